@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from './db/client.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createTestApp } from './testing/app.ts';
+import { testDatabaseKind } from './testing/db.ts';
+
+describe('the app on a fresh database', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('reports health with the database kind', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      healthy: true,
+      environment: 'test',
+      apiUrl: 'http://localhost:3000',
+      plaidEnv: 'sandbox',
+      version: '1.0.0',
+      database: { ok: true, kind: testDatabaseKind() },
+    });
+    expect(typeof body.database.latencyMs).toBe('number');
+  });
+
+  it('serves the OpenAPI document with the health route', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().paths['/api/health']).toBeDefined();
+  });
+
+  it('serves the API reference at /api/docs', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect([200, 302]).toContain(res.statusCode);
+  });
+
+  it('answers unknown API paths with a JSON 404', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: { code: 'not_found', message: 'No route GET /api/nope.' } });
+  });
+
+  it('sends security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('applied the migrations', async () => {
+    const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
+      t.database.db,
+    );
+    expect(rows.rows.map((r) => r.name)).toContain('20261121_0001_foundation');
+  });
+});
+
+describe('the web app and its fallback', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-web-'));
+  beforeAll(async () => {
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Kontor</title>');
+    fs.writeFileSync(path.join(webDir, 'big.txt'), 'x'.repeat(10_000));
+    t = await createTestApp({ webDir });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('returns the app for unknown paths outside /api', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/some/unknown/page' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<title>Kontor</title>');
+  });
+
+  it('compresses large answers', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/big.txt',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+});
+
+describe('health when the database does not answer', () => {
+  it('answers 503 with healthy false', async () => {
+    const t = await createTestApp();
+    await t.database.close();
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ healthy: false, database: { ok: false } });
+    expect(res.json().error).toMatch(/^Database did not answer/);
+    await t.app.close();
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'pglite')('embedded database on disk', () => {
+  it('keeps data across a restart', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-data-'));
+    const first = await openDatabase({ kind: 'pglite', dataDir });
+    await migrateToLatest(first.db);
+    await first.db
+      .insertInto('audit_log')
+      .values({
+        organization_id: 'org',
+        actor_user_id: null,
+        action: 'test',
+        entity_type: 'x',
+        entity_id: '1',
+        before: null,
+        after: null,
+      })
+      .execute();
+    await first.close();
+    const second = await openDatabase({ kind: 'pglite', dataDir });
+    expect(await migrateToLatest(second.db)).toEqual([]);
+    const rows = await second.db.selectFrom('audit_log').select('action').execute();
+    expect(rows).toEqual([{ action: 'test' }]);
+    await second.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { KyselyPGlite } from 'kysely-pglite';
+import pg from 'pg';
+import type { Database } from './types.ts';
+
+// One Kysely client over either the embedded PGlite (data in DATA_DIR) or PostgreSQL.
+// Both speak the same SQL, so modules never ask which one they are on.
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export type Db = Kysely<Database>;
+
+export type DatabaseHandle = {
+  db: Db;
+  kind: DatabaseKind;
+  /** Runs `select 1` and reports how long it took. */
+  ping: () => Promise<{ ok: true; latencyMs: number } | { ok: false; latencyMs: number; error: string }>;
+  close: () => Promise<void>;
+};
+
+// bigint (int8) columns hold money in minor units: read them as JS numbers only when safe.
+pg.types.setTypeParser(20, (value) => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new Error(`bigint ${value} is beyond the safe integer range`);
+  return n;
+});
+// `date` stays an ISO calendar-date string: no time zone ever touches an accounting date.
+pg.types.setTypeParser(1082, (value) => value);
+
+export type OpenDatabaseOptions =
+  | { kind: 'postgres'; url: string; schema?: string; max?: number }
+  | { kind: 'pglite'; dataDir: string | null };
+
+const PGLITE_PARSERS = {
+  20: (value: string) => {
+    const n = Number(value);
+    if (!Number.isSafeInteger(n)) throw new Error(`bigint ${value} is beyond the safe integer range`);
+    return n;
+  },
+  1082: (value: string) => value,
+};
+
+export const openDatabase = async (options: OpenDatabaseOptions): Promise<DatabaseHandle> => {
+  let db: Db;
+  let closeExtra: () => Promise<void> = async () => {};
+  if (options.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.max ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    let dataPath: string | undefined;
+    if (options.dataDir) {
+      dataPath = path.join(options.dataDir, 'pgdata');
+      fs.mkdirSync(dataPath, { recursive: true });
+    }
+    const pglite = await PGlite.create(dataPath, { parsers: PGLITE_PARSERS });
+    const { dialect } = new KyselyPGlite(pglite);
+    db = new Kysely<Database>({ dialect });
+    closeExtra = async () => {
+      if (!pglite.closed) await pglite.close();
+    };
+  }
+  let closed = false;
+  return {
+    db,
+    kind: options.kind,
+    ping: async () => {
+      const start = performance.now();
+      try {
+        await sql`select 1`.execute(db);
+        return { ok: true, latencyMs: Math.round((performance.now() - start) * 100) / 100 };
+      } catch (error) {
+        return {
+          ok: false,
+          latencyMs: Math.round((performance.now() - start) * 100) / 100,
+          error: error instanceof Error ? error.message : String(error),
+        };
+      }
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+      await closeExtra();
+    },
+  };
+};
+
+/** The database the server's configuration names: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
+export const openConfiguredDatabase = (config: { databaseUrl: string | null; dataDir: string }) =>
+  config.databaseUrl
+    ? openDatabase({ kind: 'postgres', url: config.databaseUrl })
+    : openDatabase({ kind: 'pglite', dataDir: config.dataDir });

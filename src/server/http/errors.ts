@@ -1,0 +1,55 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError, type ApiErrorBody } from '../../shared/errors.ts';
+
+// Every error leaves the API as `{ error: { code, message, details? } }`.
+
+const describeIssue = (issue: { instancePath?: string; message?: string }, where: string) => {
+  const field = issue.instancePath?.replace(/^\//, '').replace(/\//g, '.') || where;
+  return `${field}: ${issue.message ?? 'is invalid'}`;
+};
+
+export const registerErrorHandling = (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      const body: ApiErrorBody = { error: { code: error.code, message: error.message } };
+      if (error.details !== undefined) body.error.details = error.details;
+      return reply.status(error.status).send(body);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const where = error.validationContext ?? 'request';
+      const details = error.validation.map((issue) => ({
+        field: issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || where,
+        message: issue.message,
+      }));
+      return reply.status(400).send({
+        error: {
+          code: 'validation_failed',
+          message: `Please check the ${where}: ${error.validation.map((i) => describeIssue(i, where)).join('; ')}`,
+          details,
+        },
+      } satisfies ApiErrorBody);
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return reply.status(500).send({
+        error: { code: 'internal_error', message: 'Something went wrong on our side. Please try again.' },
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(status).send({
+        error: { code: 'internal_error', message: 'Something went wrong on our side. Please try again.' },
+      });
+    }
+    if (status === 429) {
+      return reply.status(429).send({
+        error: { code: 'rate_limited', message: 'Too many requests. Please wait a moment and try again.' },
+      });
+    }
+    return reply.status(status).send({
+      error: { code: error.code ? error.code.toLowerCase() : 'bad_request', message: error.message },
+    } satisfies ApiErrorBody);
+  });
+};

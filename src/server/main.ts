@@ -1,0 +1,75 @@
+import { ConfigError } from '../shared/config/config.ts';
+import { type ServerConfig, loadServerConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { openConfiguredDatabase } from './db/client.ts';
+import { migrateToLatest } from './db/migrate.ts';
+
+// Entry point: read config, open the database, migrate, listen; shut down cleanly.
+
+const fail = (message: string): never => {
+  process.stderr.write(`kontor: ${message}\n`);
+  process.exit(1);
+};
+
+const main = async () => {
+  let config: ServerConfig;
+  try {
+    config = loadServerConfig();
+  } catch (error) {
+    return fail(error instanceof ConfigError ? error.message : String(error));
+  }
+  let database: Awaited<ReturnType<typeof openConfiguredDatabase>>;
+  try {
+    database = await openConfiguredDatabase(config);
+    await migrateToLatest(database.db);
+  } catch (error) {
+    const where = config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR (${config.dataDir})`;
+    return fail(
+      `could not open the database at ${where}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const logger =
+    config.logLevel === 'silent'
+      ? false
+      : process.stdout.isTTY
+        ? {
+            level: config.logLevel,
+            transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } },
+          }
+        : { level: config.logLevel };
+  const app = await buildApp({ config, database, now: () => new Date() }, { logger });
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal} received: finishing in-flight requests`);
+    const timer = setTimeout(() => {
+      app.log.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    timer.unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await database.close();
+    return fail(
+      `could not listen on port ${config.port}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const dbLabel = database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
+  app.log.info(
+    `Kontor ${config.version} (${config.app.ENVIRONMENT}) on ${config.publicUrl} using ${dbLabel}`,
+  );
+};
+
+await main();

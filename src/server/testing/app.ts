@@ -1,0 +1,43 @@
+import { loadServerConfig } from '../config.ts';
+import { buildApp } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import { createTestDatabase } from './db.ts';
+
+// Builds the app on a fresh test database. `clock` lets a test move time forward.
+
+export type TestClock = { now: () => Date; set: (d: Date | string) => void; advance: (ms: number) => void };
+
+export const createClock = (start: Date = new Date()): TestClock => {
+  let t = start.getTime();
+  return {
+    now: () => new Date(t),
+    set: (d) => {
+      t = new Date(d).getTime();
+    },
+    advance: (ms) => {
+      t += ms;
+    },
+  };
+};
+
+export const createTestApp = async (
+  options: { env?: Record<string, string>; database?: DatabaseHandle; webDir?: string } = {},
+) => {
+  const database = options.database ?? (await createTestDatabase());
+  const config = loadServerConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', ...options.env });
+  const clock = createClock();
+  const ctx: AppContext = { config, database, now: clock.now };
+  const app = await buildApp(ctx, { webDir: options.webDir ?? '/nonexistent' });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    clock,
+    database,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+};

@@ -1,0 +1,71 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
+
+// Page titles and social-preview tags per route (SPEC section 2). Any path not listed gets
+// the default landing title and description.
+
+export type PageMeta = { title: string; description: string };
+
+export const DEFAULT_META: PageMeta = {
+  title: 'Kontor — Business finance, done right',
+  description:
+    'Kontor is the finance platform for small businesses: invoices, transactions, bank accounts and double-entry accounting in one place.',
+};
+
+export const ROUTE_META: Record<string, PageMeta> = {
+  '/': DEFAULT_META,
+  '/login': { title: 'Sign in — Kontor', description: 'Sign in to your Kontor account.' },
+  '/signup': {
+    title: 'Create your account — Kontor',
+    description: 'Start your 14-day free trial of Kontor. No credit card required.',
+  },
+  '/pricing': {
+    title: 'Pricing — Kontor',
+    description:
+      'Simple plans for personal, business and enterprise finance. 14-day free trial, cancel anytime.',
+  },
+  '/dashboard': { title: 'Dashboard — Kontor', description: 'Your company at a glance.' },
+  '/transactions': {
+    title: 'Transactions — Kontor',
+    description: 'Every payment in and out of your accounts.',
+  },
+  '/invoices': { title: 'Invoices — Kontor', description: 'Create, send and track invoices.' },
+  '/wallet': { title: 'Wallet — Kontor', description: 'Bank and cash accounts and their balances.' },
+  '/settings': { title: 'Settings — Kontor', description: 'Your profile, security and company settings.' },
+};
+
+export const metaForPath = (pathname: string): PageMeta => {
+  const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return ROUTE_META[clean] ?? DEFAULT_META;
+};
+
+const setMeta = (attr: 'name' | 'property', key: string, content: string) => {
+  let el = document.head.querySelector<HTMLMetaElement>(`meta[${attr}="${key}"]`);
+  if (!el) {
+    el = document.createElement('meta');
+    el.setAttribute(attr, key);
+    document.head.appendChild(el);
+  }
+  el.content = content;
+};
+
+export const applyMeta = (meta: PageMeta, url: string) => {
+  document.title = meta.title;
+  setMeta('name', 'description', meta.description);
+  setMeta('property', 'og:title', meta.title);
+  setMeta('property', 'og:description', meta.description);
+  setMeta('property', 'og:type', 'website');
+  setMeta('property', 'og:url', url);
+  setMeta('property', 'og:image', new URL('/apple-touch-icon.png', url).toString());
+  setMeta('name', 'twitter:card', 'summary');
+  setMeta('name', 'twitter:title', meta.title);
+  setMeta('name', 'twitter:description', meta.description);
+};
+
+/** Updates the title and social tags on every route change. */
+export const useRouteMeta = () => {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    applyMeta(metaForPath(pathname), window.location.href);
+  }, [pathname]);
+};

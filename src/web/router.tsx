@@ -1,0 +1,82 @@
+import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
+import { PageSpinner } from './components/Spinner.tsx';
+import { useRouteMeta } from './lib/meta.ts';
+
+// Routes (SPEC section 2). Every screen but the landing page loads lazily; all of them are
+// preloaded about 1 s after the first render so navigation is instant.
+
+type Loader = () => Promise<{ default: ComponentType<any> }>;
+
+const screens = {
+  landing: () => import('./pages/landing/LandingPage.tsx'),
+  notFound: () => import('./pages/not-found/NotFoundPage.tsx'),
+  appShell: () => import('./pages/app/AppShell.tsx'),
+} satisfies Record<string, Loader>;
+
+/** Secondary screens preloaded after first render. Issues add their pages here. */
+export const PRELOAD: Loader[] = [screens.notFound, screens.appShell];
+
+const lazyScreen = (loader: Loader): LazyExoticComponent<ComponentType<any>> => lazy(loader);
+
+const Landing = lazyScreen(screens.landing);
+const NotFound = lazyScreen(screens.notFound);
+const AppShell = lazyScreen(screens.appShell);
+
+export const APP_PAGES = [
+  'dashboard',
+  'transactions',
+  'invoices',
+  'wallet',
+  'billing',
+  'accounting',
+  'settings',
+  'admin',
+] as const;
+export type AppPage = (typeof APP_PAGES)[number];
+
+const Root = () => {
+  useRouteMeta();
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      <Outlet />
+    </Suspense>
+  );
+};
+
+export const RouteErrorPage = () => {
+  const error = useRouteError();
+  if (error) console.error(error);
+  return (
+    <main className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-8 text-center">
+      <h1 className="text-2xl font-bold">Unexpected Application Error!</h1>
+      <p className="text-slate-600 dark:text-slate-300">
+        Something went wrong while showing this page. Reload it, or go back to the start.
+      </p>
+      <a
+        href="/"
+        className="min-h-11 rounded-lg bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700"
+      >
+        Go to home page
+      </a>
+    </main>
+  );
+};
+
+export const router = createBrowserRouter([
+  {
+    element: <Root />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      { path: '/', element: <Landing /> },
+      ...APP_PAGES.map((page) => ({ path: `/${page}`, element: <AppShell page={page} /> })),
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+]);
+
+export const preloadScreens = () => {
+  window.setTimeout(() => {
+    for (const load of PRELOAD) void load().catch(() => undefined);
+  }, 1000);
+};
