@@ -44,6 +44,7 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      WEB_DIR: process.env.E2E_WEB_DIR ?? '',
     },
   },
 });

@@ -56,7 +56,13 @@ const result = spawnSync(
   {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, CHROME_PATH: chromium, E2E_PORT: String(port), E2E_DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      CHROME_PATH: chromium,
+      E2E_PORT: String(port),
+      E2E_DATA_DIR: path.join(dataDir, 'data'),
+      E2E_WEB_DIR: webDir,
+    },
   },
 );
 fs.rmSync(dataDir, { recursive: true, force: true });

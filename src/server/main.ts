@@ -37,7 +37,10 @@ const main = async () => {
             transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } },
           }
         : { level: config.logLevel };
-  const app = await buildApp({ config, database, now: () => new Date() }, { logger });
+  const app = await buildApp(
+    { config, database, now: () => new Date() },
+    { logger, webDir: process.env.WEB_DIR || undefined },
+  );
   app.addHook('onClose', async () => {
     await database.close();
   });
