@@ -38,18 +38,17 @@ const freePort = () =>
     });
   });
 
+// Each run builds into its own folder so runs side by side never overwrite each other.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-e2e-'));
+const webDir = path.join(dataDir, 'web');
 const build = spawnSync(
   process.execPath,
-  [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
-  {
-    cwd: root,
-    stdio: 'inherit',
-  },
+  [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', webDir],
+  { cwd: root, stdio: 'inherit' },
 );
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const port = await freePort();
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-e2e-'));
 const result = spawnSync(
   process.execPath,
   [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', ...process.argv.slice(2)],
