@@ -17,7 +17,9 @@ import {
 import { ENVIRONMENT_SETTINGS } from '../shared/config/environments.ts';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { authRoutes } from './auth/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { contactRoutes } from './modules/contact/routes.ts';
 
 // Builds the whole HTTP app without listening: main.ts listens, tests use app.inject.
 
@@ -82,6 +84,8 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(healthRoutes(ctx));
+      await api.register(authRoutes(ctx));
+      await api.register(contactRoutes(ctx));
     },
     { prefix: '/api' },
   );
