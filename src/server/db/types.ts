@@ -60,7 +60,19 @@ export type ContactMessagesTable = {
   created_at: Generated<Timestamp>;
 };
 
+export type ContactMessagesTable = {
+  id: Generated<string>;
+  name: string;
+  email: string;
+  company: string;
+  message: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Generated<Timestamp>;
+};
+
 export type Database = {
+  contact_messages: ContactMessagesTable;
   contact_messages: ContactMessagesTable;
   audit_log: AuditLogTable;
   organizations: OrganizationsTable;

@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  PLANS,
+  describeLimit,
+  findPlan,
+  monthlyEquivalent,
+  parsePlanChoice,
+  planChoiceQuery,
+  planPrice,
+  yearlySaving,
+} from './plans.ts';
+
+describe('plans', () => {
+  it('has personal, business and enterprise with whole-cent prices', () => {
+    expect(PLANS.map((p) => p.id)).toEqual(['personal', 'business', 'enterprise']);
+    for (const p of PLANS) {
+      expect(Number.isSafeInteger(p.monthlyPrice)).toBe(true);
+      expect(Number.isSafeInteger(p.yearlyPrice)).toBe(true);
+      // Yearly billing is cheaper than twelve months, never more.
+      expect(yearlySaving(p)).toBeGreaterThan(0);
+    }
+  });
+
+  it('prices a charge and its monthly equivalent in minor units', () => {
+    const business = findPlan('business');
+    expect(planPrice(business, 'monthly')).toBe(4900);
+    expect(planPrice(business, 'yearly')).toBe(49000);
+    expect(monthlyEquivalent(business, 'yearly')).toBe(4083);
+    expect(yearlySaving(business)).toBe(9800);
+  });
+
+  it('describes limits', () => {
+    expect(describeLimit(null, 'users')).toBe('Unlimited users');
+    expect(describeLimit(1, 'users')).toBe('1 user');
+    expect(describeLimit(10, 'users')).toBe('10 users');
+  });
+
+  it('round-trips a plan choice through the query string and storage', () => {
+    const choice = { plan: 'enterprise' as const, interval: 'yearly' as const };
+    expect(parsePlanChoice(new URLSearchParams(planChoiceQuery(choice)))).toEqual(choice);
+    expect(parsePlanChoice(JSON.stringify(choice))).toEqual(choice);
+    expect(parsePlanChoice(new URLSearchParams('plan=business'))).toEqual({
+      plan: 'business',
+      interval: 'monthly',
+    });
+  });
+
+  it('ignores anything that is not a known plan and interval', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (plan, interval) => {
+        const parsed = parsePlanChoice(new URLSearchParams({ plan, interval }));
+        const known =
+          ['personal', 'business', 'enterprise'].includes(plan) && ['monthly', 'yearly'].includes(interval);
+        expect(parsed === null).toBe(!known);
+      }),
+    );
+    expect(parsePlanChoice('{not json')).toBeNull();
+    expect(parsePlanChoice(null)).toBeNull();
+  });
+});

@@ -1,0 +1,139 @@
+// Subscription plans (SPEC sections 1 and 9): personal, business, enterprise, each billed
+// monthly or yearly. The public pricing page shows these and the billing work charges them,
+// so names, prices and limits live here once. Prices are integer minor units (USD cents).
+
+export const PLAN_IDS = ['personal', 'business', 'enterprise'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+
+export const BILLING_INTERVALS = ['monthly', 'yearly'] as const;
+export type BillingInterval = (typeof BILLING_INTERVALS)[number];
+
+export const TRIAL_DAYS = 14;
+export const PLAN_CURRENCY = 'USD';
+
+/** null means unlimited. */
+export type PlanLimits = {
+  users: number | null;
+  companies: number | null;
+  invoicesPerMonth: number | null;
+  bankConnections: number | null;
+};
+
+export type Plan = {
+  id: PlanId;
+  name: string;
+  tagline: string;
+  /** Minor units per month when billed monthly. */
+  monthlyPrice: number;
+  /** Minor units per year when billed yearly (two months free). */
+  yearlyPrice: number;
+  limits: PlanLimits;
+  features: readonly string[];
+  highlighted: boolean;
+};
+
+export const PLANS: readonly Plan[] = [
+  {
+    id: 'personal',
+    name: 'Personal',
+    tagline: 'For freelancers and sole traders keeping their books straight.',
+    monthlyPrice: 1900,
+    yearlyPrice: 19000,
+    limits: { users: 1, companies: 1, invoicesPerMonth: 50, bankConnections: 2 },
+    features: [
+      'Double-entry bookkeeping',
+      'Invoices and quotes',
+      'Bank statement import',
+      'Income statement and balance sheet',
+      'Email support',
+    ],
+    highlighted: false,
+  },
+  {
+    id: 'business',
+    name: 'Business',
+    tagline: 'For growing teams that invoice, pay and report every week.',
+    monthlyPrice: 4900,
+    yearlyPrice: 49000,
+    limits: { users: 10, companies: 3, invoicesPerMonth: null, bankConnections: 10 },
+    features: [
+      'Everything in Personal',
+      'Role-based permissions and approvals',
+      'Bank reconciliation rules',
+      'Multi-currency invoicing',
+      'Payroll and expense tracking',
+      'Priority support, 24/7',
+    ],
+    highlighted: true,
+  },
+  {
+    id: 'enterprise',
+    name: 'Enterprise',
+    tagline: 'For finance teams running several entities with audit needs.',
+    monthlyPrice: 14900,
+    yearlyPrice: 149000,
+    limits: { users: null, companies: null, invoicesPerMonth: null, bankConnections: null },
+    features: [
+      'Everything in Business',
+      'Unlimited users and companies',
+      'API access with webhooks',
+      'Audit log export',
+      'SSO and custom permissions',
+      'Dedicated success manager',
+    ],
+    highlighted: false,
+  },
+];
+
+export const isPlanId = (value: unknown): value is PlanId => PLAN_IDS.includes(value as PlanId);
+export const isBillingInterval = (value: unknown): value is BillingInterval =>
+  BILLING_INTERVALS.includes(value as BillingInterval);
+
+export const findPlan = (id: PlanId): Plan => {
+  const plan = PLANS.find((p) => p.id === id);
+  if (!plan) throw new Error(`Unknown plan ${id}`);
+  return plan;
+};
+
+/** What one charge costs, in minor units. */
+export const planPrice = (plan: Plan, interval: BillingInterval): number =>
+  interval === 'monthly' ? plan.monthlyPrice : plan.yearlyPrice;
+
+/** The per-month figure shown for a yearly plan, rounded down to whole cents. */
+export const monthlyEquivalent = (plan: Plan, interval: BillingInterval): number =>
+  interval === 'monthly' ? plan.monthlyPrice : Math.floor(plan.yearlyPrice / 12);
+
+/** How much a year costs less when billed yearly, in minor units. */
+export const yearlySaving = (plan: Plan): number => plan.monthlyPrice * 12 - plan.yearlyPrice;
+
+export const describeLimit = (value: number | null, unit: string): string =>
+  value === null ? `Unlimited ${unit}` : `${value} ${value === 1 ? unit.replace(/s$/, '') : unit}`;
+
+// The plan a visitor picked on /pricing travels to sign-up in the query string
+// (?plan=business&interval=yearly) and is also kept under this key so billing can offer it
+// after the account exists.
+export const PLAN_CHOICE_STORAGE_KEY = 'kontor.planChoice';
+export type PlanChoice = { plan: PlanId; interval: BillingInterval };
+
+export const planChoiceQuery = (choice: PlanChoice): string =>
+  `plan=${choice.plan}&interval=${choice.interval}`;
+
+/** Reads a choice from a query string or stored JSON; anything unknown gives null. */
+export const parsePlanChoice = (input: URLSearchParams | string | null | undefined): PlanChoice | null => {
+  if (!input) return null;
+  let plan: unknown;
+  let interval: unknown;
+  if (typeof input === 'string') {
+    try {
+      const parsed = JSON.parse(input) as Record<string, unknown>;
+      plan = parsed?.plan;
+      interval = parsed?.interval;
+    } catch {
+      return null;
+    }
+  } else {
+    plan = input.get('plan');
+    interval = input.get('interval') ?? 'monthly';
+  }
+  return isPlanId(plan) && isBillingInterval(interval) ? { plan, interval } : null;
+};
