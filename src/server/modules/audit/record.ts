@@ -1,0 +1,30 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/types.ts';
+
+// Writes one audit row: who, when, what, before and after. Call it with the transaction
+// of the change it records, so the row exists exactly when the change does.
+
+export type AuditInput = {
+  organizationId: string;
+  actorUserId: string | null;
+  action: string;
+  entityType: string;
+  entityId: string;
+  before?: unknown;
+  after?: unknown;
+};
+
+export const recordAudit = async (db: Kysely<Database> | Transaction<Database>, input: AuditInput) => {
+  await db
+    .insertInto('audit_log')
+    .values({
+      organization_id: input.organizationId,
+      actor_user_id: input.actorUserId,
+      action: input.action,
+      entity_type: input.entityType,
+      entity_id: input.entityId,
+      before: input.before === undefined ? null : JSON.stringify(input.before),
+      after: input.after === undefined ? null : JSON.stringify(input.after),
+    })
+    .execute();
+};
