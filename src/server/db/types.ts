@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 
 // Table types. Each module adds its tables here next to its migration.
 
+// Selected as Date; optional on insert (the column has a default or is nullable).
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export type AuditLogTable = {
@@ -13,7 +14,7 @@ export type AuditLogTable = {
   entity_id: string;
   before: unknown | null;
   after: unknown | null;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 };
 
 export type Role = 'owner' | 'admin' | 'accountant' | 'member' | 'viewer';
@@ -26,15 +27,15 @@ export type OrganizationsTable = {
   country: string | null;
   time_zone: ColumnType<string, string | undefined, string>;
   created_by: string;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 };
 
 export type OrganizationMembersTable = {
   organization_id: string;
   user_id: string;
   role: Role;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 };
 
 export type OrganizationInvitationsTable = {
@@ -45,7 +46,7 @@ export type OrganizationInvitationsTable = {
   status: ColumnType<'pending' | 'accepted' | 'declined' | 'revoked', string | undefined, string>;
   invited_by: string;
   expires_at: Timestamp;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
   responded_at: Timestamp | null;
 };
 
@@ -57,25 +58,161 @@ export type ContactMessagesTable = {
   message: string;
   ip: string | null;
   user_agent: string | null;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 };
 
-export type ContactMessagesTable = {
-  id: Generated<string>;
+/** Better Auth's user table (read-only here: the auth module writes it). */
+export type UserTable = {
+  id: string;
   name: string;
   email: string;
-  company: string;
-  message: string;
-  ip: string | null;
-  user_agent: string | null;
-  created_at: Generated<Timestamp>;
+  emailVerified: boolean;
+  image: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  banned: boolean | null;
+  role: string | null;
+};
+
+// Ledger (modules/ledger): see migration 20261121_0400_ledger.ts.
+export type AccountType = 'asset' | 'liability' | 'equity' | 'income' | 'expense';
+export type JournalSource =
+  | 'manual'
+  | 'invoice'
+  | 'payment'
+  | 'bank'
+  | 'transfer'
+  | 'opening_balance'
+  | 'year_end_close'
+  | 'reversal';
+export type JournalStatus = 'draft' | 'pending_approval' | 'posted';
+
+export type LedgerSettingsTable = {
+  organization_id: string;
+  lock_date: string | null;
+  approval_required: ColumnType<boolean, boolean | undefined, boolean>;
+  next_entry_number: ColumnType<number, number | undefined, number>;
+  updated_at: Timestamp;
+};
+
+export type AccountsTable = {
+  organization_id: string;
+  id: string;
+  code: string;
+  name: string;
+  type: AccountType;
+  subtype: string;
+  parent_id: string | null;
+  currency: string;
+  description: ColumnType<string, string | undefined, string>;
+  system_key: string | null;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type JournalEntriesTable = {
+  organization_id: string;
+  id: string;
+  number: number | null;
+  date: string;
+  memo: ColumnType<string, string | undefined, string>;
+  reference: string | null;
+  source: JournalSource;
+  source_id: string | null;
+  status: JournalStatus;
+  reverses_entry_id: string | null;
+  is_closing: ColumnType<boolean, boolean | undefined, boolean>;
+  created_by: string | null;
+  approved_by: string | null;
+  posted_by: string | null;
+  posted_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type JournalLineColumns = {
+  organization_id: string;
+  entry_id: string;
+  line_no: number;
+  account_id: string;
+  debit: number;
+  credit: number;
+  currency: string | null;
+  amount: number | null;
+  /** numeric: read as a decimal string. */
+  rate: string | null;
+  description: string | null;
+  contact_id: string | null;
+};
+
+export type JournalLinesTable = JournalLineColumns & {
+  date: string;
+  entry_number: number;
+  is_closing: ColumnType<boolean, boolean | undefined, boolean>;
+};
+
+export type JournalDraftLinesTable = JournalLineColumns;
+
+export type AccountPeriodBalancesTable = {
+  organization_id: string;
+  account_id: string;
+  period: string;
+  is_closing: boolean;
+  debit: number;
+  credit: number;
+};
+
+export type FiscalYearClosesTable = {
+  organization_id: string;
+  id: string;
+  end_date: string;
+  start_date: string;
+  close_entry_id: string | null;
+  closed_by: string | null;
+  closed_at: Timestamp;
+  reopen_entry_id: string | null;
+  reopened_by: string | null;
+  reopened_at: Timestamp | null;
+};
+
+export type JournalAttachmentsTable = {
+  organization_id: string;
+  id: string;
+  entry_id: string;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  storage_key: string;
+  created_by: string | null;
+  created_at: Timestamp;
+};
+
+export type IdempotencyKeysTable = {
+  organization_id: string;
+  key: string;
+  scope: string;
+  request_hash: string;
+  status_code: number | null;
+  response: unknown | null;
+  created_at: Timestamp;
 };
 
 export type Database = {
-  contact_messages: ContactMessagesTable;
+  user: UserTable;
   contact_messages: ContactMessagesTable;
   audit_log: AuditLogTable;
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
   organization_invitations: OrganizationInvitationsTable;
+  ledger_settings: LedgerSettingsTable;
+  accounts: AccountsTable;
+  journal_entries: JournalEntriesTable;
+  journal_lines: JournalLinesTable;
+  journal_draft_lines: JournalDraftLinesTable;
+  account_period_balances: AccountPeriodBalancesTable;
+  fiscal_year_closes: FiscalYearClosesTable;
+  journal_attachments: JournalAttachmentsTable;
+  idempotency_keys: IdempotencyKeysTable;
 };
