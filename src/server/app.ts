@@ -18,6 +18,7 @@ import { ENVIRONMENT_SETTINGS } from '../shared/config/environments.ts';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { authRoutes } from './auth/routes.ts';
+import { companyRoutes } from './modules/companies/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
 
@@ -85,6 +86,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(healthRoutes(ctx));
       await api.register(authRoutes(ctx));
+      await api.register(companyRoutes(ctx));
       await api.register(contactRoutes(ctx));
     },
     { prefix: '/api' },

@@ -5,6 +5,9 @@ import type { App } from '../app.ts';
 
 let counter = 0;
 
+/** A distinct client address per test user (10.x.y.z). */
+export const testClientIp = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+
 export type TestUser = { id: string; email: string; password: string; cookie: string };
 
 export const cookieFrom = (setCookie: string | string[] | undefined) =>
@@ -22,7 +25,9 @@ export const signUpTestUser = async (
   const res = await app.inject({
     method: 'POST',
     url: '/api/auth/sign-up/email',
-    headers: { origin: 'http://localhost:3000' },
+    // Each test user signs up from its own address, as real users do, so the per-IP auth
+    // rate limits apply to each as they would in production.
+    headers: { origin: 'http://localhost:3000', 'x-forwarded-for': testClientIp(counter) },
     payload: { email, password, name: overrides.name ?? 'Test User' },
   });
   if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);

@@ -1,0 +1,44 @@
+import type { App } from '../app.ts';
+import { type TestUser, signUpTestUser } from './users.ts';
+
+// A signed-up owner with a fresh company, for integration tests of company routes.
+
+export type TestCompany = { id: string; owner: TestUser; baseCurrency: string };
+
+export const createTestCompany = async (
+  app: App,
+  options: { owner?: TestUser; name?: string; baseCurrency?: string; fiscalYearStartMonth?: number } = {},
+): Promise<TestCompany> => {
+  const owner = options.owner ?? (await signUpTestUser(app));
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/orgs',
+    headers: { cookie: owner.cookie },
+    payload: {
+      name: options.name ?? 'Acme Trading Ltd',
+      baseCurrency: options.baseCurrency ?? 'USD',
+      fiscalYearStartMonth: options.fiscalYearStartMonth ?? 1,
+    },
+  });
+  if (res.statusCode !== 201) throw new Error(`create company failed: ${res.statusCode} ${res.body}`);
+  return { id: res.json().id, owner, baseCurrency: options.baseCurrency ?? 'USD' };
+};
+
+/** Adds an existing user to a company with a role, through a real invitation. */
+export const addTestMember = async (app: App, company: TestCompany, role: string, user?: TestUser) => {
+  const member = user ?? (await signUpTestUser(app));
+  const invite = await app.inject({
+    method: 'POST',
+    url: `/api/orgs/${company.id}/invitations`,
+    headers: { cookie: company.owner.cookie },
+    payload: { email: member.email, role },
+  });
+  if (invite.statusCode !== 201) throw new Error(`invite failed: ${invite.statusCode} ${invite.body}`);
+  const accept = await app.inject({
+    method: 'POST',
+    url: `/api/invitations/${invite.json().id}/accept`,
+    headers: { cookie: member.cookie },
+  });
+  if (accept.statusCode !== 200) throw new Error(`accept failed: ${accept.statusCode} ${accept.body}`);
+  return member;
+};
