@@ -18,6 +18,7 @@ import { ENVIRONMENT_SETTINGS } from '../shared/config/environments.ts';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { authRoutes } from './auth/routes.ts';
+import { registerCompanyMembershipCheck } from './modules/companies/guard.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
@@ -42,6 +43,14 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // Every route, as registered: the tenant-isolation test walks this list.
+  const registeredRoutes: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      registeredRoutes.push({ method: String(method), url: route.url });
+  });
+  app.decorate('registeredRoutes', registeredRoutes);
+  registerCompanyMembershipCheck(app, ctx);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -132,3 +141,9 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
 };
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: { method: string; url: string }[];
+  }
+}

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, notFound } from '../../../shared/errors.ts';
 import { requireUser } from '../../auth/session.ts';
 import type { AppContext } from '../../context.ts';
@@ -25,17 +25,35 @@ export const findMembership = (ctx: AppContext, organizationId: string, userId: 
     .where('user_id', '=', userId)
     .executeTakeFirst();
 
+const loadMember = async (ctx: AppContext, request: FastifyRequest): Promise<MemberContext> => {
+  if (request.member) return request.member;
+  const user = await requireUser(ctx, request);
+  const organizationId = (request.params as { organizationId?: string }).organizationId;
+  if (!organizationId) throw notFound('Company not found.');
+  const membership = await findMembership(ctx, organizationId, user.id);
+  if (!membership) throw notFound('Company not found.');
+  request.member = { organizationId, userId: user.id, role: membership.role };
+  return request.member;
+};
+
+export const COMPANY_ROUTE_PREFIX = '/api/orgs/:organizationId';
+
+/**
+ * Runs before body validation on every company route, so an outsider learns nothing (not
+ * even what a valid body looks like): 401 when signed out, 404 when not a member.
+ */
+export const registerCompanyMembershipCheck = (app: FastifyInstance, ctx: AppContext) => {
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.url?.startsWith(COMPANY_ROUTE_PREFIX)) await loadMember(ctx, request);
+  });
+};
+
 export const requirePermission =
   (ctx: AppContext, permission: Permission) => async (request: FastifyRequest, _reply: FastifyReply) => {
-    const user = await requireUser(ctx, request);
-    const organizationId = (request.params as { organizationId?: string }).organizationId;
-    if (!organizationId) throw notFound('Company not found.');
-    const membership = await findMembership(ctx, organizationId, user.id);
-    if (!membership) throw notFound('Company not found.');
-    if (!roleCan(membership.role, permission)) {
-      throw forbidden(`Your role (${membership.role}) cannot do this. Ask an owner or admin of the company.`);
+    const member = await loadMember(ctx, request);
+    if (!roleCan(member.role, permission)) {
+      throw forbidden(`Your role (${member.role}) cannot do this. Ask an owner or admin of the company.`);
     }
-    request.member = { organizationId, userId: user.id, role: membership.role };
   };
 
 /** The member context a guarded handler runs with. */

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from './testing/app.ts';
+import { type TestCompany, createTestCompany } from './testing/companies.ts';
+
+// Walks every /api route registered on the app and proves that a member of company A gets
+// 403 or 404 — never data — for company B's resources. A new route must either live under
+// /api/orgs/:organizationId (and so pass the permission guard) or be named below as a route
+// that holds no company data.
+
+const NOT_COMPANY_DATA = new Set([
+  'GET /api/health',
+  'GET /api/openapi.json',
+  'GET /api/orgs',
+  'POST /api/orgs',
+  'GET /api/me/invitations',
+  'POST /api/invitations/:invitationId/:answer',
+  'GET /api/me/profile',
+  'PATCH /api/me/profile',
+  'POST /api/promo-codes/validate',
+  'POST /api/promo-codes/redeem',
+  'POST /api/contact',
+]);
+
+const isInfrastructure = (url: string) =>
+  !url.startsWith('/api') ||
+  url.startsWith('/api/docs') ||
+  url.startsWith('/api/auth/') ||
+  url.startsWith('/api/dev/');
+
+const collectIds = (value: unknown, into: Set<string>) => {
+  if (typeof value === 'string' && /^[0-9a-f-]{36}$/i.test(value)) into.add(value);
+  else if (Array.isArray(value)) for (const v of value) collectIds(v, into);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) collectIds(v, into);
+};
+
+describe('tenant isolation over every route', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  let a: TestCompany;
+  let b: TestCompany;
+  let routes: { method: string; url: string }[];
+  const idsOfB = new Set<string>();
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await createTestCompany(t.app, { name: 'Company A' });
+    b = await createTestCompany(t.app, { name: 'Company B' });
+    routes = t.app.registeredRoutes.filter(
+      (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !isInfrastructure(r.url),
+    );
+    // Harvest B's resource ids from every list B's owner can read.
+    for (const r of routes) {
+      if (r.method !== 'GET' || !r.url.startsWith('/api/orgs/:organizationId')) continue;
+      if ((r.url.match(/:/g) ?? []).length !== 1) continue;
+      const res = await t.app.inject({
+        method: 'GET',
+        url: r.url.replace(':organizationId', b.id),
+        headers: { cookie: b.owner.cookie },
+      });
+      if (res.statusCode === 200 && res.headers['content-type']?.includes('json'))
+        collectIds(res.json(), idsOfB);
+    }
+    idsOfB.delete(b.owner.id);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('knows every route: each is company-scoped or named as holding no company data', () => {
+    const unknown = routes
+      .filter(
+        (r) =>
+          !r.url.startsWith('/api/orgs/:organizationId') && !NOT_COMPANY_DATA.has(`${r.method} ${r.url}`),
+      )
+      .map((r) => `${r.method} ${r.url}`);
+    expect(unknown).toEqual([]);
+  });
+
+  it("refuses a member of A every company route of B's", async () => {
+    const leaks: string[] = [];
+    for (const r of routes.filter((x) => x.url.startsWith('/api/orgs/:organizationId'))) {
+      const someId = [...idsOfB][0] ?? randomUUID();
+      const url = r.url.replace(':organizationId', b.id).replace(/:[A-Za-z]+/g, someId);
+      const res = await t.app.inject({
+        method: r.method as 'GET',
+        url,
+        headers: { cookie: a.owner.cookie },
+        payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      });
+      if (![403, 404].includes(res.statusCode)) leaks.push(`${r.method} ${r.url} answered ${res.statusCode}`);
+      if (res.body.includes(b.id)) leaks.push(`${r.method} ${r.url} mentioned company B`);
+    }
+    expect(leaks).toEqual([]);
+  });
+
+  it("never shows B's resources through A's own company routes", async () => {
+    const leaks: string[] = [];
+    const withIds = routes.filter(
+      (x) => x.url.startsWith('/api/orgs/:organizationId') && (x.url.match(/:/g) ?? []).length > 1,
+    );
+    for (const r of withIds) {
+      for (const id of idsOfB.size ? idsOfB : new Set([randomUUID()])) {
+        const url = r.url.replace(':organizationId', a.id).replace(/:[A-Za-z]+/g, id);
+        const res = await t.app.inject({
+          method: r.method as 'GET',
+          url,
+          headers: { cookie: a.owner.cookie },
+          payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+        });
+        if (res.statusCode < 300 && [...idsOfB].some((bId) => res.body.includes(bId))) {
+          leaks.push(`${r.method} ${r.url} with B's id ${id} answered ${res.statusCode} with B's data`);
+        }
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+});
