@@ -1,0 +1,54 @@
+import { type ButtonHTMLAttributes, forwardRef } from 'react';
+
+// Buttons at least 44 px high (SPEC section 9), with visible focus and a busy state.
+
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
+
+const VARIANTS: Record<ButtonVariant, string> = {
+  primary:
+    'bg-brand-600 text-white shadow-sm hover:bg-brand-700 disabled:bg-brand-600/50 dark:bg-brand-500 dark:hover:bg-brand-400 dark:text-slate-950',
+  secondary:
+    'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800',
+  ghost: 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800',
+  danger: 'bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/50',
+};
+
+export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: ButtonVariant;
+  busy?: boolean;
+  size?: 'md' | 'sm';
+};
+
+export const Button = forwardRef<HTMLButtonElement, ButtonProps>(
+  (
+    {
+      variant = 'primary',
+      busy = false,
+      size = 'md',
+      className = '',
+      disabled,
+      children,
+      type = 'button',
+      ...rest
+    },
+    ref,
+  ) => (
+    <button
+      ref={ref}
+      type={type}
+      disabled={disabled || busy}
+      aria-busy={busy || undefined}
+      className={`inline-flex min-h-11 items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed ${size === 'sm' ? 'px-3 text-sm' : 'px-4 text-sm'} ${VARIANTS[variant]} ${className}`}
+      {...rest}
+    >
+      {busy ? (
+        <span
+          aria-hidden="true"
+          className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent"
+        />
+      ) : null}
+      {children}
+    </button>
+  ),
+);
+Button.displayName = 'Button';

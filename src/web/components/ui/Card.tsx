@@ -1,0 +1,96 @@
+import type { ReactNode } from 'react';
+
+export const Card = ({ children, className = '' }: { children: ReactNode; className?: string }) => (
+  <section
+    className={`rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900 ${className}`}
+  >
+    {children}
+  </section>
+);
+
+export const CardHeader = ({
+  title,
+  description,
+  actions,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) => (
+  <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-5 py-4 dark:border-slate-800">
+    <div>
+      <h2 className="text-base font-semibold text-slate-900 dark:text-white">{title}</h2>
+      {description ? (
+        <p className="mt-0.5 text-sm text-slate-500 dark:text-slate-400">{description}</p>
+      ) : null}
+    </div>
+    {actions ? <div className="flex items-center gap-2">{actions}</div> : null}
+  </div>
+);
+
+export const EmptyState = ({
+  title,
+  description,
+  action,
+}: {
+  title: string;
+  description?: ReactNode;
+  action?: ReactNode;
+}) => (
+  <div className="flex flex-col items-center justify-center gap-3 px-6 py-12 text-center">
+    <p className="text-base font-semibold text-slate-900 dark:text-white">{title}</p>
+    {description ? (
+      <p className="max-w-md text-sm text-slate-500 dark:text-slate-400">{description}</p>
+    ) : null}
+    {action}
+  </div>
+);
+
+export const Alert = ({
+  tone = 'error',
+  children,
+}: {
+  tone?: 'error' | 'success' | 'info' | 'warning';
+  children: ReactNode;
+}) => {
+  const tones = {
+    error: 'border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200',
+    success:
+      'border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200',
+    info: 'border-brand-200 bg-brand-50 text-brand-800 dark:border-brand-900 dark:bg-brand-950/60 dark:text-brand-200',
+    warning:
+      'border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-900 dark:bg-amber-950/60 dark:text-amber-200',
+  };
+  return (
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={`rounded-lg border px-4 py-3 text-sm ${tones[tone]}`}
+    >
+      {children}
+    </div>
+  );
+};
+
+export const Badge = ({
+  children,
+  tone = 'slate',
+}: {
+  children: ReactNode;
+  tone?: 'slate' | 'blue' | 'green' | 'amber' | 'red' | 'violet';
+}) => {
+  const tones = {
+    slate: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200',
+    blue: 'bg-brand-100 text-brand-800 dark:bg-brand-900/60 dark:text-brand-200',
+    green: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900/60 dark:text-emerald-200',
+    amber: 'bg-amber-100 text-amber-900 dark:bg-amber-900/60 dark:text-amber-200',
+    red: 'bg-red-100 text-red-800 dark:bg-red-900/60 dark:text-red-200',
+    violet: 'bg-violet-100 text-violet-800 dark:bg-violet-900/60 dark:text-violet-200',
+  };
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium ${tones[tone]}`}
+    >
+      {children}
+    </span>
+  );
+};
