@@ -22,6 +22,9 @@ import { registerCompanyMembershipCheck } from './modules/companies/guard.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
+import { mailRoutes } from './modules/mail/routes.ts';
+import { profileRoutes } from './modules/profile/routes.ts';
+import { promoRoutes } from './modules/promo/routes.ts';
 
 // Builds the whole HTTP app without listening: main.ts listens, tests use app.inject.
 
@@ -97,6 +100,9 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(authRoutes(ctx));
       await api.register(companyRoutes(ctx));
       await api.register(contactRoutes(ctx));
+      await api.register(profileRoutes(ctx));
+      await api.register(promoRoutes(ctx));
+      await api.register(mailRoutes(ctx));
     },
     { prefix: '/api' },
   );

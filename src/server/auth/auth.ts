@@ -1,10 +1,51 @@
 import { betterAuth } from 'better-auth';
+import { createAuthMiddleware } from 'better-auth/api';
 import { admin, bearer, twoFactor } from 'better-auth/plugins';
+import { AUTH_ERROR_MESSAGES } from '../../shared/auth/errors.ts';
 import type { AppContext } from '../context.ts';
+import {
+  createSignupProfile,
+  loginAlertsEnabled,
+  recordLogin,
+  recordSecurityEvent,
+  syncTwoFactor,
+} from '../modules/profile/service.ts';
+import { loginAlertMail, resetPasswordMail, verificationMail } from './mails.ts';
+import { deliverAuthMail } from './delivery.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 
 // Identity runs on our own server: Better Auth on the app's database (DESIGN.md).
 // Sessions live in the database (stateless server) in httpOnly cookies.
+
+export const CLIENT_IP_HEADER = 'x-kontor-client-ip';
+
+const SIGN_IN_PATHS = new Set([
+  '/sign-in/email',
+  '/two-factor/verify-totp',
+  '/two-factor/verify-backup-code',
+]);
+
+const sendLoginAlert = async (
+  ctx: AppContext,
+  session: { userId: string; ipAddress?: string | null; userAgent?: string | null; createdAt: Date },
+) => {
+  if (!(await loginAlertsEnabled(ctx, session.userId))) return;
+  const user = await ctx.database.db
+    .selectFrom('user')
+    .select('email')
+    .where('id', '=', session.userId)
+    .executeTakeFirst();
+  if (!user) return;
+  await deliverAuthMail(
+    ctx,
+    loginAlertMail(user.email, {
+      at: new Date(session.createdAt).toISOString(),
+      ip: session.ipAddress ?? 'unknown',
+      device: session.userAgent ?? 'unknown device',
+      settingsUrl: `${ctx.config.publicUrl}/settings`,
+    }),
+  );
+};
 
 const DEV_SECRET = 'kontor-development-secret-change-me-in-production-0123456789';
 
@@ -28,6 +69,56 @@ export const createAuth = (ctx: AppContext) => {
       resetPasswordTokenExpiresIn: 24 * 60 * 60,
       revokeSessionsOnPasswordReset: true,
       password: { hash: hashPassword, verify: verifyPassword },
+      // Our own page opens the link (SPEC route /reset-password), not the library's redirect.
+      sendResetPassword: async ({ user, token }) => {
+        const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+        await deliverAuthMail(ctx, resetPasswordMail(user.email, link));
+      },
+      onPasswordReset: async ({ user }) => {
+        await recordSecurityEvent(ctx, user.id, 'password-changed');
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 24 * 60 * 60,
+      sendVerificationEmail: async ({ user, url }) => {
+        await deliverAuthMail(ctx, verificationMail(user.email, url));
+      },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // Runs after the account's transaction commits: the profile of SPEC section 3,
+          // with the sign-up payload (`profile` in the sign-up body) merged in.
+          after: async (user, endpoint) => {
+            const body = endpoint?.body as { profile?: unknown } | undefined;
+            await createSignupProfile(ctx, user, body?.profile);
+          },
+        },
+      },
+      session: {
+        create: {
+          after: async (session, endpoint) => {
+            await recordLogin(ctx, session.userId);
+            const path = endpoint?.path ?? '';
+            if (SIGN_IN_PATHS.has(path)) {
+              await sendLoginAlert(ctx, session).catch((error: unknown) =>
+                console.warn('kontor: login alert not sent', error),
+              );
+            }
+          },
+        },
+      },
+    },
+    hooks: {
+      after: createAuthMiddleware(async (hook) => {
+        if (hook.context.returned instanceof Error) return;
+        const userId = hook.context.session?.user.id ?? hook.context.newSession?.user.id;
+        if (!userId) return;
+        if (hook.path === '/change-password') await recordSecurityEvent(ctx, userId, 'password-changed');
+        if (hook.path.startsWith('/two-factor/')) await syncTwoFactor(ctx, userId);
+      }),
     },
     session: {
       expiresIn: 60 * 60 * 24 * 30,
@@ -48,10 +139,16 @@ export const createAuth = (ctx: AppContext) => {
     advanced: {
       useSecureCookies: config.app.SECURE_COOKIES,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: config.app.SECURE_COOKIES },
-      ipAddress: { ipAddressHeaders: ['x-forwarded-for', 'x-real-ip'] },
+      // routes.ts sets this header from Fastify's request.ip (which honours trustProxy) and
+      // drops any copy the client sent, so every request has one trustworthy address.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       database: { generateId: () => crypto.randomUUID() },
     },
-    plugins: [twoFactor({ issuer: 'Kontor' }), admin(), bearer()],
+    plugins: [
+      twoFactor({ issuer: 'Kontor' }),
+      admin({ bannedUserMessage: AUTH_ERROR_MESSAGES['user-disabled'] }),
+      bearer(),
+    ],
     telemetry: { enabled: false },
   });
 };

@@ -1,10 +1,29 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { AUTH_ERROR_MESSAGES } from '../../shared/auth/errors.ts';
+import { normalizeEmail } from '../../shared/auth/rules.ts';
 import type { AppContext } from '../context.ts';
-import { getAuth } from './auth.ts';
+import { CLIENT_IP_HEADER, getAuth } from './auth.ts';
 import { toHeaders } from './session.ts';
 
 // Mounts Better Auth's handler at /api/auth/*: the Fastify request becomes a Fetch Request
-// and the Fetch Response is copied back (cookies included).
+// and the Fetch Response is copied back (cookies included). Two answers are shaped here:
+// - sign-in failures: one code and message for unknown email and wrong password, or, with
+//   AUTH_REVEAL_UNKNOWN_EMAIL=true, SPEC's user-not-found / wrong-password;
+// - password reset for an unknown email: the library answers it like a known one; with the
+//   reveal setting on we answer user-not-found instead.
+
+type Json = Record<string, unknown>;
+
+const emailOf = (body: unknown) => {
+  const email = (body as Json | undefined)?.email;
+  return typeof email === 'string' ? normalizeEmail(email) : null;
+};
+
+const userExists = async (ctx: AppContext, email: string) =>
+  (await ctx.database.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirst()) !==
+  undefined;
+
+const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!.replace(/^\/api\/auth/, '');
 
 export const authRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
@@ -15,8 +34,22 @@ export const authRoutes =
       schema: { hide: true },
       config: { rateLimit: false },
       handler: async (request, reply) => {
+        const path = pathOf(request);
+        const reveal = ctx.config.authRevealUnknownEmail;
+
+        if (reveal && request.method === 'POST' && path === '/request-password-reset') {
+          const email = emailOf(request.body);
+          if (email && !(await userExists(ctx, email))) {
+            return reply
+              .status(400)
+              .send({ code: 'USER_NOT_FOUND', message: AUTH_ERROR_MESSAGES['user-not-found'] });
+          }
+        }
+
         const url = new URL(request.url, ctx.config.publicUrl);
         const headers = toHeaders(request);
+        headers.delete(CLIENT_IP_HEADER);
+        if (request.ip) headers.set(CLIENT_IP_HEADER, request.ip);
         const hasBody = request.method !== 'GET' && request.body !== undefined;
         const response = await getAuth(ctx).handler(
           new Request(url, {
@@ -27,11 +60,28 @@ export const authRoutes =
         );
         reply.status(response.status);
         response.headers.forEach((value, key) => {
-          if (key.toLowerCase() !== 'set-cookie') reply.header(key, value);
+          const k = key.toLowerCase();
+          if (k !== 'set-cookie' && k !== 'content-length') reply.header(key, value);
         });
         const cookies = response.headers.getSetCookie();
         if (cookies.length > 0) reply.header('set-cookie', cookies);
-        const text = await response.text();
+        let text = await response.text();
+
+        if (path === '/sign-in/email' && response.status === 401) {
+          const body = JSON.parse(text) as Json;
+          if (body.code === 'INVALID_EMAIL_OR_PASSWORD') {
+            const email = emailOf(request.body);
+            const known = reveal && email ? await userExists(ctx, email) : null;
+            const answer =
+              known === null
+                ? { code: 'INVALID_EMAIL_OR_PASSWORD', message: AUTH_ERROR_MESSAGES['invalid-credential'] }
+                : known
+                  ? { code: 'WRONG_PASSWORD', message: AUTH_ERROR_MESSAGES['wrong-password'] }
+                  : { code: 'USER_NOT_FOUND', message: AUTH_ERROR_MESSAGES['user-not-found'] };
+            text = JSON.stringify(answer);
+            reply.header('content-type', 'application/json');
+          }
+        }
         return reply.send(text.length > 0 ? text : null);
       },
     });

@@ -72,6 +72,8 @@ export type UserTable = {
   updatedAt: Timestamp;
   banned: boolean | null;
   role: string | null;
+  twoFactorEnabled: boolean | null;
+  banReason: string | null;
 };
 
 // Ledger (modules/ledger): see migration 20261121_0400_ledger.ts.
@@ -199,8 +201,81 @@ export type IdempotencyKeysTable = {
   created_at: Timestamp;
 };
 
+// Accounts (src/server/auth, modules/profile, mail, promo): migrations 0110 and 0120.
+export type AuthSessionTable = {
+  id: string;
+  expiresAt: Timestamp;
+  token: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+};
+
+export type VerificationTable = {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+};
+
+export type UserProfilesTable = {
+  user_id: string;
+  email: string;
+  first_name: ColumnType<string, string | undefined, string>;
+  last_name: ColumnType<string, string | undefined, string>;
+  display_name: ColumnType<string, string | undefined, string>;
+  phone: ColumnType<string, string | undefined, string>;
+  company: ColumnType<string, string | undefined, string>;
+  role: ColumnType<string, string | undefined, string>;
+  timezone: ColumnType<string, string | undefined, string>;
+  photo_url: ColumnType<string, string | undefined, string>;
+  is_active: ColumnType<boolean, boolean | undefined, boolean>;
+  preferences: ColumnType<unknown, string, string>;
+  security: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+  last_login_at: Timestamp | null;
+  updated_at: Timestamp;
+};
+
+export type MailOutboxTable = {
+  id: Generated<string>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  attachments: ColumnType<unknown, string | undefined, string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+};
+
+export type PromoCodesTable = {
+  code: string;
+  plan_access: string;
+  description: string | null;
+  expires_at: Timestamp | null;
+  max_redemptions: number | null;
+  redemption_count: Generated<number>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+};
+
+export type PromoRedemptionsTable = {
+  code: string;
+  user_id: string;
+  plan_access: string;
+  redeemed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+};
+
 export type Database = {
   user: UserTable;
+  session: AuthSessionTable;
+  verification: VerificationTable;
+  user_profiles: UserProfilesTable;
+  mail_outbox: MailOutboxTable;
+  promo_codes: PromoCodesTable;
+  promo_redemptions: PromoRedemptionsTable;
   contact_messages: ContactMessagesTable;
   audit_log: AuditLogTable;
   organizations: OrganizationsTable;

@@ -17,7 +17,7 @@ export const cookieFrom = (setCookie: string | string[] | undefined) =>
 
 export const signUpTestUser = async (
   app: App,
-  overrides: { email?: string; password?: string; name?: string } = {},
+  overrides: { email?: string; password?: string; name?: string; profile?: Record<string, unknown> } = {},
 ): Promise<TestUser> => {
   counter += 1;
   const email = overrides.email ?? `user${counter}-${Date.now().toString(36)}@example.com`;
@@ -28,7 +28,12 @@ export const signUpTestUser = async (
     // Each test user signs up from its own address, as real users do, so the per-IP auth
     // rate limits apply to each as they would in production.
     headers: { origin: 'http://localhost:3000', 'x-forwarded-for': testClientIp(counter) },
-    payload: { email, password, name: overrides.name ?? 'Test User' },
+    payload: {
+      email,
+      password,
+      name: overrides.name ?? 'Test User',
+      ...(overrides.profile ? { profile: overrides.profile } : {}),
+    },
   });
   if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
   const body = res.json() as { user: { id: string } };

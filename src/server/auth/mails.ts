@@ -1,0 +1,72 @@
+import type { Mail } from '../modules/mail/service.ts';
+
+// The account emails: plain text for every client, and simple HTML.
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const html = (paragraphs: string[], action?: { label: string; url: string }) =>
+  `<div style="font-family:system-ui,sans-serif;max-width:480px;margin:auto;color:#0f172a">${paragraphs
+    .map((p) => `<p>${escapeHtml(p)}</p>`)
+    .join('')}${
+    action
+      ? `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:12px 20px;background:#2563eb;color:#fff;border-radius:8px;text-decoration:none">${escapeHtml(action.label)}</a></p><p style="font-size:12px;color:#64748b">${escapeHtml(action.url)}</p>`
+      : ''
+  }</div>`;
+
+export const resetPasswordMail = (to: string, link: string): Mail => ({
+  to,
+  subject: 'Reset your Kontor password',
+  text: [
+    'Someone asked to reset the password of your Kontor account.',
+    '',
+    `Open this link to choose a new password: ${link}`,
+    '',
+    'The link expires in 24 hours and works once. If you did not ask for it, ignore this email; your password stays the same.',
+  ].join('\n'),
+  html: html(
+    [
+      'Someone asked to reset the password of your Kontor account.',
+      'The link expires in 24 hours and works once. If you did not ask for it, ignore this email; your password stays the same.',
+    ],
+    { label: 'Choose a new password', url: link },
+  ),
+});
+
+export const verificationMail = (to: string, link: string): Mail => ({
+  to,
+  subject: 'Confirm your email address for Kontor',
+  text: [
+    'Welcome to Kontor. Please confirm that this is your email address.',
+    '',
+    `Open this link to confirm: ${link}`,
+    '',
+    'The link expires in 24 hours. If you did not create a Kontor account, ignore this email.',
+  ].join('\n'),
+  html: html(
+    [
+      'Welcome to Kontor. Please confirm that this is your email address.',
+      'The link expires in 24 hours. If you did not create a Kontor account, ignore this email.',
+    ],
+    { label: 'Confirm email address', url: link },
+  ),
+});
+
+export const loginAlertMail = (
+  to: string,
+  info: { at: string; ip: string; device: string; settingsUrl: string },
+): Mail => {
+  const lines = [
+    'There was a new sign-in to your Kontor account.',
+    `When: ${info.at.replace('T', ' ').slice(0, 19)} UTC`,
+    `IP address: ${info.ip}`,
+    `Device: ${info.device}`,
+    'If this was you, there is nothing to do. If not, change your password now and sign out the other sessions in Settings > Security.',
+  ];
+  return {
+    to,
+    subject: 'New sign-in to your Kontor account',
+    text: [...lines, '', info.settingsUrl].join('\n'),
+    html: html(lines, { label: 'Review security settings', url: info.settingsUrl }),
+  };
+};

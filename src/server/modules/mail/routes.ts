@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../../shared/errors.ts';
+import type { AppContext } from '../../context.ts';
+import { listMailbox, mailboxEnabled, readMailbox } from './service.ts';
+
+// The development mailbox: the outbox as JSON for the /dev/mailbox page and for tests.
+// Answers 404 outside development and test, as if it did not exist.
+
+const errorBody = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
+
+const summary = z.object({ id: z.string(), to: z.string(), subject: z.string(), createdAt: z.string() });
+const message = summary.extend({
+  text: z.string(),
+  html: z.string().nullable(),
+  attachments: z.array(
+    z.object({ filename: z.string(), contentType: z.string().nullable(), size: z.number() }),
+  ),
+});
+
+export const mailRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.addHook('onRequest', async () => {
+      if (!mailboxEnabled(ctx)) throw notFound('No route here.');
+    });
+
+    app.get(
+      '/dev/mailbox',
+      {
+        schema: {
+          tags: ['development'],
+          summary: 'List mail in the development outbox, newest first',
+          querystring: z.object({
+            to: z.string().max(320).optional(),
+            limit: z.coerce.number().int().min(1).max(200).optional(),
+          }),
+          response: { 200: z.object({ messages: z.array(summary) }), 404: errorBody },
+        },
+      },
+      async (request) => ({ messages: await listMailbox(ctx, request.query) }),
+    );
+
+    app.get(
+      '/dev/mailbox/:id',
+      {
+        schema: {
+          tags: ['development'],
+          summary: 'Read one mail from the development outbox',
+          params: z.object({ id: z.uuid() }),
+          response: { 200: message, 404: errorBody },
+        },
+      },
+      async (request) => readMailbox(ctx, request.params.id),
+    );
+  };

@@ -1,0 +1,88 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../../shared/errors.ts';
+import { requireUser } from '../../auth/session.ts';
+import type { AppContext } from '../../context.ts';
+import { redeemPromoCode, validatePromoCode } from './service.ts';
+
+// SPEC section 7. Validation is anonymous (the sign-up form asks before the account
+// exists) and rate-limited against guessing; redemption needs the user's session or
+// bearer token and answers `{ success, error? }`.
+
+const errorObject = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() });
+const errorBody = z.object({ error: errorObject });
+const codeBody = z.object({ code: z.string().max(64) });
+
+const VALIDATE_LIMIT = { max: 30, timeWindow: '1 minute' };
+
+export const promoRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/promo-codes/validate',
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'Check a promo code (no sign-in needed)',
+          body: codeBody,
+          response: {
+            200: z.object({
+              success: z.boolean(),
+              valid: z.boolean(),
+              data: z.object({ planAccess: z.string(), description: z.string().nullable() }).optional(),
+            }),
+            400: errorBody,
+            429: errorBody,
+          },
+        },
+        config: {
+          rateLimit: {
+            ...VALIDATE_LIMIT,
+            errorResponseBuilder: () =>
+              new AppError(429, 'rate_limited', 'Too many attempts. Please try again later.'),
+          },
+        },
+      },
+      async (request) => {
+        const result = await validatePromoCode(ctx, request.body.code);
+        return result.valid
+          ? {
+              success: true,
+              valid: true,
+              data: { planAccess: result.planAccess, description: result.description },
+            }
+          : { success: true, valid: false };
+      },
+    );
+
+    app.post(
+      '/promo-codes/redeem',
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'Redeem a promo code for the signed-in user',
+          body: codeBody,
+          response: {
+            200: z.object({ success: z.literal(true), planAccess: z.string() }),
+            400: z.object({ success: z.literal(false), error: errorObject }),
+            401: errorBody,
+            409: z.object({ success: z.literal(false), error: errorObject }),
+          },
+        },
+      },
+      async (request, reply) => {
+        const user = await requireUser(ctx, request);
+        try {
+          const result = await redeemPromoCode(ctx, user.id, request.body.code);
+          return { success: true as const, planAccess: result.planAccess };
+        } catch (error) {
+          if (error instanceof AppError && (error.status === 400 || error.status === 409)) {
+            return reply
+              .status(error.status as 400 | 409)
+              .send({ success: false as const, error: { code: error.code, message: error.message } });
+          }
+          throw error;
+        }
+      },
+    );
+  };

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+// The user profile of SPEC section 3, its defaults, and what a user may change.
+
+export const THEMES = ['light', 'dark', 'system'] as const;
+export type Theme = (typeof THEMES)[number];
+
+export type NotificationChannels = {
+  transactions: boolean;
+  invoices: boolean;
+  payments: boolean;
+  security: boolean;
+};
+
+export type Preferences = {
+  theme: Theme;
+  language: string;
+  currency: string;
+  dateFormat: string;
+  notifications: { email: NotificationChannels; push: NotificationChannels };
+};
+
+export type SecurityBlock = {
+  twoFactorEnabled: boolean;
+  lastPasswordChange: string | null;
+  loginAlerts: boolean;
+  twoFactorSetupAt: string | null;
+};
+
+export type SignupProfile = {
+  firstName: string;
+  lastName: string;
+  displayName: string;
+  phone: string;
+  company: string;
+  role: string;
+  timezone: string;
+};
+
+export type UserProfile = SignupProfile & {
+  uid: string;
+  email: string;
+  emailVerified: boolean;
+  photoURL: string;
+  createdAt: string;
+  lastLoginAt: string | null;
+  updatedAt: string;
+  isActive: boolean;
+  preferences: Preferences;
+  security: SecurityBlock;
+};
+
+export const DEFAULT_PREFERENCES: Preferences = {
+  theme: 'light',
+  language: 'en',
+  currency: 'USD',
+  dateFormat: 'MM/DD/YYYY',
+  notifications: {
+    email: { transactions: true, invoices: true, payments: true, security: true },
+    push: { transactions: true, invoices: false, payments: true, security: true },
+  },
+};
+
+/** displayName of the fallback profile: the display name, else the email's local part, else 'User'. */
+export const fallbackDisplayName = (
+  displayName: string | null | undefined,
+  email: string | null | undefined,
+) => displayName?.trim() || email?.split('@')[0]?.trim() || 'User';
+
+const text = (max: number) => z.string().trim().max(max);
+
+/** The profile part of the sign-up payload (SPEC section 3). */
+export const signupProfileSchema = z.object({
+  firstName: text(100).default(''),
+  lastName: text(100).default(''),
+  displayName: text(200).optional(),
+  phone: text(40).default(''),
+  company: text(200).default(''),
+  role: text(100).default(''),
+  timezone: text(64).default('UTC'),
+});
+
+/** The sign-up payload the form sends: first and last name joined, browser time zone. */
+export const buildSignupProfile = (firstName: string, lastName: string, timezone: string): SignupProfile => ({
+  firstName: firstName.trim(),
+  lastName: lastName.trim(),
+  displayName: `${firstName.trim()} ${lastName.trim()}`.trim(),
+  phone: '',
+  company: '',
+  role: '',
+  timezone,
+});
+
+const channelsPatch = z
+  .object({
+    transactions: z.boolean(),
+    invoices: z.boolean(),
+    payments: z.boolean(),
+    security: z.boolean(),
+  })
+  .partial();
+
+// Theme accepts any string so that an unknown value is ignored, not refused (SPEC section 4).
+export const profilePatchSchema = z
+  .object({
+    firstName: text(100),
+    lastName: text(100),
+    displayName: text(200),
+    phone: text(40),
+    company: text(200),
+    role: text(100),
+    timezone: text(64),
+    photoURL: z.union([z.literal(''), z.url().max(2000)]),
+    preferences: z
+      .object({
+        theme: z.string().max(32),
+        language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as en or en-GB'),
+        currency: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code such as USD'),
+        dateFormat: z.enum(['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD.MM.YYYY']),
+        notifications: z.object({ email: channelsPatch, push: channelsPatch }).partial(),
+      })
+      .partial(),
+    security: z.object({ loginAlerts: z.boolean() }).partial(),
+  })
+  .partial()
+  .strict();
+
+export type ProfilePatch = z.infer<typeof profilePatchSchema>;
+
+export const isTheme = (value: unknown): value is Theme =>
+  typeof value === 'string' && (THEMES as readonly string[]).includes(value);
