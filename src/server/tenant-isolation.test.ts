@@ -57,7 +57,7 @@ describe('tenant isolation over every route', () => {
         url: r.url.replace(':organizationId', b.id),
         headers: { cookie: b.owner.cookie },
       });
-      if (res.statusCode === 200 && res.headers['content-type']?.includes('json'))
+      if (res.statusCode === 200 && String(res.headers['content-type'] ?? '').includes('json'))
         collectIds(res.json(), idsOfB);
     }
     idsOfB.delete(b.owner.id);

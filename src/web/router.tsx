@@ -1,6 +1,7 @@
 import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
 import { PageSpinner } from './components/Spinner.tsx';
+import LandingPage from './pages/landing/LandingPage.tsx';
 import { useRouteMeta } from './lib/meta.ts';
 
 // Routes (SPEC section 2). Every screen but the landing page loads lazily; all of them are
@@ -9,17 +10,30 @@ import { useRouteMeta } from './lib/meta.ts';
 type Loader = () => Promise<{ default: ComponentType<any> }>;
 
 const screens = {
-  landing: () => import('./pages/landing/LandingPage.tsx'),
+  pricing: () => import('./pages/pricing/PricingPage.tsx'),
+  about: () => import('./pages/about/AboutPage.tsx'),
+  contact: () => import('./pages/contact/ContactPage.tsx'),
   notFound: () => import('./pages/not-found/NotFoundPage.tsx'),
   appShell: () => import('./pages/app/AppShell.tsx'),
 } satisfies Record<string, Loader>;
 
 /** Secondary screens preloaded after first render. Issues add their pages here. */
-export const PRELOAD: Loader[] = [screens.notFound, screens.appShell];
+export const PRELOAD: Loader[] = [
+  screens.pricing,
+  screens.about,
+  screens.contact,
+  screens.notFound,
+  screens.appShell,
+];
 
 const lazyScreen = (loader: Loader): LazyExoticComponent<ComponentType<any>> => lazy(loader);
 
-const Landing = lazyScreen(screens.landing);
+// The landing page is the entry most visitors arrive on, so it is bundled with the app
+// rather than fetched after it.
+const Landing = LandingPage;
+const Pricing = lazyScreen(screens.pricing);
+const About = lazyScreen(screens.about);
+const Contact = lazyScreen(screens.contact);
 const NotFound = lazyScreen(screens.notFound);
 const AppShell = lazyScreen(screens.appShell);
 
@@ -69,7 +83,10 @@ export const router = createBrowserRouter([
     errorElement: <RouteErrorPage />,
     children: [
       { path: '/', element: <Landing /> },
-      ...APP_PAGES.map((page) => ({ path: `/${page}`, element: <AppShell page={page} /> })),
+      { path: '/pricing', element: <Pricing /> },
+      { path: '/about', element: <About /> },
+      { path: '/contact', element: <Contact /> },
+      ...APP_PAGES.map((page) => ({ path: `/${page}/*`, element: <AppShell page={page} /> })),
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -262,7 +262,7 @@ export const inviteMember = async (
       after: { email: input.email, role: input.role },
     });
     await deliver(
-      { invitation, acceptUrl: new URL(`/invitations/${id}`, ctx.config.publicUrl).toString() },
+      { invitation, acceptUrl: new URL(`/dashboard?invitation=${id}`, ctx.config.publicUrl).toString() },
       trx,
     );
     return invitation;

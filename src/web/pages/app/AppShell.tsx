@@ -1,44 +1,318 @@
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import {
+  ArrowLeftRight,
+  BookOpen,
+  Building2,
+  Check,
+  ChevronsUpDown,
+  CreditCard,
+  FileText,
+  LayoutDashboard,
+  Menu,
+  Moon,
+  Plus,
+  Settings,
+  Shield,
+  Sun,
+  Wallet,
+  X,
+} from 'lucide-react';
+import { type ComponentType, Suspense, lazy, useMemo, useState } from 'react';
 import { NavLink } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
+import { PageSpinner } from '../../components/Spinner.tsx';
+import { Alert } from '../../components/ui/Card.tsx';
+import { Dialog } from '../../components/ui/Dialog.tsx';
+import { CompaniesProvider, useCompanies } from '../../lib/company.tsx';
+import { useTheme } from '../../lib/theme.tsx';
 import type { AppPage } from '../../router.tsx';
+import { CreateCompanyForm, CreateCompanyOnboarding } from '../onboarding/CreateCompany.tsx';
+import { PendingInvitations } from './PendingInvitations.tsx';
+import { UserMenuSlot } from './UserMenuSlot.tsx';
 
 // The shared shell of every private page (SPEC section 2): it receives the page identifier
-// equal to the route name. Issues fill in the pages.
+// equal to the route name and shows that page for the company the user is working in. A
+// user without a company is asked to create one first.
 
-const NAV: { page: AppPage; label: string }[] = [
-  { page: 'dashboard', label: 'Dashboard' },
-  { page: 'transactions', label: 'Transactions' },
-  { page: 'invoices', label: 'Invoices' },
-  { page: 'wallet', label: 'Wallet' },
-  { page: 'accounting', label: 'Accounting' },
-  { page: 'billing', label: 'Billing' },
-  { page: 'settings', label: 'Settings' },
-  { page: 'admin', label: 'Admin' },
+const NAV: { page: AppPage; label: string; icon: ComponentType<{ className?: string }> }[] = [
+  { page: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { page: 'transactions', label: 'Transactions', icon: ArrowLeftRight },
+  { page: 'invoices', label: 'Invoices', icon: FileText },
+  { page: 'wallet', label: 'Wallet', icon: Wallet },
+  { page: 'accounting', label: 'Accounting', icon: BookOpen },
+  { page: 'billing', label: 'Billing', icon: CreditCard },
+  { page: 'settings', label: 'Settings', icon: Settings },
+  { page: 'admin', label: 'Admin', icon: Shield },
 ];
 
-const AppShell = ({ page }: { page: AppPage }) => (
-  <div className="flex min-h-screen">
-    <nav aria-label="Main" className="w-56 shrink-0 border-r border-slate-200 p-4 dark:border-slate-800">
-      <Logo size="md" />
-      <ul className="mt-6 space-y-1">
-        {NAV.map((item) => (
-          <li key={item.page}>
-            <NavLink
-              to={`/${item.page}`}
-              className={({ isActive }) =>
-                `flex min-h-11 items-center rounded-md px-3 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700 dark:bg-brand-900/40 dark:text-brand-200' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'}`
-              }
-            >
-              {item.label}
-            </NavLink>
-          </li>
-        ))}
-      </ul>
-    </nav>
-    <main className="flex-1 p-8" data-page={page}>
-      <h1 className="text-2xl font-bold capitalize">{page}</h1>
-    </main>
+// Each page lives at pages/<page>/<Page>Page.tsx and is split into its own chunk.
+const PAGE_MODULES = import.meta.glob<{ default: ComponentType }>('../*/*Page.tsx');
+
+const pageLoader = (page: AppPage) => {
+  const file = `../${page}/${page.charAt(0).toUpperCase()}${page.slice(1)}Page.tsx`;
+  return PAGE_MODULES[file] ?? null;
+};
+
+const lazyPages = new Map<AppPage, ComponentType>();
+const pageComponent = (page: AppPage): ComponentType | null => {
+  const loader = pageLoader(page);
+  if (!loader) return null;
+  let component = lazyPages.get(page);
+  if (!component) {
+    component = lazy(loader);
+    lazyPages.set(page, component);
+  }
+  return component;
+};
+
+export const preloadAppPages = () => {
+  for (const item of NAV) void pageLoader(item.page)?.().catch(() => undefined);
+};
+
+const NotBuiltYet = ({ label }: { label: string }) => (
+  <div className="mx-auto max-w-xl py-16 text-center">
+    <h1 className="text-2xl font-bold text-slate-900 dark:text-white">{label}</h1>
+    <p className="mt-3 text-slate-600 dark:text-slate-300">
+      This part of Kontor is not available in this version yet. Everything else in the menu works with your
+      real data.
+    </p>
   </div>
+);
+
+const ThemeToggle = () => {
+  const { resolved, toggle } = useTheme();
+  return (
+    <button
+      type="button"
+      onClick={toggle}
+      aria-label={resolved === 'dark' ? 'Switch to light mode' : 'Switch to dark mode'}
+      className="inline-flex h-11 w-11 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+    >
+      {resolved === 'dark' ? (
+        <Sun className="h-5 w-5" aria-hidden="true" />
+      ) : (
+        <Moon className="h-5 w-5" aria-hidden="true" />
+      )}
+    </button>
+  );
+};
+
+const CompanySwitcher = () => {
+  const { companies, current, switchTo, refresh } = useCompanies();
+  const [creating, setCreating] = useState(false);
+  if (!current) return null;
+  return (
+    <>
+      <DropdownMenu.Root>
+        <DropdownMenu.Trigger
+          className="inline-flex min-h-11 max-w-64 items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+          aria-label={`Company: ${current.name}. Switch company`}
+        >
+          <Building2 className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
+          <span className="truncate">{current.name}</span>
+          <ChevronsUpDown className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content
+            align="start"
+            sideOffset={6}
+            className="z-50 min-w-64 rounded-xl border border-slate-200 bg-white p-1 shadow-xl dark:border-slate-700 dark:bg-slate-900"
+          >
+            <DropdownMenu.Label className="px-3 py-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+              Your companies
+            </DropdownMenu.Label>
+            {companies.map((c) => (
+              <DropdownMenu.Item
+                key={c.id}
+                onSelect={() => switchTo(c.id)}
+                className="flex min-h-11 cursor-pointer items-center justify-between gap-3 rounded-lg px-3 text-sm text-slate-800 outline-none data-[highlighted]:bg-slate-100 dark:text-slate-100 dark:data-[highlighted]:bg-slate-800"
+              >
+                <span className="truncate">{c.name}</span>
+                <span className="flex items-center gap-2 text-xs text-slate-500">
+                  {c.baseCurrency}
+                  {c.id === current.id ? (
+                    <Check className="h-4 w-4 text-brand-600" aria-label="current" />
+                  ) : null}
+                </span>
+              </DropdownMenu.Item>
+            ))}
+            <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
+            <DropdownMenu.Item
+              onSelect={() => setCreating(true)}
+              className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-3 text-sm font-medium text-brand-700 outline-none data-[highlighted]:bg-brand-50 dark:text-brand-300 dark:data-[highlighted]:bg-slate-800"
+            >
+              <Plus className="h-4 w-4" aria-hidden="true" /> New company
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+      <Dialog
+        open={creating}
+        onOpenChange={setCreating}
+        title="New company"
+        description="Each company keeps its own books."
+      >
+        <CreateCompanyForm
+          defaultCurrency={current.baseCurrency}
+          onCreated={async (company) => {
+            await refresh();
+            switchTo(company.id);
+            setCreating(false);
+          }}
+        />
+      </Dialog>
+    </>
+  );
+};
+
+const NavList = ({ onNavigate }: { onNavigate?: () => void }) => (
+  <ul className="space-y-1">
+    {NAV.map((item) => (
+      <li key={item.page}>
+        <NavLink
+          to={`/${item.page}`}
+          onClick={onNavigate}
+          className={({ isActive }) =>
+            `flex min-h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors ${
+              isActive
+                ? 'bg-brand-50 text-brand-700 dark:bg-brand-900/40 dark:text-brand-200'
+                : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'
+            }`
+          }
+        >
+          <item.icon className="h-5 w-5 shrink-0" aria-hidden="true" />
+          {item.label}
+        </NavLink>
+      </li>
+    ))}
+  </ul>
+);
+
+const ShellLayout = ({ page }: { page: AppPage }) => {
+  const { current, isLoading, error, refresh, switchTo } = useCompanies();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const label = NAV.find((n) => n.page === page)?.label ?? page;
+  const Page = useMemo(() => pageComponent(page), [page]);
+
+  let content: React.ReactNode;
+  if (isLoading) content = <PageSpinner label="Loading your companies..." />;
+  else if (error) {
+    content = (
+      <div className="mx-auto max-w-xl py-10">
+        <Alert>Could not load your companies: {error.message} Reload the page to try again.</Alert>
+      </div>
+    );
+  } else if (!current) {
+    content = (
+      <>
+        <PendingInvitations
+          onAccepted={async (id) => {
+            await refresh();
+            switchTo(id);
+          }}
+        />
+        <CreateCompanyOnboarding
+          onCreated={async (company) => {
+            await refresh();
+            switchTo(company.id);
+          }}
+        />
+      </>
+    );
+  } else {
+    content = (
+      <>
+        <PendingInvitations
+          onAccepted={async (id) => {
+            await refresh();
+            switchTo(id);
+          }}
+        />
+        {Page ? (
+          <Suspense fallback={<PageSpinner />}>
+            <Page key={current.id} />
+          </Suspense>
+        ) : (
+          <NotBuiltYet label={label} />
+        )}
+      </>
+    );
+  }
+
+  return (
+    <div className="flex min-h-screen bg-slate-50 dark:bg-slate-950">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-medium focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <nav
+        aria-label="Main"
+        className="sticky top-0 hidden h-screen w-60 shrink-0 flex-col border-r border-slate-200 bg-white px-3 py-4 lg:flex dark:border-slate-800 dark:bg-slate-900"
+      >
+        <div className="px-2">
+          <Logo size="md" />
+        </div>
+        <div className="mt-6 flex-1 overflow-y-auto">
+          <NavList />
+        </div>
+      </nav>
+      {menuOpen ? (
+        <div className="fixed inset-0 z-40 lg:hidden">
+          <button
+            type="button"
+            aria-label="Close menu"
+            className="absolute inset-0 bg-slate-950/50"
+            onClick={() => setMenuOpen(false)}
+          />
+          <nav
+            aria-label="Main"
+            className="absolute inset-y-0 left-0 w-72 overflow-y-auto bg-white p-4 shadow-xl dark:bg-slate-900"
+          >
+            <div className="mb-6 flex items-center justify-between">
+              <Logo size="md" />
+              <button
+                type="button"
+                aria-label="Close menu"
+                onClick={() => setMenuOpen(false)}
+                className="inline-flex h-11 w-11 items-center justify-center rounded-lg hover:bg-slate-100 dark:hover:bg-slate-800"
+              >
+                <X className="h-5 w-5" aria-hidden="true" />
+              </button>
+            </div>
+            <NavList onNavigate={() => setMenuOpen(false)} />
+          </nav>
+        </div>
+      ) : null}
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
+          <button
+            type="button"
+            aria-label="Open menu"
+            onClick={() => setMenuOpen(true)}
+            className="inline-flex h-11 w-11 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 lg:hidden dark:text-slate-300 dark:hover:bg-slate-800"
+          >
+            <Menu className="h-5 w-5" aria-hidden="true" />
+          </button>
+          <CompanySwitcher />
+          <div className="ml-auto flex items-center gap-1">
+            <ThemeToggle />
+            <UserMenuSlot />
+          </div>
+        </header>
+        <main id="main" data-page={page} className="flex-1 px-4 py-6 sm:px-6 lg:px-8">
+          {content}
+        </main>
+      </div>
+    </div>
+  );
+};
+
+const AppShell = ({ page }: { page: AppPage }) => (
+  <CompaniesProvider>
+    <ShellLayout page={page} />
+  </CompaniesProvider>
 );
 
 export default AppShell;

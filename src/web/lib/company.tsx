@@ -1,0 +1,79 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import type { MyCompany } from '../../shared/companies.ts';
+import { api } from './api.ts';
+
+// The companies the signed-in user belongs to and the one they are working in. The choice
+// is remembered per browser; every company page reads it through useCompany().
+
+const STORAGE_KEY = 'kontor.companyId';
+
+type CompaniesContextValue = {
+  companies: MyCompany[];
+  current: MyCompany | null;
+  isLoading: boolean;
+  error: Error | null;
+  switchTo: (companyId: string) => void;
+  refresh: () => Promise<void>;
+};
+
+const CompaniesContext = createContext<CompaniesContextValue | null>(null);
+
+const readStored = () => {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+};
+
+export const companiesQueryKey = ['companies'] as const;
+
+export const CompaniesProvider = ({ children }: { children: ReactNode }) => {
+  const queryClient = useQueryClient();
+  const [selected, setSelected] = useState<string | null>(readStored);
+  const query = useQuery({
+    queryKey: companiesQueryKey,
+    queryFn: () => api.get<{ companies: MyCompany[] }>('/orgs').then((r) => r.companies),
+  });
+  const companies = query.data ?? [];
+  const current = companies.find((c) => c.id === selected) ?? companies[0] ?? null;
+
+  const switchTo = useCallback(
+    (companyId: string) => {
+      setSelected(companyId);
+      try {
+        localStorage.setItem(STORAGE_KEY, companyId);
+      } catch {
+        // storage unavailable: the choice lasts for this page only
+      }
+      // Everything cached belongs to the previous company.
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== companiesQueryKey[0] });
+    },
+    [queryClient],
+  );
+
+  const refresh = useCallback(async () => {
+    await queryClient.invalidateQueries({ queryKey: companiesQueryKey });
+  }, [queryClient]);
+
+  const value = useMemo<CompaniesContextValue>(
+    () => ({ companies, current, isLoading: query.isLoading, error: query.error, switchTo, refresh }),
+    [companies, current, query.isLoading, query.error, switchTo, refresh],
+  );
+  return <CompaniesContext.Provider value={value}>{children}</CompaniesContext.Provider>;
+};
+
+export const useCompanies = () => {
+  const ctx = useContext(CompaniesContext);
+  if (!ctx) throw new Error('useCompanies must be used inside CompaniesProvider');
+  return ctx;
+};
+
+/** The company the user is working in; only for pages shown once a company exists. */
+export const useCompany = () => {
+  const { current } = useCompanies();
+  if (!current) throw new Error('useCompany needs a current company');
+  const can = (permission: string) => current.permissions.includes(permission);
+  return { company: current, can };
+};

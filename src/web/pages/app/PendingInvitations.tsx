@@ -1,0 +1,65 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Mail } from 'lucide-react';
+import type { Invitation } from '../../../shared/companies.ts';
+import { ROLE_LABELS } from '../../../shared/companies.ts';
+import { Button } from '../../components/ui/Button.tsx';
+import { ApiError, api } from '../../lib/api.ts';
+
+// Invitations waiting for the signed-in user, shown at the top of every app page.
+
+export const PendingInvitations = ({ onAccepted }: { onAccepted: (organizationId: string) => void }) => {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: ['my-invitations'],
+    queryFn: () => api.get<{ invitations: Invitation[] }>('/me/invitations').then((r) => r.invitations),
+  });
+  const answer = useMutation({
+    mutationFn: ({ id, action }: { id: string; action: 'accept' | 'decline' }) =>
+      api.post<{ organizationId: string; status: string }>(`/invitations/${id}/${action}`),
+    onSuccess: async (result) => {
+      await queryClient.invalidateQueries({ queryKey: ['my-invitations'] });
+      if (result.status === 'accepted') onAccepted(result.organizationId);
+    },
+  });
+  const invitations = query.data ?? [];
+  if (invitations.length === 0) return null;
+  return (
+    <section aria-label="Invitations" className="mx-auto mb-6 max-w-5xl space-y-3">
+      {invitations.map((inv) => (
+        <div
+          key={inv.id}
+          className="flex flex-wrap items-center gap-4 rounded-xl border border-brand-200 bg-brand-50 px-4 py-3 dark:border-brand-900 dark:bg-brand-950/50"
+        >
+          <Mail className="h-5 w-5 text-brand-700 dark:text-brand-300" aria-hidden="true" />
+          <p className="flex-1 text-sm text-slate-800 dark:text-slate-100">
+            You are invited to join <strong>{inv.organizationName}</strong> as {ROLE_LABELS[inv.role]}.
+          </p>
+          <div className="flex gap-2">
+            <Button
+              size="sm"
+              busy={answer.isPending}
+              onClick={() => answer.mutate({ id: inv.id, action: 'accept' })}
+            >
+              Accept
+            </Button>
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={answer.isPending}
+              onClick={() => answer.mutate({ id: inv.id, action: 'decline' })}
+            >
+              Decline
+            </Button>
+          </div>
+        </div>
+      ))}
+      {answer.error ? (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {answer.error instanceof ApiError
+            ? answer.error.message
+            : 'Could not answer the invitation. Please try again.'}
+        </p>
+      ) : null}
+    </section>
+  );
+};

@@ -1,0 +1,166 @@
+import { useMutation } from '@tanstack/react-query';
+import { Building2 } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { type MyCompany, createCompanySchema } from '../../../shared/companies.ts';
+import { Button } from '../../components/ui/Button.tsx';
+import { Alert } from '../../components/ui/Card.tsx';
+import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { ApiError, api } from '../../lib/api.ts';
+
+// First run: a user without a company creates one and lands in it (issue 5).
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+const COMMON_CURRENCIES = [
+  'USD',
+  'EUR',
+  'GBP',
+  'CAD',
+  'AUD',
+  'CHF',
+  'JPY',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'INR',
+  'SGD',
+  'NZD',
+  'ZAR',
+  'BRL',
+  'MXN',
+];
+
+const currencyOptions = () => {
+  const all = Intl.supportedValuesOf('currency');
+  const names = new Intl.DisplayNames(['en'], { type: 'currency' });
+  const label = (c: string) => `${c} — ${names.of(c) ?? c}`;
+  return [
+    ...COMMON_CURRENCIES.map((c) => ({ value: c, label: label(c) })),
+    ...all.filter((c) => !COMMON_CURRENCIES.includes(c)).map((c) => ({ value: c, label: label(c) })),
+  ];
+};
+
+const browserTimeZone = () => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+};
+
+export const CreateCompanyForm = ({
+  defaultCurrency = 'USD',
+  onCreated,
+  submitLabel = 'Create company',
+}: {
+  defaultCurrency?: string;
+  onCreated: (company: MyCompany) => void;
+  submitLabel?: string;
+}) => {
+  const [name, setName] = useState('');
+  const [baseCurrency, setBaseCurrency] = useState(defaultCurrency);
+  const [fiscalYearStartMonth, setFiscalYearStartMonth] = useState('1');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const create = useMutation({
+    mutationFn: (body: unknown) => api.post<MyCompany>('/orgs', body),
+    onSuccess: onCreated,
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const input = {
+      name,
+      baseCurrency,
+      fiscalYearStartMonth: Number(fiscalYearStartMonth),
+      timeZone: browserTimeZone(),
+    };
+    const parsed = createCompanySchema.safeParse(input);
+    if (!parsed.success) {
+      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+      return;
+    }
+    setErrors({});
+    create.mutate(input);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-5">
+      {create.error ? (
+        <Alert>
+          {create.error instanceof ApiError
+            ? create.error.message
+            : 'Could not create the company. Please try again.'}
+        </Alert>
+      ) : null}
+      <TextField
+        label="Company name"
+        name="name"
+        autoFocus
+        autoComplete="organization"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={errors.name}
+        placeholder="Acme Trading Ltd"
+      />
+      <SelectField
+        label="Base currency"
+        name="baseCurrency"
+        value={baseCurrency}
+        onChange={(e) => setBaseCurrency(e.target.value)}
+        options={currencyOptions()}
+        error={errors.baseCurrency}
+        hint="Your books are kept in this currency. It cannot be changed later."
+      />
+      <SelectField
+        label="Fiscal year starts in"
+        name="fiscalYearStartMonth"
+        value={fiscalYearStartMonth}
+        onChange={(e) => setFiscalYearStartMonth(e.target.value)}
+        options={MONTHS.map((m, i) => ({ value: String(i + 1), label: m }))}
+        error={errors.fiscalYearStartMonth}
+      />
+      <Button type="submit" busy={create.isPending} className="w-full">
+        {create.isPending ? 'Creating...' : submitLabel}
+      </Button>
+    </form>
+  );
+};
+
+export const CreateCompanyOnboarding = ({
+  onCreated,
+  defaultCurrency,
+}: {
+  onCreated: (c: MyCompany) => void;
+  defaultCurrency?: string;
+}) => (
+  <div className="mx-auto w-full max-w-lg py-10">
+    <div className="mb-6 flex items-center gap-3">
+      <span className="inline-flex h-12 w-12 items-center justify-center rounded-xl bg-brand-100 text-brand-700 dark:bg-brand-900/60 dark:text-brand-200">
+        <Building2 className="h-6 w-6" aria-hidden="true" />
+      </span>
+      <div>
+        <h1 className="text-2xl font-bold text-slate-900 dark:text-white">Set up your company</h1>
+        <p className="text-sm text-slate-500 dark:text-slate-400">
+          Kontor keeps the books per company. We will set up a standard chart of accounts for you.
+        </p>
+      </div>
+    </div>
+    <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+      <CreateCompanyForm onCreated={onCreated} defaultCurrency={defaultCurrency} />
+    </div>
+  </div>
+);
