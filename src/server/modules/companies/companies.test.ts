@@ -125,6 +125,12 @@ describe('companies, members and invitations', () => {
     });
     expect(invite.statusCode).toBe(201);
     const id = invite.json().id;
+    const mail = await t.app.inject({
+      method: 'GET',
+      url: `/api/dev/mailbox?to=${encodeURIComponent(invitee.email)}`,
+    });
+    expect(mail.statusCode).toBe(200);
+    expect(JSON.stringify(mail.json())).toContain('invited to Acme Trading Ltd');
     const mine = await t.app.inject({
       method: 'GET',
       url: '/api/me/invitations',

@@ -14,6 +14,7 @@ import {
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../../shared/errors.ts';
 import type { SessionUser } from '../../auth/session.ts';
 import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
 import type { Role } from '../../db/types.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { MemberContext } from './guard.ts';
@@ -218,7 +219,7 @@ export const inviteMember = async (
   ctx: AppContext,
   actor: MemberContext,
   input: z.output<typeof inviteSchema>,
-  deliver: (sent: InvitationSent, trx: unknown) => Promise<void>,
+  deliver: (sent: InvitationSent, trx: Db) => Promise<void>,
 ): Promise<Invitation> =>
   ctx.database.db.transaction().execute(async (trx) => {
     const existingMember = await trx
