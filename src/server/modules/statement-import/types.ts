@@ -1,0 +1,56 @@
+// What every statement parser produces: rows in the account's minor units (positive =
+// money in), with the file's line of each row so errors and previews can point at it.
+
+export type ParsedStatementRow = {
+  /** 1-based line in the file where the row starts. */
+  line: number;
+  date: string;
+  /** Signed minor units of the account's currency: positive money in, negative money out. */
+  amount: number;
+  description: string;
+  payee: string | null;
+  /** The bank's own id for the transaction (OFX FITID, CAMT AcctSvcrRef), when the file has one. */
+  externalId: string | null;
+};
+
+export type ParsedStatement = {
+  format: 'csv' | 'ofx' | 'camt053';
+  /** The currency the file states, when it states one. */
+  currency: string | null;
+  /** The account number the file names, when it names one. */
+  accountNumber: string | null;
+  /** The closing balance the file states (minor units, signed), for reconciliation. */
+  closingBalance: { date: string; amount: number } | null;
+  rows: ParsedStatementRow[];
+};
+
+export type StatementLineError = { line: number; reason: string };
+
+/** A file that cannot be imported: every problem found, each with its line. */
+export class StatementParseError extends Error {
+  override name = 'StatementParseError';
+  constructor(readonly errors: StatementLineError[]) {
+    super(
+      errors
+        .slice(0, 3)
+        .map((e) => `Line ${e.line}: ${e.reason}`)
+        .join('; '),
+    );
+  }
+}
+
+/** At most this many problems are reported; a broken file usually repeats one. */
+export const MAX_REPORTED_ERRORS = 50;
+
+export const collectErrors = () => {
+  const errors: StatementLineError[] = [];
+  return {
+    errors,
+    add: (line: number, reason: string) => {
+      if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, reason });
+    },
+    throwIfAny: () => {
+      if (errors.length > 0) throw new StatementParseError(errors);
+    },
+  };
+};

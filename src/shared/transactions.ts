@@ -1,0 +1,379 @@
+import { z } from 'zod';
+import { isoDate } from './ledger.ts';
+
+// Bank transactions, statement import, categorisation rules and reconciliation: the shapes
+// the API and the web app agree on. Amounts are signed integer minor units of the money
+// account's currency (positive = money in, negative = money out); dates are ISO dates.
+
+export const TRANSACTION_STATUSES = ['uncategorized', 'categorized', 'reconciled'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+export const CSV_DATE_FORMATS = [
+  'YYYY-MM-DD',
+  'DD/MM/YYYY',
+  'MM/DD/YYYY',
+  'DD.MM.YYYY',
+  'DD-MM-YYYY',
+  'YYYY/MM/DD',
+  'YYYYMMDD',
+] as const;
+export type CsvDateFormat = (typeof CSV_DATE_FORMATS)[number];
+
+export const DECIMAL_SEPARATORS = ['.', ','] as const;
+export type DecimalSeparator = (typeof DECIMAL_SEPARATORS)[number];
+
+export const CSV_DELIMITERS = [',', ';', '\t', '|'] as const;
+
+const column = z.number().int().min(0).max(199);
+
+/** How a CSV file's columns map onto a transaction (0-based column numbers). */
+export const csvMappingSchema = z
+  .object({
+    delimiter: z.enum(CSV_DELIMITERS).default(','),
+    hasHeader: z.boolean().default(true),
+    dateColumn: column,
+    descriptionColumn: column,
+    payeeColumn: column.nullable().default(null),
+    /** One signed amount column, or separate money-out (debit) and money-in (credit) columns. */
+    amountColumn: column.nullable().default(null),
+    debitColumn: column.nullable().default(null),
+    creditColumn: column.nullable().default(null),
+    externalIdColumn: column.nullable().default(null),
+    dateFormat: z.enum(CSV_DATE_FORMATS),
+    decimalSeparator: z.enum(DECIMAL_SEPARATORS).default('.'),
+    /** For files that show money out as positive (credit card statements). */
+    invertAmounts: z.boolean().default(false),
+  })
+  .refine((m) => m.amountColumn !== null || (m.debitColumn !== null && m.creditColumn !== null), {
+    message: 'Choose the amount column, or both the money-out and money-in columns.',
+    path: ['amountColumn'],
+  });
+export type CsvMapping = z.infer<typeof csvMappingSchema>;
+export type CsvMappingInput = z.input<typeof csvMappingSchema>;
+
+export const STATEMENT_FORMATS = ['csv', 'ofx', 'camt053'] as const;
+export type StatementFormat = (typeof STATEMENT_FORMATS)[number];
+
+/** Largest statement accepted in one request (characters of text). */
+export const MAX_STATEMENT_CHARS = 60 * 1024 * 1024;
+
+export const statementImportInputSchema = z.object({
+  moneyAccountId: z.string().min(1, 'Choose the account this statement belongs to.'),
+  fileName: z.string().trim().min(1).max(255),
+  /** The file's text. */
+  content: z
+    .string()
+    .min(1, 'The file is empty.')
+    .max(MAX_STATEMENT_CHARS, 'The file is larger than 60 MB; split it.'),
+  /** Detected from the name and content when left out. */
+  format: z.enum(STATEMENT_FORMATS).optional(),
+  /** Required for CSV; the account's remembered mapping is used when left out. */
+  mapping: csvMappingSchema.optional(),
+  /** Apply the company's categorisation rules to the new rows (default on). */
+  applyRules: z.boolean().default(true),
+});
+export type StatementImportInput = z.input<typeof statementImportInputSchema>;
+
+export const previewRowSchema = z.object({
+  line: z.number(),
+  date: z.string(),
+  amount: z.number(),
+  description: z.string(),
+  payee: z.string().nullable(),
+  externalId: z.string().nullable(),
+  duplicate: z.boolean(),
+  ruleId: z.string().nullable(),
+  categoryAccountId: z.string().nullable(),
+});
+export type PreviewRow = z.infer<typeof previewRowSchema>;
+
+export const lineErrorSchema = z.object({ line: z.number(), reason: z.string() });
+
+export const statementPreviewSchema = z.object({
+  format: z.enum(STATEMENT_FORMATS),
+  currency: z.string().nullable(),
+  accountNumber: z.string().nullable(),
+  closingBalance: z.object({ date: z.string(), amount: z.number() }).nullable(),
+  totalRows: z.number(),
+  newRows: z.number(),
+  duplicateRows: z.number(),
+  categorizedByRules: z.number(),
+  moneyIn: z.number(),
+  moneyOut: z.number(),
+  firstDate: z.string().nullable(),
+  lastDate: z.string().nullable(),
+  /** The first rows (up to 500) for the preview table. */
+  rows: z.array(previewRowSchema),
+  mapping: csvMappingSchema.nullable(),
+});
+export type StatementPreview = z.infer<typeof statementPreviewSchema>;
+
+/** The columns and first lines of a CSV, for the mapping step. */
+export const csvSniffSchema = z.object({
+  delimiter: z.enum(CSV_DELIMITERS),
+  header: z.array(z.string()),
+  sampleRows: z.array(z.array(z.string())),
+  suggestedMapping: csvMappingSchema.nullable(),
+  savedMapping: csvMappingSchema.nullable(),
+});
+export type CsvSniff = z.infer<typeof csvSniffSchema>;
+
+export const statementImportResultSchema = z.object({
+  id: z.string(),
+  imported: z.number(),
+  duplicates: z.number(),
+  categorizedByRules: z.number(),
+  durationMs: z.number(),
+});
+export type StatementImportResult = z.infer<typeof statementImportResultSchema>;
+
+export const statementImportSchema = z.object({
+  id: z.string(),
+  moneyAccountId: z.string(),
+  fileName: z.string(),
+  format: z.enum(STATEMENT_FORMATS),
+  totalRows: z.number(),
+  importedRows: z.number(),
+  duplicateRows: z.number(),
+  createdAt: z.string(),
+});
+
+// --- Transactions ---------------------------------------------------------------------
+
+export const CATEGORY_KINDS = ['none', 'account', 'split', 'transfer'] as const;
+
+const signedMinor = z
+  .number()
+  .int('Amounts are whole minor units (cents).')
+  .min(-Number.MAX_SAFE_INTEGER)
+  .max(Number.MAX_SAFE_INTEGER);
+
+/** Tax rate in basis points of a percent: 2000 = 20%. */
+export const taxRateSchema = z
+  .number()
+  .int()
+  .min(0, 'A tax rate cannot be negative.')
+  .max(10000, 'A tax rate is at most 100%.');
+
+export const splitInputSchema = z.object({
+  categoryAccountId: z.string().min(1, 'Choose a category for every part.'),
+  amount: signedMinor.refine((v) => v !== 0, 'A part of a split cannot be zero.'),
+  description: z.string().trim().max(500).optional(),
+});
+export type SplitInput = z.infer<typeof splitInputSchema>;
+
+export const transactionCreateSchema = z.object({
+  moneyAccountId: z.string().min(1, 'Choose an account.'),
+  date: isoDate,
+  description: z.string().trim().min(1, 'Enter a description.').max(500),
+  payee: z.string().trim().max(200).nullable().optional(),
+  amount: signedMinor.refine((v) => v !== 0, 'Enter an amount other than zero.'),
+  categoryAccountId: z.string().min(1).nullable().optional(),
+  taxRate: taxRateSchema.nullable().optional(),
+  notes: z.string().max(2000).optional(),
+  /** Base-currency units per one unit of the account's currency, for a foreign account. */
+  rate: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'Use a positive decimal rate such as 1.0825.')
+    .optional(),
+});
+export type TransactionCreate = z.infer<typeof transactionCreateSchema>;
+
+export const transactionUpdateSchema = z.object({
+  date: isoDate.optional(),
+  description: z.string().trim().min(1, 'Enter a description.').max(500).optional(),
+  payee: z.string().trim().max(200).nullable().optional(),
+  amount: signedMinor.refine((v) => v !== 0, 'Enter an amount other than zero.').optional(),
+  /** null makes it uncategorised again. */
+  categoryAccountId: z.string().min(1).nullable().optional(),
+  taxRate: taxRateSchema.nullable().optional(),
+  notes: z.string().max(2000).optional(),
+  splits: z.array(splitInputSchema).min(2, 'A split needs at least two parts.').max(50).optional(),
+});
+export type TransactionUpdate = z.infer<typeof transactionUpdateSchema>;
+
+export const bulkCategorizeSchema = z.object({
+  transactionIds: z.array(z.string().min(1)).min(1, 'Select at least one transaction.').max(5000),
+  categoryAccountId: z.string().min(1, 'Choose a category.'),
+});
+
+export const splitSchema = z.object({
+  lineNo: z.number(),
+  categoryAccountId: z.string(),
+  categoryName: z.string(),
+  amount: z.number(),
+  description: z.string().nullable(),
+});
+
+export const suggestionSchema = z.object({
+  categoryAccountId: z.string(),
+  categoryName: z.string(),
+  /** How many earlier transactions with a similar description went to this category. */
+  count: z.number(),
+});
+
+export const transactionSchema = z.object({
+  id: z.string(),
+  moneyAccountId: z.string(),
+  moneyAccountName: z.string(),
+  currency: z.string(),
+  date: z.string(),
+  description: z.string(),
+  payee: z.string().nullable(),
+  amount: z.number(),
+  status: z.enum(TRANSACTION_STATUSES),
+  categoryKind: z.enum(CATEGORY_KINDS),
+  categoryAccountId: z.string().nullable(),
+  categoryName: z.string().nullable(),
+  transferId: z.string().nullable(),
+  taxRate: z.number().nullable(),
+  notes: z.string(),
+  entryId: z.string().nullable(),
+  importId: z.string().nullable(),
+  externalId: z.string().nullable(),
+  reconciliationId: z.string().nullable(),
+  splits: z.array(splitSchema),
+  suggestion: suggestionSchema.nullable(),
+  createdAt: z.string(),
+});
+export type Transaction = z.infer<typeof transactionSchema>;
+
+export const TRANSACTION_SORTS = ['date', 'amount', 'description'] as const;
+
+const csvList = z
+  .string()
+  .max(2000)
+  .transform((s) => s.split(',').filter(Boolean));
+
+export const transactionListQuerySchema = z.object({
+  type: z.enum(['all', 'income', 'expense']).default('all'),
+  moneyAccountId: z.string().max(100).optional(),
+  /** A category account id, or "uncategorized". */
+  categoryId: z.string().max(100).optional(),
+  status: z.enum(TRANSACTION_STATUSES).optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  /** Absolute amount bounds in minor units. */
+  minAmount: z.coerce.number().int().min(0).optional(),
+  maxAmount: z.coerce.number().int().min(0).optional(),
+  search: z.string().trim().max(100).optional(),
+  sort: z.enum(TRANSACTION_SORTS).default('date'),
+  direction: z.enum(['asc', 'desc']).default('desc'),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: z.string().max(500).optional(),
+  ids: csvList.optional(),
+});
+export type TransactionListQuery = z.input<typeof transactionListQuerySchema>;
+
+export const transactionTotalsSchema = z.object({
+  /** Per currency: the filter's count, money in and money out. */
+  byCurrency: z.array(
+    z.object({ currency: z.string(), count: z.number(), moneyIn: z.number(), moneyOut: z.number() }),
+  ),
+  count: z.number(),
+});
+export type TransactionTotals = z.infer<typeof transactionTotalsSchema>;
+
+export const transactionPageSchema = z.object({
+  transactions: z.array(transactionSchema),
+  nextCursor: z.string().nullable(),
+});
+export type TransactionPage = z.infer<typeof transactionPageSchema>;
+
+// --- Rules ----------------------------------------------------------------------------
+
+export const ruleInputSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Name the rule.').max(120),
+    priority: z.number().int().min(0).max(100000).default(100),
+    enabled: z.boolean().default(true),
+    descriptionContains: z.string().trim().max(200).nullable().default(null),
+    payeeContains: z.string().trim().max(200).nullable().default(null),
+    /** Absolute amount bounds in minor units. */
+    minAmount: z.number().int().min(0).nullable().default(null),
+    maxAmount: z.number().int().min(0).nullable().default(null),
+    direction: z.enum(['any', 'in', 'out']).default('any'),
+    moneyAccountId: z.string().min(1).nullable().default(null),
+    setCategoryAccountId: z.string().min(1, 'Choose the category the rule sets.'),
+    setPayee: z.string().trim().max(200).nullable().default(null),
+    setTaxRate: taxRateSchema.nullable().default(null),
+  })
+  .refine(
+    (r) =>
+      r.descriptionContains ||
+      r.payeeContains ||
+      r.minAmount !== null ||
+      r.maxAmount !== null ||
+      r.moneyAccountId,
+    {
+      message: 'Give the rule at least one condition: text, amount range or account.',
+      path: ['descriptionContains'],
+    },
+  )
+  .refine((r) => r.minAmount === null || r.maxAmount === null || r.minAmount <= r.maxAmount, {
+    message: 'The lowest amount must not be above the highest.',
+    path: ['minAmount'],
+  });
+export type RuleInput = z.input<typeof ruleInputSchema>;
+
+export const ruleSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  priority: z.number(),
+  enabled: z.boolean(),
+  descriptionContains: z.string().nullable(),
+  payeeContains: z.string().nullable(),
+  minAmount: z.number().nullable(),
+  maxAmount: z.number().nullable(),
+  direction: z.enum(['any', 'in', 'out']),
+  moneyAccountId: z.string().nullable(),
+  setCategoryAccountId: z.string(),
+  setCategoryName: z.string(),
+  setPayee: z.string().nullable(),
+  setTaxRate: z.number().nullable(),
+});
+export type Rule = z.infer<typeof ruleSchema>;
+
+// --- Reconciliation --------------------------------------------------------------------
+
+export const reconciliationStartSchema = z.object({
+  moneyAccountId: z.string().min(1, 'Choose an account.'),
+  statementDate: isoDate,
+  /** Signed minor units of the account's currency, as the statement shows it. */
+  statementBalance: signedMinor,
+});
+
+export const reconciliationSchema = z.object({
+  id: z.string(),
+  moneyAccountId: z.string(),
+  currency: z.string(),
+  statementDate: z.string(),
+  statementBalance: z.number(),
+  /** The balance already reconciled before this statement. */
+  openingBalance: z.number(),
+  clearedBalance: z.number(),
+  difference: z.number(),
+  status: z.enum(['in_progress', 'completed', 'undone']),
+  tickedIds: z.array(z.string()),
+  completedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Reconciliation = z.infer<typeof reconciliationSchema>;
+
+export const reconciliationTickSchema = z.object({
+  transactionIds: z.array(z.string().min(1)).min(1).max(5000),
+  ticked: z.boolean(),
+});
+
+/** Short, stable key of a description for finding similar transactions: lower case, no digits or punctuation. */
+export const descriptionKey = (description: string) =>
+  description
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z ]+/g, ' ')
+    .split(' ')
+    .filter((w) => w.length > 1)
+    .slice(0, 3)
+    .join(' ')
+    .slice(0, 60);
