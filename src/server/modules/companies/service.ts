@@ -17,6 +17,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import type { Role } from '../../db/types.ts';
 import { recordAudit } from '../audit/record.ts';
+import { initializeLedger } from '../ledger/accounts.ts';
 import type { MemberContext } from './guard.ts';
 import { ROLE_PERMISSIONS } from './permissions.ts';
 import {
@@ -30,7 +31,6 @@ import {
   selectMembers,
   selectPendingInvitationsForEmail,
 } from './queries.ts';
-import { runCompanyCreatedHooks } from './hooks.ts';
 
 // Companies, members and invitations: the rules. Each change is one transaction with its
 // audit row.
@@ -77,7 +77,13 @@ export const createCompany = async (ctx: AppContext, user: SessionUser, input: C
       .executeTakeFirstOrThrow();
     await insertMember(trx, id, user.id, 'owner');
     const company = toCompany(row);
-    await runCompanyCreatedHooks(trx, { company, actorUserId: user.id });
+    // The company's books exist from its first moment: standard chart and ledger settings.
+    await initializeLedger(trx, {
+      organizationId: id,
+      baseCurrency: data.baseCurrency,
+      fiscalYearStartMonth: data.fiscalYearStartMonth,
+      actorUserId: user.id,
+    });
     await recordAudit(trx, {
       organizationId: id,
       actorUserId: user.id,
