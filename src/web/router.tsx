@@ -1,5 +1,6 @@
 import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
+import { PrivateRoute } from './auth/PrivateRoute.tsx';
 import { PageSpinner } from './components/Spinner.tsx';
 import LandingPage from './pages/landing/LandingPage.tsx';
 import { useRouteMeta } from './lib/meta.ts';
@@ -15,6 +16,10 @@ const screens = {
   contact: () => import('./pages/contact/ContactPage.tsx'),
   notFound: () => import('./pages/not-found/NotFoundPage.tsx'),
   appShell: () => import('./pages/app/AppShell.tsx'),
+  login: () => import('./pages/login/LoginPage.tsx'),
+  signup: () => import('./pages/signup/SignupPage.tsx'),
+  resetPassword: () => import('./pages/reset-password/ResetPasswordPage.tsx'),
+  devMailbox: () => import('./pages/dev-mailbox/DevMailboxPage.tsx'),
 } satisfies Record<string, Loader>;
 
 /** Secondary screens preloaded after first render. Issues add their pages here. */
@@ -24,6 +29,8 @@ export const PRELOAD: Loader[] = [
   screens.contact,
   screens.notFound,
   screens.appShell,
+  screens.login,
+  screens.signup,
 ];
 
 const lazyScreen = (loader: Loader): LazyExoticComponent<ComponentType<any>> => lazy(loader);
@@ -36,6 +43,10 @@ const About = lazyScreen(screens.about);
 const Contact = lazyScreen(screens.contact);
 const NotFound = lazyScreen(screens.notFound);
 const AppShell = lazyScreen(screens.appShell);
+const Login = lazyScreen(screens.login);
+const Signup = lazyScreen(screens.signup);
+const ResetPassword = lazyScreen(screens.resetPassword);
+const DevMailbox = lazyScreen(screens.devMailbox);
 
 export const APP_PAGES = [
   'dashboard',
@@ -86,7 +97,14 @@ export const router = createBrowserRouter([
       { path: '/pricing', element: <Pricing /> },
       { path: '/about', element: <About /> },
       { path: '/contact', element: <Contact /> },
-      ...APP_PAGES.map((page) => ({ path: `/${page}/*`, element: <AppShell page={page} /> })),
+      { path: '/login', element: <Login /> },
+      { path: '/signup', element: <Signup /> },
+      { path: '/reset-password', element: <ResetPassword /> },
+      { path: '/dev/mailbox', element: <DevMailbox /> },
+      {
+        element: <PrivateRoute />,
+        children: APP_PAGES.map((page) => ({ path: `/${page}/*`, element: <AppShell page={page} /> })),
+      },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -1,0 +1,260 @@
+import {
+  type ReactNode,
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { AUTH_OTHER_MESSAGES } from '../../shared/auth/errors.ts';
+import { buildSignupProfile } from '../../shared/auth/profile.ts';
+import type { UserProfile } from '../../shared/auth/profile.ts';
+import { normalizeEmail } from '../../shared/auth/rules.ts';
+import { api } from '../lib/api.ts';
+import {
+  AuthError,
+  type AuthUser,
+  fetchSession,
+  requestPasswordReset,
+  signInWithEmail,
+  signOutSession,
+  signUpWithEmail,
+  verifyTwoFactorCode,
+} from './client.ts';
+import { clearUserCache, readCachedProfile, writeCachedProfile } from './markers.ts';
+
+// The auth context of SPEC section 4: currentUser, userProfile, loading, error,
+// isAuthenticated, plus login, signup, logout and sendPasswordResetEmail. `ready` is
+// false when the auth server could not be reached at all (the guard's "not initialised").
+
+export type SignupInput = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  promoCode?: string;
+};
+
+export type LoginOutcome = { twoFactorRequired: boolean };
+
+export type AuthContextValue = {
+  currentUser: AuthUser | null;
+  userProfile: UserProfile | null;
+  loading: boolean;
+  error: string | null;
+  isAuthenticated: boolean;
+  ready: boolean;
+  /** A failure of the session check itself (not of a sign-in attempt): the guard shows it. */
+  sessionError: string | null;
+  login: (email: string, password: string) => Promise<LoginOutcome>;
+  verifyTwoFactor: (code: string, kind?: 'totp' | 'backup') => Promise<void>;
+  signup: (input: SignupInput) => Promise<{ user: AuthUser; token: string | null }>;
+  logout: () => Promise<void>;
+  sendPasswordResetEmail: (email: string) => Promise<void>;
+  refreshProfile: () => Promise<void>;
+  refreshSession: () => Promise<void>;
+  clearError: () => void;
+};
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+const browserTimeZone = () => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+};
+
+const messageOf = (error: unknown) =>
+  error instanceof Error ? error.message : 'Authentication failed. Please try again.';
+
+export const AuthProvider = ({ children }: { children: ReactNode }) => {
+  const [currentUser, setCurrentUser] = useState<AuthUser | null>(null);
+  const [userProfile, setUserProfile] = useState<UserProfile | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [ready, setReady] = useState(true);
+  const [sessionError, setSessionError] = useState<string | null>(null);
+  const userId = currentUser?.id ?? null;
+  const lastUserId = useRef<string | null>(null);
+
+  const loadSession = useCallback(async () => {
+    try {
+      const found = await fetchSession();
+      setReady(true);
+      setSessionError(null);
+      setCurrentUser(found?.user ?? null);
+      return found?.user ?? null;
+    } catch (e) {
+      if (e instanceof AuthError && e.code === 'network-request-failed') setReady(false);
+      else setSessionError(messageOf(e));
+      setCurrentUser(null);
+      return null;
+    }
+  }, []);
+
+  useEffect(() => {
+    void loadSession().finally(() => setLoading(false));
+  }, [loadSession]);
+
+  const refreshProfile = useCallback(async () => {
+    if (!userId) return;
+    // The server creates the basic profile when it is missing and answers with it.
+    const profile = await api.get<UserProfile>('/me/profile');
+    writeCachedProfile(userId, profile);
+    setUserProfile(profile);
+  }, [userId]);
+
+  // When the user changes: clear the error, show the cached profile at once, then read it.
+  useEffect(() => {
+    if (lastUserId.current === userId) return;
+    lastUserId.current = userId;
+    setError(null);
+    if (!userId) {
+      setUserProfile(null);
+      return;
+    }
+    setUserProfile(readCachedProfile<UserProfile>(userId));
+    refreshProfile().catch((e: unknown) => console.warn('kontor: could not load the profile', e));
+  }, [userId, refreshProfile]);
+
+  const ensureReady = useCallback(async () => {
+    if (ready) return;
+    // One more try: the server may have come back since the page loaded.
+    try {
+      await fetchSession();
+      setReady(true);
+    } catch {
+      throw new Error(AUTH_OTHER_MESSAGES.notInitialized);
+    }
+  }, [ready]);
+
+  const login = useCallback(
+    async (email: string, password: string): Promise<LoginOutcome> => {
+      setLoading(true);
+      setError(null);
+      try {
+        await ensureReady();
+        const result = await signInWithEmail(normalizeEmail(email), password);
+        if (result.twoFactorRequired) return { twoFactorRequired: true };
+        if (!result.user) throw new Error(AUTH_OTHER_MESSAGES.loginNoUser);
+        clearUserCache(result.user.id);
+        // lastLoginAt and updatedAt are merged into the profile by the server at sign-in.
+        const user = await loadSession();
+        if (!user) throw new Error(AUTH_OTHER_MESSAGES.loginNoUser);
+        return { twoFactorRequired: false };
+      } catch (e) {
+        setError(messageOf(e));
+        throw e;
+      } finally {
+        setLoading(false);
+      }
+    },
+    [ensureReady, loadSession],
+  );
+
+  const verifyTwoFactor = useCallback(
+    async (code: string, kind: 'totp' | 'backup' = 'totp') => {
+      setError(null);
+      try {
+        const verified = await verifyTwoFactorCode(code, kind);
+        if (verified) clearUserCache(verified.id);
+        const user = await loadSession();
+        if (!user) throw new Error(AUTH_OTHER_MESSAGES.loginNoUser);
+      } catch (e) {
+        setError(messageOf(e));
+        throw e;
+      }
+    },
+    [loadSession],
+  );
+
+  const signup = useCallback(
+    async (input: SignupInput) => {
+      setLoading(true);
+      setError(null);
+      try {
+        await ensureReady();
+        const profile = buildSignupProfile(input.firstName, input.lastName, browserTimeZone());
+        const created = await signUpWithEmail(normalizeEmail(input.email), input.password, profile);
+        if (!created.user) throw new Error(AUTH_OTHER_MESSAGES.signupNoUser);
+        const user = await loadSession();
+        if (!user) throw new Error(AUTH_OTHER_MESSAGES.signupNoUser);
+        return { user, token: created.token };
+      } catch (e) {
+        setError(messageOf(e));
+        throw e;
+      } finally {
+        setLoading(false);
+      }
+    },
+    [ensureReady, loadSession],
+  );
+
+  const logout = useCallback(async () => {
+    if (userId) clearUserCache(userId);
+    try {
+      await signOutSession();
+    } finally {
+      setUserProfile(null);
+      setCurrentUser(null);
+    }
+  }, [userId]);
+
+  const sendPasswordResetEmail = useCallback(async (email: string) => {
+    await requestPasswordReset(normalizeEmail(email));
+  }, []);
+
+  const clearError = useCallback(() => setError(null), []);
+
+  const refreshSession = useCallback(async () => {
+    await loadSession();
+  }, [loadSession]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      currentUser,
+      userProfile,
+      loading,
+      error,
+      isAuthenticated: currentUser !== null,
+      ready,
+      sessionError,
+      login,
+      verifyTwoFactor,
+      signup,
+      logout,
+      sendPasswordResetEmail,
+      refreshProfile,
+      refreshSession,
+      clearError,
+    }),
+    [
+      currentUser,
+      userProfile,
+      loading,
+      error,
+      ready,
+      sessionError,
+      login,
+      verifyTwoFactor,
+      signup,
+      logout,
+      sendPasswordResetEmail,
+      refreshProfile,
+      refreshSession,
+      clearError,
+    ],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+};
+
+export const useAuth = () => {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside <AuthProvider>.');
+  return value;
+};
