@@ -1,0 +1,542 @@
+import { randomUUID } from 'node:crypto';
+import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
+import {
+  ACCOUNT_SUBTYPES,
+  ACCOUNT_TYPES,
+  type Account,
+  type AccountCreate,
+  type AccountTypeName,
+  type AccountUpdate,
+  type LedgerSettings,
+} from '../../../shared/ledger.ts';
+import { isCurrencyCode } from '../../../shared/money.ts';
+import { recordAudit } from '../audit/record.ts';
+import { isIsoDate } from './dates.ts';
+import { inTransaction } from './posting.ts';
+import {
+  type Executor,
+  accountHasPostings,
+  selectAccount,
+  selectAccounts,
+  selectSettings,
+} from './queries.ts';
+import { STANDARD_CHART, type SystemKey } from './standard-chart.ts';
+
+// The chart of accounts and the company's ledger settings.
+
+export type InitializeLedgerInput = {
+  organizationId: string;
+  baseCurrency: string;
+  fiscalYearStartMonth: number;
+  actorUserId: string | null;
+};
+
+/** Sets a new company up: the standard chart and its ledger settings. Runs in the caller's transaction. */
+export const initializeLedger = async (trx: Executor, input: InitializeLedgerInput) => {
+  await trx.insertInto('ledger_settings').values({ organization_id: input.organizationId }).execute();
+  await trx
+    .insertInto('accounts')
+    .values(
+      STANDARD_CHART.map((a) => ({
+        organization_id: input.organizationId,
+        id: randomUUID(),
+        code: a.code,
+        name: a.name,
+        type: a.type,
+        subtype: a.subtype,
+        parent_id: null,
+        currency: input.baseCurrency,
+        description: a.description ?? '',
+        system_key: a.systemKey,
+      })),
+    )
+    .execute();
+  await recordAudit(trx, {
+    organizationId: input.organizationId,
+    actorUserId: input.actorUserId,
+    action: 'ledger.initialized',
+    entityType: 'ledger_settings',
+    entityId: input.organizationId,
+    after: { accounts: STANDARD_CHART.length, lockDate: null, approvalRequired: false },
+  });
+};
+
+type AccountRow = NonNullable<Awaited<ReturnType<typeof selectAccount>>>;
+
+export const toAccount = (row: AccountRow & { has_postings?: boolean }): Account => ({
+  id: row.id,
+  code: row.code,
+  name: row.name,
+  type: row.type,
+  subtype: row.subtype,
+  parentId: row.parent_id,
+  currency: row.currency.trim(),
+  description: row.description,
+  systemKey: row.system_key,
+  archived: row.archived_at !== null,
+  ...(row.has_postings !== undefined ? { hasPostings: row.has_postings } : {}),
+});
+
+export const listAccounts = async (db: Executor, organizationId: string) =>
+  (await selectAccounts(db, organizationId)).map(toAccount);
+
+/** The account another module posts to, by its stable system key (e.g. 'accounts_receivable'). */
+export const findSystemAccount = async (db: Executor, organizationId: string, key: SystemKey | string) => {
+  const row = await db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('system_key', '=', key)
+    .executeTakeFirst();
+  if (!row) throw notFound(`This company has no ${key.replace(/_/g, ' ')} account.`);
+  return toAccount(row);
+};
+
+const checkSubtype = (type: AccountTypeName, subtype: string) => {
+  if (!ACCOUNT_SUBTYPES[type].includes(subtype)) {
+    throw badRequest(
+      'invalid_subtype',
+      `"${subtype}" is not a subtype of ${type} accounts. Choose one of: ${ACCOUNT_SUBTYPES[type].join(', ')}.`,
+    );
+  }
+};
+
+const checkParent = async (
+  db: Executor,
+  organizationId: string,
+  parentId: string,
+  type: AccountTypeName,
+  selfId?: string,
+) => {
+  const parent = await selectAccount(db, organizationId, parentId);
+  if (!parent) throw badRequest('parent_not_found', 'The parent account does not exist in this company.');
+  if (parent.type !== type)
+    throw badRequest('parent_type_mismatch', `A ${type} account can only sit under another ${type} account.`);
+  // Walk up so an account never becomes its own ancestor.
+  let cursor: AccountRow | undefined = parent;
+  for (let depth = 0; cursor && depth < 50; depth += 1) {
+    if (cursor.id === selfId)
+      throw badRequest('parent_cycle', 'An account cannot be placed under itself or its own sub-account.');
+    cursor = cursor.parent_id ? await selectAccount(db, organizationId, cursor.parent_id) : undefined;
+  }
+};
+
+const codeTaken = (code: string) =>
+  conflict(
+    'account_code_taken',
+    `Account code ${code} is already used in this company. Choose another code.`,
+  );
+
+const isUniqueViolation = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+
+export const createAccount = (
+  db: Executor,
+  organizationId: string,
+  actorUserId: string | null,
+  input: AccountCreate,
+) =>
+  inTransaction(db, async (trx) => {
+    if (!ACCOUNT_TYPES.includes(input.type)) throw badRequest('invalid_type', 'Choose an account type.');
+    checkSubtype(input.type, input.subtype);
+    const settings = await selectSettings(trx, organizationId);
+    if (!settings) throw notFound('Company not found.');
+    const currency = input.currency ?? settings.base_currency.trim();
+    if (!isCurrencyCode(currency))
+      throw badRequest('invalid_currency', `"${currency}" is not a currency code.`);
+    if (input.parentId) await checkParent(trx, organizationId, input.parentId, input.type);
+    const existing = await trx
+      .selectFrom('accounts')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('code', '=', input.code.trim())
+      .executeTakeFirst();
+    if (existing) throw codeTaken(input.code.trim());
+    const row = await trx
+      .insertInto('accounts')
+      .values({
+        organization_id: organizationId,
+        id: randomUUID(),
+        code: input.code.trim(),
+        name: input.name.trim(),
+        type: input.type,
+        subtype: input.subtype,
+        parent_id: input.parentId ?? null,
+        currency,
+        description: input.description?.trim() ?? '',
+        system_key: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+      .catch((error) => {
+        if (isUniqueViolation(error)) throw codeTaken(input.code.trim());
+        throw error;
+      });
+    const account = toAccount(row);
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId,
+      action: 'account.created',
+      entityType: 'account',
+      entityId: account.id,
+      after: account,
+    });
+    return account;
+  });
+
+export const updateAccount = (
+  db: Executor,
+  organizationId: string,
+  accountId: string,
+  actorUserId: string | null,
+  input: AccountUpdate,
+) =>
+  inTransaction(db, async (trx) => {
+    const row = await trx
+      .selectFrom('accounts')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', accountId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) throw notFound('Account not found.');
+    const before = toAccount(row);
+    if (input.subtype !== undefined) checkSubtype(row.type, input.subtype);
+    if (input.parentId) await checkParent(trx, organizationId, input.parentId, row.type, row.id);
+    if (input.code !== undefined && input.code.trim() !== row.code) {
+      const existing = await trx
+        .selectFrom('accounts')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .where('code', '=', input.code.trim())
+        .executeTakeFirst();
+      if (existing) throw codeTaken(input.code.trim());
+    }
+    if (
+      input.archived === true &&
+      row.system_key &&
+      ['retained_earnings', 'opening_balance_equity'].includes(row.system_key)
+    ) {
+      throw conflict(
+        'account_required',
+        `${row.name} is needed by the ledger itself and cannot be archived.`,
+      );
+    }
+    const updated = await trx
+      .updateTable('accounts')
+      .set({
+        ...(input.code !== undefined ? { code: input.code.trim() } : {}),
+        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+        ...(input.subtype !== undefined ? { subtype: input.subtype } : {}),
+        ...(input.parentId !== undefined ? { parent_id: input.parentId } : {}),
+        ...(input.description !== undefined ? { description: input.description.trim() } : {}),
+        ...(input.archived !== undefined
+          ? { archived_at: input.archived ? (row.archived_at ?? new Date()) : null }
+          : {}),
+        updated_at: new Date(),
+      })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', accountId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const account = toAccount(updated);
+    const action =
+      input.archived === true && !before.archived
+        ? 'account.archived'
+        : input.archived === false && before.archived
+          ? 'account.unarchived'
+          : 'account.updated';
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId,
+      action,
+      entityType: 'account',
+      entityId: accountId,
+      before,
+      after: account,
+    });
+    return account;
+  });
+
+/** Deletes an account that never took a posting; one with postings can only be archived. */
+export const deleteAccount = (
+  db: Executor,
+  organizationId: string,
+  accountId: string,
+  actorUserId: string | null,
+) =>
+  inTransaction(db, async (trx) => {
+    const row = await selectAccount(trx, organizationId, accountId);
+    if (!row) throw notFound('Account not found.');
+    if (row.system_key) {
+      throw conflict(
+        'account_required',
+        `${row.name} is used by invoices, payments or the ledger itself; archive it instead.`,
+      );
+    }
+    if (await accountHasPostings(trx, organizationId, accountId)) {
+      throw conflict(
+        'account_has_postings',
+        `${row.code} ${row.name} has postings and cannot be deleted; archive it instead.`,
+      );
+    }
+    const child = await trx
+      .selectFrom('accounts')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('parent_id', '=', accountId)
+      .executeTakeFirst();
+    if (child) throw conflict('account_has_children', 'Move or delete its sub-accounts first.');
+    await trx
+      .deleteFrom('accounts')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', accountId)
+      .execute();
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId,
+      action: 'account.deleted',
+      entityType: 'account',
+      entityId: accountId,
+      before: toAccount(row),
+    });
+  });
+
+// --- CSV import ------------------------------------------------------------------------
+
+/** Splits CSV text into rows (RFC 4180: quoted fields, doubled quotes, CRLF). */
+export const parseCsv = (text: string): string[][] => {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i += 1;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows.filter((r) => r.some((f) => f.trim() !== ''));
+};
+
+const DEFAULT_SUBTYPE: Record<AccountTypeName, string> = {
+  asset: 'current_asset',
+  liability: 'current_liability',
+  equity: 'owner_equity',
+  income: 'sales',
+  expense: 'operating_expense',
+};
+
+/**
+ * Imports accounts from CSV with a header row: code, name, type, and optionally subtype,
+ * parent_code, currency, description. Existing codes are renamed/updated; new ones added.
+ * All rows are checked before anything is written; any error writes nothing.
+ */
+export const importChartCsv = (
+  db: Executor,
+  organizationId: string,
+  actorUserId: string | null,
+  csv: string,
+) =>
+  inTransaction(db, async (trx) => {
+    const rows = parseCsv(csv);
+    if (rows.length < 2)
+      throw badRequest(
+        'csv_empty',
+        'The file has no accounts. Put a header row first, then one account per row.',
+      );
+    const header = rows[0]!.map((h) => h.trim().toLowerCase().replace(/\s+/g, '_'));
+    const col = (name: string) => header.indexOf(name);
+    for (const required of ['code', 'name', 'type']) {
+      if (col(required) < 0)
+        throw badRequest('csv_missing_column', `The header row needs a "${required}" column.`);
+    }
+    const settings = await selectSettings(trx, organizationId);
+    if (!settings) throw notFound('Company not found.');
+    const existing = new Map((await selectAccounts(trx, organizationId)).map((a) => [a.code, a]));
+    const errors: string[] = [];
+    const parsed = rows.slice(1).map((r, i) => {
+      const get = (name: string) => (col(name) >= 0 ? (r[col(name)] ?? '').trim() : '');
+      const line = i + 2;
+      const type = get('type').toLowerCase() as AccountTypeName;
+      const subtype = get('subtype').toLowerCase().replace(/\s+/g, '_') || DEFAULT_SUBTYPE[type];
+      const currency = get('currency').toUpperCase() || settings.base_currency.trim();
+      if (!get('code') || get('code').length > 20)
+        errors.push(`Row ${line}: the code must be 1 to 20 characters.`);
+      if (!get('name') || get('name').length > 120)
+        errors.push(`Row ${line}: the name must be 1 to 120 characters.`);
+      if (!ACCOUNT_TYPES.includes(type))
+        errors.push(`Row ${line}: type must be one of ${ACCOUNT_TYPES.join(', ')}.`);
+      else if (!ACCOUNT_SUBTYPES[type].includes(subtype))
+        errors.push(`Row ${line}: "${subtype}" is not a ${type} subtype.`);
+      if (!isCurrencyCode(currency)) errors.push(`Row ${line}: "${currency}" is not a currency code.`);
+      const prior = existing.get(get('code'));
+      if (prior && prior.type !== type)
+        errors.push(`Row ${line}: account ${get('code')} exists as ${prior.type}; its type cannot change.`);
+      return {
+        code: get('code'),
+        name: get('name'),
+        type,
+        subtype,
+        currency,
+        parentCode: get('parent_code'),
+        description: get('description'),
+      };
+    });
+    const codes = new Set<string>();
+    for (const p of parsed) {
+      if (codes.has(p.code)) errors.push(`Code ${p.code} appears twice in the file.`);
+      codes.add(p.code);
+    }
+    for (const p of parsed) {
+      if (p.parentCode && !codes.has(p.parentCode) && !existing.has(p.parentCode)) {
+        errors.push(`Account ${p.code}: parent code ${p.parentCode} is not in the file or the chart.`);
+      }
+    }
+    if (errors.length > 0)
+      throw badRequest('csv_invalid', `The chart was not imported: ${errors.slice(0, 10).join(' ')}`, {
+        errors,
+      });
+    let created = 0;
+    let updated = 0;
+    const idByCode = new Map([...existing.values()].map((a) => [a.code, a.id]));
+    for (const p of parsed) {
+      const prior = existing.get(p.code);
+      if (prior) {
+        await trx
+          .updateTable('accounts')
+          .set({
+            name: p.name,
+            subtype: p.subtype,
+            description: p.description || prior.description,
+            updated_at: new Date(),
+          })
+          .where('organization_id', '=', organizationId)
+          .where('id', '=', prior.id)
+          .execute();
+        updated += 1;
+      } else {
+        const id = randomUUID();
+        idByCode.set(p.code, id);
+        await trx
+          .insertInto('accounts')
+          .values({
+            organization_id: organizationId,
+            id,
+            code: p.code,
+            name: p.name,
+            type: p.type,
+            subtype: p.subtype,
+            parent_id: null,
+            currency: p.currency,
+            description: p.description,
+            system_key: null,
+          })
+          .execute();
+        created += 1;
+      }
+    }
+    for (const p of parsed) {
+      if (!p.parentCode) continue;
+      await trx
+        .updateTable('accounts')
+        .set({ parent_id: idByCode.get(p.parentCode)! })
+        .where('organization_id', '=', organizationId)
+        .where('code', '=', p.code)
+        .execute();
+    }
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId,
+      action: 'account.imported',
+      entityType: 'account',
+      entityId: 'chart',
+      after: { created, updated },
+    });
+    return { created, updated };
+  });
+
+// --- Settings ------------------------------------------------------------------------
+
+export const getLedgerSettings = async (db: Executor, organizationId: string): Promise<LedgerSettings> => {
+  const row = await selectSettings(db, organizationId);
+  if (!row) throw notFound('Company not found.');
+  return {
+    lockDate: row.lock_date,
+    approvalRequired: row.approval_required,
+    baseCurrency: row.base_currency.trim(),
+    fiscalYearStartMonth: row.fiscal_year_start_month,
+  };
+};
+
+/** Changes the lock date or approval setting; the row lock makes a racing posting wait or see it. */
+export const updateLedgerSettings = (
+  db: Executor,
+  organizationId: string,
+  actorUserId: string | null,
+  input: { lockDate?: string | null; approvalRequired?: boolean },
+) =>
+  inTransaction(db, async (trx) => {
+    if (input.lockDate !== undefined && input.lockDate !== null && !isIsoDate(input.lockDate)) {
+      throw badRequest('invalid_date', 'Use a real calendar date in the form YYYY-MM-DD.');
+    }
+    const locked = await trx
+      .selectFrom('ledger_settings')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!locked) throw notFound('Company not found.');
+    const before = await getLedgerSettings(trx, organizationId);
+    await trx
+      .updateTable('ledger_settings')
+      .set({
+        ...(input.lockDate !== undefined ? { lock_date: input.lockDate } : {}),
+        ...(input.approvalRequired !== undefined ? { approval_required: input.approvalRequired } : {}),
+        updated_at: new Date(),
+      })
+      .where('organization_id', '=', organizationId)
+      .execute();
+    const after = await getLedgerSettings(trx, organizationId);
+    if (before.lockDate !== after.lockDate) {
+      await recordAudit(trx, {
+        organizationId,
+        actorUserId,
+        action: 'ledger.lock_date_changed',
+        entityType: 'ledger_settings',
+        entityId: organizationId,
+        before: { lockDate: before.lockDate },
+        after: { lockDate: after.lockDate },
+      });
+    }
+    if (before.approvalRequired !== after.approvalRequired) {
+      await recordAudit(trx, {
+        organizationId,
+        actorUserId,
+        action: 'ledger.settings_changed',
+        entityType: 'ledger_settings',
+        entityId: organizationId,
+        before: { approvalRequired: before.approvalRequired },
+        after: { approvalRequired: after.approvalRequired },
+      });
+    }
+    return after;
+  });

@@ -1,0 +1,606 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/errors.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { createTestDatabase, testDatabaseKind } from '../../testing/db.ts';
+import { archiveAccountForTest, keptBalancesMismatch } from './test-helpers.ts';
+import { createAccount, updateLedgerSettings } from './accounts.ts';
+import { closeFiscalYear, postOpeningBalances, reopenFiscalYear } from './fiscal.ts';
+import {
+  approveEntry,
+  createDraftEntry,
+  deleteDraftEntry,
+  postDraftEntry,
+  postJournalEntry,
+  reverseJournalEntry,
+  updateDraftEntry,
+} from './posting.ts';
+import { createTestOrganization } from './testing.ts';
+
+let handle: DatabaseHandle;
+beforeAll(async () => {
+  handle = await createTestDatabase();
+});
+afterAll(async () => {
+  await handle?.close();
+});
+
+const expectAppError = async (promise: Promise<unknown>, code: string) => {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error, `expected ${code}`).toBeInstanceOf(AppError);
+  expect((error as AppError).code).toBe(code);
+  return error as AppError;
+};
+
+const countLines = async (organizationId: string) => {
+  const row = await handle.db
+    .selectFrom('journal_lines')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+};
+
+describe(`posting (${testDatabaseKind()})`, () => {
+  it('posts a balanced entry with gap-free numbers, lines and kept balances', async () => {
+    const org = await createTestOrganization(handle.db);
+    const base = { organizationId: org.id, source: 'manual' as const, actorUserId: 'u1' };
+    const e1 = await postJournalEntry(handle.db, {
+      ...base,
+      date: '2026-03-05',
+      memo: 'Sale',
+      lines: [
+        { accountId: org.accounts.bank!, debit: 10_000 },
+        { accountId: org.accounts.sales!, credit: 10_000 },
+      ],
+    });
+    const e2 = await postJournalEntry(handle.db, {
+      ...base,
+      date: '2026-03-06',
+      lines: [
+        { accountId: org.accounts.bank!, credit: 2_500 },
+        { accountId: org.accountsByCode['6200']!, debit: 2_500, description: 'March rent' },
+      ],
+    });
+    expect(e1.number).toBe(1);
+    expect(e2.number).toBe(2);
+    expect(e1.status).toBe('posted');
+    expect(e1.lines).toHaveLength(2);
+    expect(e2.lines[1]!.description).toBe('March rent');
+    expect(await keptBalancesMismatch(handle.db, org.id)).toEqual([]);
+    const audit = await handle.db
+      .selectFrom('audit_log')
+      .select(['action'])
+      .where('organization_id', '=', org.id)
+      .where('entity_id', '=', e1.id)
+      .execute();
+    expect(audit.map((a) => a.action)).toEqual(['journal_entry.posted']);
+  });
+
+  it('refuses unbalanced, negative, two-sided, empty and cross-company postings and writes nothing', async () => {
+    const org = await createTestOrganization(handle.db);
+    const other = await createTestOrganization(handle.db);
+    const base = { organizationId: org.id, source: 'manual' as const, actorUserId: 'u1', date: '2026-01-10' };
+    const bank = org.accounts.bank!;
+    const sales = org.accounts.sales!;
+    await expectAppError(
+      postJournalEntry(handle.db, {
+        ...base,
+        lines: [
+          { accountId: bank, debit: 100 },
+          { accountId: sales, credit: 99 },
+        ],
+      }),
+      'entry_unbalanced',
+    );
+    await expectAppError(
+      postJournalEntry(handle.db, {
+        ...base,
+        lines: [
+          { accountId: bank, debit: -100 },
+          { accountId: sales, credit: -100 },
+        ],
+      }),
+      'negative_amount',
+    );
+    await expectAppError(
+      postJournalEntry(handle.db, {
+        ...base,
+        lines: [
+          { accountId: bank, debit: 100, credit: 100 },
+          { accountId: sales, credit: 0 },
+        ],
+      }),
+      'invalid_line',
+    );
+    await expectAppError(
+      postJournalEntry(handle.db, {
+        ...base,
+        lines: [
+          { accountId: bank, debit: 1.5 },
+          { accountId: sales, credit: 1.5 },
+        ],
+      }),
+      'invalid_line',
+    );
+    await expectAppError(
+      postJournalEntry(handle.db, { ...base, lines: [{ accountId: bank, debit: 100 }] }),
+      'entry_too_few_lines',
+    );
+    await expectAppError(
+      postJournalEntry(handle.db, {
+        ...base,
+        lines: [
+          { accountId: bank, debit: 100 },
+          { accountId: other.accounts.sales!, credit: 100 },
+        ],
+      }),
+      'account_not_found',
+    );
+    await expectAppError(
+      postJournalEntry(handle.db, {
+        ...base,
+        date: '2026-02-30',
+        lines: [
+          { accountId: bank, debit: 1 },
+          { accountId: sales, credit: 1 },
+        ],
+      }),
+      'invalid_date',
+    );
+    expect(await countLines(org.id)).toBe(0);
+    expect(await countLines(other.id)).toBe(0);
+    const settings = await handle.db
+      .selectFrom('ledger_settings')
+      .select('next_entry_number')
+      .where('organization_id', '=', org.id)
+      .executeTakeFirstOrThrow();
+    expect(settings.next_entry_number).toBe(1);
+  });
+
+  it('refuses postings on or before the lock date and on archived accounts', async () => {
+    const org = await createTestOrganization(handle.db);
+    const lines = [
+      { accountId: org.accounts.bank!, debit: 500 },
+      { accountId: org.accounts.sales!, credit: 500 },
+    ];
+    await updateLedgerSettings(handle.db, org.id, 'u1', { lockDate: '2026-03-31' });
+    const err = await expectAppError(
+      postJournalEntry(handle.db, {
+        organizationId: org.id,
+        date: '2026-03-31',
+        source: 'manual',
+        actorUserId: 'u1',
+        lines,
+      }),
+      'period_locked',
+    );
+    expect(err.message).toContain('2026-03-31');
+    const ok = await postJournalEntry(handle.db, {
+      organizationId: org.id,
+      date: '2026-04-01',
+      source: 'manual',
+      actorUserId: 'u1',
+      lines,
+    });
+    expect(ok.number).toBe(1);
+    await archiveAccountForTest(handle.db, org.id, org.accounts.sales!);
+    await expectAppError(
+      postJournalEntry(handle.db, {
+        organizationId: org.id,
+        date: '2026-04-02',
+        source: 'manual',
+        actorUserId: 'u1',
+        lines,
+      }),
+      'account_archived',
+    );
+    const audit = await handle.db
+      .selectFrom('audit_log')
+      .select(['action', 'before', 'after'])
+      .where('organization_id', '=', org.id)
+      .where('action', '=', 'ledger.lock_date_changed')
+      .executeTakeFirstOrThrow();
+    expect(audit.after).toEqual({ lockDate: '2026-03-31' });
+  });
+
+  it('reverses a posted entry once, linked to the original', async () => {
+    const org = await createTestOrganization(handle.db);
+    const entry = await postJournalEntry(handle.db, {
+      organizationId: org.id,
+      date: '2026-05-01',
+      source: 'manual',
+      actorUserId: 'u1',
+      lines: [
+        { accountId: org.accounts.bank!, debit: 700 },
+        { accountId: org.accounts.sales!, credit: 700 },
+      ],
+    });
+    const reversal = await reverseJournalEntry(handle.db, {
+      organizationId: org.id,
+      entryId: entry.id,
+      actorUserId: 'u1',
+    });
+    expect(reversal.reversesEntryId).toBe(entry.id);
+    expect(reversal.source).toBe('reversal');
+    expect(reversal.lines.map((l) => [l.debit, l.credit])).toEqual([
+      [0, 700],
+      [700, 0],
+    ]);
+    await expectAppError(
+      reverseJournalEntry(handle.db, { organizationId: org.id, entryId: entry.id, actorUserId: 'u1' }),
+      'entry_already_reversed',
+    );
+    const balances = await handle.db
+      .selectFrom('account_period_balances')
+      .select(['debit', 'credit'])
+      .where('organization_id', '=', org.id)
+      .where('account_id', '=', org.accounts.bank!)
+      .executeTakeFirstOrThrow();
+    expect(balances).toEqual({ debit: 700, credit: 700 });
+  });
+
+  it('posts foreign-currency lines with amount and rate, checking the conversion', async () => {
+    const org = await createTestOrganization(handle.db);
+    const eurBank = await createAccount(handle.db, org.id, 'u1', {
+      code: '1020',
+      name: 'EUR account',
+      type: 'asset',
+      subtype: 'bank',
+      currency: 'EUR',
+    });
+    const base = { organizationId: org.id, date: '2026-06-01', source: 'manual' as const, actorUserId: 'u1' };
+    const entry = await postJournalEntry(handle.db, {
+      ...base,
+      lines: [
+        { accountId: eurBank.id, debit: 10_825, currency: 'EUR', amount: 10_000, rate: '1.0825' },
+        { accountId: org.accounts.sales!, credit: 10_825 },
+      ],
+    });
+    expect(entry.lines[0]).toMatchObject({ currency: 'EUR', amount: 10_000, rate: '1.0825', debit: 10_825 });
+    await expectAppError(
+      postJournalEntry(handle.db, {
+        ...base,
+        lines: [
+          { accountId: eurBank.id, debit: 11_000, currency: 'EUR', amount: 10_000, rate: '1.0825' },
+          { accountId: org.accounts.sales!, credit: 11_000 },
+        ],
+      }),
+      'rate_mismatch',
+    );
+    await expectAppError(
+      postJournalEntry(handle.db, {
+        ...base,
+        lines: [
+          { accountId: eurBank.id, debit: 100 },
+          { accountId: org.accounts.sales!, credit: 100 },
+        ],
+      }),
+      'currency_mismatch',
+    );
+  });
+
+  it('keeps drafts editable and posts them; approval holds members’ entries', async () => {
+    const org = await createTestOrganization(handle.db);
+    const draft = await createDraftEntry(handle.db, {
+      organizationId: org.id,
+      date: '2026-07-01',
+      memo: 'Draft',
+      lines: [
+        { accountId: org.accounts.bank!, debit: 100 },
+        { accountId: org.accounts.sales!, credit: 90 },
+      ],
+      actorUserId: 'u1',
+    });
+    expect(draft.status).toBe('draft');
+    expect(draft.number).toBeNull();
+    await expectAppError(
+      postDraftEntry(handle.db, {
+        organizationId: org.id,
+        entryId: draft.id,
+        actorUserId: 'u1',
+        canApprove: false,
+      }),
+      'entry_unbalanced',
+    );
+    const edited = await updateDraftEntry(handle.db, {
+      organizationId: org.id,
+      entryId: draft.id,
+      actorUserId: 'u1',
+      lines: [
+        { accountId: org.accounts.bank!, debit: 100 },
+        { accountId: org.accounts.sales!, credit: 100 },
+      ],
+    });
+    expect(edited.lines[1]!.credit).toBe(100);
+    await updateLedgerSettings(handle.db, org.id, 'admin', { approvalRequired: true });
+    const pending = await postDraftEntry(handle.db, {
+      organizationId: org.id,
+      entryId: draft.id,
+      actorUserId: 'member',
+      canApprove: false,
+    });
+    expect(pending.status).toBe('pending_approval');
+    expect(await countLines(org.id)).toBe(0);
+    const approved = await approveEntry(handle.db, {
+      organizationId: org.id,
+      entryId: draft.id,
+      actorUserId: 'accountant',
+    });
+    expect(approved.status).toBe('posted');
+    expect(approved.number).toBe(1);
+    expect(approved.approvedBy).toBe('accountant');
+    await expectAppError(
+      updateDraftEntry(handle.db, {
+        organizationId: org.id,
+        entryId: draft.id,
+        actorUserId: 'u1',
+        memo: 'x',
+      }),
+      'entry_posted',
+    );
+    await expectAppError(
+      deleteDraftEntry(handle.db, { organizationId: org.id, entryId: draft.id, actorUserId: 'u1' }),
+      'entry_posted',
+    );
+    const another = await createDraftEntry(handle.db, {
+      organizationId: org.id,
+      date: '2026-07-02',
+      lines: [{ accountId: org.accounts.bank!, debit: 5 }],
+      actorUserId: 'u1',
+    });
+    await deleteDraftEntry(handle.db, { organizationId: org.id, entryId: another.id, actorUserId: 'u1' });
+    const gone = await handle.db
+      .selectFrom('journal_entries')
+      .select('id')
+      .where('organization_id', '=', org.id)
+      .where('id', '=', another.id)
+      .executeTakeFirst();
+    expect(gone).toBeUndefined();
+  });
+
+  it('closes a fiscal year into retained earnings and reopens it', async () => {
+    const org = await createTestOrganization(handle.db);
+    const base = { organizationId: org.id, source: 'manual' as const, actorUserId: 'u1' };
+    await postJournalEntry(handle.db, {
+      ...base,
+      date: '2025-05-01',
+      lines: [
+        { accountId: org.accounts.bank!, debit: 1000 },
+        { accountId: org.accounts.sales!, credit: 1000 },
+      ],
+    });
+    await postJournalEntry(handle.db, {
+      ...base,
+      date: '2025-06-01',
+      lines: [
+        { accountId: org.accounts.bank!, credit: 300 },
+        { accountId: org.accounts.wages!, debit: 300 },
+      ],
+    });
+    await expectAppError(
+      closeFiscalYear(handle.db, { organizationId: org.id, endDate: '2025-06-30', actorUserId: 'u1' }),
+      'not_fiscal_year_end',
+    );
+    const closed = await closeFiscalYear(handle.db, {
+      organizationId: org.id,
+      endDate: '2025-12-31',
+      actorUserId: 'u1',
+    });
+    expect(closed.closeEntryId).not.toBeNull();
+    const re = await handle.db
+      .selectFrom('journal_lines')
+      .select(['debit', 'credit'])
+      .where('organization_id', '=', org.id)
+      .where('account_id', '=', org.accounts.retained_earnings!)
+      .executeTakeFirstOrThrow();
+    expect(re).toEqual({ debit: 0, credit: 700 });
+    await expectAppError(
+      postJournalEntry(handle.db, {
+        ...base,
+        date: '2025-07-01',
+        lines: [
+          { accountId: org.accounts.bank!, debit: 1 },
+          { accountId: org.accounts.sales!, credit: 1 },
+        ],
+      }),
+      'fiscal_year_closed',
+    );
+    await expectAppError(
+      closeFiscalYear(handle.db, { organizationId: org.id, endDate: '2025-12-31', actorUserId: 'u1' }),
+      'fiscal_year_already_closed',
+    );
+    await reopenFiscalYear(handle.db, { organizationId: org.id, endDate: '2025-12-31', actorUserId: 'u1' });
+    await postJournalEntry(handle.db, {
+      ...base,
+      date: '2025-07-01',
+      lines: [
+        { accountId: org.accounts.bank!, debit: 1 },
+        { accountId: org.accounts.sales!, credit: 1 },
+      ],
+    });
+    expect(await keptBalancesMismatch(handle.db, org.id)).toEqual([]);
+  });
+
+  it('puts the difference of opening balances into opening balance equity', async () => {
+    const org = await createTestOrganization(handle.db);
+    const entry = await postOpeningBalances(handle.db, {
+      organizationId: org.id,
+      date: '2025-12-31',
+      lines: [
+        { accountId: org.accounts.bank!, debit: 50_000 },
+        { accountId: org.accounts.accounts_payable!, credit: 20_000 },
+      ],
+      actorUserId: 'u1',
+    });
+    expect(entry.source).toBe('opening_balance');
+    expect(entry.lines.at(-1)).toMatchObject({
+      accountId: org.accounts.opening_balance_equity,
+      credit: 30_000,
+    });
+  });
+});
+
+// PGlite is one connection and kysely-pglite does not serialise transactions, so racing
+// transactions interleave there; races are a PostgreSQL matter (run with TEST_DATABASE_URL).
+describe.skipIf(testDatabaseKind() === 'pglite')(
+  'concurrency (postgres only: PGlite has one connection)',
+  () => {
+    it('numbers entries without gaps when postings race, some of them failing', async () => {
+      const org = await createTestOrganization(handle.db);
+      const attempts = Array.from({ length: 24 }, (_, i) =>
+        postJournalEntry(handle.db, {
+          organizationId: org.id,
+          date: '2026-10-05',
+          source: 'manual',
+          actorUserId: 'u1',
+          lines: [
+            { accountId: org.accounts.bank!, debit: 100 + i },
+            // every fourth one is unbalanced and must leave no number behind
+            { accountId: org.accounts.sales!, credit: i % 4 === 3 ? 99 + i : 100 + i },
+          ],
+        }),
+      );
+      const results = await Promise.allSettled(attempts);
+      const numbers = results
+        .flatMap((r) => (r.status === 'fulfilled' ? [r.value.number!] : []))
+        .sort((a, b) => a - b);
+      expect(numbers).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
+      expect(results.filter((r) => r.status === 'rejected')).toHaveLength(6);
+    });
+
+    it('a lock-date change racing postings leaves nothing posted inside the locked period', async () => {
+      const org = await createTestOrganization(handle.db);
+      const post = (date: string) =>
+        postJournalEntry(handle.db, {
+          organizationId: org.id,
+          date,
+          source: 'manual',
+          actorUserId: 'u1',
+          lines: [
+            { accountId: org.accounts.bank!, debit: 1 },
+            { accountId: org.accounts.sales!, credit: 1 },
+          ],
+        });
+      const racing = [
+        ...Array.from({ length: 10 }, () => post('2026-01-15')),
+        updateLedgerSettings(handle.db, org.id, 'u1', { lockDate: '2026-01-31' }),
+        ...Array.from({ length: 10 }, () => post('2026-01-20')),
+      ];
+      await Promise.allSettled(racing);
+      const settings = await handle.db
+        .selectFrom('ledger_settings')
+        .select('lock_date')
+        .where('organization_id', '=', org.id)
+        .executeTakeFirstOrThrow();
+      expect(settings.lock_date).toBe('2026-01-31');
+      const late = await handle.db
+        .selectFrom('journal_entries')
+        .select(['number', 'posted_at'])
+        .where('organization_id', '=', org.id)
+        .orderBy('number')
+        .execute();
+      // Every posting either committed before the lock (and its number is below every later
+      // refusal) or was refused; numbers stay gap-free either way.
+      expect(late.map((e) => e.number)).toEqual(Array.from({ length: late.length }, (_, i) => i + 1));
+      await expectAppError(post('2026-01-31'), 'period_locked');
+    });
+  },
+);
+
+describe(`database guards (${testDatabaseKind()})`, () => {
+  it('rejects a direct UPDATE or DELETE of a posted line or entry', async () => {
+    const org = await createTestOrganization(handle.db);
+    const entry = await postJournalEntry(handle.db, {
+      organizationId: org.id,
+      date: '2026-08-01',
+      source: 'manual',
+      actorUserId: 'u1',
+      lines: [
+        { accountId: org.accounts.bank!, debit: 100 },
+        { accountId: org.accounts.sales!, credit: 100 },
+      ],
+    });
+    await expect(
+      sql`update journal_lines set debit = 999 where organization_id = ${org.id} and entry_id = ${entry.id}`.execute(
+        handle.db,
+      ),
+    ).rejects.toThrow(/cannot be changed/);
+    await expect(
+      sql`delete from journal_lines where organization_id = ${org.id} and entry_id = ${entry.id}`.execute(
+        handle.db,
+      ),
+    ).rejects.toThrow(/cannot be changed/);
+    await expect(
+      sql`update journal_entries set memo = 'x' where organization_id = ${org.id} and id = ${entry.id}`.execute(
+        handle.db,
+      ),
+    ).rejects.toThrow(/cannot be changed/);
+    await expect(
+      sql`delete from journal_entries where organization_id = ${org.id} and id = ${entry.id}`.execute(
+        handle.db,
+      ),
+    ).rejects.toThrow(/cannot be deleted/);
+    const lines = await handle.db
+      .selectFrom('journal_lines')
+      .select('debit')
+      .where('organization_id', '=', org.id)
+      .execute();
+    expect(lines.map((l) => l.debit).sort()).toEqual([0, 100]);
+  });
+
+  it('refuses an unbalanced posted entry at commit, and one inside the lock date', async () => {
+    const org = await createTestOrganization(handle.db);
+    const insert = (date: string, debit: number, credit: number) =>
+      handle.db.transaction().execute(async (trx) => {
+        await sql`update ledger_settings set next_entry_number = next_entry_number + 1 where organization_id = ${org.id}`.execute(
+          trx,
+        );
+        const id = `raw-${date}-${debit}-${credit}`;
+        await sql`insert into journal_entries (organization_id, id, number, date, source, status) values (${org.id}, ${id}, 100, ${date}, 'manual', 'posted')`.execute(
+          trx,
+        );
+        await sql`insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, debit, credit)
+                  values (${org.id}, ${id}, 1, ${org.accounts.bank!}, ${date}, 100, ${debit}, 0),
+                         (${org.id}, ${id}, 2, ${org.accounts.sales!}, ${date}, 100, 0, ${credit})`.execute(
+          trx,
+        );
+      });
+    await expect(insert('2026-09-01', 100, 99)).rejects.toThrow(/unbalanced/);
+    await sql`update ledger_settings set lock_date = '2026-09-30' where organization_id = ${org.id}`.execute(
+      handle.db,
+    );
+    await expect(insert('2026-09-15', 100, 100)).rejects.toThrow(/locked/);
+    await expect(
+      sql`insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, debit, credit)
+          values (${org.id}, 'nope', 1, ${org.accounts.bank!}, '2026-10-01', 1, 100, 100)`.execute(handle.db),
+    ).rejects.toThrow();
+    expect(await countLines(org.id)).toBe(0);
+    const balances = await handle.db
+      .selectFrom('account_period_balances')
+      .select('account_id')
+      .where('organization_id', '=', org.id)
+      .execute();
+    expect(balances).toEqual([]);
+  });
+
+  it('refuses a line on another company’s account at the database level', async () => {
+    const org = await createTestOrganization(handle.db);
+    const other = await createTestOrganization(handle.db);
+    await expect(
+      handle.db.transaction().execute(async (trx) => {
+        await sql`insert into journal_entries (organization_id, id, number, date, source, status) values (${org.id}, 'x-co', 1, '2026-10-01', 'manual', 'posted')`.execute(
+          trx,
+        );
+        await sql`insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, debit, credit)
+                  values (${org.id}, 'x-co', 1, ${other.accounts.bank!}, '2026-10-01', 1, 100, 0),
+                         (${org.id}, 'x-co', 2, ${org.accounts.sales!}, '2026-10-01', 1, 0, 100)`.execute(
+          trx,
+        );
+      }),
+    ).rejects.toThrow(/foreign key/);
+  });
+});

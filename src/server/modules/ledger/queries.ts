@@ -1,0 +1,226 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/types.ts';
+
+// SQL of the ledger module. Every query filters by organization_id first, matching the
+// leading column of each key and index.
+
+export type Executor = Kysely<Database>;
+
+export const selectSettings = (db: Executor, organizationId: string) =>
+  db
+    .selectFrom('ledger_settings as s')
+    .innerJoin('organizations as o', 'o.id', 's.organization_id')
+    .select([
+      's.organization_id',
+      's.lock_date',
+      's.approval_required',
+      'o.base_currency',
+      'o.fiscal_year_start_month',
+    ])
+    .where('s.organization_id', '=', organizationId)
+    .executeTakeFirst();
+
+/** Takes the next entry number; the row lock it takes serialises postings of one company. */
+export const takeEntryNumber = async (db: Executor, organizationId: string) => {
+  const row = await db
+    .updateTable('ledger_settings')
+    .set({ next_entry_number: sql`next_entry_number + 1` })
+    .where('organization_id', '=', organizationId)
+    .returning([sql<number>`next_entry_number - 1`.as('number'), 'lock_date'])
+    .executeTakeFirst();
+  return row;
+};
+
+export const selectAccountsByIds = (db: Executor, organizationId: string, ids: string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('accounts')
+        .select(['id', 'code', 'name', 'type', 'subtype', 'currency', 'archived_at', 'system_key'])
+        .where('organization_id', '=', organizationId)
+        .where('id', 'in', ids)
+        .execute();
+
+export const selectAccounts = (db: Executor, organizationId: string) =>
+  db
+    .selectFrom('accounts as a')
+    .selectAll('a')
+    .select(
+      sql<boolean>`exists (select 1 from account_period_balances b where b.organization_id = a.organization_id and b.account_id = a.id)`.as(
+        'has_postings',
+      ),
+    )
+    .where('a.organization_id', '=', organizationId)
+    .orderBy('a.code')
+    .execute();
+
+export const selectAccount = (db: Executor, organizationId: string, id: string) =>
+  db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export const accountHasPostings = async (db: Executor, organizationId: string, accountId: string) => {
+  const row = await db
+    .selectFrom('account_period_balances')
+    .select('account_id')
+    .where('organization_id', '=', organizationId)
+    .where('account_id', '=', accountId)
+    .limit(1)
+    .executeTakeFirst();
+  if (row) return true;
+  const draft = await db
+    .selectFrom('journal_draft_lines')
+    .select('account_id')
+    .where('organization_id', '=', organizationId)
+    .where('account_id', '=', accountId)
+    .limit(1)
+    .executeTakeFirst();
+  return Boolean(draft);
+};
+
+export const selectEntry = (db: Executor, organizationId: string, id: string) =>
+  db
+    .selectFrom('journal_entries')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export const selectEntryForUpdate = (db: Executor, organizationId: string, id: string) =>
+  db
+    .selectFrom('journal_entries')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+
+export const selectPostedLines = (db: Executor, organizationId: string, entryIds: string[]) =>
+  entryIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('journal_lines as l')
+        .innerJoin('accounts as a', (j) =>
+          j.onRef('a.organization_id', '=', 'l.organization_id').onRef('a.id', '=', 'l.account_id'),
+        )
+        .select([
+          'l.entry_id',
+          'l.line_no',
+          'l.account_id',
+          'a.code as account_code',
+          'a.name as account_name',
+          'l.debit',
+          'l.credit',
+          'l.currency',
+          'l.amount',
+          'l.rate',
+          'l.description',
+          'l.contact_id',
+        ])
+        .where('l.organization_id', '=', organizationId)
+        .where('l.entry_id', 'in', entryIds)
+        .orderBy('l.entry_id')
+        .orderBy('l.line_no')
+        .execute();
+
+export const selectDraftLines = (db: Executor, organizationId: string, entryIds: string[]) =>
+  entryIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('journal_draft_lines as l')
+        .innerJoin('accounts as a', (j) =>
+          j.onRef('a.organization_id', '=', 'l.organization_id').onRef('a.id', '=', 'l.account_id'),
+        )
+        .select([
+          'l.entry_id',
+          'l.line_no',
+          'l.account_id',
+          'a.code as account_code',
+          'a.name as account_name',
+          'l.debit',
+          'l.credit',
+          'l.currency',
+          'l.amount',
+          'l.rate',
+          'l.description',
+          'l.contact_id',
+        ])
+        .where('l.organization_id', '=', organizationId)
+        .where('l.entry_id', 'in', entryIds)
+        .orderBy('l.entry_id')
+        .orderBy('l.line_no')
+        .execute();
+
+export const selectReversalsOf = (db: Executor, organizationId: string, entryIds: string[]) =>
+  entryIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('journal_entries')
+        .select(['id', 'reverses_entry_id'])
+        .where('organization_id', '=', organizationId)
+        .where('reverses_entry_id', 'in', entryIds)
+        .execute();
+
+export const selectAttachments = (db: Executor, organizationId: string, entryId: string) =>
+  db
+    .selectFrom('journal_attachments')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('entry_id', '=', entryId)
+    .orderBy('created_at')
+    .execute();
+
+export const selectOpenCloses = (db: Executor, organizationId: string) =>
+  db
+    .selectFrom('fiscal_year_closes')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('reopened_at', 'is', null)
+    .orderBy('end_date')
+    .execute();
+
+/** A closed fiscal year containing `date`, if any. */
+export const selectClosedYearContaining = (db: Executor, organizationId: string, date: string) =>
+  db
+    .selectFrom('fiscal_year_closes')
+    .select(['start_date', 'end_date'])
+    .where('organization_id', '=', organizationId)
+    .where('reopened_at', 'is', null)
+    .where('start_date', '<=', date)
+    .where('end_date', '>=', date)
+    .executeTakeFirst();
+
+export type BalanceRow = { account_id: string; debit: number; credit: number };
+
+/**
+ * Debit and credit totals per account over [from, to]: whole months from the kept balances,
+ * the edge days from the lines. `closing` picks regular lines (false), closing lines (true)
+ * or both (null).
+ */
+export const selectBalances = async (
+  db: Executor,
+  organizationId: string,
+  span: { from: string | null; to: string; fullFrom: string; fullTo: string },
+  closing: boolean | null,
+  accountId?: string,
+): Promise<BalanceRow[]> => {
+  const closingFilter = closing === null ? sql`true` : sql`is_closing = ${closing}`;
+  const accountFilter = accountId === undefined ? sql`true` : sql`account_id = ${accountId}`;
+  const fromFilter = span.from === null ? sql`true` : sql`date >= ${span.from}`;
+  const result = await sql<BalanceRow>`
+    select account_id, sum(debit)::bigint as debit, sum(credit)::bigint as credit from (
+      select account_id, debit, credit from account_period_balances
+       where organization_id = ${organizationId} and period >= ${span.fullFrom} and period < ${span.fullTo}
+         and ${closingFilter} and ${accountFilter}
+      union all
+      select account_id, debit, credit from journal_lines
+       where organization_id = ${organizationId} and ${fromFilter} and date <= ${span.to}
+         and (date < ${span.fullFrom} or date >= ${span.fullTo})
+         and ${closingFilter} and ${accountFilter}
+    ) x
+    group by account_id`.execute(db);
+  return result.rows;
+};

@@ -1,0 +1,432 @@
+import { z } from 'zod';
+
+// The ledger's vocabulary and request/response shapes, shared by the API and the web app.
+// Amounts are integer minor units of the company's base currency unless a field says
+// otherwise; dates are ISO calendar dates (YYYY-MM-DD).
+
+export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
+export type AccountTypeName = (typeof ACCOUNT_TYPES)[number];
+
+export const ACCOUNT_SUBTYPES: Record<AccountTypeName, readonly string[]> = {
+  asset: [
+    'bank',
+    'cash',
+    'cash_equivalent',
+    'accounts_receivable',
+    'inventory',
+    'current_asset',
+    'prepaid_expense',
+    'fixed_asset',
+    'accumulated_depreciation',
+    'other_asset',
+  ],
+  liability: ['accounts_payable', 'credit_card', 'tax', 'current_liability', 'long_term_liability'],
+  equity: ['owner_equity', 'drawings', 'retained_earnings', 'opening_balance_equity'],
+  income: ['sales', 'other_income'],
+  expense: ['cost_of_sales', 'operating_expense', 'payroll_expense', 'depreciation', 'other_expense'],
+};
+
+export const SUBTYPE_LABELS: Record<string, string> = {
+  bank: 'Bank',
+  cash: 'Cash',
+  cash_equivalent: 'Cash equivalent',
+  accounts_receivable: 'Accounts receivable',
+  inventory: 'Inventory',
+  current_asset: 'Current asset',
+  prepaid_expense: 'Prepaid expense',
+  fixed_asset: 'Fixed asset',
+  accumulated_depreciation: 'Accumulated depreciation',
+  other_asset: 'Other asset',
+  accounts_payable: 'Accounts payable',
+  credit_card: 'Credit card',
+  tax: 'Tax',
+  current_liability: 'Current liability',
+  long_term_liability: 'Long-term liability',
+  owner_equity: "Owner's equity",
+  drawings: 'Drawings',
+  retained_earnings: 'Retained earnings',
+  opening_balance_equity: 'Opening balance equity',
+  sales: 'Sales',
+  other_income: 'Other income',
+  cost_of_sales: 'Cost of sales',
+  operating_expense: 'Operating expense',
+  payroll_expense: 'Payroll expense',
+  depreciation: 'Depreciation',
+  other_expense: 'Other expense',
+};
+
+/** Debit-normal types show a positive balance when debits exceed credits. */
+export const isDebitNormal = (type: AccountTypeName) => type === 'asset' || type === 'expense';
+
+export const JOURNAL_SOURCES = [
+  'manual',
+  'invoice',
+  'payment',
+  'bank',
+  'transfer',
+  'opening_balance',
+  'year_end_close',
+  'reversal',
+] as const;
+export type JournalSourceName = (typeof JOURNAL_SOURCES)[number];
+
+export const JOURNAL_STATUSES = ['draft', 'pending_approval', 'posted'] as const;
+export type JournalStatusName = (typeof JOURNAL_STATUSES)[number];
+
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date in the form YYYY-MM-DD.')
+  .refine((d) => {
+    const t = Date.parse(`${d}T00:00:00Z`);
+    return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d;
+  }, 'This is not a real calendar date.');
+
+const minorUnits = z
+  .number()
+  .int('Amounts are whole minor units (cents).')
+  .nonnegative('Amounts cannot be negative; use the other side (debit or credit).')
+  .max(Number.MAX_SAFE_INTEGER);
+
+const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'Use an ISO 4217 currency code such as USD.');
+
+export const accountSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  type: z.enum(ACCOUNT_TYPES),
+  subtype: z.string(),
+  parentId: z.string().nullable(),
+  currency: z.string(),
+  description: z.string(),
+  systemKey: z.string().nullable(),
+  archived: z.boolean(),
+  hasPostings: z.boolean().optional(),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+export const accountCreateSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1, 'Enter an account code.')
+    .max(20, 'Account codes are at most 20 characters.'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Enter an account name.')
+    .max(120, 'Account names are at most 120 characters.'),
+  type: z.enum(ACCOUNT_TYPES),
+  subtype: z.string().min(1),
+  parentId: z.string().nullable().optional(),
+  currency: currencyCode.optional(),
+  description: z.string().max(500).optional(),
+});
+export type AccountCreate = z.infer<typeof accountCreateSchema>;
+
+export const accountUpdateSchema = z.object({
+  code: accountCreateSchema.shape.code.optional(),
+  name: accountCreateSchema.shape.name.optional(),
+  subtype: z.string().min(1).optional(),
+  parentId: z.string().nullable().optional(),
+  description: z.string().max(500).optional(),
+  archived: z.boolean().optional(),
+});
+export type AccountUpdate = z.infer<typeof accountUpdateSchema>;
+
+export const journalLineInputSchema = z.object({
+  accountId: z.string().min(1, 'Choose an account for every line.'),
+  debit: minorUnits.optional(),
+  credit: minorUnits.optional(),
+  currency: currencyCode.optional(),
+  /** Minor units of `currency` when the line is in a foreign currency. */
+  amount: minorUnits.optional(),
+  /** Base-currency units per one unit of `currency`, as exact decimal text or number. */
+  rate: z.union([z.string(), z.number().positive()]).optional(),
+  description: z.string().max(500).optional(),
+  contactId: z.string().max(100).optional(),
+});
+export type JournalLineInput = z.infer<typeof journalLineInputSchema>;
+
+export const journalEntryInputSchema = z.object({
+  date: isoDate,
+  memo: z.string().max(1000).default(''),
+  reference: z.string().max(100).nullable().optional(),
+  lines: z.array(journalLineInputSchema).min(2, 'An entry needs at least two lines.').max(500),
+});
+
+export const manualEntryCreateSchema = journalEntryInputSchema.extend({
+  /** draft keeps it editable; posted posts it now (or sends it for approval when that is on). */
+  status: z.enum(['draft', 'posted']).default('posted'),
+});
+export type ManualEntryCreate = z.infer<typeof manualEntryCreateSchema>;
+
+export const draftUpdateSchema = journalEntryInputSchema.partial();
+
+export const journalLineSchema = z.object({
+  lineNo: z.number(),
+  accountId: z.string(),
+  accountCode: z.string(),
+  accountName: z.string(),
+  debit: z.number(),
+  credit: z.number(),
+  currency: z.string().nullable(),
+  amount: z.number().nullable(),
+  rate: z.string().nullable(),
+  description: z.string().nullable(),
+  contactId: z.string().nullable(),
+});
+export type JournalLine = z.infer<typeof journalLineSchema>;
+
+export const journalEntrySchema = z.object({
+  id: z.string(),
+  number: z.number().nullable(),
+  date: z.string(),
+  memo: z.string(),
+  reference: z.string().nullable(),
+  source: z.enum(JOURNAL_SOURCES),
+  sourceId: z.string().nullable(),
+  status: z.enum(JOURNAL_STATUSES),
+  reversesEntryId: z.string().nullable(),
+  reversedByEntryId: z.string().nullable(),
+  isClosing: z.boolean(),
+  createdBy: z.string().nullable(),
+  approvedBy: z.string().nullable(),
+  postedBy: z.string().nullable(),
+  postedAt: z.string().nullable(),
+  createdAt: z.string(),
+  totalDebit: z.number(),
+  lines: z.array(journalLineSchema),
+  attachments: z
+    .array(
+      z.object({
+        id: z.string(),
+        fileName: z.string(),
+        contentType: z.string(),
+        sizeBytes: z.number(),
+        createdAt: z.string(),
+      }),
+    )
+    .optional(),
+});
+export type JournalEntry = z.infer<typeof journalEntrySchema>;
+
+export const reverseEntrySchema = z.object({
+  date: isoDate.optional(),
+  memo: z.string().max(1000).optional(),
+});
+
+export const openingBalancesSchema = z.object({
+  date: isoDate,
+  memo: z.string().max(1000).optional(),
+  lines: z
+    .array(
+      z.object({
+        accountId: z.string().min(1),
+        debit: minorUnits.optional(),
+        credit: minorUnits.optional(),
+      }),
+    )
+    .min(1, 'Enter at least one opening balance.'),
+});
+
+export const ledgerSettingsSchema = z.object({
+  lockDate: z.string().nullable(),
+  approvalRequired: z.boolean(),
+  baseCurrency: z.string(),
+  fiscalYearStartMonth: z.number(),
+});
+export type LedgerSettings = z.infer<typeof ledgerSettingsSchema>;
+
+export const ledgerSettingsUpdateSchema = z.object({
+  lockDate: isoDate.nullable().optional(),
+  approvalRequired: z.boolean().optional(),
+});
+
+export const fiscalYearSchema = z.object({
+  startDate: z.string(),
+  endDate: z.string(),
+  status: z.enum(['open', 'closed']),
+  closeEntryId: z.string().nullable(),
+  closedAt: z.string().nullable(),
+});
+export type FiscalYear = z.infer<typeof fiscalYearSchema>;
+
+// --- Reports --------------------------------------------------------------------------
+
+export const REPORT_FORMATS = ['json', 'csv', 'pdf'] as const;
+
+export const reportRangeQuerySchema = z.object({
+  from: isoDate.optional(),
+  to: isoDate,
+  format: z.enum(REPORT_FORMATS).default('json'),
+});
+
+export const asOfQuerySchema = z.object({
+  asOf: isoDate,
+  format: z.enum(REPORT_FORMATS).default('json'),
+});
+
+const accountRef = {
+  accountId: z.string(),
+  code: z.string(),
+  name: z.string(),
+  type: z.enum(ACCOUNT_TYPES),
+  subtype: z.string(),
+};
+
+export const trialBalanceSchema = z.object({
+  currency: z.string(),
+  from: z.string().nullable(),
+  to: z.string(),
+  rows: z.array(
+    z.object({
+      ...accountRef,
+      openingBalance: z.number(),
+      debit: z.number(),
+      credit: z.number(),
+      closingBalance: z.number(),
+    }),
+  ),
+  totals: z.object({
+    debit: z.number(),
+    credit: z.number(),
+    closingDebit: z.number(),
+    closingCredit: z.number(),
+  }),
+});
+export type TrialBalance = z.infer<typeof trialBalanceSchema>;
+
+const statementLine = z.object({ ...accountRef, amount: z.number(), previousAmount: z.number().optional() });
+
+export const incomeStatementSchema = z.object({
+  currency: z.string(),
+  from: z.string(),
+  to: z.string(),
+  previousFrom: z.string(),
+  previousTo: z.string(),
+  income: z.array(statementLine),
+  costOfSales: z.array(statementLine),
+  expenses: z.array(statementLine),
+  totals: z.object({
+    income: z.number(),
+    costOfSales: z.number(),
+    grossProfit: z.number(),
+    expenses: z.number(),
+    netIncome: z.number(),
+    previousIncome: z.number(),
+    previousCostOfSales: z.number(),
+    previousGrossProfit: z.number(),
+    previousExpenses: z.number(),
+    previousNetIncome: z.number(),
+  }),
+});
+export type IncomeStatement = z.infer<typeof incomeStatementSchema>;
+
+export const balanceSheetSchema = z.object({
+  currency: z.string(),
+  asOf: z.string(),
+  fiscalYearStart: z.string(),
+  assets: z.array(statementLine),
+  liabilities: z.array(statementLine),
+  equity: z.array(statementLine),
+  currentYearEarnings: z.number(),
+  priorYearsUnclosedEarnings: z.number(),
+  totals: z.object({
+    assets: z.number(),
+    liabilities: z.number(),
+    equity: z.number(),
+    liabilitiesAndEquity: z.number(),
+  }),
+  balanced: z.boolean(),
+});
+export type BalanceSheet = z.infer<typeof balanceSheetSchema>;
+
+export const cashFlowSchema = z.object({
+  currency: z.string(),
+  from: z.string(),
+  to: z.string(),
+  netIncome: z.number(),
+  operating: z.array(statementLine),
+  investing: z.array(statementLine),
+  financing: z.array(statementLine),
+  totals: z.object({
+    operating: z.number(),
+    investing: z.number(),
+    financing: z.number(),
+    netChange: z.number(),
+    openingCash: z.number(),
+    closingCash: z.number(),
+  }),
+});
+export type CashFlow = z.infer<typeof cashFlowSchema>;
+
+export const ledgerRowSchema = z.object({
+  entryId: z.string(),
+  entryNumber: z.number(),
+  lineNo: z.number(),
+  date: z.string(),
+  memo: z.string(),
+  reference: z.string().nullable(),
+  source: z.string(),
+  description: z.string().nullable(),
+  debit: z.number(),
+  credit: z.number(),
+  balance: z.number(),
+});
+
+export const generalLedgerQuerySchema = z.object({
+  accountId: z.string().min(1),
+  from: isoDate.optional(),
+  to: isoDate,
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  cursor: z.string().optional(),
+  format: z.enum(REPORT_FORMATS).default('json'),
+});
+
+export const generalLedgerSchema = z.object({
+  currency: z.string(),
+  account: z.object(accountRef),
+  from: z.string().nullable(),
+  to: z.string(),
+  openingBalance: z.number(),
+  closingBalance: z.number(),
+  rows: z.array(ledgerRowSchema),
+  nextCursor: z.string().nullable(),
+});
+export type GeneralLedger = z.infer<typeof generalLedgerSchema>;
+
+export const journalReportQuerySchema = z.object({
+  from: isoDate.optional(),
+  to: isoDate,
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: z.string().optional(),
+  format: z.enum(REPORT_FORMATS).default('json'),
+});
+
+export const journalListQuerySchema = z.object({
+  status: z.enum(JOURNAL_STATUSES).optional(),
+  source: z.enum(JOURNAL_SOURCES).optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  search: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().optional(),
+});
+
+export const auditLogQuerySchema = z.object({
+  entityType: z.string().max(60).optional(),
+  entityId: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().optional(),
+});
+
+export const auditLogEntrySchema = z.object({
+  id: z.string(),
+  actorUserId: z.string().nullable(),
+  action: z.string(),
+  entityType: z.string(),
+  entityId: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+  createdAt: z.string(),
+});
