@@ -60,6 +60,7 @@ export const applyMeta = (meta: PageMeta, url: string) => {
   setMeta('name', 'twitter:card', 'summary');
   setMeta('name', 'twitter:title', meta.title);
   setMeta('name', 'twitter:description', meta.description);
+  setMeta('name', 'twitter:image', new URL('/apple-touch-icon.png', url).toString());
 };
 
 /** Updates the title and social tags on every route change. */

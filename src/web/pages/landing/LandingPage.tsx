@@ -1,21 +1,40 @@
-import { Link } from 'react-router';
-import { Logo } from '../../components/Logo.tsx';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
+import { scrollToSection } from '../../components/site/SiteHeader.tsx';
+import { SiteLayout } from '../../components/site/SiteLayout.tsx';
+import { Hero } from './Hero.tsx';
+import {
+  BusinessTypes,
+  CallToAction,
+  CommandCenter,
+  Features,
+  SecurityBadges,
+  StatsStrip,
+  Testimonials,
+} from './Sections.tsx';
 
-// Placeholder until the public-website issue builds the landing page.
-const LandingPage = () => (
-  <main className="mx-auto flex min-h-screen max-w-3xl flex-col items-center justify-center gap-6 p-8 text-center">
-    <Logo size="xl" />
-    <h1 className="text-4xl font-bold">Business finance, done right</h1>
-    <p className="text-lg text-slate-600 dark:text-slate-300">
-      Invoices, transactions, bank accounts and double-entry accounting.
-    </p>
-    <Link
-      to="/dashboard"
-      className="inline-flex min-h-11 items-center rounded-lg bg-brand-600 px-5 font-semibold text-white"
-    >
-      Open the app
-    </Link>
-  </main>
-);
+// The landing page (SPEC section 2): hero, features, call to action, financial command
+// center, testimonials, business types, security badges, footer. It imports nothing from
+// the private app; the demo loads lazily.
+
+const LandingPage = () => {
+  const { hash } = useLocation();
+  // Arriving from another page's "Features" link (/#features) lands on that section.
+  useEffect(() => {
+    if (hash.length > 1) scrollToSection(decodeURIComponent(hash.slice(1)));
+  }, [hash]);
+  return (
+    <SiteLayout>
+      <Hero />
+      <StatsStrip />
+      <Features />
+      <CallToAction />
+      <CommandCenter />
+      <Testimonials />
+      <BusinessTypes />
+      <SecurityBadges />
+    </SiteLayout>
+  );
+};
 
 export default LandingPage;

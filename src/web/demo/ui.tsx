@@ -1,0 +1,117 @@
+import type { ReactNode } from 'react';
+import { PROGRESS_BAR_CLASS, progressTone } from './logic.ts';
+
+// Small building blocks of the demo screens.
+
+export const Card = ({
+  title,
+  action,
+  children,
+  className = '',
+}: {
+  title?: string;
+  action?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) => (
+  <section
+    className={`rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900 ${className}`}
+  >
+    {title ? (
+      <div className="mb-3 flex items-center justify-between gap-2">
+        <h4 className="text-sm font-semibold text-slate-900 dark:text-white">{title}</h4>
+        {action}
+      </div>
+    ) : null}
+    {children}
+  </section>
+);
+
+export type Tone = 'green' | 'blue' | 'amber' | 'red' | 'slate' | 'violet';
+
+const BADGE: Record<Tone, string> = {
+  green: 'bg-emerald-50 text-emerald-800 ring-emerald-600/20 dark:bg-emerald-500/10 dark:text-emerald-300',
+  blue: 'bg-brand-50 text-brand-800 ring-brand-600/20 dark:bg-brand-500/10 dark:text-brand-300',
+  amber: 'bg-amber-50 text-amber-800 ring-amber-600/20 dark:bg-amber-500/10 dark:text-amber-300',
+  red: 'bg-red-50 text-red-800 ring-red-600/20 dark:bg-red-500/10 dark:text-red-300',
+  slate: 'bg-slate-100 text-slate-700 ring-slate-500/20 dark:bg-slate-700/40 dark:text-slate-200',
+  violet: 'bg-violet-50 text-violet-800 ring-violet-600/20 dark:bg-violet-500/10 dark:text-violet-300',
+};
+
+export const Badge = ({ tone, children }: { tone: Tone; children: ReactNode }) => (
+  <span
+    className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${BADGE[tone]}`}
+  >
+    {children}
+  </span>
+);
+
+/** A progress bar coloured by the SPEC's thresholds. */
+export const ProgressBar = ({ value, label }: { value: number; label: string }) => {
+  const tone = progressTone(value);
+  return (
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuenow={value}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      data-tone={tone}
+      className="h-2 w-full overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800"
+    >
+      <div className={`h-full rounded-full ${PROGRESS_BAR_CLASS[tone]}`} style={{ width: `${value}%` }} />
+    </div>
+  );
+};
+
+export const Stat = ({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) => (
+  <div className="rounded-xl border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
+    <p className="text-xs font-medium text-slate-600 dark:text-slate-400">{label}</p>
+    <p className="mt-1 text-lg font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white">
+      {value}
+    </p>
+    {hint ? <div className="mt-0.5 text-xs">{hint}</div> : null}
+  </div>
+);
+
+export const Change = ({ value, invert = false }: { value: number; invert?: boolean }) => {
+  const good = invert ? value < 0 : value >= 0;
+  return (
+    <span
+      className={`font-medium tabular-nums ${good ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}
+    >
+      {value >= 0 ? '▲' : '▼'} {Math.abs(value).toFixed(1)}%
+    </span>
+  );
+};
+
+/** A compact table that scrolls sideways on narrow screens instead of squashing. */
+export const DemoTable = ({
+  caption,
+  head,
+  children,
+}: {
+  caption: string;
+  head: string[];
+  children: ReactNode;
+}) => (
+  <div className="-mx-4 overflow-x-auto px-4">
+    <table className="w-full min-w-[28rem] text-left text-sm">
+      <caption className="sr-only">{caption}</caption>
+      <thead>
+        <tr className="border-b border-slate-200 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400">
+          {head.map((h, i) => (
+            <th
+              key={h}
+              scope="col"
+              className={`py-2 font-medium ${i === head.length - 1 ? 'text-right' : 'pr-3'}`}
+            >
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100 dark:divide-slate-800">{children}</tbody>
+    </table>
+  </div>
+);
