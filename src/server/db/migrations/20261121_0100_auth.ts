@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 // Better Auth's tables, as its schema generator compiles them for our plugin set
 // (two-factor, admin, bearer; database rate limits). They keep the library's own
 // camelCase names; a new plugin or library version means a new migration, generated the
-// same way (see docs/decisions/0003-auth-on-better-auth.md).
+// same way (see docs/decisions/0004-auth-on-better-auth.md).
 
 const STATEMENTS = [
   `create table "user" ("id" text not null primary key, "name" text not null, "email" text not null unique, "emailVerified" boolean not null, "image" text, "createdAt" timestamptz default CURRENT_TIMESTAMP not null, "updatedAt" timestamptz default CURRENT_TIMESTAMP not null, "twoFactorEnabled" boolean, "role" text, "banned" boolean, "banReason" text, "banExpires" timestamptz)`,
