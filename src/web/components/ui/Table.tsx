@@ -1,0 +1,69 @@
+import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from 'react';
+
+// Data tables: a scrollable frame, a caption (visible or for screen readers only), header
+// cells with a scope, and numeric cells right-aligned in tabular figures.
+
+export const Table = ({
+  caption,
+  captionHidden = false,
+  children,
+  className = '',
+  dense = false,
+}: {
+  caption: ReactNode;
+  captionHidden?: boolean;
+  children: ReactNode;
+  className?: string;
+  dense?: boolean;
+}) => (
+  <div className={`overflow-x-auto ${className}`}>
+    <table
+      className={`w-full border-collapse text-left text-sm text-slate-700 dark:text-slate-200 ${dense ? '[&_td]:py-1.5 [&_th]:py-1.5' : ''}`}
+    >
+      <caption
+        className={
+          captionHidden
+            ? 'sr-only'
+            : 'px-4 pb-2 text-left text-sm font-medium text-slate-500 caption-top dark:text-slate-400'
+        }
+      >
+        {caption}
+      </caption>
+      {children}
+    </table>
+  </div>
+);
+
+type ThProps = ThHTMLAttributes<HTMLTableCellElement> & { numeric?: boolean };
+
+export const Th = ({ numeric = false, scope = 'col', className = '', children, ...rest }: ThProps) => (
+  <th
+    scope={scope}
+    className={`border-b border-slate-200 bg-slate-50 px-4 py-2.5 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-900/60 dark:text-slate-400 ${numeric ? 'text-right' : 'text-left'} ${className}`}
+    {...rest}
+  >
+    {children}
+  </th>
+);
+
+type TdProps = TdHTMLAttributes<HTMLTableCellElement> & { numeric?: boolean };
+
+export const Td = ({ numeric = false, className = '', children, ...rest }: TdProps) => (
+  <td
+    className={`border-b border-slate-100 px-4 py-2.5 align-top dark:border-slate-800/70 ${numeric ? 'text-right tabular-nums whitespace-nowrap' : ''} ${className}`}
+    {...rest}
+  >
+    {children}
+  </td>
+);
+
+/** A row header cell (first column naming the row), e.g. an account in a report. */
+export const RowTh = ({ className = '', children, ...rest }: ThHTMLAttributes<HTMLTableCellElement>) => (
+  <th
+    scope="row"
+    className={`border-b border-slate-100 px-4 py-2.5 text-left align-top font-normal dark:border-slate-800/70 ${className}`}
+    {...rest}
+  >
+    {children}
+  </th>
+);

@@ -1,0 +1,161 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { Lock, Plus, Settings2 } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { JournalEntry } from '../../../shared/ledger.ts';
+import { Button } from '../../components/ui/Button.tsx';
+import { useCompany } from '../../lib/company.tsx';
+import { ChartOfAccountsTab } from './ChartOfAccountsTab.tsx';
+import { fiscalYearLabel, fiscalYearOf, formatDate, todayIso } from './dates.ts';
+import { EntryDetail } from './EntryDetail.tsx';
+import { EntryEditor } from './EntryEditor.tsx';
+import { GeneralLedgerTab } from './GeneralLedgerTab.tsx';
+import { JournalEntriesTab } from './JournalEntriesTab.tsx';
+import { useLedgerSettings } from './ledgerApi.ts';
+import { LedgerSettingsDialog } from './LedgerSettingsDialog.tsx';
+import { ReportsTab } from './ReportsTab.tsx';
+import { SummaryCards } from './SummaryCards.tsx';
+import { TrialBalanceTab } from './TrialBalanceTab.tsx';
+
+// /accounting: the books of the current company. Statement summaries for the fiscal year at
+// the top; below, the ledger views as tabs (General Ledger, Trial Balance, Journal Entries as
+// the demo has them, plus Chart of Accounts and Reports). The tab lives in the query string
+// so a view can be bookmarked and the back button works.
+
+const TABS = [
+  { id: 'general-ledger', label: 'General Ledger' },
+  { id: 'trial-balance', label: 'Trial Balance' },
+  { id: 'journal', label: 'Journal Entries' },
+  { id: 'accounts', label: 'Chart of Accounts' },
+  { id: 'reports', label: 'Reports' },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+export type EditorState = { mode: 'new' } | { mode: 'edit'; entry: JournalEntry } | null;
+
+const AccountingPage = () => {
+  const { company, can } = useCompany();
+  const [params, setParams] = useSearchParams();
+  const today = useMemo(() => todayIso(), []);
+  const fy = fiscalYearOf(today, company.fiscalYearStartMonth);
+  const settings = useLedgerSettings();
+  const tab: TabId = TABS.some((t) => t.id === params.get('tab')) ? (params.get('tab') as TabId) : 'journal';
+  const [editor, setEditor] = useState<EditorState>(null);
+  const [detailId, setDetailId] = useState<string | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+
+  const setTab = (next: string, extra: Record<string, string> = {}) =>
+    setParams({ tab: next, ...extra }, { replace: false });
+  const openLedger = (accountId: string) => setTab('general-ledger', { account: accountId });
+
+  const lockDate = settings.data?.lockDate ?? null;
+
+  return (
+    <div className="mx-auto max-w-7xl space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900 dark:text-white">Accounting</h1>
+          <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-500 dark:text-slate-400">
+            <span>
+              {company.name} · {fiscalYearLabel(fy)} ({formatDate(fy.start)} – {formatDate(fy.end)}) ·{' '}
+              {company.baseCurrency}
+            </span>
+            {lockDate ? (
+              <span className="inline-flex items-center gap-1">
+                <Lock className="h-3.5 w-3.5" aria-hidden="true" /> Books locked through{' '}
+                {formatDate(lockDate)}
+              </span>
+            ) : null}
+            {settings.data?.approvalRequired ? <span>· Entries need approval</span> : null}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {can('manage_settings') ? (
+            <Button variant="secondary" onClick={() => setSettingsOpen(true)}>
+              <Settings2 className="h-4 w-4" aria-hidden="true" /> Ledger settings
+            </Button>
+          ) : null}
+          {can('record') ? (
+            <Button onClick={() => setEditor({ mode: 'new' })}>
+              <Plus className="h-4 w-4" aria-hidden="true" /> New journal entry
+            </Button>
+          ) : null}
+        </div>
+      </div>
+
+      <SummaryCards fy={fy} today={today} />
+
+      <Tabs.Root value={tab} onValueChange={(v) => setTab(v)}>
+        <Tabs.List
+          aria-label="Accounting views"
+          className="flex gap-1 overflow-x-auto border-b border-slate-200 dark:border-slate-800"
+        >
+          {TABS.map((t) => (
+            <Tabs.Trigger
+              key={t.id}
+              value={t.id}
+              className="-mb-px min-h-11 shrink-0 border-b-2 border-transparent px-4 text-sm font-medium whitespace-nowrap text-slate-600 hover:text-slate-900 data-[state=active]:border-brand-600 data-[state=active]:text-brand-700 dark:text-slate-400 dark:hover:text-white dark:data-[state=active]:border-brand-400 dark:data-[state=active]:text-brand-300"
+            >
+              {t.label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        <Tabs.Content value="general-ledger" className="pt-6 focus:outline-none">
+          <GeneralLedgerTab
+            today={today}
+            fyStart={fy.start}
+            accountId={params.get('account')}
+            onAccountChange={(id) => setTab('general-ledger', id ? { account: id } : {})}
+            onOpenEntry={setDetailId}
+          />
+        </Tabs.Content>
+        <Tabs.Content value="trial-balance" className="pt-6 focus:outline-none">
+          <TrialBalanceTab today={today} onOpenAccount={openLedger} />
+        </Tabs.Content>
+        <Tabs.Content value="journal" className="pt-6 focus:outline-none">
+          <JournalEntriesTab
+            onNew={() => setEditor({ mode: 'new' })}
+            onOpen={setDetailId}
+            approvalRequired={settings.data?.approvalRequired ?? false}
+          />
+        </Tabs.Content>
+        <Tabs.Content value="accounts" className="pt-6 focus:outline-none">
+          <ChartOfAccountsTab onOpenAccount={openLedger} />
+        </Tabs.Content>
+        <Tabs.Content value="reports" className="pt-6 focus:outline-none">
+          <ReportsTab today={today} fy={fy} onOpenEntry={setDetailId} />
+        </Tabs.Content>
+      </Tabs.Root>
+
+      {editor ? (
+        <EntryEditor
+          key={editor.mode === 'edit' ? editor.entry.id : 'new'}
+          entry={editor.mode === 'edit' ? editor.entry : null}
+          today={today}
+          lockDate={lockDate}
+          approvalRequired={settings.data?.approvalRequired ?? false}
+          onClose={() => setEditor(null)}
+          onSaved={(entry) => {
+            setEditor(null);
+            setDetailId(entry.id);
+          }}
+        />
+      ) : null}
+      <EntryDetail
+        entryId={detailId}
+        today={today}
+        onClose={() => setDetailId(null)}
+        onOpen={setDetailId}
+        onEdit={(entry) => {
+          setDetailId(null);
+          setEditor({ mode: 'edit', entry });
+        }}
+      />
+      {settingsOpen && settings.data ? (
+        <LedgerSettingsDialog settings={settings.data} onClose={() => setSettingsOpen(false)} />
+      ) : null}
+    </div>
+  );
+};
+
+export default AccountingPage;

@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { GeneralLedgerView } from './GeneralLedgerTab.tsx';
+import {
+  BalanceSheetReport,
+  CashFlowReport,
+  IncomeStatementReport,
+  JournalReportView,
+} from './Statements.tsx';
+import { TrialBalanceTab } from './TrialBalanceTab.tsx';
+
+// Reports: every ledger report with its own date pickers and CSV/PDF export links.
+
+const REPORTS = [
+  { id: 'income-statement', label: 'Income statement', hint: 'Profit and loss, with the previous period' },
+  { id: 'balance-sheet', label: 'Balance sheet', hint: 'Assets, liabilities and equity' },
+  { id: 'cash-flow', label: 'Cash flow', hint: 'Where cash came from and went' },
+  { id: 'trial-balance', label: 'Trial balance', hint: 'Every balance, debits equal credits' },
+  { id: 'general-ledger', label: 'General ledger', hint: 'One account with running balance' },
+  { id: 'journal', label: 'Journal', hint: 'Posted entries with their lines' },
+] as const;
+type ReportId = (typeof REPORTS)[number]['id'];
+
+export const ReportsTab = ({
+  today,
+  fy,
+  onOpenEntry,
+}: {
+  today: string;
+  fy: { start: string; end: string };
+  onOpenEntry: (id: string) => void;
+}) => {
+  const [report, setReport] = useState<ReportId>('income-statement');
+  const [glAccount, setGlAccount] = useState<string | null>(null);
+  return (
+    <div className="grid gap-6 lg:grid-cols-[15rem_1fr]">
+      <nav aria-label="Reports">
+        <ul className="space-y-1">
+          {REPORTS.map((r) => (
+            <li key={r.id}>
+              <button
+                type="button"
+                aria-current={report === r.id ? 'page' : undefined}
+                onClick={() => setReport(r.id)}
+                className={`w-full rounded-lg px-3 py-2 text-left transition-colors ${report === r.id ? 'bg-brand-50 text-brand-800 dark:bg-brand-900/40 dark:text-brand-100' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'}`}
+              >
+                <span className="block text-sm font-medium">{r.label}</span>
+                <span className="block text-xs text-slate-500 dark:text-slate-400">{r.hint}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="min-w-0">
+        {report === 'income-statement' ? (
+          <IncomeStatementReport defaultFrom={fy.start} today={today} />
+        ) : null}
+        {report === 'balance-sheet' ? <BalanceSheetReport today={today} /> : null}
+        {report === 'cash-flow' ? <CashFlowReport defaultFrom={fy.start} today={today} /> : null}
+        {report === 'trial-balance' ? (
+          <TrialBalanceTab
+            today={today}
+            onOpenAccount={(id) => {
+              setGlAccount(id);
+              setReport('general-ledger');
+            }}
+          />
+        ) : null}
+        {report === 'general-ledger' ? (
+          <GeneralLedgerView
+            today={today}
+            fyStart={fy.start}
+            accountId={glAccount}
+            onAccountChange={setGlAccount}
+            onOpenEntry={onOpenEntry}
+          />
+        ) : null}
+        {report === 'journal' ? (
+          <JournalReportView defaultFrom={fy.start} today={today} onOpenEntry={onOpenEntry} />
+        ) : null}
+      </div>
+    </div>
+  );
+};

@@ -1,0 +1,472 @@
+import { useState } from 'react';
+import { Money } from '../../components/money/Money.tsx';
+import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
+import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
+import { useCompany } from '../../lib/company.tsx';
+import { formatDate } from './dates.ts';
+import {
+  exportHref,
+  useBalanceSheet,
+  useCashFlow,
+  useIncomeStatement,
+  useJournalReport,
+} from './ledgerApi.ts';
+import { Pager, useCursorPages } from './Pager.tsx';
+import { DateInput, ExportLinks, Loading, LoadError, SOURCE_LABELS, Toolbar } from './parts.tsx';
+
+// The financial statements of the Reports tab, laid out as accountants read them: sections
+// with their lines, subtotals, and a strong total; amounts in accounting style.
+
+type Line = { accountId: string; code: string; name: string; amount: number; previousAmount?: number };
+
+const SectionHeading = ({ children, span }: { children: string; span: number }) => (
+  <tr>
+    <th
+      scope="colgroup"
+      colSpan={span}
+      className="px-4 pt-5 pb-1.5 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400"
+    >
+      {children}
+    </th>
+  </tr>
+);
+
+const Amount = ({ minor, strong = false }: { minor: number; strong?: boolean }) => {
+  const { company } = useCompany();
+  return (
+    <Td numeric className={strong ? 'font-semibold text-slate-900 dark:text-white' : ''}>
+      <Money minor={minor} currency={company.baseCurrency} accounting />
+    </Td>
+  );
+};
+
+const TotalRow = ({ label, values, grand = false }: { label: string; values: number[]; grand?: boolean }) => (
+  <tr className={grand ? 'bg-slate-50 dark:bg-slate-900/60' : ''}>
+    <RowTh
+      className={`font-semibold text-slate-900 dark:text-white ${grand ? 'border-t-2 border-slate-300 dark:border-slate-600' : ''}`}
+    >
+      {label}
+    </RowTh>
+    {values.map((v, i) => (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed (current, previous, change)
+      <Amount key={i} minor={v} strong />
+    ))}
+  </tr>
+);
+
+const LineRows = ({ lines, compare }: { lines: Line[]; compare: boolean }) => (
+  <>
+    {lines.map((l) => (
+      <tr key={l.accountId}>
+        <RowTh className="pl-8 text-slate-700 dark:text-slate-200">
+          <span className="font-mono text-xs text-slate-400">{l.code}</span> {l.name}
+        </RowTh>
+        <Amount minor={l.amount} />
+        {compare ? (
+          <>
+            <Amount minor={l.previousAmount ?? 0} />
+            <Amount minor={l.amount - (l.previousAmount ?? 0)} />
+          </>
+        ) : null}
+      </tr>
+    ))}
+  </>
+);
+
+export const IncomeStatementReport = ({ defaultFrom, today }: { defaultFrom: string; today: string }) => {
+  const { company } = useCompany();
+  const [from, setFrom] = useState(defaultFrom);
+  const [to, setTo] = useState(today);
+  const query = { from: from || undefined, to };
+  const report = useIncomeStatement(query);
+  const d = report.data;
+  return (
+    <Card>
+      <CardHeader
+        title="Income statement"
+        description={
+          d
+            ? `${formatDate(d.from)} – ${formatDate(d.to)}, compared with ${formatDate(d.previousFrom)} – ${formatDate(d.previousTo)}`
+            : 'Profit and loss'
+        }
+        actions={
+          <ExportLinks
+            label="income statement"
+            csv={exportHref(company.id, 'income-statement', query, 'csv')}
+            pdf={exportHref(company.id, 'income-statement', query, 'pdf')}
+          />
+        }
+      />
+      <Toolbar>
+        <DateInput label="From" value={from} onChange={setFrom} max={to} />
+        <DateInput label="To" value={to} onChange={(v) => v && setTo(v)} required />
+      </Toolbar>
+      {report.isLoading ? (
+        <Loading label="Loading the income statement..." />
+      ) : report.isError ? (
+        <LoadError error={report.error} what="the income statement" onRetry={() => void report.refetch()} />
+      ) : d ? (
+        d.income.length + d.costOfSales.length + d.expenses.length === 0 ? (
+          <EmptyState
+            title="No income or expenses in this period"
+            description="Post entries to income and expense accounts, or choose other dates."
+          />
+        ) : (
+          <Table
+            caption={`Income statement, ${formatDate(d.from)} to ${formatDate(d.to)}, in ${d.currency}`}
+            captionHidden
+          >
+            <thead>
+              <tr>
+                <Th>Account</Th>
+                <Th numeric className="w-40">
+                  This period
+                </Th>
+                <Th numeric className="w-40">
+                  Previous period
+                </Th>
+                <Th numeric className="w-40">
+                  Change
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              <SectionHeading span={4}>Income</SectionHeading>
+              <LineRows lines={d.income} compare />
+              <TotalRow
+                label="Total income"
+                values={[d.totals.income, d.totals.previousIncome, d.totals.income - d.totals.previousIncome]}
+              />
+              {d.costOfSales.length > 0 ? (
+                <>
+                  <SectionHeading span={4}>Cost of sales</SectionHeading>
+                  <LineRows lines={d.costOfSales} compare />
+                  <TotalRow
+                    label="Total cost of sales"
+                    values={[
+                      d.totals.costOfSales,
+                      d.totals.previousCostOfSales,
+                      d.totals.costOfSales - d.totals.previousCostOfSales,
+                    ]}
+                  />
+                  <TotalRow
+                    label="Gross profit"
+                    values={[
+                      d.totals.grossProfit,
+                      d.totals.previousGrossProfit,
+                      d.totals.grossProfit - d.totals.previousGrossProfit,
+                    ]}
+                  />
+                </>
+              ) : null}
+              <SectionHeading span={4}>Expenses</SectionHeading>
+              <LineRows lines={d.expenses} compare />
+              <TotalRow
+                label="Total expenses"
+                values={[
+                  d.totals.expenses,
+                  d.totals.previousExpenses,
+                  d.totals.expenses - d.totals.previousExpenses,
+                ]}
+              />
+              <TotalRow
+                grand
+                label={d.totals.netIncome < 0 ? 'Net loss' : 'Net income'}
+                values={[
+                  d.totals.netIncome,
+                  d.totals.previousNetIncome,
+                  d.totals.netIncome - d.totals.previousNetIncome,
+                ]}
+              />
+            </tbody>
+          </Table>
+        )
+      ) : null}
+    </Card>
+  );
+};
+
+export const BalanceSheetReport = ({ today }: { today: string }) => {
+  const { company } = useCompany();
+  const [asOf, setAsOf] = useState(today);
+  const report = useBalanceSheet({ asOf });
+  const d = report.data;
+  return (
+    <Card>
+      <CardHeader
+        title="Balance sheet"
+        description={`As of ${formatDate(asOf)}`}
+        actions={
+          <ExportLinks
+            label="balance sheet"
+            csv={exportHref(company.id, 'balance-sheet', { asOf }, 'csv')}
+            pdf={exportHref(company.id, 'balance-sheet', { asOf }, 'pdf')}
+          />
+        }
+      />
+      <Toolbar>
+        <DateInput label="As of" value={asOf} onChange={(v) => v && setAsOf(v)} required />
+        {d ? (
+          <p
+            className={`ml-auto min-h-11 content-center text-sm font-medium ${d.balanced ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}
+          >
+            {d.balanced
+              ? 'Assets equal liabilities plus equity'
+              : 'Out of balance: assets differ from liabilities plus equity'}
+          </p>
+        ) : null}
+      </Toolbar>
+      {report.isLoading ? (
+        <Loading label="Loading the balance sheet..." />
+      ) : report.isError ? (
+        <LoadError error={report.error} what="the balance sheet" onRetry={() => void report.refetch()} />
+      ) : d ? (
+        <Table caption={`Balance sheet as of ${formatDate(d.asOf)}, in ${d.currency}`} captionHidden>
+          <thead>
+            <tr>
+              <Th>Account</Th>
+              <Th numeric className="w-44">
+                Balance
+              </Th>
+            </tr>
+          </thead>
+          <tbody>
+            <SectionHeading span={2}>Assets</SectionHeading>
+            <LineRows lines={d.assets} compare={false} />
+            <TotalRow label="Total assets" values={[d.totals.assets]} grand />
+            <SectionHeading span={2}>Liabilities</SectionHeading>
+            <LineRows lines={d.liabilities} compare={false} />
+            <TotalRow label="Total liabilities" values={[d.totals.liabilities]} />
+            <SectionHeading span={2}>Equity</SectionHeading>
+            <LineRows lines={d.equity} compare={false} />
+            {d.priorYearsUnclosedEarnings !== 0 ? (
+              <tr>
+                <RowTh className="pl-8 text-slate-700 dark:text-slate-200">
+                  Earnings of earlier years not yet closed
+                </RowTh>
+                <Amount minor={d.priorYearsUnclosedEarnings} />
+              </tr>
+            ) : null}
+            <tr>
+              <RowTh className="pl-8 text-slate-700 dark:text-slate-200">
+                Current year earnings (since {formatDate(d.fiscalYearStart)})
+              </RowTh>
+              <Amount minor={d.currentYearEarnings} />
+            </tr>
+            <TotalRow label="Total equity" values={[d.totals.equity]} />
+            <TotalRow label="Total liabilities and equity" values={[d.totals.liabilitiesAndEquity]} grand />
+          </tbody>
+        </Table>
+      ) : null}
+    </Card>
+  );
+};
+
+export const CashFlowReport = ({ defaultFrom, today }: { defaultFrom: string; today: string }) => {
+  const { company } = useCompany();
+  const [from, setFrom] = useState(defaultFrom);
+  const [to, setTo] = useState(today);
+  const query = { from: from || undefined, to };
+  const report = useCashFlow(query);
+  const d = report.data;
+  return (
+    <Card>
+      <CardHeader
+        title="Cash flow statement"
+        description={d ? `${formatDate(d.from)} – ${formatDate(d.to)}, indirect method` : 'Indirect method'}
+        actions={
+          <ExportLinks
+            label="cash flow statement"
+            csv={exportHref(company.id, 'cash-flow', query, 'csv')}
+            pdf={exportHref(company.id, 'cash-flow', query, 'pdf')}
+          />
+        }
+      />
+      <Toolbar>
+        <DateInput label="From" value={from} onChange={setFrom} max={to} />
+        <DateInput label="To" value={to} onChange={(v) => v && setTo(v)} required />
+      </Toolbar>
+      {report.isLoading ? (
+        <Loading label="Loading the cash flow statement..." />
+      ) : report.isError ? (
+        <LoadError
+          error={report.error}
+          what="the cash flow statement"
+          onRetry={() => void report.refetch()}
+        />
+      ) : d ? (
+        <Table
+          caption={`Cash flow statement, ${formatDate(d.from)} to ${formatDate(d.to)}, in ${d.currency}`}
+          captionHidden
+        >
+          <thead>
+            <tr>
+              <Th>Activity</Th>
+              <Th numeric className="w-44">
+                Amount
+              </Th>
+            </tr>
+          </thead>
+          <tbody>
+            <SectionHeading span={2}>Operating activities</SectionHeading>
+            <tr>
+              <RowTh className="pl-8 text-slate-700 dark:text-slate-200">Net income</RowTh>
+              <Amount minor={d.netIncome} />
+            </tr>
+            <LineRows lines={d.operating} compare={false} />
+            <TotalRow label="Net cash from operating activities" values={[d.totals.operating]} />
+            <SectionHeading span={2}>Investing activities</SectionHeading>
+            <LineRows lines={d.investing} compare={false} />
+            <TotalRow label="Net cash from investing activities" values={[d.totals.investing]} />
+            <SectionHeading span={2}>Financing activities</SectionHeading>
+            <LineRows lines={d.financing} compare={false} />
+            <TotalRow label="Net cash from financing activities" values={[d.totals.financing]} />
+            <TotalRow label="Net change in cash" values={[d.totals.netChange]} grand />
+            <tr>
+              <RowTh className="text-slate-700 dark:text-slate-200">Cash at the start of the period</RowTh>
+              <Amount minor={d.totals.openingCash} />
+            </tr>
+            <TotalRow label="Cash at the end of the period" values={[d.totals.closingCash]} grand />
+          </tbody>
+        </Table>
+      ) : null}
+    </Card>
+  );
+};
+
+export const JournalReportView = ({
+  defaultFrom,
+  today,
+  onOpenEntry,
+}: {
+  defaultFrom: string;
+  today: string;
+  onOpenEntry: (id: string) => void;
+}) => {
+  const { company } = useCompany();
+  const currency = company.baseCurrency;
+  const [from, setFrom] = useState(defaultFrom);
+  const [to, setTo] = useState(today);
+  const pages = useCursorPages();
+  const query = { from: from || undefined, to };
+  const report = useJournalReport({ ...query, limit: 25, cursor: pages.cursor });
+  const d = report.data;
+  return (
+    <Card>
+      <CardHeader
+        title="Journal"
+        description="Posted entries in date order with every line"
+        actions={
+          <ExportLinks
+            label="journal"
+            csv={exportHref(company.id, 'journal', query, 'csv')}
+            pdf={exportHref(company.id, 'journal', query, 'pdf')}
+          />
+        }
+      />
+      <Toolbar>
+        <DateInput
+          label="From"
+          value={from}
+          onChange={(v) => {
+            setFrom(v);
+            pages.reset();
+          }}
+          max={to}
+        />
+        <DateInput
+          label="To"
+          value={to}
+          onChange={(v) => {
+            if (v) setTo(v);
+            pages.reset();
+          }}
+          required
+        />
+      </Toolbar>
+      {report.isLoading ? (
+        <Loading label="Loading the journal..." />
+      ) : report.isError ? (
+        <LoadError error={report.error} what="the journal" onRetry={() => void report.refetch()} />
+      ) : !d || d.entries.length === 0 ? (
+        <EmptyState
+          title="No posted entries in this period"
+          description="Choose other dates, or post an entry from the Journal Entries tab."
+        />
+      ) : (
+        <>
+          <Table
+            caption={`Journal, ${from ? formatDate(from) : 'start'} to ${formatDate(to)}, in ${currency}`}
+            captionHidden
+          >
+            <thead>
+              <tr>
+                <Th className="w-32">Date</Th>
+                <Th className="w-20">No.</Th>
+                <Th>Account / memo</Th>
+                <Th numeric className="w-36">
+                  Debit
+                </Th>
+                <Th numeric className="w-36">
+                  Credit
+                </Th>
+              </tr>
+            </thead>
+            {d.entries.map((e) => (
+              <tbody key={e.id} className="border-b-2 border-slate-200 dark:border-slate-700">
+                <tr className="bg-slate-50/70 dark:bg-slate-900/40">
+                  <Td className="whitespace-nowrap font-medium">{formatDate(e.date)}</Td>
+                  <Td>
+                    <button
+                      type="button"
+                      onClick={() => onOpenEntry(e.id)}
+                      className="font-medium text-brand-700 tabular-nums hover:underline dark:text-brand-300"
+                      aria-label={`Open entry ${e.number}`}
+                    >
+                      {e.number}
+                    </button>
+                  </Td>
+                  <RowTh colSpan={3} className="font-medium text-slate-900 dark:text-white">
+                    {e.memo || 'No memo'}{' '}
+                    <span className="text-xs font-normal text-slate-500 dark:text-slate-400">
+                      {SOURCE_LABELS[e.source] ?? e.source}
+                      {e.reference ? ` · Ref ${e.reference}` : ''}
+                    </span>
+                  </RowTh>
+                </tr>
+                {e.lines.map((l) => (
+                  <tr key={l.lineNo}>
+                    <Td />
+                    <Td />
+                    <Td className={l.credit > 0 ? 'pl-10' : ''}>
+                      <span className="font-mono text-xs text-slate-400">{l.accountCode}</span>{' '}
+                      {l.accountName}
+                      {l.description ? (
+                        <span className="block text-xs text-slate-500 dark:text-slate-400">
+                          {l.description}
+                        </span>
+                      ) : null}
+                    </Td>
+                    <Td numeric>
+                      <Money minor={l.debit} currency={currency} blankZero />
+                    </Td>
+                    <Td numeric>
+                      <Money minor={l.credit} currency={currency} blankZero />
+                    </Td>
+                  </tr>
+                ))}
+              </tbody>
+            ))}
+          </Table>
+          <Pager
+            label="Journal"
+            page={pages.page}
+            hasNext={Boolean(d.nextCursor)}
+            onNext={() => d.nextCursor && pages.next(d.nextCursor)}
+            onPrevious={pages.previous}
+          />
+        </>
+      )}
+    </Card>
+  );
+};

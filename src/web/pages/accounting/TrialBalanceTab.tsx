@@ -1,0 +1,164 @@
+import { CheckCircle2, TriangleAlert } from 'lucide-react';
+import { useState } from 'react';
+import { Money } from '../../components/money/Money.tsx';
+import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
+import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
+import { useCompany } from '../../lib/company.tsx';
+import { formatDate } from './dates.ts';
+import { exportHref, useTrialBalance } from './ledgerApi.ts';
+import { DateInput, ExportLinks, Loading, LoadError, Toolbar } from './parts.tsx';
+
+// Trial balance: every account's closing balance on one side, debits and credits totalled.
+// With a start date, the period's movements show as well.
+
+const TYPE_LABEL: Record<string, string> = {
+  asset: 'Asset',
+  liability: 'Liability',
+  equity: 'Equity',
+  income: 'Income',
+  expense: 'Expense',
+};
+
+export const TrialBalanceTab = ({
+  today,
+  onOpenAccount,
+}: {
+  today: string;
+  onOpenAccount: (accountId: string) => void;
+}) => {
+  const { company } = useCompany();
+  const currency = company.baseCurrency;
+  const [to, setTo] = useState(today);
+  const [from, setFrom] = useState('');
+  const query = { from: from || undefined, to };
+  const tb = useTrialBalance(query);
+  const data = tb.data;
+  const withPeriod = Boolean(from);
+  const balanced = data ? data.totals.closingDebit === data.totals.closingCredit : true;
+
+  return (
+    <Card>
+      <CardHeader
+        title="Trial balance"
+        description={`As of ${formatDate(to)}${from ? `, movements from ${formatDate(from)}` : ''}`}
+        actions={
+          <ExportLinks
+            label="trial balance"
+            csv={exportHref(company.id, 'trial-balance', query, 'csv')}
+            pdf={exportHref(company.id, 'trial-balance', query, 'pdf')}
+          />
+        }
+      />
+      <Toolbar>
+        <DateInput label="Movements from (optional)" value={from} onChange={setFrom} max={to} />
+        <DateInput label="As of" value={to} onChange={(v) => v && setTo(v)} required />
+        {data ? (
+          <p
+            className={`ml-auto inline-flex min-h-11 items-center gap-2 text-sm font-medium ${balanced ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}
+          >
+            {balanced ? (
+              <CheckCircle2 className="h-4 w-4" aria-hidden="true" />
+            ) : (
+              <TriangleAlert className="h-4 w-4" aria-hidden="true" />
+            )}
+            {balanced ? 'Debits equal credits' : 'Debits and credits differ'}
+          </p>
+        ) : null}
+      </Toolbar>
+      {tb.isLoading ? (
+        <Loading label="Loading the trial balance..." />
+      ) : tb.isError ? (
+        <LoadError error={tb.error} what="the trial balance" onRetry={() => void tb.refetch()} />
+      ) : !data || data.rows.length === 0 ? (
+        <EmptyState
+          title="Nothing posted up to this date"
+          description="The trial balance lists every account with a balance. Post a journal entry, or pick a later date."
+        />
+      ) : (
+        <Table caption={`Trial balance as of ${formatDate(to)}, in ${currency}`} captionHidden>
+          <thead>
+            <tr>
+              <Th className="w-24">Code</Th>
+              <Th>Account</Th>
+              <Th className="w-28">Type</Th>
+              {withPeriod ? (
+                <>
+                  <Th numeric>Opening</Th>
+                  <Th numeric>Period debits</Th>
+                  <Th numeric>Period credits</Th>
+                </>
+              ) : null}
+              <Th numeric className="w-40">
+                Debit
+              </Th>
+              <Th numeric className="w-40">
+                Credit
+              </Th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.rows.map((r) => (
+              <tr key={r.accountId} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
+                <Td className="font-mono text-xs text-slate-500 dark:text-slate-400">{r.code}</Td>
+                <RowTh>
+                  <button
+                    type="button"
+                    onClick={() => onOpenAccount(r.accountId)}
+                    className="text-left text-slate-900 underline-offset-2 hover:underline dark:text-white"
+                    title="Open in the general ledger"
+                  >
+                    {r.name}
+                  </button>
+                </RowTh>
+                <Td className="text-slate-500 dark:text-slate-400">{TYPE_LABEL[r.type] ?? r.type}</Td>
+                {withPeriod ? (
+                  <>
+                    <Td numeric>
+                      <Money minor={r.openingBalance} currency={currency} blankZero />
+                    </Td>
+                    <Td numeric>
+                      <Money minor={r.debit} currency={currency} blankZero />
+                    </Td>
+                    <Td numeric>
+                      <Money minor={r.credit} currency={currency} blankZero />
+                    </Td>
+                  </>
+                ) : null}
+                <Td numeric>
+                  <Money minor={Math.max(r.closingBalance, 0)} currency={currency} blankZero />
+                </Td>
+                <Td numeric>
+                  <Money minor={Math.max(-r.closingBalance, 0)} currency={currency} blankZero />
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr className="bg-slate-50 font-semibold text-slate-900 dark:bg-slate-900/60 dark:text-white">
+              <RowTh colSpan={3} className="font-semibold">
+                Total
+              </RowTh>
+              {withPeriod ? (
+                <>
+                  <Td />
+                  <Td numeric>
+                    <Money minor={data.totals.debit} currency={currency} />
+                  </Td>
+                  <Td numeric>
+                    <Money minor={data.totals.credit} currency={currency} />
+                  </Td>
+                </>
+              ) : null}
+              <Td numeric data-testid="tb-total-debit">
+                <Money minor={data.totals.closingDebit} currency={currency} />
+              </Td>
+              <Td numeric data-testid="tb-total-credit">
+                <Money minor={data.totals.closingCredit} currency={currency} />
+              </Td>
+            </tr>
+          </tfoot>
+        </Table>
+      )}
+    </Card>
+  );
+};
