@@ -22,6 +22,8 @@ import { registerCompanyMembershipCheck } from './modules/companies/guard.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
+import { ledgerRoutes } from './modules/ledger/routes.ts';
 import { mailRoutes } from './modules/mail/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { promoRoutes } from './modules/promo/routes.ts';
@@ -103,6 +105,8 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(profileRoutes(ctx));
       await api.register(promoRoutes(ctx));
       await api.register(mailRoutes(ctx));
+      await api.register(ledgerRoutes(ctx));
+      await api.register(auditRoutes(ctx));
     },
     { prefix: '/api' },
   );

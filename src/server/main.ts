@@ -3,6 +3,7 @@ import { type ServerConfig, loadServerConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { openConfiguredDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { startRecurringInvoiceRunner } from './modules/invoices/recurring.ts';
 
 // Entry point: read config, open the database, migrate, listen; shut down cleanly.
 
@@ -37,11 +38,15 @@ const main = async () => {
             transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } },
           }
         : { level: config.logLevel };
+  const ctx = { config, database, now: () => new Date() };
   const app = await buildApp(
-    { config, database, now: () => new Date() },
+    ctx,
     { logger, webDir: process.env.WEB_DIR || undefined },
   );
+  // Recurring invoices: the job runner lives in the server process (tests call it directly).
+  const stopRecurring = startRecurringInvoiceRunner(ctx, app.log);
   app.addHook('onClose', async () => {
+    stopRecurring();
     await database.close();
   });
 
