@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AUTH_ERROR_MESSAGES } from '../../shared/auth/errors.ts';
-import { normalizeEmail } from '../../shared/auth/rules.ts';
+import { isValidEmail, normalizeEmail } from '../../shared/auth/rules.ts';
 import type { AppContext } from '../context.ts';
 import { CLIENT_IP_HEADER, getAuth } from './auth.ts';
 import { toHeaders } from './session.ts';
@@ -23,6 +23,15 @@ const userExists = async (ctx: AppContext, email: string) =>
   (await ctx.database.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirst()) !==
   undefined;
 
+// Endpoints that take an email typed by a person: trimmed here, and a malformed one gets
+// SPEC's invalid-email answer rather than the library's generic validation error.
+const EMAIL_PATHS = new Set([
+  '/sign-up/email',
+  '/sign-in/email',
+  '/request-password-reset',
+  '/send-verification-email',
+]);
+
 const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!.replace(/^\/api\/auth/, '');
 
 export const authRoutes =
@@ -36,6 +45,15 @@ export const authRoutes =
       handler: async (request, reply) => {
         const path = pathOf(request);
         const reveal = ctx.config.authRevealUnknownEmail;
+        const body = request.body as Json | undefined;
+        if (request.method === 'POST' && EMAIL_PATHS.has(path) && body && typeof body === 'object') {
+          if (typeof body.email === 'string') body.email = body.email.trim();
+          if (typeof body.email !== 'string' || !isValidEmail(body.email)) {
+            return reply
+              .status(400)
+              .send({ code: 'INVALID_EMAIL', message: AUTH_ERROR_MESSAGES['invalid-email'] });
+          }
+        }
 
         if (reveal && request.method === 'POST' && path === '/request-password-reset') {
           const email = emailOf(request.body);

@@ -26,6 +26,11 @@ export type OrganizationsTable = {
   fiscal_year_start_month: ColumnType<number, number | undefined, number>;
   country: string | null;
   time_zone: ColumnType<string, string | undefined, string>;
+  /** Printed on invoices (migration 0500). */
+  address: ColumnType<string | null, string | null | undefined, string | null>;
+  tax_number: ColumnType<string | null, string | null | undefined, string | null>;
+  logo_data: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  logo_content_type: ColumnType<string | null, string | null | undefined, string | null>;
   created_by: string;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -268,7 +273,221 @@ export type PromoRedemptionsTable = {
   redeemed_at: ColumnType<Date, Date | string | undefined, Date | string>;
 };
 
+// Invoices (modules/invoices): see migration 20261121_0500_invoices.ts.
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export type InvoiceSettingsTable = {
+  organization_id: string;
+  invoice_prefix: Defaulted<string>;
+  next_invoice_number: Defaulted<number>;
+  credit_note_prefix: Defaulted<string>;
+  next_credit_note_number: Defaulted<number>;
+  default_terms: Defaulted<string>;
+  default_notes: Defaulted<string>;
+  updated_at: Timestamp;
+};
+
+export type CustomersTable = {
+  organization_id: string;
+  id: string;
+  name: string;
+  company: Defaulted<string>;
+  email: Defaulted<string>;
+  phone: Defaulted<string>;
+  billing_address: Defaulted<string>;
+  tax_number: Defaulted<string>;
+  currency: string;
+  payment_terms_days: Defaulted<number>;
+  notes: Defaulted<string>;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type TaxRatesTable = {
+  organization_id: string;
+  id: string;
+  name: string;
+  percent: string;
+  account_id: string;
+  inclusive: Defaulted<boolean>;
+  compound: Defaulted<boolean>;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+};
+
+export type ItemsTable = {
+  organization_id: string;
+  id: string;
+  name: string;
+  description: Defaulted<string>;
+  unit_price: number;
+  income_account_id: string;
+  tax_rate_id: string | null;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type InvoiceStatusValue = 'draft' | 'sent' | 'partially_paid' | 'paid' | 'void';
+
+export type InvoicesTable = {
+  organization_id: string;
+  id: string;
+  number: string | null;
+  customer_id: string;
+  issue_date: string;
+  due_date: string;
+  currency: string;
+  exchange_rate: Defaulted<string>;
+  reference: Defaulted<string>;
+  notes: Defaulted<string>;
+  terms: Defaulted<string>;
+  status: Defaulted<InvoiceStatusValue>;
+  subtotal: Defaulted<number>;
+  discount_total: Defaulted<number>;
+  tax_total: Defaulted<number>;
+  total: Defaulted<number>;
+  amount_paid: Defaulted<number>;
+  amount_credited: Defaulted<number>;
+  amount_due: Generated<number>;
+  total_base: Defaulted<number>;
+  balance_base: Defaulted<number>;
+  journal_entry_id: string | null;
+  void_entry_id: string | null;
+  voided_at: Timestamp | null;
+  sent_at: Timestamp | null;
+  emailed_at: Timestamp | null;
+  recurring_schedule_id: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type InvoiceLinesTable = {
+  organization_id: string;
+  document_id: string;
+  line_no: number;
+  item_id: string | null;
+  description: Defaulted<string>;
+  quantity: string;
+  unit_price: number;
+  discount_percent: Defaulted<string>;
+  tax_rate_ids: ColumnType<string[], string, string>;
+  account_id: string;
+  gross: number;
+  discount: number;
+  net: number;
+  tax: number;
+  total: number;
+  taxes: ColumnType<{ taxRateId: string; base: number; amount: number }[], string, string>;
+};
+
+export type InvoicePaymentsTable = {
+  organization_id: string;
+  id: string;
+  invoice_id: string;
+  date: string;
+  amount: number;
+  currency: string;
+  exchange_rate: Defaulted<string>;
+  amount_base: number;
+  deposit_base: number;
+  deposit_account_id: string;
+  method: string;
+  reference: Defaulted<string>;
+  journal_entry_id: string;
+  reversal_entry_id: string | null;
+  reversed_at: Timestamp | null;
+  created_by: string | null;
+  created_at: Timestamp;
+};
+
+export type CreditNotesTable = {
+  organization_id: string;
+  id: string;
+  number: string;
+  invoice_id: string;
+  date: string;
+  reason: Defaulted<string>;
+  status: Defaulted<'issued' | 'void'>;
+  subtotal: number;
+  tax_total: number;
+  total: number;
+  currency: string;
+  exchange_rate: Defaulted<string>;
+  amount_base: number;
+  journal_entry_id: string;
+  void_entry_id: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+};
+
+export type InvoiceTaxPostingsTable = {
+  organization_id: string;
+  document_id: string;
+  tax_rate_id: string;
+  date: string;
+  taxable_base: number;
+  tax_base: number;
+};
+
+export type RecurringSchedulesTable = {
+  organization_id: string;
+  id: string;
+  customer_id: string;
+  frequency: 'weekly' | 'monthly' | 'quarterly' | 'yearly';
+  start_date: string;
+  end_date: string | null;
+  max_count: number | null;
+  auto_send: Defaulted<boolean>;
+  status: Defaulted<'active' | 'paused' | 'ended'>;
+  next_index: Defaulted<number>;
+  next_date: string | null;
+  currency: string;
+  exchange_rate: Defaulted<string>;
+  payment_terms_days: number;
+  reference: Defaulted<string>;
+  notes: Defaulted<string>;
+  terms: Defaulted<string>;
+  lines: ColumnType<unknown, string, string>;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type RecurringRunsTable = {
+  organization_id: string;
+  schedule_id: string;
+  occurrence_date: string;
+  invoice_id: string;
+  created_at: Timestamp;
+};
+
+export type InvoiceEventsTable = {
+  organization_id: string;
+  id: string;
+  invoice_id: string;
+  kind: string;
+  message: string;
+  actor_user_id: string | null;
+  created_at: Timestamp;
+  seq: Generated<number>;
+};
+
 export type Database = {
+  invoice_settings: InvoiceSettingsTable;
+  customers: CustomersTable;
+  tax_rates: TaxRatesTable;
+  items: ItemsTable;
+  invoices: InvoicesTable;
+  invoice_lines: InvoiceLinesTable;
+  invoice_payments: InvoicePaymentsTable;
+  credit_notes: CreditNotesTable;
+  invoice_tax_postings: InvoiceTaxPostingsTable;
+  recurring_schedules: RecurringSchedulesTable;
+  recurring_runs: RecurringRunsTable;
+  invoice_events: InvoiceEventsTable;
   user: UserTable;
   session: AuthSessionTable;
   verification: VerificationTable;

@@ -98,7 +98,8 @@ const channelsPatch = z
     payments: z.boolean(),
     security: z.boolean(),
   })
-  .partial();
+  .partial()
+  .strict();
 
 // Theme accepts any string so that an unknown value is ignored, not refused (SPEC section 4).
 export const profilePatchSchema = z
@@ -117,10 +118,11 @@ export const profilePatchSchema = z
         language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as en or en-GB'),
         currency: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code such as USD'),
         dateFormat: z.enum(['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD.MM.YYYY']),
-        notifications: z.object({ email: channelsPatch, push: channelsPatch }).partial(),
+        notifications: z.object({ email: channelsPatch, push: channelsPatch }).partial().strict(),
       })
-      .partial(),
-    security: z.object({ loginAlerts: z.boolean() }).partial(),
+      .partial()
+      .strict(),
+    security: z.object({ loginAlerts: z.boolean() }).partial().strict(),
   })
   .partial()
   .strict();

@@ -51,8 +51,9 @@ export const insertProfileIfMissing = async (db: Db, p: ProfileInsert) => {
       updated_at: p.createdAt,
     })
     .onConflict((oc) => oc.column('user_id').doNothing())
+    .returning('user_id')
     .executeTakeFirst();
-  return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+  return res !== undefined;
 };
 
 export type ProfileUpdate = Partial<{

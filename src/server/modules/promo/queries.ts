@@ -31,12 +31,13 @@ export const insertPromoCode = (
 
 /** Records one user's redemption; false when this user already redeemed the code. */
 export const insertRedemption = async (db: Db, row: { code: string; userId: string; planAccess: string }) => {
-  const res = await db
+  const inserted = await db
     .insertInto('promo_redemptions')
     .values({ code: row.code, user_id: row.userId, plan_access: row.planAccess })
     .onConflict((oc) => oc.columns(['code', 'user_id']).doNothing())
+    .returning('code')
     .executeTakeFirst();
-  return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+  return inserted !== undefined;
 };
 
 /**

@@ -1,0 +1,289 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../testing/app.ts';
+import { authGet, authPost, freshIp, mailsTo } from '../testing/auth-helpers.ts';
+import { signUpTestUser } from '../testing/users.ts';
+import { disableUser } from './accounts.ts';
+
+// Sign-up, sign-in and sessions through the real HTTP routes, with enumeration protection
+// at its default (on): unknown email and wrong password get the same answer.
+
+describe('accounts (enumeration protection on)', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('creates the full SPEC profile at sign-up with the payload merged in', async () => {
+    const user = await signUpTestUser(t.app, {
+      email: '  Grace.Hopper@Example.COM ',
+      profile: {
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        displayName: 'Grace Hopper',
+        phone: '',
+        company: '',
+        role: '',
+        timezone: 'America/New_York',
+      },
+    });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/me/profile',
+      headers: { cookie: user.cookie },
+    });
+    expect(res.statusCode).toBe(200);
+    const p = res.json();
+    expect(p).toMatchObject({
+      uid: user.id,
+      email: 'grace.hopper@example.com',
+      emailVerified: false,
+      photoURL: '',
+      isActive: true,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      displayName: 'Grace Hopper',
+      phone: '',
+      company: '',
+      role: '',
+      timezone: 'America/New_York',
+      preferences: {
+        theme: 'light',
+        language: 'en',
+        currency: 'USD',
+        dateFormat: 'MM/DD/YYYY',
+        notifications: {
+          email: { transactions: true, invoices: true, payments: true, security: true },
+          push: { transactions: true, invoices: false, payments: true, security: true },
+        },
+      },
+      security: { twoFactorEnabled: false, loginAlerts: true, twoFactorSetupAt: null },
+    });
+    for (const key of ['createdAt', 'lastLoginAt', 'updatedAt'] as const)
+      expect(new Date(p[key]).toISOString()).toBe(p[key]);
+    expect(new Date(p.security.lastPasswordChange).toISOString()).toBe(p.security.lastPasswordChange);
+  });
+
+  it('sends a verification email at sign-up', async () => {
+    const user = await signUpTestUser(t.app);
+    const mails = await mailsTo(t.app, user.email);
+    expect(mails.map((m) => m.subject)).toContain('Confirm your email address for Kontor');
+  });
+
+  it('refuses bad sign-up input with the codes the catalogue maps', async () => {
+    const invalid = await authPost(t.app, '/sign-up/email', {
+      email: 'not-an-email',
+      password: 'secret1',
+      name: 'X Y',
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body?.code).toBe('INVALID_EMAIL');
+
+    const short = await authPost(t.app, '/sign-up/email', {
+      email: 'short@example.com',
+      password: '12345',
+      name: 'X Y',
+    });
+    expect(short.status).toBe(400);
+    expect(short.body?.code).toBe('PASSWORD_TOO_SHORT');
+
+    const user = await signUpTestUser(t.app);
+    const dup = await authPost(t.app, '/sign-up/email', {
+      email: user.email.toUpperCase(),
+      password: 'secret12',
+      name: 'X Y',
+    });
+    expect(dup.status).toBe(422);
+    expect(dup.body?.code).toBe('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL');
+  });
+
+  it('answers unknown email and wrong password the same way', async () => {
+    const user = await signUpTestUser(t.app);
+    const wrong = await authPost(t.app, '/sign-in/email', {
+      email: user.email,
+      password: 'not-the-password',
+    });
+    const unknown = await authPost(t.app, '/sign-in/email', {
+      email: 'nobody-here@example.com',
+      password: 'whatever1',
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual(unknown.body);
+    expect(wrong.body).toEqual({
+      code: 'INVALID_EMAIL_OR_PASSWORD',
+      message: 'Incorrect email or password. Please try again.',
+    });
+  });
+
+  it('takes about the same time for unknown and known emails (both hash a password)', async () => {
+    const user = await signUpTestUser(t.app);
+    const time = async (email: string) => {
+      const start = performance.now();
+      await authPost(t.app, '/sign-in/email', { email, password: 'not-the-password' });
+      return performance.now() - start;
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      known.push(await time(user.email));
+      unknown.push(await time(`ghost${i}@example.com`));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    // Argon2id at OWASP cost dominates both paths; without the dummy hash for unknown
+    // emails the ratio would be far beyond 3.
+    const ratio = median(known) / median(unknown);
+    expect(ratio).toBeGreaterThan(1 / 3);
+    expect(ratio).toBeLessThan(3);
+  });
+
+  it('lowercases the email at sign-in and merges lastLoginAt', async () => {
+    const user = await signUpTestUser(t.app);
+    t.clock.advance(60_000);
+    const ok = await authPost(t.app, '/sign-in/email', {
+      email: user.email.toUpperCase(),
+      password: user.password,
+    });
+    expect(ok.status).toBe(200);
+    const profile = (
+      await t.app.inject({ method: 'GET', url: '/api/me/profile', headers: { cookie: ok.cookie } })
+    ).json();
+    expect(profile.lastLoginAt).toBe(t.clock.now().toISOString());
+    expect(profile.updatedAt).toBe(t.clock.now().toISOString());
+    expect(profile.lastLoginAt > profile.createdAt).toBe(true);
+  });
+
+  it('rate-limits sign-in attempts with 429 per client address', async () => {
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await authPost(
+        t.app,
+        '/sign-in/email',
+        { email: 'flood@example.com', password: 'nope12' },
+        { ip },
+      );
+      statuses.push(r.status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    // Another address is not affected.
+    const other = await authPost(t.app, '/sign-in/email', { email: 'flood@example.com', password: 'nope12' });
+    expect(other.status).toBe(401);
+  });
+
+  it('ignores a client-sent copy of the internal client-IP header', async () => {
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const r = await authPost(
+        t.app,
+        '/sign-in/email',
+        { email: 'spoof@example.com', password: 'nope12' },
+        { ip, headers: { 'x-kontor-client-ip': `203.0.113.${i}` } },
+      );
+      statuses.push(r.status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('refuses a disabled user and ends their sessions', async () => {
+    const user = await signUpTestUser(t.app);
+    expect((await authGet(t.app, '/get-session', user.cookie)).body?.user?.id).toBe(user.id);
+    await disableUser(t.ctx, user.id);
+    expect((await authGet(t.app, '/get-session', user.cookie)).body).toBeNull();
+    const profile = await t.app.inject({
+      method: 'GET',
+      url: '/api/me/profile',
+      headers: { cookie: user.cookie },
+    });
+    expect(profile.statusCode).toBe(401);
+    const signIn = await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password });
+    expect(signIn.status).toBe(403);
+    expect(signIn.body).toMatchObject({
+      code: 'BANNED_USER',
+      message: 'This account has been disabled. Please contact support.',
+    });
+  });
+
+  it('sends a login alert when loginAlerts is on, and none when it is off', async () => {
+    const user = await signUpTestUser(t.app);
+    const alerts = async () =>
+      (await mailsTo(t.app, user.email)).filter((m) => m.subject === 'New sign-in to your Kontor account')
+        .length;
+    expect(await alerts()).toBe(0); // sign-up itself is not an alert
+    await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password });
+    expect(await alerts()).toBe(1);
+    const off = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/me/profile',
+      headers: { cookie: user.cookie },
+      payload: { security: { loginAlerts: false } },
+    });
+    expect(off.json().security.loginAlerts).toBe(false);
+    await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password });
+    expect(await alerts()).toBe(1);
+  });
+
+  it('lists sessions and revokes one or all others', async () => {
+    const user = await signUpTestUser(t.app);
+    const second = await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password });
+    const third = await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password });
+    const list = await authGet(t.app, '/list-sessions', user.cookie);
+    expect(list.body).toHaveLength(3);
+    const secondToken = (await authGet(t.app, '/get-session', second.cookie)).body.session.token;
+    const revoke = await authPost(t.app, '/revoke-session', { token: secondToken }, { cookie: user.cookie });
+    expect(revoke.status).toBe(200);
+    expect((await authGet(t.app, '/get-session', second.cookie)).body).toBeNull();
+    expect((await authGet(t.app, '/get-session', third.cookie)).body?.user.id).toBe(user.id);
+    await authPost(t.app, '/revoke-other-sessions', {}, { cookie: user.cookie });
+    expect((await authGet(t.app, '/get-session', third.cookie)).body).toBeNull();
+    expect((await authGet(t.app, '/list-sessions', user.cookie)).body).toHaveLength(1);
+  });
+
+  it('changes the password only with the current one and records the change', async () => {
+    const user = await signUpTestUser(t.app);
+    t.clock.advance(5_000);
+    const wrong = await authPost(
+      t.app,
+      '/change-password',
+      { currentPassword: 'not-it', newPassword: 'Brand-New-77' },
+      { cookie: user.cookie },
+    );
+    expect(wrong.status).toBe(400);
+    expect(wrong.body?.code).toBe('INVALID_PASSWORD');
+    const ok = await authPost(
+      t.app,
+      '/change-password',
+      { currentPassword: user.password, newPassword: 'Brand-New-77', revokeOtherSessions: true },
+      { cookie: user.cookie },
+    );
+    expect(ok.status).toBe(200);
+    const profile = (
+      await t.app.inject({ method: 'GET', url: '/api/me/profile', headers: { cookie: ok.cookie } })
+    ).json();
+    expect(profile.security.lastPasswordChange).toBe(t.clock.now().toISOString());
+    expect(
+      (await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password })).status,
+    ).toBe(401);
+    expect(
+      (await authPost(t.app, '/sign-in/email', { email: user.email, password: 'Brand-New-77' })).status,
+    ).toBe(200);
+  });
+
+  it('sets the session cookie httpOnly and SameSite=Lax', async () => {
+    const res = await authPost(t.app, '/sign-up/email', {
+      email: 'cookie-check@example.com',
+      password: 'secret12',
+      name: 'Cookie Check',
+    });
+    const raw = ([] as string[])
+      .concat(res.res.headers['set-cookie'] ?? [])
+      .find((c) => c.includes('session_token='));
+    expect(raw).toMatch(/HttpOnly/i);
+    expect(raw).toMatch(/SameSite=Lax/i);
+    expect(raw).not.toMatch(/Secure/); // only in production (SECURE_COOKIES)
+  });
+});
