@@ -1,0 +1,230 @@
+import { badRequest, notFound } from '../../../shared/errors.ts';
+import {
+  InvoiceCalcError,
+  type InvoiceLineInput,
+  type LineResult,
+  type TaxForCalc,
+  calculateInvoice,
+} from '../../../shared/invoices.ts';
+import { convertMinor } from '../../../shared/money.ts';
+import { findSystemAccount } from '../ledger/accounts.ts';
+import { selectAccountsByIds } from '../ledger/queries.ts';
+import { type Executor, selectCompany, selectItemsByIds, selectTaxRatesByIds } from './queries.ts';
+
+// What the invoice services share: the company's "today", resolving a document's lines
+// (items, tax rates, income accounts) and running them through the shared calculation,
+// and spreading a foreign-currency document over base-currency ledger lines.
+
+/** The calendar date in the company's time zone: what "today" means for due dates and aging. */
+export const companyToday = (now: Date, timeZone: string) => {
+  try {
+    return new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(now);
+  } catch {
+    return now.toISOString().slice(0, 10);
+  }
+};
+
+export const loadCompany = async (db: Executor, organizationId: string) => {
+  const company = await selectCompany(db, organizationId);
+  if (!company) throw notFound('Company not found.');
+  return { ...company, base_currency: company.base_currency.trim() };
+};
+
+export const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** Resolved, calculated lines ready to store. */
+export type PreparedLine = {
+  itemId: string | null;
+  description: string;
+  quantity: string;
+  unitPrice: number;
+  discountPercent: string;
+  taxRateIds: string[];
+  accountId: string;
+  result: LineResult;
+};
+
+/** Normalises decimal text so "1.50" and "1.5" store the same way. */
+export const normalizeDecimal = (text: string) => {
+  const t = text.trim();
+  if (!t.includes('.')) return t.replace(/^0+(?=\d)/, '');
+  const [w, f] = t.split('.') as [string, string];
+  const fraction = f.replace(/0+$/, '');
+  const whole = w.replace(/^0+(?=\d)/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+};
+
+/**
+ * Looks up each line's item, tax rates and income account in the company, fills defaults
+ * from the item, and calculates the document with the shared function.
+ */
+export const prepareLines = async (db: Executor, organizationId: string, lines: InvoiceLineInput[]) => {
+  const itemIds = [...new Set(lines.map((l) => l.itemId).filter((id): id is string => Boolean(id)))];
+  const items = new Map((await selectItemsByIds(db, organizationId, itemIds)).map((i) => [i.id, i]));
+  for (const [i, line] of lines.entries()) {
+    if (line.itemId && !items.has(line.itemId)) {
+      throw badRequest('item_not_found', `Line ${i + 1}: the item does not exist in this company.`, {
+        line: i + 1,
+      });
+    }
+  }
+  const taxIds = [...new Set(lines.flatMap((l) => l.taxRateIds ?? []))];
+  const taxes = new Map((await selectTaxRatesByIds(db, organizationId, taxIds)).map((t) => [t.id, t]));
+  const defaultIncome = await findSystemAccount(db, organizationId, 'sales');
+  const accountIds = [
+    ...new Set(
+      lines.map(
+        (l) => l.accountId ?? (l.itemId ? items.get(l.itemId)?.income_account_id : null) ?? defaultIncome.id,
+      ),
+    ),
+  ];
+  const accounts = new Map((await selectAccountsByIds(db, organizationId, accountIds)).map((a) => [a.id, a]));
+
+  const prepared = lines.map((line, i) => {
+    const item = line.itemId ? items.get(line.itemId) : undefined;
+    const accountId = line.accountId ?? item?.income_account_id ?? defaultIncome.id;
+    const account = accounts.get(accountId);
+    if (!account) {
+      throw badRequest(
+        'account_not_found',
+        `Line ${i + 1}: the income account does not exist in this company.`,
+        { line: i + 1 },
+      );
+    }
+    if (account.type !== 'income') {
+      throw badRequest(
+        'invalid_account',
+        `Line ${i + 1}: post invoice lines to an income account, not ${account.code} ${account.name}.`,
+        {
+          line: i + 1,
+        },
+      );
+    }
+    const taxRateIds = line.taxRateIds ?? [];
+    for (const id of taxRateIds) {
+      if (!taxes.has(id)) {
+        throw badRequest(
+          'tax_rate_not_found',
+          `Line ${i + 1}: the tax rate does not exist in this company.`,
+          { line: i + 1 },
+        );
+      }
+    }
+    const description = (line.description ?? '').trim() || item?.name || '';
+    if (!description) {
+      throw badRequest('line_description_required', `Line ${i + 1}: describe the line or choose an item.`, {
+        line: i + 1,
+      });
+    }
+    return {
+      itemId: item?.id ?? null,
+      description,
+      quantity: normalizeDecimal(line.quantity),
+      unitPrice: line.unitPrice,
+      discountPercent: normalizeDecimal(line.discountPercent ?? '0'),
+      taxRateIds,
+      accountId,
+    };
+  });
+
+  const calcTaxes = (ids: string[]): TaxForCalc[] =>
+    ids.map((id) => {
+      const t = taxes.get(id)!;
+      return { id, percent: t.percent, compound: t.compound, inclusive: t.inclusive };
+    });
+  let totals: ReturnType<typeof calculateInvoice>;
+  try {
+    totals = calculateInvoice(
+      prepared.map((p) => ({
+        quantity: p.quantity,
+        unitPrice: p.unitPrice,
+        discountPercent: p.discountPercent,
+        taxes: calcTaxes(p.taxRateIds),
+      })),
+    );
+  } catch (error) {
+    if (error instanceof InvoiceCalcError) {
+      throw badRequest(
+        'invalid_line',
+        error.line !== undefined ? `Line ${error.line + 1}: ${error.message}` : error.message,
+        error.line !== undefined ? { line: error.line + 1 } : undefined,
+      );
+    }
+    throw error;
+  }
+  return {
+    lines: prepared.map((p, i): PreparedLine => ({ ...p, result: totals.lines[i]! })),
+    totals,
+    taxRates: taxes,
+  };
+};
+
+/** Rows for invoice_lines. */
+export const lineRows = (organizationId: string, documentId: string, lines: PreparedLine[]) =>
+  lines.map((l, i) => ({
+    organization_id: organizationId,
+    document_id: documentId,
+    line_no: i + 1,
+    item_id: l.itemId,
+    description: l.description,
+    quantity: l.quantity,
+    unit_price: l.unitPrice,
+    discount_percent: l.discountPercent,
+    tax_rate_ids: JSON.stringify(l.taxRateIds),
+    account_id: l.accountId,
+    gross: l.result.gross,
+    discount: l.result.discount,
+    net: l.result.net,
+    tax: l.result.tax,
+    total: l.result.total,
+    taxes: JSON.stringify(l.result.taxes),
+  }));
+
+/** Converts document-currency minor units to base at the document's rate. */
+export const toBase = (amount: number, currency: string, rate: string, baseCurrency: string) =>
+  currency === baseCurrency ? amount : convertMinor(amount, currency, rate, baseCurrency);
+
+export type Split = { key: string; amount: number; base: number };
+
+/**
+ * Converts each part to base and makes the parts add up to `targetBase` exactly by moving
+ * single minor units onto the largest parts: every part stays within one unit of its own
+ * conversion (what the ledger checks), and the entry balances.
+ */
+export const splitToBase = (
+  parts: { key: string; amount: number }[],
+  currency: string,
+  rate: string,
+  baseCurrency: string,
+  targetBase: number,
+): Split[] => {
+  const splits = parts.map((p) => ({ ...p, base: toBase(p.amount, currency, rate, baseCurrency) }));
+  let difference = targetBase - splits.reduce((s, p) => s + p.base, 0);
+  const order = [...splits].sort((a, b) => b.amount - a.amount);
+  for (let round = 0; difference !== 0 && round < 1000; round += 1) {
+    let moved = false;
+    for (const part of order) {
+      if (difference === 0) break;
+      const step = difference > 0 ? 1 : -1;
+      if (part.base + step < 0) continue;
+      part.base += step;
+      difference -= step;
+      moved = true;
+    }
+    if (!moved) break;
+  }
+  if (difference !== 0) throw new Error('could not spread the rounding difference over the document lines');
+  return splits;
+};
+
+/** The status an open invoice has from what has been paid and credited. */
+export const settledStatus = (total: number, paid: number, credited: number) => {
+  if (paid + credited >= total) return 'paid' as const;
+  if (paid + credited > 0) return 'partially_paid' as const;
+  return 'sent' as const;
+};

@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { badRequest, notFound } from '../../../shared/errors.ts';
+import { type creditNoteInputSchema, formatDocumentNumber } from '../../../shared/invoices.ts';
+import { recordAudit } from '../audit/record.ts';
+import { findSystemAccount } from '../ledger/accounts.ts';
+import {
+  type PostingLineInput,
+  inTransaction,
+  postJournalEntry,
+  reverseJournalEntry,
+} from '../ledger/posting.ts';
+import { lineRows, loadCompany, prepareLines, settledStatus, toBase } from './common.ts';
+import { type Actor, addEvent, describeAmount, getInvoice, refuseTransition } from './invoices.ts';
+import { type Executor, selectInvoice, selectTaxRates, takeDocumentNumber } from './queries.ts';
+
+// Credit notes reduce what a sent invoice asks for: Dr income and tax payable, Cr
+// receivable, with their own number sequence. They never exceed what is still due (money
+// already received is refunded outside the invoice), and are undone by voiding, which
+// reverses their posting.
+
+export const createCreditNote = (
+  db: Executor,
+  actor: Actor,
+  invoiceId: string,
+  input: z.output<typeof creditNoteInputSchema>,
+) =>
+  inTransaction(db, async (trx) => {
+    const { organizationId } = actor;
+    const row = await selectInvoice(trx, organizationId, invoiceId, { forUpdate: true });
+    if (!row) throw notFound('Invoice not found.');
+    const currency = row.currency.trim();
+    if (row.status === 'draft') throw refuseTransition('credited', row.status, 'Edit the draft instead.');
+    if (row.status === 'void')
+      throw refuseTransition('credited', row.status, 'A void invoice asks for nothing.');
+    if (row.status === 'paid')
+      throw refuseTransition('credited', row.status, 'Nothing is left due; refund the customer instead.');
+    if (input.date < row.issue_date) {
+      throw badRequest(
+        'credit_before_invoice',
+        `The credit note date cannot be before the invoice date (${row.issue_date}).`,
+      );
+    }
+    const { lines, totals } = await prepareLines(trx, organizationId, input.lines);
+    if (totals.total <= 0)
+      throw badRequest('credit_total_zero', 'A credit note must credit something. Add an amount to a line.');
+    if (totals.total > row.amount_due) {
+      throw badRequest(
+        'credit_exceeds_due',
+        `The credit note of ${describeAmount(totals.total, currency)} is more than the ${describeAmount(row.amount_due, currency)} still due on ${row.number}.`,
+        { amountDue: row.amount_due },
+      );
+    }
+    const company = await loadCompany(trx, organizationId);
+    const base = company.base_currency;
+    const taxRates = new Map((await selectTaxRates(trx, organizationId)).map((t) => [t.id, t]));
+    const receivable = await findSystemAccount(trx, organizationId, 'accounts_receivable');
+
+    // Debits per income account and per tax rate, in base at the invoice's rate.
+    const parts = new Map<string, { amount: number; taxable: number }>();
+    for (const line of lines) {
+      const key = `income:${line.accountId}`;
+      const p = parts.get(key) ?? { amount: 0, taxable: 0 };
+      p.amount += line.result.net;
+      parts.set(key, p);
+      for (const t of line.result.taxes) {
+        const tk = `tax:${t.taxRateId}`;
+        const tp = parts.get(tk) ?? { amount: 0, taxable: 0 };
+        tp.amount += t.amount;
+        tp.taxable += t.base;
+        parts.set(tk, tp);
+      }
+    }
+    const debits = [...parts]
+      .map(([key, p]) => ({
+        key,
+        amount: p.amount,
+        taxable: p.taxable,
+        base: toBase(p.amount, currency, row.exchange_rate, base),
+      }))
+      .filter((d) => d.amount > 0);
+    // The receivable credited: what is left when this note clears the invoice, else its conversion.
+    const clears = totals.total === row.amount_due;
+    const converted = debits.reduce((s, d) => s + d.base, 0);
+    const amountBase = clears ? row.balance_base : Math.min(converted, row.balance_base);
+    let difference = amountBase - converted;
+    // Rounding between the parts' conversions and the receivable goes on the largest part.
+    const largest = [...debits].sort((a, b) => b.base - a.base)[0]!;
+    largest.base += difference;
+    difference = 0;
+    if (largest.base < 0)
+      throw badRequest('credit_too_small', 'The credit note is too small to post at this exchange rate.');
+
+    const settings = await takeDocumentNumber(trx, organizationId, 'credit_note');
+    const number = formatDocumentNumber(settings.prefix, settings.number);
+    const memo = `Credit note ${number} against invoice ${row.number}`;
+    const ledgerLines: PostingLineInput[] = [
+      ...debits
+        .filter((d) => d.base > 0)
+        .map((d): PostingLineInput => {
+          const [kind, ref] = d.key.split(':') as [string, string];
+          return {
+            accountId: kind === 'income' ? ref : taxRates.get(ref)!.account_id,
+            debit: d.base,
+            description: kind === 'tax' ? `${taxRates.get(ref)!.name} credited on ${number}` : memo,
+            contactId: row.customer_id,
+          };
+        }),
+      { accountId: receivable.id, credit: amountBase, description: memo, contactId: row.customer_id },
+    ];
+    const entry = await postJournalEntry(trx, {
+      organizationId,
+      date: input.date,
+      memo,
+      reference: number,
+      source: 'invoice',
+      sourceId: invoiceId,
+      lines: ledgerLines,
+      actorUserId: actor.userId,
+    });
+    const id = randomUUID();
+    await trx
+      .insertInto('credit_notes')
+      .values({
+        organization_id: organizationId,
+        id,
+        number,
+        invoice_id: invoiceId,
+        date: input.date,
+        reason: input.reason,
+        subtotal: totals.subtotal,
+        tax_total: totals.taxTotal,
+        total: totals.total,
+        currency,
+        exchange_rate: row.exchange_rate,
+        amount_base: amountBase,
+        journal_entry_id: entry.id,
+        created_by: actor.userId,
+        created_at: actor.now,
+      })
+      .execute();
+    await trx
+      .insertInto('invoice_lines')
+      .values(lineRows(organizationId, id, lines))
+      .execute();
+    const taxRows = debits
+      .filter((d) => d.key.startsWith('tax:'))
+      .map((d) => ({
+        organization_id: organizationId,
+        document_id: id,
+        tax_rate_id: d.key.slice(4),
+        date: input.date,
+        taxable_base: -toBase(d.taxable, currency, row.exchange_rate, base),
+        tax_base: -d.base,
+      }));
+    if (taxRows.length > 0) await trx.insertInto('invoice_tax_postings').values(taxRows).execute();
+    const credited = row.amount_credited + totals.total;
+    const status = settledStatus(row.total, row.amount_paid, credited);
+    await trx
+      .updateTable('invoices')
+      .set({
+        amount_credited: credited,
+        balance_base: row.balance_base - amountBase,
+        status,
+        updated_at: actor.now,
+      })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', invoiceId)
+      .execute();
+    await addEvent(
+      trx,
+      actor,
+      invoiceId,
+      'credit_note',
+      `Credit note ${number} for ${describeAmount(totals.total, currency)} issued`,
+    );
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId: actor.userId,
+      action: 'credit_note.issued',
+      entityType: 'credit_note',
+      entityId: id,
+      after: { number, invoiceId, date: input.date, total: totals.total, currency, journalEntryId: entry.id },
+    });
+    return getInvoice(trx, organizationId, invoiceId, actor.now);
+  });
+
+export const voidCreditNote = (db: Executor, actor: Actor, invoiceId: string, creditNoteId: string) =>
+  inTransaction(db, async (trx) => {
+    const { organizationId } = actor;
+    const row = await selectInvoice(trx, organizationId, invoiceId, { forUpdate: true });
+    if (!row) throw notFound('Invoice not found.');
+    const note = await trx
+      .selectFrom('credit_notes')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('invoice_id', '=', invoiceId)
+      .where('id', '=', creditNoteId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!note) throw notFound('Credit note not found.');
+    if (note.status === 'void')
+      throw badRequest('credit_note_void', `Credit note ${note.number} is already void.`);
+    const reversal = await reverseJournalEntry(trx, {
+      organizationId,
+      entryId: note.journal_entry_id,
+      memo: `Void of credit note ${note.number}`,
+      actorUserId: actor.userId,
+    });
+    await trx
+      .updateTable('credit_notes')
+      .set({ status: 'void', void_entry_id: reversal.id })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', creditNoteId)
+      .execute();
+    await trx
+      .deleteFrom('invoice_tax_postings')
+      .where('organization_id', '=', organizationId)
+      .where('document_id', '=', creditNoteId)
+      .execute();
+    const credited = row.amount_credited - note.total;
+    const status = settledStatus(row.total, row.amount_paid, credited);
+    await trx
+      .updateTable('invoices')
+      .set({
+        amount_credited: credited,
+        balance_base: row.balance_base + note.amount_base,
+        status,
+        updated_at: actor.now,
+      })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', invoiceId)
+      .execute();
+    await addEvent(
+      trx,
+      actor,
+      invoiceId,
+      'credit_note_voided',
+      `Credit note ${note.number} voided; the invoice is owed again`,
+    );
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId: actor.userId,
+      action: 'credit_note.voided',
+      entityType: 'credit_note',
+      entityId: creditNoteId,
+      before: { status: 'issued' },
+      after: { status: 'void', reversalEntryId: reversal.id },
+    });
+    return getInvoice(trx, organizationId, invoiceId, actor.now);
+  });

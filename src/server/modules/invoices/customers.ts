@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { badRequest, notFound } from '../../../shared/errors.ts';
+import type { Customer, customerInputSchema, customerUpdateSchema } from '../../../shared/invoices.ts';
+import { isCurrencyCode } from '../../../shared/money.ts';
+import { recordAudit } from '../audit/record.ts';
+import { inTransaction } from '../ledger/posting.ts';
+import { iso, loadCompany } from './common.ts';
+import { type Executor, countCustomers, selectCustomer, selectCustomers } from './queries.ts';
+
+// Customers (contacts): who invoices go to. Archived, never deleted once invoiced, so old
+// invoices keep their customer.
+
+type CustomerRow = NonNullable<Awaited<ReturnType<typeof selectCustomer>>>;
+
+export const toCustomer = (row: CustomerRow): Customer => ({
+  id: row.id,
+  name: row.name,
+  company: row.company,
+  email: row.email,
+  phone: row.phone,
+  billingAddress: row.billing_address,
+  taxNumber: row.tax_number,
+  currency: row.currency.trim(),
+  paymentTermsDays: row.payment_terms_days,
+  notes: row.notes,
+  archived: row.archived_at !== null,
+  balance: Number(row.balance),
+  createdAt: iso(row.created_at as Date)!,
+});
+
+const auditView = (c: Customer) => {
+  const { balance: _b, createdAt: _c, ...rest } = c;
+  return rest;
+};
+
+export const listCustomers = async (
+  db: Executor,
+  organizationId: string,
+  params: { search?: string; includeArchived?: boolean; page: number; pageSize: number },
+) => {
+  const filter = { search: params.search, includeArchived: params.includeArchived ?? false };
+  const [rows, total] = await Promise.all([
+    selectCustomers(db, organizationId, {
+      ...filter,
+      limit: params.pageSize,
+      offset: (params.page - 1) * params.pageSize,
+    }),
+    countCustomers(db, organizationId, filter),
+  ]);
+  return { customers: rows.map(toCustomer), totalCount: total, page: params.page, pageSize: params.pageSize };
+};
+
+export const getCustomer = async (db: Executor, organizationId: string, id: string) => {
+  const row = await selectCustomer(db, organizationId, id);
+  if (!row) throw notFound('Customer not found.');
+  return toCustomer(row);
+};
+
+const checkCurrency = (currency: string) => {
+  if (!isCurrencyCode(currency))
+    throw badRequest('invalid_currency', `"${currency}" is not a currency code.`);
+};
+
+export const createCustomer = (
+  db: Executor,
+  organizationId: string,
+  actorUserId: string,
+  input: z.output<typeof customerInputSchema>,
+) =>
+  inTransaction(db, async (trx) => {
+    const company = await loadCompany(trx, organizationId);
+    const currency = input.currency ?? company.base_currency;
+    checkCurrency(currency);
+    const id = randomUUID();
+    await trx
+      .insertInto('customers')
+      .values({
+        organization_id: organizationId,
+        id,
+        name: input.name,
+        company: input.company,
+        email: input.email,
+        phone: input.phone,
+        billing_address: input.billingAddress,
+        tax_number: input.taxNumber,
+        currency,
+        payment_terms_days: input.paymentTermsDays,
+        notes: input.notes,
+      })
+      .execute();
+    const customer = await getCustomer(trx, organizationId, id);
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId,
+      action: 'customer.created',
+      entityType: 'customer',
+      entityId: id,
+      after: auditView(customer),
+    });
+    return customer;
+  });
+
+export const updateCustomer = (
+  db: Executor,
+  organizationId: string,
+  actorUserId: string,
+  id: string,
+  input: z.output<typeof customerUpdateSchema>,
+) =>
+  inTransaction(db, async (trx) => {
+    const before = await getCustomer(trx, organizationId, id);
+    if (input.currency !== undefined && input.currency !== before.currency) {
+      checkCurrency(input.currency);
+      const invoiced = await trx
+        .selectFrom('invoices')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .where('customer_id', '=', id)
+        .where('status', '<>', 'draft')
+        .limit(1)
+        .executeTakeFirst();
+      if (invoiced) {
+        throw badRequest(
+          'customer_currency_locked',
+          'This customer already has invoices in their currency. Create a new customer for another currency.',
+        );
+      }
+    }
+    await trx
+      .updateTable('customers')
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.company !== undefined ? { company: input.company } : {}),
+        ...(input.email !== undefined ? { email: input.email } : {}),
+        ...(input.phone !== undefined ? { phone: input.phone } : {}),
+        ...(input.billingAddress !== undefined ? { billing_address: input.billingAddress } : {}),
+        ...(input.taxNumber !== undefined ? { tax_number: input.taxNumber } : {}),
+        ...(input.currency !== undefined ? { currency: input.currency } : {}),
+        ...(input.paymentTermsDays !== undefined ? { payment_terms_days: input.paymentTermsDays } : {}),
+        ...(input.notes !== undefined ? { notes: input.notes } : {}),
+        ...(input.archived !== undefined ? { archived_at: input.archived ? new Date() : null } : {}),
+        updated_at: new Date(),
+      })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .execute();
+    const after = await getCustomer(trx, organizationId, id);
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId,
+      action:
+        input.archived === true
+          ? 'customer.archived'
+          : input.archived === false
+            ? 'customer.restored'
+            : 'customer.updated',
+      entityType: 'customer',
+      entityId: id,
+      before: auditView(before),
+      after: auditView(after),
+    });
+    return after;
+  });

@@ -1,0 +1,45 @@
+import { badRequest } from '../../../shared/errors.ts';
+import type { AppContext } from '../../context.ts';
+import { sendMail } from '../mail/service.ts';
+import { type Actor, describeAmount, markEmailed, refuseTransition } from './invoices.ts';
+import { pdfFileName, renderInvoicePdf } from './pdf.ts';
+
+// Emails an invoice with its PDF attached, through the mail service (SMTP, or the outbox
+// when SMTP_URL is unset), and records when and to whom it went.
+
+export const emailInvoice = async (
+  ctx: AppContext,
+  actor: Actor,
+  invoiceId: string,
+  options: { to?: string; subject?: string; message?: string },
+) => {
+  const db = ctx.database.db;
+  const { pdf, invoice, company } = await renderInvoicePdf(db, actor.organizationId, invoiceId, actor.now);
+  if (invoice.storedStatus === 'draft') {
+    throw refuseTransition('emailed', 'draft', 'Send it first so it has a number and is posted.');
+  }
+  if (invoice.storedStatus === 'void')
+    throw refuseTransition('emailed', 'void', 'A void invoice is not owed.');
+  const to = options.to ?? invoice.customer.email;
+  if (!to) {
+    throw badRequest(
+      'customer_email_missing',
+      `${invoice.customer.name} has no email address. Add one to the customer or enter it here.`,
+    );
+  }
+  const due = describeAmount(invoice.amountDue, invoice.currency);
+  const intro =
+    options.message?.trim() || `Please find attached invoice ${invoice.number} from ${company.name}.`;
+  const text = `${intro}\n\nAmount due: ${due}\nDue date: ${invoice.dueDate}\n\n${company.name}`;
+  const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  const html = `<p>${escapeHtml(intro).replace(/\n/g, '<br>')}</p><p><strong>Amount due:</strong> ${escapeHtml(due)}<br><strong>Due date:</strong> ${invoice.dueDate}</p><p>${escapeHtml(company.name)}</p>`;
+  await sendMail(ctx, {
+    to,
+    subject: options.subject ?? `Invoice ${invoice.number} from ${company.name}`,
+    text,
+    html,
+    attachments: [{ filename: pdfFileName(invoice), content: pdf, contentType: 'application/pdf' }],
+  });
+  await markEmailed(db, actor, invoiceId, to);
+  return { to };
+};

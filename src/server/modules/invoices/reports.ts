@@ -1,0 +1,84 @@
+import { badRequest } from '../../../shared/errors.ts';
+import { AGING_BUCKETS, type AgingReport, type TaxReport, agingBucket } from '../../../shared/invoices.ts';
+import { findSystemAccount } from '../ledger/accounts.ts';
+import { trialBalance } from '../ledger/reports.ts';
+import { loadCompany } from './common.ts';
+import { type Executor, selectOpenBalancesAsOf, selectTaxRates, selectTaxTotals } from './queries.ts';
+
+// Receivables aging and the sales tax report, in the base currency. Both are built from the
+// invoice documents and carry (or are checked against) the ledger's own figures: the aging
+// total equals the receivable account's balance on the same date, and the tax report's
+// totals equal what the documents posted to the tax accounts.
+
+const emptyBuckets = () => ({ current: 0, days1to30: 0, days31to60: 0, days61to90: 0, over90: 0, total: 0 });
+
+export const agingReport = async (
+  db: Executor,
+  organizationId: string,
+  asOf: string,
+): Promise<AgingReport> => {
+  const company = await loadCompany(db, organizationId);
+  const rows = await selectOpenBalancesAsOf(db, organizationId, asOf);
+  const byCustomer = new Map<string, AgingReport['rows'][number]>();
+  const totals = emptyBuckets();
+  for (const r of rows) {
+    const balance = Number(r.balance);
+    const row = byCustomer.get(r.customer_id) ?? {
+      customerId: r.customer_id,
+      customerName: r.customer_name,
+      ...emptyBuckets(),
+    };
+    const bucket = agingBucket(r.due_date, asOf);
+    row[bucket] += balance;
+    row.total += balance;
+    totals[bucket] += balance;
+    totals.total += balance;
+    byCustomer.set(r.customer_id, row);
+  }
+  const receivable = await findSystemAccount(db, organizationId, 'accounts_receivable');
+  const tb = await trialBalance(db, organizationId, { to: asOf });
+  const ledgerBalance = tb.rows.find((r) => r.accountId === receivable.id)?.closingBalance ?? 0;
+  return {
+    asOf,
+    currency: company.base_currency,
+    rows: [...byCustomer.values()].sort(
+      (a, b) => b.total - a.total || a.customerName.localeCompare(b.customerName),
+    ),
+    totals,
+    ledgerBalance,
+  };
+};
+
+export const AGING_COLUMNS = AGING_BUCKETS;
+
+export const taxReport = async (
+  db: Executor,
+  organizationId: string,
+  from: string,
+  to: string,
+): Promise<TaxReport> => {
+  if (from > to) throw badRequest('invalid_range', 'The start date must be on or before the end date.');
+  const company = await loadCompany(db, organizationId);
+  const [totals, rates] = await Promise.all([
+    selectTaxTotals(db, organizationId, from, to),
+    selectTaxRates(db, organizationId),
+  ]);
+  const byId = new Map(totals.map((t) => [t.tax_rate_id, t]));
+  const rows = rates
+    .filter((r) => byId.has(r.id))
+    .map((r) => ({
+      taxRateId: r.id,
+      name: r.name,
+      percent: r.percent,
+      accountId: r.account_id,
+      taxable: Number(byId.get(r.id)!.taxable),
+      tax: Number(byId.get(r.id)!.tax),
+    }));
+  return {
+    from,
+    to,
+    currency: company.base_currency,
+    rows,
+    totals: { taxable: rows.reduce((s, r) => s + r.taxable, 0), tax: rows.reduce((s, r) => s + r.tax, 0) },
+  };
+};
