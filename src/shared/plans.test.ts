@@ -31,9 +31,10 @@ describe('plans', () => {
   });
 
   it('describes limits', () => {
-    expect(describeLimit(null, 'users')).toBe('Unlimited users');
-    expect(describeLimit(1, 'users')).toBe('1 user');
-    expect(describeLimit(10, 'users')).toBe('10 users');
+    expect(describeLimit(null, 'user', 'users')).toBe('Unlimited users');
+    expect(describeLimit(1, 'user', 'users')).toBe('1 user');
+    expect(describeLimit(10, 'user', 'users')).toBe('10 users');
+    expect(describeLimit(1, 'company', 'companies')).toBe('1 company');
   });
 
   it('round-trips a plan choice through the query string and storage', () => {

@@ -106,8 +106,8 @@ export const monthlyEquivalent = (plan: Plan, interval: BillingInterval): number
 /** How much a year costs less when billed yearly, in minor units. */
 export const yearlySaving = (plan: Plan): number => plan.monthlyPrice * 12 - plan.yearlyPrice;
 
-export const describeLimit = (value: number | null, unit: string): string =>
-  value === null ? `Unlimited ${unit}` : `${value} ${value === 1 ? unit.replace(/s$/, '') : unit}`;
+export const describeLimit = (value: number | null, singular: string, plural: string): string =>
+  value === null ? `Unlimited ${plural}` : `${value} ${value === 1 ? singular : plural}`;
 
 // The plan a visitor picked on /pricing travels to sign-up in the query string
 // (?plan=business&interval=yearly) and is also kept under this key so billing can offer it

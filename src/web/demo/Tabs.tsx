@@ -44,7 +44,7 @@ export const Tabs = <T extends string>({
     <div
       role="tablist"
       aria-label={label}
-      className="flex gap-1 overflow-x-auto rounded-xl bg-slate-100 p-1 dark:bg-slate-800/70"
+      className="inline-flex max-w-full gap-1 overflow-x-auto rounded-xl bg-slate-100 p-1 dark:bg-slate-800/70"
     >
       {tabs.map((t, i) => {
         const selected = t.id === active;
