@@ -7,6 +7,9 @@ export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
   plugins: [react(), tailwindcss()],
+  // The browser detects the production environment from the same PUBLIC_DOMAIN the server
+  // reads (baked in at build time: run `npm run build` after changing it).
+  define: { 'import.meta.env.VITE_PUBLIC_DOMAIN': JSON.stringify(process.env.PUBLIC_DOMAIN ?? '') },
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

@@ -27,6 +27,7 @@ import { CompaniesProvider, useCompanies } from '../../lib/company.tsx';
 import { useTheme } from '../../lib/theme.tsx';
 import type { AppPage } from '../../router.tsx';
 import { CreateCompanyForm, CreateCompanyOnboarding } from '../onboarding/CreateCompany.tsx';
+import { ConnectionStatus } from './ConnectionStatus.tsx';
 import { PendingInvitations } from './PendingInvitations.tsx';
 import { UserMenuSlot } from './UserMenuSlot.tsx';
 
@@ -301,6 +302,7 @@ const ShellLayout = ({ page }: { page: AppPage }) => {
             <UserMenuSlot />
           </div>
         </header>
+        <ConnectionStatus />
         <main id="main" data-page={page} className="flex-1 px-4 py-6 sm:px-6 lg:px-8">
           {content}
         </main>
