@@ -27,6 +27,9 @@ import { ledgerRoutes } from './modules/ledger/routes.ts';
 import { mailRoutes } from './modules/mail/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { promoRoutes } from './modules/promo/routes.ts';
+import { statementImportRoutes } from './modules/statement-import/routes.ts';
+import { transactionRoutes } from './modules/transactions/routes.ts';
+import { walletRoutes } from './modules/wallet/routes.ts';
 
 // Builds the whole HTTP app without listening: main.ts listens, tests use app.inject.
 
@@ -104,6 +107,9 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(contactRoutes(ctx));
       await api.register(profileRoutes(ctx));
       await api.register(promoRoutes(ctx));
+      await api.register(walletRoutes(ctx));
+      await api.register(transactionRoutes(ctx));
+      await api.register(statementImportRoutes(ctx));
       await api.register(mailRoutes(ctx));
       await api.register(ledgerRoutes(ctx));
       await api.register(auditRoutes(ctx));

@@ -119,7 +119,8 @@ export const csvSniffSchema = z.object({
 export type CsvSniff = z.infer<typeof csvSniffSchema>;
 
 export const statementImportResultSchema = z.object({
-  id: z.string(),
+  /** null when every row was already there: a re-import adds nothing, not even a log row. */
+  id: z.string().nullable(),
   imported: z.number(),
   duplicates: z.number(),
   categorizedByRules: z.number(),
@@ -262,6 +263,8 @@ export const transactionListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   cursor: z.string().max(500).optional(),
   ids: csvList.optional(),
+  /** Candidates of a reconciliation: the account's unreconciled rows up to the statement date, and those ticked. */
+  reconciliationId: z.string().max(100).optional(),
 });
 export type TransactionListQuery = z.input<typeof transactionListQuerySchema>;
 

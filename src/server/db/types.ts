@@ -475,6 +475,153 @@ export type InvoiceEventsTable = {
   seq: Generated<number>;
 };
 
+// --- Wallet and bank transactions (migration 0600) ---------------------------------------
+
+type WithDefault<T> = ColumnType<T, T | undefined, T>;
+
+export type MoneyAccountKind = 'bank' | 'cash' | 'credit_card' | 'payment_processor';
+
+export type MoneyAccountsTable = {
+  organization_id: string;
+  id: string;
+  ledger_account_id: string;
+  name: string;
+  kind: MoneyAccountKind;
+  currency: string;
+  institution: WithDefault<string>;
+  account_number_last4: string | null;
+  opening_balance: WithDefault<number>;
+  opening_date: string;
+  opening_entry_id: string | null;
+  balance: WithDefault<number>;
+  csv_mapping: unknown | null;
+  archived_at: Timestamp | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type ExchangeRatesTable = {
+  organization_id: string;
+  currency: string;
+  date: string;
+  rate: string;
+  created_by: string | null;
+  created_at: Timestamp;
+};
+
+export type StatementImportsTable = {
+  organization_id: string;
+  id: string;
+  money_account_id: string;
+  file_name: string;
+  format: 'csv' | 'ofx' | 'camt053';
+  file_sha256: string;
+  total_rows: number;
+  imported_rows: number;
+  duplicate_rows: number;
+  rule_rows: WithDefault<number>;
+  created_by: string | null;
+  created_at: Timestamp;
+};
+
+export type CategorizationRulesTable = {
+  organization_id: string;
+  id: string;
+  name: string;
+  priority: WithDefault<number>;
+  enabled: WithDefault<boolean>;
+  description_contains: string | null;
+  payee_contains: string | null;
+  min_amount: number | null;
+  max_amount: number | null;
+  direction: WithDefault<'any' | 'in' | 'out'>;
+  money_account_id: string | null;
+  set_category_account_id: string;
+  set_payee: string | null;
+  set_tax_rate: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type TransfersTable = {
+  organization_id: string;
+  id: string;
+  date: string;
+  from_money_account_id: string;
+  to_money_account_id: string;
+  from_amount: number;
+  to_amount: number;
+  rate: string;
+  memo: WithDefault<string>;
+  entry_id: string;
+  created_by: string | null;
+  created_at: Timestamp;
+};
+
+export type ReconciliationsTable = {
+  organization_id: string;
+  id: string;
+  money_account_id: string;
+  statement_date: string;
+  statement_balance: number;
+  opening_balance: number;
+  status: 'in_progress' | 'completed' | 'undone';
+  created_by: string | null;
+  created_at: Timestamp;
+  completed_by: string | null;
+  completed_at: Timestamp | null;
+  undone_at: Timestamp | null;
+};
+
+export type BankTransactionsTable = {
+  organization_id: string;
+  id: string;
+  money_account_id: string;
+  date: string;
+  description: string;
+  payee: string | null;
+  amount: number;
+  status: 'uncategorized' | 'categorized' | 'reconciled';
+  category_kind: 'none' | 'account' | 'split' | 'transfer';
+  category_account_id: string | null;
+  transfer_id: string | null;
+  tax_rate: number | null;
+  notes: WithDefault<string>;
+  rate: string | null;
+  entry_id: string;
+  import_id: string | null;
+  external_id: string | null;
+  dedupe_key: string;
+  description_key: string;
+  rule_id: string | null;
+  reconciliation_id: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type BankTransactionSplitsTable = {
+  organization_id: string;
+  transaction_id: string;
+  line_no: number;
+  category_account_id: string;
+  amount: number;
+  description: string | null;
+};
+
+export type BankTransactionAttachmentsTable = {
+  organization_id: string;
+  id: string;
+  transaction_id: string;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  data: Buffer;
+  created_by: string | null;
+  created_at: Timestamp;
+};
+
 export type Database = {
   invoice_settings: InvoiceSettingsTable;
   customers: CustomersTable;
@@ -509,4 +656,13 @@ export type Database = {
   fiscal_year_closes: FiscalYearClosesTable;
   journal_attachments: JournalAttachmentsTable;
   idempotency_keys: IdempotencyKeysTable;
+  money_accounts: MoneyAccountsTable;
+  exchange_rates: ExchangeRatesTable;
+  statement_imports: StatementImportsTable;
+  categorization_rules: CategorizationRulesTable;
+  transfers: TransfersTable;
+  reconciliations: ReconciliationsTable;
+  bank_transactions: BankTransactionsTable;
+  bank_transaction_splits: BankTransactionSplitsTable;
+  bank_transaction_attachments: BankTransactionAttachmentsTable;
 };

@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { conflict, notFound } from '../../../shared/errors.ts';
+import type { JournalSourceName } from '../../../shared/ledger.ts';
+import { recordAudit } from '../audit/record.ts';
+import { checkAccounts, lockedError, normalizeLines, type PostingLineInput } from '../ledger/posting.ts';
+import {
+  type Executor,
+  selectOpenCloses,
+  selectPostedLines,
+  selectReversalsOf,
+  selectSettings,
+} from '../ledger/queries.ts';
+
+// Posting many bank entries at once. A statement of 100,000 lines cannot take the ledger's
+// one-entry-at-a-time path (a dozen round trips each) and still finish in seconds, so this
+// posts the same entries with the ledger's own validation (normalizeLines, checkAccounts,
+// lock date, closed years) and writes them in batches: one number range taken with a single
+// row-locking update, entries and lines inserted a few thousand rows per statement. The
+// database keeps the last word exactly as for single postings: its triggers refuse an
+// unbalanced entry at commit, a line on or before the lock date, and any change to a posted
+// line. One audit row records the batch. (This belongs in the ledger's service; it lives
+// here until the ledger offers a bulk call.)
+
+export type BulkEntryInput = {
+  date: string;
+  memo: string;
+  source: JournalSourceName;
+  sourceId: string | null;
+  lines: PostingLineInput[];
+  reversesEntryId?: string | null;
+};
+
+const ENTRY_CHUNK = 2000;
+const LINE_CHUNK = 3000;
+
+const chunks = <T>(items: T[], size: number) => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+};
+
+/** Posts every entry in the caller's transaction and returns their ids in input order. */
+export const postEntriesInBulk = async (
+  trx: Executor,
+  input: {
+    organizationId: string;
+    actorUserId: string | null;
+    audit: { action: string; entityType: string; entityId: string };
+  },
+  entries: BulkEntryInput[],
+): Promise<string[]> => {
+  if (entries.length === 0) return [];
+  const { organizationId } = input;
+  const settings = await selectSettings(trx, organizationId);
+  if (!settings) throw notFound('Company not found.');
+  const base = settings.base_currency.trim();
+  const normalized = entries.map((e) => normalizeLines(e.lines, base, { requireBalanced: true }));
+  // Accounts are checked once over the union of all lines.
+  await checkAccounts(trx, organizationId, base, normalized.flat(), {
+    allowArchived: entries.every((e) => e.reversesEntryId),
+  });
+  const closes = await selectOpenCloses(trx, organizationId);
+  for (const e of entries) {
+    const closed = closes.find((c) => c.start_date <= e.date && c.end_date >= e.date);
+    if (closed) {
+      throw conflict(
+        'fiscal_year_closed',
+        `The fiscal year ${closed.start_date} to ${closed.end_date} is closed. Reopen it to post on ${e.date}.`,
+        { startDate: closed.start_date, endDate: closed.end_date },
+      );
+    }
+  }
+  // One update takes the whole number range; its row lock serialises postings of the company.
+  const taken = await trx
+    .updateTable('ledger_settings')
+    .set({ next_entry_number: sql`next_entry_number + ${entries.length}` })
+    .where('organization_id', '=', organizationId)
+    .returning([sql<number>`next_entry_number - ${entries.length}`.as('first'), 'lock_date'])
+    .executeTakeFirst();
+  if (!taken) throw notFound('Company not found.');
+  if (taken.lock_date) {
+    const early = entries.find((e) => e.date <= taken.lock_date!);
+    if (early) throw lockedError(taken.lock_date);
+  }
+  const now = new Date();
+  const ids = entries.map(() => randomUUID());
+  const first = Number(taken.first);
+  for (const part of chunks(
+    entries.map((e, i) => ({ e, i })),
+    ENTRY_CHUNK,
+  )) {
+    await trx
+      .insertInto('journal_entries')
+      .values(
+        part.map(({ e, i }) => ({
+          organization_id: organizationId,
+          id: ids[i]!,
+          number: first + i,
+          date: e.date,
+          memo: e.memo.trim().slice(0, 1000),
+          reference: null,
+          source: e.source,
+          source_id: e.sourceId,
+          status: 'posted' as const,
+          reverses_entry_id: e.reversesEntryId ?? null,
+          is_closing: false,
+          created_by: input.actorUserId,
+          approved_by: null,
+          posted_by: input.actorUserId,
+          posted_at: now,
+        })),
+      )
+      .execute();
+  }
+  const lines = normalized.flatMap((ls, i) =>
+    ls.map((l, j) => ({
+      organization_id: organizationId,
+      entry_id: ids[i]!,
+      line_no: j + 1,
+      account_id: l.accountId,
+      date: entries[i]!.date,
+      entry_number: first + i,
+      is_closing: false,
+      debit: l.debit,
+      credit: l.credit,
+      currency: l.currency,
+      amount: l.amount,
+      rate: l.rate,
+      description: l.description,
+      contact_id: l.contactId,
+    })),
+  );
+  for (const part of chunks(lines, LINE_CHUNK)) await trx.insertInto('journal_lines').values(part).execute();
+  await recordAudit(trx, {
+    organizationId,
+    actorUserId: input.actorUserId,
+    action: input.audit.action,
+    entityType: input.audit.entityType,
+    entityId: input.audit.entityId,
+    after: { entries: entries.length, firstNumber: first, lastNumber: first + entries.length - 1 },
+  });
+  return ids;
+};
+
+/** Reverses posted entries (each at most once) on their own dates; returns the reversal ids in input order. */
+export const reverseEntriesInBulk = async (
+  trx: Executor,
+  input: {
+    organizationId: string;
+    actorUserId: string | null;
+    audit: { action: string; entityType: string; entityId: string };
+  },
+  entryIds: string[],
+): Promise<string[]> => {
+  if (entryIds.length === 0) return [];
+  const { organizationId } = input;
+  const rows: {
+    id: string;
+    date: string;
+    number: number | null;
+    memo: string;
+    status: string;
+    is_closing: boolean;
+  }[] = [];
+  for (const part of chunks(entryIds, 5000)) {
+    rows.push(
+      ...(await trx
+        .selectFrom('journal_entries')
+        .select(['id', 'date', 'number', 'memo', 'status', 'is_closing'])
+        .where('organization_id', '=', organizationId)
+        .where('id', 'in', part)
+        .forUpdate()
+        .execute()),
+    );
+  }
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const reversed = new Set<string>();
+  const linesByEntry = new Map<string, Awaited<ReturnType<typeof selectPostedLines>>>();
+  for (const part of chunks(entryIds, 5000)) {
+    for (const r of await selectReversalsOf(trx, organizationId, part))
+      if (r.reverses_entry_id) reversed.add(r.reverses_entry_id);
+    for (const l of await selectPostedLines(trx, organizationId, part)) {
+      const list = linesByEntry.get(l.entry_id) ?? [];
+      list.push(l);
+      linesByEntry.set(l.entry_id, list);
+    }
+  }
+  const inputs: BulkEntryInput[] = entryIds.map((id) => {
+    const original = byId.get(id);
+    if (!original || original.status !== 'posted') throw notFound('Journal entry not found.');
+    if (reversed.has(id))
+      throw conflict('entry_already_reversed', `Entry ${original.number} is already reversed.`);
+    return {
+      date: original.date,
+      memo: `Reversal of entry ${original.number}${original.memo ? `: ${original.memo}` : ''}`,
+      source: 'reversal',
+      sourceId: id,
+      reversesEntryId: id,
+      lines: (linesByEntry.get(id) ?? []).map((l) => ({
+        accountId: l.account_id,
+        debit: l.credit,
+        credit: l.debit,
+        ...(l.currency ? { currency: l.currency.trim(), amount: l.amount ?? 0, rate: l.rate ?? '1' } : {}),
+        description: l.description,
+        contactId: l.contact_id,
+      })),
+    };
+  });
+  return postEntriesInBulk(trx, input, inputs);
+};

@@ -1,0 +1,210 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  balanceHistorySchema,
+  exchangeRateInputSchema,
+  exchangeRateSchema,
+  moneyAccountCreateSchema,
+  moneyAccountSchema,
+  moneyAccountUpdateSchema,
+  transferInputSchema,
+  transferSchema,
+  walletSummarySchema,
+} from '../../../shared/wallet.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { memberOf, requirePermission } from '../companies/guard.ts';
+import { idempotencyKeyOf, runIdempotent } from '../idempotency/idempotency.ts';
+import {
+  balanceHistory,
+  createMoneyAccount,
+  createTransfer,
+  deleteTransfer,
+  getMoneyAccount,
+  getWalletSummary,
+  listExchangeRates,
+  setExchangeRate,
+  updateMoneyAccount,
+} from './service.ts';
+
+const orgParams = z.object({ organizationId: z.string().min(1) });
+const idParams = orgParams.extend({ id: z.string().min(1).max(100) });
+const tags = ['wallet'];
+
+/** The context with its database swapped for a transaction (idempotent requests run inside one). */
+export const withDb = (ctx: AppContext, db: Db): AppContext => ({
+  ...ctx,
+  database: { ...ctx.database, db },
+});
+
+const today = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
+
+export const walletRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/orgs/:organizationId/wallet',
+      {
+        schema: {
+          tags,
+          summary: 'Money accounts with balances and the total in the base currency',
+          params: orgParams,
+          response: { 200: walletSummarySchema },
+        },
+        preHandler: requirePermission(ctx, 'read'),
+      },
+      async (request) => getWalletSummary(ctx, memberOf(request)),
+    );
+
+    app.get(
+      '/orgs/:organizationId/wallet/history',
+      {
+        schema: {
+          tags,
+          summary: 'Month-end balances over time',
+          params: orgParams,
+          querystring: z.object({ months: z.coerce.number().int().min(1).max(60).default(12) }),
+          response: { 200: balanceHistorySchema },
+        },
+        preHandler: requirePermission(ctx, 'read'),
+      },
+      async (request) => balanceHistory(ctx, memberOf(request), request.query.months, today(ctx)),
+    );
+
+    app.post(
+      '/orgs/:organizationId/wallet/accounts',
+      {
+        schema: {
+          tags,
+          summary: 'Add a money account (creates its ledger account and posts the opening balance)',
+          params: orgParams,
+          body: moneyAccountCreateSchema,
+          response: { 201: moneyAccountSchema },
+        },
+        preHandler: requirePermission(ctx, 'manage_settings'),
+      },
+      async (request, reply) => {
+        const member = memberOf(request);
+        const result = await runIdempotent(
+          ctx.database.db,
+          {
+            organizationId: member.organizationId,
+            key: idempotencyKeyOf(request),
+            scope: 'POST /wallet/accounts',
+            payload: request.body,
+          },
+          async (trx) => ({
+            statusCode: 201,
+            body: await createMoneyAccount(withDb(ctx, trx), member, request.body),
+          }),
+        );
+        return reply.status(result.statusCode as 201).send(result.body);
+      },
+    );
+
+    app.get(
+      '/orgs/:organizationId/wallet/accounts/:id',
+      {
+        schema: {
+          tags,
+          summary: 'One money account',
+          params: idParams,
+          response: { 200: moneyAccountSchema },
+        },
+        preHandler: requirePermission(ctx, 'read'),
+      },
+      async (request) => getMoneyAccount(ctx, memberOf(request), request.params.id),
+    );
+
+    app.patch(
+      '/orgs/:organizationId/wallet/accounts/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Rename, change details, archive or unarchive a money account',
+          params: idParams,
+          body: moneyAccountUpdateSchema,
+          response: { 200: moneyAccountSchema },
+        },
+        preHandler: requirePermission(ctx, 'manage_settings'),
+      },
+      async (request) => updateMoneyAccount(ctx, memberOf(request), request.params.id, request.body),
+    );
+
+    app.get(
+      '/orgs/:organizationId/wallet/rates',
+      {
+        schema: {
+          tags,
+          summary: 'Exchange rates, newest first',
+          params: orgParams,
+          response: { 200: z.object({ rates: z.array(exchangeRateSchema) }) },
+        },
+        preHandler: requirePermission(ctx, 'read'),
+      },
+      async (request) => ({ rates: await listExchangeRates(ctx, memberOf(request)) }),
+    );
+
+    app.post(
+      '/orgs/:organizationId/wallet/rates',
+      {
+        schema: {
+          tags,
+          summary: 'Set the rate of a currency on a date (base units per one unit)',
+          params: orgParams,
+          body: exchangeRateInputSchema,
+          response: { 200: exchangeRateSchema },
+        },
+        preHandler: requirePermission(ctx, 'post'),
+      },
+      async (request) => setExchangeRate(ctx, memberOf(request), request.body),
+    );
+
+    app.post(
+      '/orgs/:organizationId/wallet/transfers',
+      {
+        schema: {
+          tags,
+          summary: 'Move money between two accounts (same or different currency), posted as one entry',
+          params: orgParams,
+          body: transferInputSchema,
+          response: { 201: transferSchema },
+        },
+        preHandler: requirePermission(ctx, 'post'),
+      },
+      async (request, reply) => {
+        const member = memberOf(request);
+        const result = await runIdempotent(
+          ctx.database.db,
+          {
+            organizationId: member.organizationId,
+            key: idempotencyKeyOf(request),
+            scope: 'POST /wallet/transfers',
+            payload: request.body,
+          },
+          async (trx) => ({
+            statusCode: 201,
+            body: await createTransfer(withDb(ctx, trx), member, request.body),
+          }),
+        );
+        return reply.status(result.statusCode as 201).send(result.body);
+      },
+    );
+
+    app.delete(
+      '/orgs/:organizationId/wallet/transfers/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a transfer (its entry is reversed)',
+          params: idParams,
+          response: { 204: z.null() },
+        },
+        preHandler: requirePermission(ctx, 'post'),
+      },
+      async (request, reply) => {
+        await deleteTransfer(ctx, memberOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  };

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { isoDate } from './ledger.ts';
+
+// Money accounts, balances, exchange rates and transfers: shapes the API and the web app
+// share. Balances are signed minor units of the account's currency (a credit card that is
+// owed money shows a negative balance).
+
+export const MONEY_ACCOUNT_KINDS = ['bank', 'cash', 'credit_card', 'payment_processor'] as const;
+export type MoneyAccountKind = (typeof MONEY_ACCOUNT_KINDS)[number];
+
+export const MONEY_ACCOUNT_KIND_LABELS: Record<MoneyAccountKind, string> = {
+  bank: 'Bank account',
+  cash: 'Cash',
+  credit_card: 'Credit card',
+  payment_processor: 'Payment processor',
+};
+
+const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'Use an ISO 4217 currency code such as USD.');
+const rateText = z
+  .string()
+  .trim()
+  .regex(/^\d{1,14}(\.\d{1,10})?$/, 'Use a positive decimal rate such as 1.0825 (up to 10 decimals).')
+  .refine((r) => /[1-9]/.test(r), 'A rate must be greater than zero.');
+
+const signedMinor = z
+  .number()
+  .int('Amounts are whole minor units (cents).')
+  .min(-Number.MAX_SAFE_INTEGER)
+  .max(Number.MAX_SAFE_INTEGER);
+
+export const moneyAccountCreateSchema = z.object({
+  name: z.string().trim().min(1, 'Name the account.').max(120, 'Names are at most 120 characters.'),
+  kind: z.enum(MONEY_ACCOUNT_KINDS, {
+    error: 'Choose bank account, cash, credit card or payment processor.',
+  }),
+  currency: currencyCode,
+  institution: z.string().trim().max(120).default(''),
+  /** The full or partial number; only the last four characters are kept. */
+  accountNumber: z
+    .string()
+    .trim()
+    .max(64)
+    .regex(/^[0-9A-Za-z \-*.]*$/, 'Use letters, digits, spaces or dashes in the account number.')
+    .optional(),
+  /** Signed minor units: what the account held (or, for a card, owed as a negative) on the opening date. */
+  openingBalance: signedMinor.default(0),
+  openingDate: isoDate,
+  /** Base units per one account-currency unit, for an opening balance in a foreign currency. */
+  openingRate: rateText.optional(),
+});
+export type MoneyAccountCreate = z.input<typeof moneyAccountCreateSchema>;
+
+export const moneyAccountUpdateSchema = z.object({
+  name: moneyAccountCreateSchema.shape.name.optional(),
+  institution: z.string().trim().max(120).optional(),
+  accountNumber: moneyAccountCreateSchema.shape.accountNumber,
+  archived: z.boolean().optional(),
+});
+
+export const moneyAccountSchema = z.object({
+  id: z.string(),
+  ledgerAccountId: z.string(),
+  ledgerAccountCode: z.string(),
+  name: z.string(),
+  kind: z.enum(MONEY_ACCOUNT_KINDS),
+  currency: z.string(),
+  institution: z.string(),
+  /** e.g. "•••• 4821" */
+  maskedNumber: z.string().nullable(),
+  openingBalance: z.number(),
+  openingDate: z.string(),
+  balance: z.number(),
+  /** The balance in the base currency at the latest rate; null when no rate is known. */
+  baseBalance: z.number().nullable(),
+  rate: z.string().nullable(),
+  rateDate: z.string().nullable(),
+  uncategorizedCount: z.number(),
+  lastReconciledDate: z.string().nullable(),
+  archived: z.boolean(),
+  createdAt: z.string(),
+});
+export type MoneyAccount = z.infer<typeof moneyAccountSchema>;
+
+export const walletSummarySchema = z.object({
+  baseCurrency: z.string(),
+  accounts: z.array(moneyAccountSchema),
+  /** Sum of the accounts' base balances; accounts with no known rate are listed in missingRates. */
+  totalBase: z.number(),
+  missingRates: z.array(z.string()),
+});
+export type WalletSummary = z.infer<typeof walletSummarySchema>;
+
+export const balanceHistorySchema = z.object({
+  baseCurrency: z.string(),
+  /** Month ends (or the last day so far for the current month), oldest first. */
+  points: z.array(
+    z.object({
+      date: z.string(),
+      totalBase: z.number(),
+      balances: z.record(z.string(), z.number()),
+    }),
+  ),
+});
+export type BalanceHistory = z.infer<typeof balanceHistorySchema>;
+
+export const exchangeRateInputSchema = z.object({
+  currency: currencyCode,
+  date: isoDate,
+  rate: rateText,
+});
+
+export const exchangeRateSchema = z.object({ currency: z.string(), date: z.string(), rate: z.string() });
+export type ExchangeRate = z.infer<typeof exchangeRateSchema>;
+
+export const transferInputSchema = z
+  .object({
+    fromAccountId: z.string().min(1, 'Choose the account the money leaves.'),
+    toAccountId: z.string().min(1, 'Choose the account the money arrives in.'),
+    date: isoDate,
+    /** Positive minor units of the from-account's currency. */
+    amount: z.number().int().positive('Enter an amount greater than zero.').max(Number.MAX_SAFE_INTEGER),
+    /** Positive minor units arriving, for accounts in different currencies (or give the rate). */
+    toAmount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    /** To-currency units per one from-currency unit. */
+    rate: rateText.optional(),
+    memo: z.string().trim().max(500).default(''),
+  })
+  .refine((t) => t.fromAccountId !== t.toAccountId, {
+    message: 'Choose two different accounts.',
+    path: ['toAccountId'],
+  });
+export type TransferInput = z.input<typeof transferInputSchema>;
+
+export const transferSchema = z.object({
+  id: z.string(),
+  date: z.string(),
+  fromAccountId: z.string(),
+  toAccountId: z.string(),
+  fromAmount: z.number(),
+  toAmount: z.number(),
+  fromCurrency: z.string(),
+  toCurrency: z.string(),
+  rate: z.string(),
+  memo: z.string(),
+  entryId: z.string(),
+});
+export type Transfer = z.infer<typeof transferSchema>;
+
+/** "•••• 4821" from what the user typed; null when nothing was given. */
+export const lastFourOf = (accountNumber: string | undefined | null) => {
+  const chars = (accountNumber ?? '').replace(/[^0-9A-Za-z]/g, '');
+  return chars ? chars.slice(-4) : null;
+};
