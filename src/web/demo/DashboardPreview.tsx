@@ -48,6 +48,8 @@ const DashboardPreview = () => {
           Sample data
         </span>
       </div>
+      {/* Keeps the heading outline in order: the hero's h1, then this preview, then its cards. */}
+      <h2 className="sr-only">Dashboard preview with sample data</h2>
       <div className="space-y-4 p-3 sm:p-5">
         <div className="flex items-center gap-2">
           <div className="min-w-0 flex-1">
@@ -77,6 +79,7 @@ const DashboardPreview = () => {
           </button>
         </div>
         <div role="tabpanel" aria-label={`${active.label} preview`} className="min-h-[22rem]">
+          <h3 className="sr-only">{active.label}</h3>
           <Panel />
         </div>
       </div>
