@@ -40,7 +40,10 @@ const AccountingPage = () => {
   const fy = fiscalYearOf(today, company.fiscalYearStartMonth);
   const settings = useLedgerSettings();
   const tab: TabId = TABS.some((t) => t.id === params.get('tab')) ? (params.get('tab') as TabId) : 'journal';
-  const [editor, setEditor] = useState<EditorState>(null);
+  // /accounting?new=entry (the dashboard's guide links here) opens the editor straight away.
+  const [editor, setEditor] = useState<EditorState>(() =>
+    params.get('new') === 'entry' && can('record') ? { mode: 'new' } : null,
+  );
   const [detailId, setDetailId] = useState<string | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
 

@@ -17,7 +17,7 @@ import {
   newLine,
   toApiLines,
 } from './entryDraft.ts';
-import { useAccounts, useCreateEntry, usePostDraft, useUpdateDraft } from './ledgerApi.ts';
+import { newIdempotencyKey, useAccounts, useCreateEntry, usePostDraft, useUpdateDraft } from './ledgerApi.ts';
 import { errorText } from './parts.tsx';
 
 // The journal entry editor, a side panel. Lines are typed like a spreadsheet: Tab moves
@@ -64,6 +64,8 @@ export const EntryEditor = ({
   const [error, setError] = useState<string | null>(null);
   const accountInputs = useRef(new Map<string, HTMLInputElement>());
   const focusOnAdd = useRef<string | null>(null);
+  // A retry of the same attempt reuses its key, so a lost response never posts twice.
+  const attempt = useRef<{ signature: string; key: string } | null>(null);
 
   const check = useMemo(() => checkEntry({ date, lines }, currency), [date, lines, currency]);
   const locked = lockDate !== null && date !== '' && date <= lockDate;
@@ -116,7 +118,11 @@ export const EntryEditor = ({
         saved = await update.mutateAsync({ id: entry.id, ...payload });
         if (mode === 'post') saved = await postDraft.mutateAsync(entry.id);
       } else {
-        saved = await create.mutateAsync({ ...payload, status: mode === 'post' ? 'posted' : 'draft' });
+        const body = { ...payload, status: mode === 'post' ? ('posted' as const) : ('draft' as const) };
+        const signature = JSON.stringify(body);
+        if (attempt.current?.signature !== signature)
+          attempt.current = { signature, key: newIdempotencyKey() };
+        saved = await create.mutateAsync({ ...body, idempotencyKey: attempt.current.key });
       }
       onSaved(saved);
     } catch (e) {

@@ -190,10 +190,26 @@ export type EntryPayload = {
 
 const entryOf = (value: unknown) => unwrapOne<JournalEntry>(value, 'entry');
 
+/**
+ * Posting moves money, so each attempt carries an Idempotency-Key: a request the network
+ * repeats posts once. Callers pass the same key when they retry the same attempt.
+ */
+const idempotent = (key?: string) => ({ 'Idempotency-Key': key ?? newIdempotencyKey() });
+
+/** A random v4 UUID; crypto.randomUUID exists only on https or localhost, so build it by hand. */
+export const newIdempotencyKey = () => {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+};
+
 export const useCreateEntry = () =>
-  useLedgerMutation((orgId, vars: EntryPayload & { status: 'draft' | 'posted' }) =>
-    api.post(ledgerPaths(orgId).entries, vars).then(entryOf),
-  );
+  useLedgerMutation((orgId, vars: EntryPayload & { status: 'draft' | 'posted'; idempotencyKey?: string }) => {
+    const { idempotencyKey, ...body } = vars;
+    return api.post(ledgerPaths(orgId).entries, body, idempotent(idempotencyKey)).then(entryOf);
+  });
 
 export const useUpdateDraft = () =>
   useLedgerMutation((orgId, vars: EntryPayload & { id: string }) => {
@@ -205,18 +221,24 @@ export const useDeleteDraft = () =>
   useLedgerMutation((orgId, id: string) => api.delete(ledgerPaths(orgId).entry(id)));
 
 export const usePostDraft = () =>
-  useLedgerMutation((orgId, id: string) => api.post(ledgerPaths(orgId).postEntry(id), {}).then(entryOf));
+  useLedgerMutation((orgId, id: string) =>
+    api.post(ledgerPaths(orgId).postEntry(id), undefined, idempotent()).then(entryOf),
+  );
 
 export const useApproveEntry = () =>
-  useLedgerMutation((orgId, id: string) => api.post(ledgerPaths(orgId).approveEntry(id), {}).then(entryOf));
+  useLedgerMutation((orgId, id: string) => api.post(ledgerPaths(orgId).approveEntry(id)).then(entryOf));
 
 export const useReverseEntry = () =>
   useLedgerMutation((orgId, vars: { id: string; date?: string; memo?: string }) =>
     api
-      .post(ledgerPaths(orgId).reverseEntry(vars.id), {
-        ...(vars.date ? { date: vars.date } : {}),
-        ...(vars.memo ? { memo: vars.memo } : {}),
-      })
+      .post(
+        ledgerPaths(orgId).reverseEntry(vars.id),
+        {
+          ...(vars.date ? { date: vars.date } : {}),
+          ...(vars.memo ? { memo: vars.memo } : {}),
+        },
+        idempotent(),
+      )
       .then(entryOf),
   );
 
