@@ -153,3 +153,31 @@ describe('promo codes', () => {
     expect(res.statusCode).toBe(400);
   });
 });
+
+describe('development promo endpoint', () => {
+  it('creates codes in test and does not exist in production', async () => {
+    const t = await createTestApp();
+    try {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/dev/promo-codes',
+        payload: { code: 'devcode1', planAccess: 'personal' },
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toEqual({ code: 'DEVCODE1', planAccess: 'personal' });
+      const prod = await createTestApp({
+        database: t.database,
+        env: { APP_ENV: 'production', AUTH_SECRET: 'y'.repeat(40) },
+      });
+      const refused = await prod.app.inject({
+        method: 'POST',
+        url: '/api/dev/promo-codes',
+        payload: { code: 'devcode2', planAccess: 'personal' },
+      });
+      expect(refused.statusCode).toBe(404);
+      await prod.app.close();
+    } finally {
+      await t.close();
+    }
+  });
+});

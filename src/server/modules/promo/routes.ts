@@ -1,9 +1,10 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../../shared/errors.ts';
+import { AppError, notFound } from '../../../shared/errors.ts';
 import { requireUser } from '../../auth/session.ts';
 import type { AppContext } from '../../context.ts';
-import { redeemPromoCode, validatePromoCode } from './service.ts';
+import { mailboxEnabled } from '../mail/service.ts';
+import { PLAN_ACCESS, createPromoCode, redeemPromoCode, validatePromoCode } from './service.ts';
 
 // SPEC section 7. Validation is anonymous (the sign-up form asks before the account
 // exists) and rate-limited against guessing; redemption needs the user's session or
@@ -85,4 +86,38 @@ export const promoRoutes =
         }
       },
     );
+
+    // Development and test only (like /dev/mailbox): create codes without a shell, for the
+    // browser tests and local trials. Operators use `npm run admin -- promo create`.
+    await app.register(async (plain) => {
+      const dev = plain.withTypeProvider<ZodTypeProvider>();
+      dev.addHook('onRequest', async () => {
+        if (!mailboxEnabled(ctx)) throw notFound('No route here.');
+      });
+      dev.post(
+        '/dev/promo-codes',
+        {
+          schema: {
+            tags: ['development'],
+            summary: 'Create a promo code (development and test only)',
+            body: z.object({
+              code: z.string().max(64),
+              planAccess: z.enum(PLAN_ACCESS),
+              description: z.string().max(500).optional(),
+              maxRedemptions: z.number().int().min(1).optional(),
+            }),
+            response: {
+              201: z.object({ code: z.string(), planAccess: z.string() }),
+              400: errorBody,
+              404: errorBody,
+              409: errorBody,
+            },
+          },
+        },
+        async (request, reply) => {
+          const row = await createPromoCode(ctx, request.body);
+          return reply.status(201).send({ code: row.code, planAccess: row.plan_access });
+        },
+      );
+    });
   };
