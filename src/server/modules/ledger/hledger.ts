@@ -357,7 +357,8 @@ export const importJournal = (
         );
       }
       const leaf = rest.join(':').trim();
-      const codeMatch = /^(\S{1,20}) (.+)$/.exec(leaf);
+      // "1010 Business bank account": a leading word with a digit in it is the account code.
+      const codeMatch = /^(?=\S*\d)(\S{1,20}) (.+)$/.exec(leaf);
       if (codeMatch && rest.length === 1) {
         const byItsCode = byCode.get(codeMatch[1]!);
         if (byItsCode && byItsCode.type === type) return byItsCode.id;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { AppError, badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import type { JournalEntry, JournalLine, JournalSourceName } from '../../../shared/ledger.ts';
 import { JOURNAL_SOURCES } from '../../../shared/ledger.ts';
@@ -764,3 +765,108 @@ export const auditView = (entry: JournalEntry) => ({
 });
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+// --- Batches ---------------------------------------------------------------------------
+
+/**
+ * Posts many entries of one company at once (bank-statement imports, data moves, the seed):
+ * the same rules as postJournalEntry, one number range, multi-row inserts and one audit row
+ * for the batch. All or nothing.
+ */
+export const postJournalEntries = (
+  db: Executor,
+  organizationId: string,
+  entries: Omit<PostJournalEntryInput, 'organizationId'>[],
+  actorUserId: string | null,
+) =>
+  inTransaction(db, async (trx) => {
+    if (entries.length === 0)
+      return { count: 0, firstNumber: null as number | null, lastNumber: null as number | null };
+    const settings = await loadSettingsOrThrow(trx, organizationId);
+    const normalized = entries.map((e, i) => {
+      checkDate(e.date);
+      if (!JOURNAL_SOURCES.includes(e.source))
+        throw badRequest('invalid_source', `"${e.source}" is not a journal source.`);
+      try {
+        return normalizeLines(e.lines, settings.base_currency, { requireBalanced: true });
+      } catch (error) {
+        if (error instanceof AppError) error.message = `Entry ${i + 1} (${e.date}): ${error.message}`;
+        throw error;
+      }
+    });
+    await checkAccounts(trx, organizationId, settings.base_currency, normalized.flat(), {
+      allowArchived: false,
+    });
+    for (const date of new Set(entries.map((e) => e.date))) {
+      await checkOpenPeriod(trx, organizationId, date, settings.lock_date, { allowClosedYear: false });
+    }
+    const taken = await trx
+      .updateTable('ledger_settings')
+      .set({ next_entry_number: sql`next_entry_number + ${entries.length}` })
+      .where('organization_id', '=', organizationId)
+      .returning([sql<number>`next_entry_number - ${entries.length}`.as('first'), 'lock_date'])
+      .executeTakeFirstOrThrow();
+    if (taken.lock_date) {
+      const early = entries.find((e) => e.date <= taken.lock_date!);
+      if (early) throw lockedError(taken.lock_date);
+    }
+    const now = new Date();
+    const rows = entries.map((e, i) => ({
+      organization_id: organizationId,
+      id: randomUUID(),
+      number: taken.first + i,
+      date: e.date,
+      memo: (e.memo ?? '').trim(),
+      reference: e.reference?.trim() || null,
+      source: e.source,
+      source_id: e.sourceId ?? null,
+      status: 'posted' as const,
+      created_by: e.actorUserId ?? actorUserId,
+      posted_by: e.actorUserId ?? actorUserId,
+      posted_at: now,
+    }));
+    for (let i = 0; i < rows.length; i += 2000) {
+      await trx
+        .insertInto('journal_entries')
+        .values(rows.slice(i, i + 2000))
+        .execute();
+    }
+    const lineRows = rows.flatMap((r, i) =>
+      normalized[i]!.map((l, j) => ({
+        organization_id: organizationId,
+        entry_id: r.id,
+        line_no: j + 1,
+        account_id: l.accountId,
+        date: r.date,
+        entry_number: r.number,
+        is_closing: false,
+        debit: l.debit,
+        credit: l.credit,
+        currency: l.currency,
+        amount: l.amount,
+        rate: l.rate,
+        description: l.description,
+        contact_id: l.contactId,
+      })),
+    );
+    for (let i = 0; i < lineRows.length; i += 4000) {
+      await trx
+        .insertInto('journal_lines')
+        .values(lineRows.slice(i, i + 4000))
+        .execute();
+    }
+    const result = {
+      count: rows.length,
+      firstNumber: taken.first,
+      lastNumber: taken.first + rows.length - 1,
+    };
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId,
+      action: 'journal_entry.batch_posted',
+      entityType: 'journal_entry',
+      entityId: `${result.firstNumber}-${result.lastNumber}`,
+      after: { ...result, sources: [...new Set(entries.map((e) => e.source))] },
+    });
+    return result;
+  });
