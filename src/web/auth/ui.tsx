@@ -77,10 +77,10 @@ export const StatusMessage = ({
   text ? (
     <p
       id={id}
-      className={`mt-1.5 flex items-center gap-1 text-xs font-medium ${status === 'valid' ? 'text-emerald-600 dark:text-emerald-400' : status === 'invalid' ? 'text-red-600 dark:text-red-400' : 'text-slate-500 dark:text-slate-400'}`}
+      className={`mt-1.5 flex items-start gap-1 text-xs font-medium ${status === 'valid' ? 'text-emerald-600 dark:text-emerald-400' : status === 'invalid' ? 'text-red-600 dark:text-red-400' : 'text-slate-500 dark:text-slate-400'}`}
     >
-      {status === 'valid' ? <CheckCircle2 className="h-3.5 w-3.5" aria-hidden="true" /> : null}
-      {status === 'invalid' ? <XCircle className="h-3.5 w-3.5" aria-hidden="true" /> : null}
+      {status === 'valid' ? <CheckCircle2 className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" /> : null}
+      {status === 'invalid' ? <XCircle className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" /> : null}
       {text}
     </p>
   ) : null;

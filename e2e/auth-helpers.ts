@@ -1,0 +1,36 @@
+import { type Page, expect } from '@playwright/test';
+
+// Shared steps of the account browser tests.
+
+export const uniqueEmail = (tag: string) =>
+  `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+
+export const signUp = async (page: Page, email: string, password: string, promo?: string) => {
+  await page.goto('/signup');
+  await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password').fill(password);
+  if (promo) {
+    await page.getByRole('button', { name: 'Have a promo code?' }).click();
+    await page.getByLabel('Promo code (optional)').fill(promo);
+    await expect(page.getByText('Valid Promo Code!')).toBeVisible();
+  }
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL('**/dashboard');
+};
+
+export const signIn = async (page: Page, email: string, password: string) => {
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+};
+
+export const signOut = async (page: Page) => {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL('**/login');
+};

@@ -1,0 +1,167 @@
+import { expect, test } from '@playwright/test';
+import { signIn, signOut, signUp, uniqueEmail } from './auth-helpers.ts';
+
+// The account journey of issue 3 in Chromium: sign up, stay signed in across a reload, sign
+// out, get sent to /login from a private page, sign in, reset the password from the
+// mailbox, and sign in with the new one while the old one fails.
+
+test('sign up, reload, sign out, guard, sign in, reset the password, sign in with the new one', async ({
+  page,
+}) => {
+  const email = uniqueEmail('journey');
+  const password = 'First-Pass-11';
+  const newPassword = 'Second-Pass-22';
+
+  await signUp(page, email, password);
+  await page.reload();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+
+  await signOut(page);
+  await page.goto('/dashboard');
+  await page.waitForURL('**/login');
+  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+
+  await signIn(page, email, password);
+  await page.waitForURL('**/dashboard');
+  await signOut(page);
+
+  // Reset modal: send a link, see "Email Sent!", close.
+  await page.getByRole('button', { name: 'Forgot your password?' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Email address').fill(`  ${email.toUpperCase()} `);
+  await dialog.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(dialog.getByRole('heading', { name: 'Email Sent!' })).toBeVisible();
+  await expect(dialog).toContainText(email);
+  await expect(dialog).toContainText('expires in 24 hours');
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  await expect(dialog).toBeHidden();
+
+  // Open the link from the development mailbox.
+  await page.goto('/dev/mailbox');
+  await page
+    .getByRole('button', { name: /Reset your Kontor password/ })
+    .first()
+    .click();
+  const link = page.getByTestId('mail-text').getByRole('link', { name: /reset-password\?token=/ });
+  await expect(link).toBeVisible();
+  await link.click();
+  await page.waitForURL(/\/reset-password\?token=/);
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm new password').fill(newPassword);
+  await page.getByRole('button', { name: 'Set New Password' }).click();
+  await page.waitForURL('**/login');
+  await expect(page.getByText('Your password has been changed.')).toBeVisible();
+
+  // The old password fails, the new one works.
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Incorrect email or password. Please try again.');
+  await page.getByLabel('Password', { exact: true }).fill(newPassword);
+  await expect(page.getByRole('alert')).toHaveCount(0); // the error clears on edit
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/dashboard');
+});
+
+test('sign up with a valid promo code redeems it', async ({ page, request }) => {
+  const code = `E2E${Date.now().toString(36).toUpperCase()}`;
+  const created = await request.post('/api/dev/promo-codes', {
+    data: { code, planAccess: 'business', description: 'Three months of Business', maxRedemptions: 1 },
+  });
+  expect(created.status()).toBe(201);
+
+  await page.goto('/signup');
+  await page.getByRole('button', { name: 'Have a promo code?' }).click();
+  const field = page.getByLabel('Promo code (optional)');
+  await field.fill('nope12');
+  await expect(field).toHaveValue('NOPE12');
+  await expect(page.getByText('Invalid or expired promo code.')).toBeVisible();
+  await field.fill(code.slice(0, 5));
+  await expect(page.getByText('Invalid or expired promo code.')).toHaveCount(0);
+  await field.fill(code.toLowerCase());
+  await expect(field).toHaveValue(code);
+  await expect(page.getByText('Valid Promo Code!')).toBeVisible();
+  await expect(page.getByText('Plan access: Business')).toBeVisible();
+  await expect(page.getByText('Three months of Business')).toBeVisible();
+
+  await page.getByLabel('First name').fill('Promo');
+  await page.getByLabel('Last name').fill('User');
+  await page.getByLabel('Email address').fill(uniqueEmail('promo'));
+  await page.getByLabel('Password', { exact: true }).fill('Promo-Pass-33');
+  await page.getByLabel('Confirm password').fill('Promo-Pass-33');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL('**/dashboard');
+
+  // The single use is taken: the code no longer validates.
+  await expect
+    .poll(
+      async () => (await (await request.post('/api/promo-codes/validate', { data: { code } })).json()).valid,
+    )
+    .toBe(false);
+});
+
+test('login and signup forms show SPEC messages and the strength meter', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Email address is required.');
+  const email = page.getByLabel('Email address');
+  await email.fill('bad@');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByText('Please enter a valid email address', { exact: true })).toBeVisible();
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeDisabled();
+  await email.fill('good@example.com');
+  await expect(page.getByText('Valid email format')).toBeVisible();
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Password is required.');
+  await page.getByRole('link', { name: 'Create one here' }).click();
+  await page.waitForURL('**/signup');
+
+  await expect(page.getByLabel('First name')).toBeFocused();
+  await page.getByLabel('First name').fill('A');
+  await expect(
+    page.getByText('First name must be at least 2 characters and contain only letters.'),
+  ).toBeVisible();
+  const pw = page.getByLabel('Password', { exact: true });
+  await pw.fill('abc');
+  await expect(page.getByText('Password strength: Weak password')).toBeVisible();
+  await pw.fill('Abcdefgh');
+  await expect(page.getByText('Password strength: Fair')).toBeVisible();
+  await pw.fill('Abcdefg1');
+  await expect(page.getByText('Password strength: Good')).toBeVisible();
+  await pw.fill('Abcdef1!');
+  await expect(page.getByText('Password strength: Strong')).toBeVisible();
+  await page.getByLabel('Confirm password').fill('Abcdef1?');
+  await expect(page.getByText("Passwords don't match")).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create Account' })).toBeDisabled();
+  await page.getByLabel('Confirm password').fill('Abcdef1!');
+  await expect(page.getByText('Passwords match')).toBeVisible();
+  await page.screenshot({ path: '/tmp/kontor-signup.png', fullPage: true });
+});
+
+test('the guard explains an unreachable auth system and Refresh Page clears the markers', async ({
+  page,
+}) => {
+  await page.route('**/api/auth/get-session', (route) => route.abort('connectionrefused'));
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Authentication System Error' })).toBeVisible();
+  await expect(
+    page.getByText(
+      'The authentication system is not properly initialized. Please refresh the page and try again.',
+    ),
+  ).toBeVisible();
+  await page.evaluate(() => {
+    for (const k of ['kontor:sw-reload', 'kontor:force-cache-reload', 'kontor:cache-manager-init'])
+      sessionStorage.setItem(k, '1');
+  });
+  await page.unroute('**/api/auth/get-session');
+  await page.getByRole('button', { name: 'Refresh Page' }).click();
+  await page.waitForURL('**/login');
+  const left = await page.evaluate(() =>
+    ['kontor:sw-reload', 'kontor:force-cache-reload', 'kontor:cache-manager-init'].map((k) =>
+      sessionStorage.getItem(k),
+    ),
+  );
+  expect(left).toEqual([null, null, null]);
+});
