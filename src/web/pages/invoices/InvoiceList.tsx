@@ -1,0 +1,284 @@
+import { ArrowDown, ArrowUp, ChevronLeft, ChevronRight, Download, Search } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { INVOICE_STATUSES, type InvoiceStatus, STATUS_LABELS } from '../../../shared/invoices.ts';
+import { Money } from '../../components/money/Money.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Alert, Card, EmptyState } from '../../components/ui/Card.tsx';
+import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { useCompany } from '../../lib/company.tsx';
+import { type ListParams, useInvoiceList, useOrgPath } from './invoicesApi.ts';
+import { StatusBadge, formatDate } from './parts.tsx';
+
+// The invoice list: status chips with counts, totals by status, search, sortable columns,
+// pagination and CSV export of exactly what the filter shows.
+
+const CHIPS: ('all' | InvoiceStatus)[] = ['all', ...INVOICE_STATUSES];
+const COLUMNS = [
+  { key: 'number', label: 'Number', numeric: false },
+  { key: 'customer', label: 'Customer', numeric: false },
+  { key: 'issueDate', label: 'Issued', numeric: false },
+  { key: 'dueDate', label: 'Due', numeric: false },
+  { key: 'status', label: 'Status', numeric: false },
+  { key: 'total', label: 'Total', numeric: true },
+  { key: 'amountDue', label: 'Amount due', numeric: true },
+] as const;
+
+export const InvoiceList = ({ onOpen, onNew }: { onOpen: (id: string) => void; onNew: () => void }) => {
+  const { company, can } = useCompany();
+  const { base } = useOrgPath();
+  const [params, setParams] = useState<ListParams>({
+    status: 'all',
+    search: '',
+    sort: 'issueDate',
+    order: 'desc',
+    page: 1,
+    pageSize: 25,
+  });
+  const [searchText, setSearchText] = useState('');
+  useEffect(() => {
+    const timer = window.setTimeout(
+      () => setParams((p) => (p.search === searchText ? p : { ...p, search: searchText, page: 1 })),
+      300,
+    );
+    return () => window.clearTimeout(timer);
+  }, [searchText]);
+  const list = useInvoiceList(params);
+  const data = list.data;
+  const totals = data?.totalsByStatus;
+  const currency = data?.baseCurrency ?? company.baseCurrency;
+  const pages = data ? Math.max(1, Math.ceil(data.totalCount / params.pageSize)) : 1;
+
+  const sortBy = (key: string) =>
+    setParams((p) => ({
+      ...p,
+      sort: key,
+      order: p.sort === key && p.order === 'desc' ? 'asc' : 'desc',
+      page: 1,
+    }));
+  const exportUrl = `/api${base}/invoices/export.csv?${new URLSearchParams({
+    status: params.status,
+    sort: params.sort,
+    order: params.order,
+    ...(params.search ? { search: params.search } : {}),
+  })}`;
+
+  return (
+    <div className="space-y-5">
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        {(
+          [
+            [
+              'Outstanding',
+              totals
+                ? totals.sent.amountDue + totals.partially_paid.amountDue + totals.overdue.amountDue
+                : null,
+              'text-slate-900 dark:text-white',
+            ],
+            ['Overdue', totals?.overdue.amountDue ?? null, 'text-red-700 dark:text-red-400'],
+            ['Paid', totals?.paid.total ?? null, 'text-emerald-700 dark:text-emerald-400'],
+            ['Drafts', totals?.draft.total ?? null, 'text-slate-700 dark:text-slate-300'],
+          ] as const
+        ).map(([label, amount, tone]) => (
+          <Card key={label} className="px-5 py-4">
+            <p className="text-sm text-slate-500 dark:text-slate-400">{label}</p>
+            <p className={`mt-1 text-xl font-semibold ${tone}`}>
+              {amount === null ? (
+                <span
+                  className="inline-block h-6 w-28 animate-pulse rounded bg-slate-200 dark:bg-slate-800"
+                  role="status"
+                  aria-label="Loading"
+                />
+              ) : (
+                <Money minor={amount} currency={currency} />
+              )}
+            </p>
+          </Card>
+        ))}
+      </div>
+
+      <Card>
+        <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 px-4 py-3 dark:border-slate-800">
+          <fieldset className="flex flex-wrap gap-2">
+            <legend className="sr-only">Filter by status</legend>
+            {CHIPS.map((chip) => {
+              const active = params.status === chip;
+              const count = totals?.[chip]?.count;
+              return (
+                <button
+                  key={chip}
+                  type="button"
+                  aria-pressed={active}
+                  onClick={() => setParams((p) => ({ ...p, status: chip, page: 1 }))}
+                  className={`inline-flex min-h-11 items-center gap-2 rounded-full border px-4 text-sm font-medium transition-colors ${
+                    active
+                      ? 'border-brand-600 bg-brand-600 text-white dark:border-brand-400 dark:bg-brand-500 dark:text-slate-950'
+                      : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800'
+                  }`}
+                >
+                  {chip === 'all' ? 'All' : STATUS_LABELS[chip]}
+                  {count !== undefined ? (
+                    <span
+                      className={`rounded-full px-1.5 text-xs ${active ? 'bg-white/20' : 'bg-slate-100 dark:bg-slate-800'}`}
+                    >
+                      {count}
+                    </span>
+                  ) : null}
+                </button>
+              );
+            })}
+          </fieldset>
+          <div className="ml-auto flex flex-wrap items-center gap-2">
+            <label className="relative block">
+              <span className="sr-only">Search invoices</span>
+              <Search
+                className="pointer-events-none absolute top-3.5 left-3 h-4 w-4 text-slate-400"
+                aria-hidden="true"
+              />
+              <input
+                type="search"
+                value={searchText}
+                onChange={(e) => setSearchText(e.target.value)}
+                placeholder="Search number, customer, reference"
+                className="min-h-11 w-72 rounded-lg border border-slate-300 bg-white pr-3 pl-9 text-sm text-slate-900 placeholder:text-slate-400 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+              />
+            </label>
+            <a
+              href={exportUrl}
+              download
+              className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+            >
+              <Download className="h-4 w-4" aria-hidden="true" /> Export CSV
+            </a>
+          </div>
+        </div>
+
+        {list.error ? (
+          <div className="p-4">
+            <Alert>{list.error.message}</Alert>
+          </div>
+        ) : null}
+        {list.isLoading ? (
+          <div className="space-y-2 p-4" role="status" aria-busy="true" aria-label="Loading invoices">
+            {[0, 1, 2, 3, 4].map((i) => (
+              <div key={i} className="h-10 animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
+            ))}
+          </div>
+        ) : data && data.items.length === 0 ? (
+          params.status === 'all' && !params.search ? (
+            <EmptyState
+              title="No invoices yet"
+              description="Create your first invoice: choose a customer, add lines, and send it. Kontor posts it to your books for you."
+              action={can('record') ? <Button onClick={onNew}>New Invoice</Button> : undefined}
+            />
+          ) : (
+            <EmptyState title="No invoices match" description="Try another status or search term." />
+          )
+        ) : data ? (
+          <>
+            <Table
+              caption={`Invoices, ${data.totalCount} found`}
+              captionHidden
+              className={list.isFetching ? 'opacity-70' : ''}
+            >
+              <thead>
+                <tr>
+                  {COLUMNS.map((c) => {
+                    const sorted = params.sort === c.key;
+                    return (
+                      <Th
+                        key={c.key}
+                        numeric={c.numeric}
+                        aria-sort={sorted ? (params.order === 'asc' ? 'ascending' : 'descending') : 'none'}
+                      >
+                        <button
+                          type="button"
+                          onClick={() => sortBy(c.key)}
+                          className={`inline-flex min-h-11 items-center gap-1 uppercase hover:text-slate-900 dark:hover:text-white ${c.numeric ? 'flex-row-reverse' : ''}`}
+                        >
+                          {c.label}
+                          {sorted ? (
+                            params.order === 'asc' ? (
+                              <ArrowUp className="h-3.5 w-3.5" aria-hidden="true" />
+                            ) : (
+                              <ArrowDown className="h-3.5 w-3.5" aria-hidden="true" />
+                            )
+                          ) : null}
+                        </button>
+                      </Th>
+                    );
+                  })}
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((inv) => (
+                  <tr key={inv.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
+                    <Td>
+                      <button
+                        type="button"
+                        onClick={() => onOpen(inv.id)}
+                        className="min-h-11 font-medium text-brand-700 hover:underline dark:text-brand-300"
+                      >
+                        {inv.number ?? 'Draft'}
+                        <span className="sr-only">, open invoice</span>
+                      </button>
+                    </Td>
+                    <Td className="py-3">{inv.customerName}</Td>
+                    <Td className="py-3 whitespace-nowrap">{formatDate(inv.issueDate)}</Td>
+                    <Td className="py-3 whitespace-nowrap">{formatDate(inv.dueDate)}</Td>
+                    <Td className="py-3">
+                      <StatusBadge status={inv.status} />
+                    </Td>
+                    <Td numeric className="py-3">
+                      <Money minor={inv.total} currency={inv.currency} />
+                    </Td>
+                    <Td numeric className="py-3 font-medium">
+                      <Money minor={inv.amountDue} currency={inv.currency} />
+                    </Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+            <nav
+              aria-label="Invoice pages"
+              className="flex flex-wrap items-center justify-between gap-3 px-4 py-3"
+            >
+              <p className="text-sm text-slate-500 dark:text-slate-400">
+                Page {params.page} of {pages} · {data.totalCount} invoice{data.totalCount === 1 ? '' : 's'}
+              </p>
+              <div className="flex items-center gap-2">
+                <label className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+                  Per page
+                  <select
+                    value={params.pageSize}
+                    onChange={(e) => setParams((p) => ({ ...p, pageSize: Number(e.target.value), page: 1 }))}
+                    className="min-h-11 rounded-lg border border-slate-300 bg-white px-2 dark:border-slate-700 dark:bg-slate-900"
+                  >
+                    {[25, 50, 100].map((n) => (
+                      <option key={n} value={n}>
+                        {n}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <Button
+                  variant="secondary"
+                  disabled={params.page <= 1}
+                  onClick={() => setParams((p) => ({ ...p, page: p.page - 1 }))}
+                >
+                  <ChevronLeft className="h-4 w-4" aria-hidden="true" /> Previous
+                </Button>
+                <Button
+                  variant="secondary"
+                  disabled={params.page >= pages}
+                  onClick={() => setParams((p) => ({ ...p, page: p.page + 1 }))}
+                >
+                  Next <ChevronRight className="h-4 w-4" aria-hidden="true" />
+                </Button>
+              </div>
+            </nav>
+          </>
+        ) : null}
+      </Card>
+    </div>
+  );
+};

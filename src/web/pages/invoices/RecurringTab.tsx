@@ -1,0 +1,257 @@
+import { Plus } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { RECURRING_FREQUENCIES, type Recurring } from '../../../shared/invoices.ts';
+import { Money } from '../../components/money/Money.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Alert, Badge, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
+import { Dialog } from '../../components/ui/Dialog.tsx';
+import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { api } from '../../lib/api.ts';
+import { useCompany } from '../../lib/company.tsx';
+import { useCustomers, useInvoicingMutation, useRecurring, useTaxRates } from './invoicesApi.ts';
+import { errorMessage, formatDate, todayIso, tryParseMoney } from './parts.tsx';
+
+// Recurring invoices: schedules that create (and optionally send and email) an invoice each
+// period. The server's job runner creates them, catching up after downtime.
+
+const FREQUENCY_LABELS: Record<string, string> = {
+  weekly: 'Weekly',
+  monthly: 'Monthly',
+  quarterly: 'Quarterly',
+  yearly: 'Yearly',
+};
+
+export const RecurringTab = () => {
+  const { can } = useCompany();
+  const schedules = useRecurring();
+  const [creating, setCreating] = useState(false);
+  const setStatus = useInvoicingMutation((base, v: { id: string; status: string }) =>
+    api.patch<Recurring>(`${base}/recurring-invoices/${v.id}`, { status: v.status }),
+  );
+  const rows = schedules.data ?? [];
+  return (
+    <Card>
+      <CardHeader
+        title="Recurring invoices"
+        description="Each period's invoice is created once, even after the server was down."
+        actions={
+          can('post') ? (
+            <Button onClick={() => setCreating(true)}>
+              <Plus className="h-4 w-4" aria-hidden="true" /> New schedule
+            </Button>
+          ) : undefined
+        }
+      />
+      {setStatus.error ? (
+        <div className="p-4">
+          <Alert>{errorMessage(setStatus.error)}</Alert>
+        </div>
+      ) : null}
+      {schedules.isLoading ? (
+        <p className="px-5 py-6 text-sm text-slate-500" role="status">
+          Loading schedules...
+        </p>
+      ) : rows.length === 0 ? (
+        <EmptyState
+          title="No recurring invoices"
+          description="Bill retainers and subscriptions automatically every week, month, quarter or year."
+        />
+      ) : (
+        <Table caption="Recurring invoice schedules" captionHidden>
+          <thead>
+            <tr>
+              <Th>Customer</Th>
+              <Th>Every</Th>
+              <Th>Next</Th>
+              <Th>Created</Th>
+              <Th>Status</Th>
+              <Th numeric>Amount</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((s) => (
+              <tr key={s.id}>
+                <Td className="font-medium">{s.customerName}</Td>
+                <Td>
+                  {FREQUENCY_LABELS[s.frequency]}
+                  {s.autoSend ? ' · sent automatically' : ' · as drafts'}
+                </Td>
+                <Td>{s.nextDate ? formatDate(s.nextDate) : '—'}</Td>
+                <Td>
+                  {s.createdCount}
+                  {s.count ? ` of ${s.count}` : ''}
+                </Td>
+                <Td>
+                  <Badge tone={s.status === 'active' ? 'green' : s.status === 'paused' ? 'amber' : 'slate'}>
+                    {s.status}
+                  </Badge>
+                </Td>
+                <Td numeric>
+                  <Money minor={s.total} currency={s.currency} />
+                </Td>
+                <Td>
+                  {can('post') && s.status !== 'ended' ? (
+                    <div className="flex gap-1">
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        onClick={() =>
+                          setStatus.mutate({ id: s.id, status: s.status === 'active' ? 'paused' : 'active' })
+                        }
+                      >
+                        {s.status === 'active' ? 'Pause' : 'Resume'}
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        onClick={() => setStatus.mutate({ id: s.id, status: 'ended' })}
+                      >
+                        End
+                      </Button>
+                    </div>
+                  ) : null}
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      <Dialog open={creating} onOpenChange={setCreating} title="New recurring invoice" wide>
+        <RecurringForm onSaved={() => setCreating(false)} />
+      </Dialog>
+    </Card>
+  );
+};
+
+const RecurringForm = ({ onSaved }: { onSaved: () => void }) => {
+  const { company } = useCompany();
+  const customers = useCustomers();
+  const taxes = useTaxRates();
+  const [customerId, setCustomerId] = useState('');
+  const [frequency, setFrequency] = useState('monthly');
+  const [startDate, setStartDate] = useState(todayIso());
+  const [endDate, setEndDate] = useState('');
+  const [count, setCount] = useState('');
+  const [autoSend, setAutoSend] = useState(true);
+  const [description, setDescription] = useState('');
+  const [quantity, setQuantity] = useState('1');
+  const [price, setPrice] = useState('');
+  const [taxRateId, setTaxRateId] = useState('');
+  const [exchangeRate, setExchangeRate] = useState('');
+  const customer = customers.data?.customers.find((c) => c.id === customerId);
+  const currency = customer?.currency ?? company.baseCurrency;
+  const save = useInvoicingMutation((base, body: Record<string, unknown>) =>
+    api.post<Recurring>(`${base}/recurring-invoices`, body),
+  );
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const unitPrice = tryParseMoney(price, currency);
+    const ok = await save
+      .mutateAsync({
+        customerId,
+        frequency,
+        startDate,
+        endDate: endDate || null,
+        count: count ? Number(count) : null,
+        autoSend,
+        ...(currency !== company.baseCurrency ? { exchangeRate } : {}),
+        lines: [
+          { description, quantity, unitPrice: unitPrice ?? -1, taxRateIds: taxRateId ? [taxRateId] : [] },
+        ],
+      })
+      .then(() => true)
+      .catch(() => false);
+    if (ok) onSaved();
+  };
+  return (
+    <form onSubmit={submit} className="space-y-4">
+      {save.error ? <Alert>{errorMessage(save.error)}</Alert> : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField
+          label="Customer"
+          value={customerId}
+          onChange={(e) => setCustomerId(e.target.value)}
+          options={[
+            { value: '', label: 'Choose a customer' },
+            ...(customers.data?.customers ?? []).map((c) => ({ value: c.id, label: c.name })),
+          ]}
+        />
+        <SelectField
+          label="Every"
+          value={frequency}
+          onChange={(e) => setFrequency(e.target.value)}
+          options={RECURRING_FREQUENCIES.map((f) => ({ value: f, label: FREQUENCY_LABELS[f]! }))}
+        />
+        <TextField
+          label="First invoice on"
+          type="date"
+          value={startDate}
+          onChange={(e) => setStartDate(e.target.value)}
+        />
+        <TextField
+          label="End date (optional)"
+          type="date"
+          value={endDate}
+          min={startDate}
+          onChange={(e) => setEndDate(e.target.value)}
+        />
+        <TextField
+          label="Number of invoices (optional)"
+          type="number"
+          min={1}
+          value={count}
+          onChange={(e) => setCount(e.target.value)}
+        />
+        {currency !== company.baseCurrency ? (
+          <TextField
+            label={`Exchange rate (${company.baseCurrency} per ${currency})`}
+            value={exchangeRate}
+            onChange={(e) => setExchangeRate(e.target.value)}
+          />
+        ) : null}
+        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
+        <TextField
+          label="Quantity"
+          inputMode="decimal"
+          value={quantity}
+          onChange={(e) => setQuantity(e.target.value)}
+        />
+        <TextField
+          label={`Unit price (${currency})`}
+          inputMode="decimal"
+          value={price}
+          onChange={(e) => setPrice(e.target.value)}
+        />
+        <SelectField
+          label="Tax"
+          value={taxRateId}
+          onChange={(e) => setTaxRateId(e.target.value)}
+          options={[
+            { value: '', label: 'No tax' },
+            ...(taxes.data ?? [])
+              .filter((t) => !t.archived)
+              .map((t) => ({ value: t.id, label: `${t.name} (${t.percent}%)` })),
+          ]}
+        />
+      </div>
+      <label className="flex min-h-11 items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          checked={autoSend}
+          onChange={(e) => setAutoSend(e.target.checked)}
+          className="h-5 w-5"
+        />
+        Send and email each invoice automatically (otherwise it waits as a draft)
+      </label>
+      <div className="flex justify-end">
+        <Button type="submit" busy={save.isPending}>
+          Create schedule
+        </Button>
+      </div>
+    </form>
+  );
+};

@@ -1,0 +1,170 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  AgingReport,
+  Customer,
+  Invoice,
+  InvoiceList,
+  InvoiceSettings,
+  InvoiceSummary,
+  Item,
+  Recurring,
+  TaxRate,
+  TaxReport,
+} from '../../../shared/invoices.ts';
+import { api } from '../../lib/api.ts';
+import { useCompany } from '../../lib/company.tsx';
+
+// The invoices API for this page, through TanStack Query. Every key starts with the company
+// id, so switching company never shows another company's cache.
+
+export type InvoicingAccount = {
+  id: string;
+  code: string;
+  name: string;
+  type: string;
+  subtype: string;
+  currency: string;
+  systemKey: string | null;
+};
+
+export type CustomerDetail = {
+  customer: Customer;
+  invoices: InvoiceSummary[];
+  payments: {
+    id: string;
+    invoiceId: string;
+    invoiceNumber: string | null;
+    date: string;
+    amount: number;
+    currency: string;
+    method: string;
+    reference: string;
+    reversed: boolean;
+  }[];
+};
+
+export const useOrgPath = () => {
+  const { company } = useCompany();
+  return { base: `/orgs/${company.id}`, companyId: company.id };
+};
+
+export type ListParams = {
+  status: string;
+  search: string;
+  sort: string;
+  order: 'asc' | 'desc';
+  page: number;
+  pageSize: number;
+};
+
+export const useInvoiceList = (params: ListParams) => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: [companyId, 'invoices', 'list', params],
+    queryFn: () =>
+      api.get<InvoiceList>(`${base}/invoices`, { ...params, search: params.search || undefined }),
+    placeholderData: keepPreviousData,
+  });
+};
+
+export const useInvoice = (id: string | null) => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: [companyId, 'invoices', 'one', id],
+    queryFn: () => api.get<Invoice>(`${base}/invoices/${id}`),
+    enabled: Boolean(id),
+  });
+};
+
+export const useCustomers = (search = '', includeArchived = false) => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: [companyId, 'invoices', 'customers', search, includeArchived],
+    queryFn: () =>
+      api.get<{ customers: Customer[]; totalCount: number }>(`${base}/customers`, {
+        search: search || undefined,
+        includeArchived: includeArchived ? 'true' : undefined,
+        pageSize: 500,
+      }),
+    placeholderData: keepPreviousData,
+  });
+};
+
+export const useCustomerDetail = (id: string | null) => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: [companyId, 'invoices', 'customer', id],
+    queryFn: () => api.get<CustomerDetail>(`${base}/customers/${id}`),
+    enabled: Boolean(id),
+  });
+};
+
+export const useItems = () => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: [companyId, 'invoices', 'items'],
+    queryFn: () => api.get<{ items: Item[] }>(`${base}/items`).then((r) => r.items),
+  });
+};
+
+export const useTaxRates = () => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: [companyId, 'invoices', 'tax-rates'],
+    queryFn: () => api.get<{ taxRates: TaxRate[] }>(`${base}/tax-rates`).then((r) => r.taxRates),
+  });
+};
+
+export const useInvoicingAccounts = () => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: [companyId, 'invoices', 'accounts'],
+    queryFn: () =>
+      api.get<{ accounts: InvoicingAccount[] }>(`${base}/invoicing-accounts`).then((r) => r.accounts),
+  });
+};
+
+export const useRecurring = () => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: [companyId, 'invoices', 'recurring'],
+    queryFn: () => api.get<{ schedules: Recurring[] }>(`${base}/recurring-invoices`).then((r) => r.schedules),
+  });
+};
+
+export const useAging = (asOf: string) => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: [companyId, 'invoices', 'aging', asOf],
+    queryFn: () => api.get<AgingReport>(`${base}/reports/receivables-aging`, { asOf }),
+  });
+};
+
+export const useTaxReport = (from: string, to: string) => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: [companyId, 'invoices', 'tax-report', from, to],
+    queryFn: () => api.get<TaxReport>(`${base}/reports/sales-tax`, { from, to }),
+    enabled: from <= to,
+  });
+};
+
+export const useInvoiceSettings = () => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: [companyId, 'invoices', 'settings'],
+    queryFn: () => api.get<InvoiceSettings>(`${base}/invoice-settings`),
+  });
+};
+
+/** A mutation that refreshes everything invoicing shows (and the ledger's views) when it lands. */
+export const useInvoicingMutation = <TVars, TResult>(fn: (base: string, vars: TVars) => Promise<TResult>) => {
+  const { base, companyId } = useOrgPath();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (vars: TVars) => fn(base, vars),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === companyId });
+    },
+  });
+};
