@@ -193,7 +193,7 @@ export const up = async (db: Kysely<unknown>) => {
   await sql`create index bank_transactions_category on bank_transactions (organization_id, category_account_id, date, id) where category_account_id is not null`.execute(
     db,
   );
-  await sql`create index bank_transactions_uncategorized on bank_transactions (organization_id, date, id) where status = 'uncategorized'`.execute(
+  await sql`create index bank_transactions_uncategorized on bank_transactions (organization_id, date, id) where category_kind = 'none'`.execute(
     db,
   );
   await sql`create unique index bank_transactions_dedupe on bank_transactions (organization_id, money_account_id, dedupe_key)`.execute(

@@ -1,0 +1,165 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { transactionListQuerySchema } from '../../src/shared/transactions.ts';
+import { loadServerConfig } from '../../src/server/config.ts';
+import type { AppContext } from '../../src/server/context.ts';
+import { openDatabase } from '../../src/server/db/client.ts';
+import { migrateToLatest } from '../../src/server/db/migrate.ts';
+import type { MemberContext } from '../../src/server/modules/companies/guard.ts';
+import { createTestOrganization } from '../../src/server/modules/ledger/testing.ts';
+import { commitStatement } from '../../src/server/modules/statement-import/service.ts';
+import { listTransactions, transactionTotals } from '../../src/server/modules/transactions/service.ts';
+import { moneyAccountMismatches, trialBalanceDifference } from '../../src/server/modules/transactions/test-helpers.ts';
+import { createMoneyAccount } from '../../src/server/modules/wallet/service.ts';
+
+// Transactions benchmark: imports CSV statements of --rows lines (default 100,000) through the
+// real import service until the company holds --total transactions (default 1,000,000), then
+// times the list's first page, filtered pages, a deep page and the filter totals.
+// Runs on a fresh PGlite in a temp folder, or on PostgreSQL with DATABASE_URL (a fresh schema).
+// Usage: node --import tsx scripts/bench/transactions.ts [--rows 100000] [--total 1000000] [--json]
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const rowsPerFile = arg('rows', 100_000);
+const total = arg('total', 1_000_000);
+const asJson = args.includes('--json');
+
+const MERCHANTS = ['AMAZON WEB SERVICES', 'STRIPE PAYOUT', 'GOOGLE WORKSPACE', 'SHELL OIL', 'STARBUCKS', 'WEWORK', 'DELTA AIR', 'UBER TRIP', 'OFFICE DEPOT', 'CLIENT PAYMENT'];
+
+/** A year of plausible bank lines; `seed` keeps files distinct so nothing is a duplicate. */
+const makeCsv = (rows: number, seed: number) => {
+  const lines = ['Date,Description,Amount,Transaction ID'];
+  for (let i = 0; i < rows; i += 1) {
+    const n = seed * rows + i;
+    const day = 1 + (n % 365);
+    const date = new Date(Date.UTC(2025, 0, day)).toISOString().slice(0, 10);
+    const merchant = MERCHANTS[n % MERCHANTS.length]!;
+    const cents = ((n * 7919) % 500_000) + 100;
+    const amount = merchant.startsWith('STRIPE') || merchant.startsWith('CLIENT') ? cents : -cents;
+    const sign = amount < 0 ? '-' : '';
+    const abs = Math.abs(amount);
+    lines.push(`${date},${merchant} ${n},${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')},B${n}`);
+  }
+  return `${lines.join('\n')}\n`;
+};
+
+const time = async <T>(fn: () => Promise<T>) => {
+  const start = performance.now();
+  const result = await fn();
+  return { ms: Math.round((performance.now() - start) * 10) / 10, result };
+};
+
+const median = async (fn: () => Promise<unknown>, runs = 5) => {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) times.push((await time(fn)).ms);
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+};
+
+const main = async () => {
+  const url = process.env.DATABASE_URL;
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  let cleanup = async () => {};
+  if (url) {
+    const schema = `bench_${Date.now().toString(36)}`;
+    const pg = (await import('pg')).default;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    database = await openDatabase({ kind: 'postgres', url, schema, max: 4 });
+    cleanup = async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    };
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-bench-'));
+    database = await openDatabase({ kind: 'pglite', dataDir: dir });
+    cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
+  }
+  await migrateToLatest(database.db);
+  const ctx: AppContext = { config: loadServerConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent' }), database, now: () => new Date() };
+  const org = await createTestOrganization(database.db, { baseCurrency: 'USD' });
+  const member: MemberContext = { organizationId: org.id, userId: 'bench-user', role: 'owner' };
+  const account = await createMoneyAccount(ctx, member, {
+    name: 'Bench checking',
+    kind: 'bank',
+    currency: 'USD',
+    institution: '',
+    openingBalance: 100_000_00,
+    openingDate: '2024-12-31',
+  });
+  const mapping = {
+    delimiter: ',' as const,
+    hasHeader: true,
+    dateColumn: 0,
+    descriptionColumn: 1,
+    payeeColumn: null,
+    amountColumn: 2,
+    debitColumn: null,
+    creditColumn: null,
+    externalIdColumn: 3,
+    dateFormat: 'YYYY-MM-DD' as const,
+    decimalSeparator: '.' as const,
+    invertAmounts: false,
+  };
+  const imports: { rows: number; ms: number; rowsPerSecond: number }[] = [];
+  for (let seed = 0; seed * rowsPerFile < total; seed += 1) {
+    const content = makeCsv(rowsPerFile, seed);
+    const { ms, result } = await time(() =>
+      commitStatement(ctx, member, { moneyAccountId: account.id, fileName: `bench-${seed}.csv`, content, mapping, applyRules: true }),
+    );
+    if (result.imported !== rowsPerFile) throw new Error(`imported ${result.imported} of ${rowsPerFile}`);
+    imports.push({ rows: rowsPerFile, ms, rowsPerSecond: Math.round((rowsPerFile / ms) * 1000) });
+    if (!asJson) console.error(`import ${seed + 1}: ${rowsPerFile} rows in ${ms} ms (${imports.at(-1)!.rowsPerSecond} rows/s)`);
+  }
+  // The same file again adds nothing, and says so quickly.
+  const again = await time(() =>
+    commitStatement(ctx, member, { moneyAccountId: account.id, fileName: 'bench-0.csv', content: makeCsv(rowsPerFile, 0), mapping, applyRules: true }),
+  );
+  if (again.result.imported !== 0) throw new Error('re-import added rows');
+  const q = (query: Record<string, string>) => transactionListQuerySchema.parse(query);
+  const cursorPage = await listTransactions(ctx, member, q({ limit: '50' }));
+  const queries: [string, () => Promise<unknown>][] = [
+    ['first page (50, newest first)', () => listTransactions(ctx, member, q({ limit: '50' }))],
+    ['next page by cursor', () => listTransactions(ctx, member, q({ limit: '50', cursor: cursorPage.nextCursor! }))],
+    ['expenses this month', () => listTransactions(ctx, member, q({ limit: '50', type: 'expense', from: '2025-12-01', to: '2025-12-31' }))],
+    ['income, account filter', () => listTransactions(ctx, member, q({ limit: '50', type: 'income', moneyAccountId: account.id }))],
+    ['text search "starbucks"', () => listTransactions(ctx, member, q({ limit: '50', search: 'starbucks' }))],
+    ['amount range 100-200', () => listTransactions(ctx, member, q({ limit: '50', minAmount: '10000', maxAmount: '20000' }))],
+    ['uncategorised', () => listTransactions(ctx, member, q({ limit: '50', categoryId: 'uncategorized' }))],
+    ['sorted by amount', () => listTransactions(ctx, member, q({ limit: '50', sort: 'amount' }))],
+    ['totals, this month', () => transactionTotals(ctx, member, q({ from: '2025-12-01', to: '2025-12-31' }))],
+    ['totals, everything', () => transactionTotals(ctx, member, q({}))],
+  ];
+  const listTimes: { query: string; medianMs: number }[] = [];
+  for (const [name, fn] of queries) {
+    listTimes.push({ query: name, medianMs: await median(fn) });
+    if (!asJson) console.error(`${name}: ${listTimes.at(-1)!.medianMs} ms`);
+  }
+  const mismatches = await moneyAccountMismatches(database.db, org.id);
+  const trial = await trialBalanceDifference(database.db, org.id);
+  const report = {
+    database: database.kind,
+    transactions: imports.reduce((s, i) => s + i.rows, 0),
+    imports,
+    importRowsPerSecondMedian: [...imports].sort((a, b) => a.rowsPerSecond - b.rowsPerSecond)[Math.floor(imports.length / 2)]!.rowsPerSecond,
+    reimportMs: again.ms,
+    list: listTimes,
+    booksBalanced: mismatches.length === 0 && trial === 0,
+    node: process.version,
+    cpus: os.cpus().length,
+  };
+  console.log(asJson ? JSON.stringify(report, null, 2) : report);
+  await database.close();
+  await cleanup();
+};
+
+await main();
