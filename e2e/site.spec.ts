@@ -141,9 +141,12 @@ test.describe('titles and social tags', () => {
       await expect(page.locator('meta[property="og:description"]')).toHaveAttribute('content', c.description);
       await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
         'content',
-        /\/apple-touch-icon\.png$/,
+        /^http.*\/og-image\.png$/,
       );
-      await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute('content', 'summary');
+      await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute(
+        'content',
+        'summary_large_image',
+      );
       await expect(page.locator('meta[name="twitter:title"]')).toHaveAttribute('content', c.title);
       await expect(page.locator('meta[name="twitter:description"]')).toHaveAttribute(
         'content',
@@ -151,8 +154,11 @@ test.describe('titles and social tags', () => {
       );
       await expect(page.locator('meta[name="twitter:image"]')).toHaveAttribute(
         'content',
-        /\/apple-touch-icon\.png$/,
+        /^http.*\/og-image\.png$/,
       );
+      // One tag of each: the router updates the static defaults instead of adding duplicates.
+      await expect(page.locator('meta[property="og:image"]')).toHaveCount(1);
+      await expect(page.locator('meta[name="twitter:card"]')).toHaveCount(1);
     });
   }
 
@@ -163,6 +169,9 @@ test.describe('titles and social tags', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/');
     await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#2563eb');
+    const og = await request.get('/og-image.png');
+    expect(og.ok()).toBe(true);
+    expect(og.headers()['content-type']).toBe('image/png');
     for (const rel of ['icon', 'apple-touch-icon']) {
       const href = await page.locator(`link[rel="${rel}"]`).getAttribute('href');
       expect(href).toBeTruthy();

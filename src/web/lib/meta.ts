@@ -39,6 +39,14 @@ export const metaForPath = (pathname: string): PageMeta => {
   return ROUTE_META[clean] ?? DEFAULT_META;
 };
 
+/** The link-preview picture (1200×630) for every route. */
+export const SOCIAL_IMAGE = {
+  path: '/og-image.png',
+  width: '1200',
+  height: '630',
+  alt: 'Kontor — Business finance, done right. Invoices, payments, payroll and double-entry books in one place.',
+};
+
 const setMeta = (attr: 'name' | 'property', key: string, content: string) => {
   let el = document.head.querySelector<HTMLMetaElement>(`meta[${attr}="${key}"]`);
   if (!el) {
@@ -56,11 +64,15 @@ export const applyMeta = (meta: PageMeta, url: string) => {
   setMeta('property', 'og:description', meta.description);
   setMeta('property', 'og:type', 'website');
   setMeta('property', 'og:url', url);
-  setMeta('property', 'og:image', new URL('/apple-touch-icon.png', url).toString());
-  setMeta('name', 'twitter:card', 'summary');
+  setMeta('property', 'og:image', new URL(SOCIAL_IMAGE.path, url).toString());
+  setMeta('property', 'og:image:width', SOCIAL_IMAGE.width);
+  setMeta('property', 'og:image:height', SOCIAL_IMAGE.height);
+  setMeta('property', 'og:image:alt', SOCIAL_IMAGE.alt);
+  setMeta('name', 'twitter:card', 'summary_large_image');
   setMeta('name', 'twitter:title', meta.title);
   setMeta('name', 'twitter:description', meta.description);
-  setMeta('name', 'twitter:image', new URL('/apple-touch-icon.png', url).toString());
+  setMeta('name', 'twitter:image', new URL(SOCIAL_IMAGE.path, url).toString());
+  setMeta('name', 'twitter:image:alt', SOCIAL_IMAGE.alt);
 };
 
 /** Updates the title and social tags on every route change. */
