@@ -11,7 +11,7 @@ import { chromium, type Page } from '@playwright/test';
 //  - the JavaScript / loads before it is interactive, gzipped: every script requested before
 //    the router's 1 s preload of secondary screens begins (entry, its static imports and
 //    the lazy chunks the first render asks for), and whether any private-app code is in it;
-//  - Largest Contentful Paint, as Chromium reports it.
+//  - Largest Contentful Paint, as Chromium reports it (and Cumulative Layout Shift alongside).
 // Usage: node --import tsx scripts/bench/web.ts [--runs 5] [--json]
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -82,6 +82,7 @@ const median = (values: number[]) => {
 
 type RunResult = {
   lcpMs: number;
+  cls: number;
   lcpElement: string;
   scripts: { path: string; bytes: number; gzip: number }[];
   previewRenderedBeforePreload: boolean;
@@ -112,8 +113,17 @@ const measure = async (page: Page, baseUrl: string, profile: Profile): Promise<R
     }
   });
   await page.addInitScript(() => {
-    const w = window as unknown as { __lcp: { t: number; el: string } };
+    const w = window as unknown as { __lcp: { t: number; el: string }; __cls: number };
     w.__lcp = { t: 0, el: '' };
+    w.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+      })[]) {
+        if (!e.hadRecentInput) w.__cls += e.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
     new PerformanceObserver((list) => {
       for (const e of list.getEntries() as (PerformanceEntry & { element?: Element | null })[]) {
         const el = e.element;
@@ -134,7 +144,10 @@ const measure = async (page: Page, baseUrl: string, profile: Profile): Promise<R
     .then(() => Date.now() - start);
   // Let the preload burst happen, then read LCP (no input has happened, so it is final).
   await page.waitForTimeout(2500 * Math.max(1, profile.cpuSlowdown / 2));
-  const lcp = await page.evaluate(() => (window as unknown as { __lcp: { t: number; el: string } }).__lcp);
+  const { lcp, cls } = await page.evaluate(() => {
+    const w = window as unknown as { __lcp: { t: number; el: string }; __cls: number };
+    return { lcp: w.__lcp, cls: w.__cls };
+  });
 
   const preloadAt = requested.find((r) => PRELOAD_ONLY.test(r.path))?.at ?? Number.POSITIVE_INFINITY;
   const before = [...new Set(requested.filter((r) => r.at < preloadAt).map((r) => r.path))];
@@ -143,7 +156,13 @@ const measure = async (page: Page, baseUrl: string, profile: Profile): Promise<R
     return { path: p, bytes: body.length, gzip: zlib.gzipSync(body).length };
   });
   await cdp.detach();
-  return { lcpMs: lcp.t, lcpElement: lcp.el, scripts, previewRenderedBeforePreload: previewAt <= preloadAt };
+  return {
+    lcpMs: lcp.t,
+    cls,
+    lcpElement: lcp.el,
+    scripts,
+    previewRenderedBeforePreload: previewAt <= preloadAt,
+  };
 };
 
 const main = async () => {
@@ -200,6 +219,7 @@ const main = async () => {
           Math.round(Math.max(...results.map((r) => r.lcpMs))),
         ],
         lcpElement: first.lcpElement,
+        clsMedian: +median(results.map((r) => r.cls)).toFixed(3),
         jsBeforeInteractive: { gzipKiB: +(jsGzip / 1024).toFixed(1), rawKiB: +(jsRaw / 1024).toFixed(1) },
         scripts: first.scripts.map((s) => ({ path: s.path, gzipKiB: +(s.gzip / 1024).toFixed(1) })),
         privateCodeLoaded: first.scripts.filter((s) => PRIVATE.test(s.path)).map((s) => s.path),
@@ -214,6 +234,7 @@ const main = async () => {
         console.log(
           `  LCP median ${r.lcpMedianMs} ms (range ${r.lcpRangeMs[0]}–${r.lcpRangeMs[1]} ms) on ${r.lcpElement}`,
         );
+        console.log(`  CLS median ${r.clsMedian}`);
         console.log(
           `  JS before interactive: ${r.jsBeforeInteractive.gzipKiB} KiB gzipped (${r.jsBeforeInteractive.rawKiB} KiB raw)`,
         );
