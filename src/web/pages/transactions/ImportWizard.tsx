@@ -1,0 +1,642 @@
+import { useState } from 'react';
+import {
+  CSV_DATE_FORMATS,
+  type CsvMapping,
+  type CsvSniff,
+  type StatementImportResult,
+  type StatementPreview,
+} from '../../../shared/transactions.ts';
+import { Money } from '../../components/money/Money.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Alert, Badge } from '../../components/ui/Card.tsx';
+import { Dialog } from '../../components/ui/Dialog.tsx';
+import { ApiError } from '../../lib/api.ts';
+import {
+  apiCalls,
+  commitStatementWithProgress,
+  errorMessage,
+  formatDay,
+  useCategories,
+  useInvalidateMoney,
+  useOrgId,
+  useWallet,
+} from './api.ts';
+import { Label, ProgressBar, inputClass } from './Controls.tsx';
+
+// Statement import in four steps: file → column mapping (CSV only; remembered per account)
+// → preview with duplicates marked and rules applied → import with progress. A broken file
+// is refused whole, line by line, and nothing is imported.
+
+type Step = 'file' | 'mapping' | 'preview' | 'importing' | 'done';
+type LineError = { line: number; reason: string };
+
+const isCsv = (name: string, content: string) => {
+  const ext = name.toLowerCase().split('.').pop();
+  if (ext === 'ofx' || ext === 'qfx' || ext === 'xml') return false;
+  return !/OFXHEADER|<OFX|BkToCstmrStmt/.test(content.slice(0, 4096));
+};
+
+const lineErrorsOf = (error: unknown): LineError[] => {
+  if (error instanceof ApiError && error.code === 'statement_invalid') {
+    const details = error.details as { errors?: LineError[] } | undefined;
+    return details?.errors ?? [];
+  }
+  return [];
+};
+
+export const ImportWizard = ({
+  open,
+  onClose,
+  onDone,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) => {
+  const orgId = useOrgId();
+  const wallet = useWallet();
+  const { categories } = useCategories();
+  const invalidate = useInvalidateMoney();
+  const live = (wallet.data?.accounts ?? []).filter((a) => !a.archived);
+  const [step, setStep] = useState<Step>('file');
+  const [accountId, setAccountId] = useState(live[0]?.id ?? '');
+  const [file, setFile] = useState<{ name: string; content: string } | null>(null);
+  const [sniff, setSniff] = useState<CsvSniff | null>(null);
+  const [mapping, setMapping] = useState<CsvMapping | null>(null);
+  const [preview, setPreview] = useState<StatementPreview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [lineErrors, setLineErrors] = useState<LineError[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<number | null>(0);
+  const [result, setResult] = useState<StatementImportResult | null>(null);
+  const account = live.find((a) => a.id === accountId);
+  const categoryName = (id: string | null) => categories.find((c) => c.id === id)?.name ?? null;
+
+  const fail = (err: unknown) => {
+    setLineErrors(lineErrorsOf(err));
+    setError(errorMessage(err));
+  };
+
+  const runPreview = async (m: CsvMapping | null) => {
+    if (!file) return;
+    setBusy(true);
+    setError(null);
+    setLineErrors([]);
+    try {
+      const p = await apiCalls.preview(orgId, {
+        moneyAccountId: accountId,
+        fileName: file.name,
+        content: file.content,
+        ...(m ? { mapping: m } : {}),
+      });
+      setPreview(p);
+      setStep('preview');
+    } catch (err) {
+      fail(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const next = async () => {
+    if (!file || !account) return setError('Choose the account and the statement file.');
+    setError(null);
+    setLineErrors([]);
+    if (isCsv(file.name, file.content)) {
+      setBusy(true);
+      try {
+        const s = await apiCalls.sniff(orgId, { moneyAccountId: accountId, content: file.content });
+        setSniff(s);
+        setMapping(
+          s.savedMapping ??
+            s.suggestedMapping ?? {
+              delimiter: s.delimiter,
+              hasHeader: true,
+              dateColumn: 0,
+              descriptionColumn: Math.min(1, s.header.length - 1),
+              payeeColumn: null,
+              amountColumn: Math.min(2, s.header.length - 1),
+              debitColumn: null,
+              creditColumn: null,
+              externalIdColumn: null,
+              dateFormat: 'YYYY-MM-DD',
+              decimalSeparator: '.',
+              invertAmounts: false,
+            },
+        );
+        setStep('mapping');
+      } catch (err) {
+        fail(err);
+      } finally {
+        setBusy(false);
+      }
+    } else {
+      await runPreview(null);
+    }
+  };
+
+  const commit = async () => {
+    if (!file) return;
+    setStep('importing');
+    setProgress(0);
+    setError(null);
+    try {
+      const r = await commitStatementWithProgress(
+        orgId,
+        {
+          moneyAccountId: accountId,
+          fileName: file.name,
+          content: file.content,
+          ...(mapping && sniff ? { mapping } : {}),
+        },
+        (f) => setProgress(f >= 1 ? null : f),
+      );
+      setResult(r);
+      setStep('done');
+      await invalidate();
+      onDone(
+        `Imported ${r.imported} transaction${r.imported === 1 ? '' : 's'} from ${file.name}; ${r.duplicates} duplicate${r.duplicates === 1 ? '' : 's'} skipped; ${r.categorizedByRules} categorised by rules.`,
+      );
+    } catch (err) {
+      fail(err);
+      setStep('preview');
+    }
+  };
+
+  const columnOptions = (allowNone: boolean) => [
+    ...(allowNone ? [{ value: '', label: '— none —' }] : []),
+    ...(sniff?.header ?? []).map((h, i) => ({
+      value: String(i),
+      label: mapping?.hasHeader ? `${i + 1}. ${h || '(blank)'}` : `Column ${i + 1}`,
+    })),
+  ];
+  const setColumn = (key: keyof CsvMapping, value: string) =>
+    mapping && setMapping({ ...mapping, [key]: value === '' ? null : Number(value) });
+  const usesSplitColumns = mapping ? mapping.amountColumn === null : false;
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !o && step !== 'importing' && onClose()}
+      title="Import bank statement"
+      description="CSV, OFX/QFX or CAMT.053. You see a preview before anything is imported."
+      wide
+    >
+      <ol className="mb-4 flex flex-wrap gap-2 text-xs font-medium" aria-label="Import steps">
+        {(['file', 'mapping', 'preview', 'done'] as const).map((s, i) => (
+          <li
+            key={s}
+            aria-current={step === s || (s === 'done' && step === 'importing') ? 'step' : undefined}
+            className={`rounded-full px-3 py-1 ${step === s || (s === 'done' && step === 'importing') ? 'bg-brand-600 text-white dark:bg-brand-500 dark:text-slate-950' : 'bg-slate-100 text-slate-600 dark:bg-slate-800 dark:text-slate-300'}`}
+          >
+            {i + 1}.{' '}
+            {s === 'file' ? 'File' : s === 'mapping' ? 'Columns' : s === 'preview' ? 'Preview' : 'Import'}
+          </li>
+        ))}
+      </ol>
+      {error ? (
+        <div className="mb-3 space-y-2">
+          <Alert>
+            {lineErrors.length > 0
+              ? 'The file was not imported. Nothing was changed; fix these lines and try again.'
+              : error}
+          </Alert>
+          {lineErrors.length > 0 ? (
+            <ul
+              className="max-h-40 overflow-y-auto rounded-lg border border-red-200 text-sm dark:border-red-900"
+              aria-label="Problems in the file"
+            >
+              {lineErrors.map((e) => (
+                <li
+                  key={`${e.line}-${e.reason}`}
+                  className="border-b border-red-100 px-3 py-1.5 last:border-0 dark:border-red-950"
+                >
+                  <span className="font-semibold">Line {e.line}:</span> {e.reason}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+
+      {step === 'file' ? (
+        <div className="space-y-4">
+          <div>
+            <Label htmlFor="imp-account">Account</Label>
+            <select
+              id="imp-account"
+              value={accountId}
+              onChange={(e) => setAccountId(e.target.value)}
+              className={inputClass}
+            >
+              {live.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name} ({a.currency})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <Label htmlFor="imp-file">Statement file</Label>
+            <input
+              id="imp-file"
+              type="file"
+              accept=".csv,.txt,.ofx,.qfx,.xml,text/csv,application/xml"
+              className={`${inputClass} py-2`}
+              onChange={async (e) => {
+                const f = e.target.files?.[0];
+                setError(null);
+                setLineErrors([]);
+                setFile(f ? { name: f.name, content: await f.text() } : null);
+              }}
+            />
+            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+              Exports from online banking: CSV, OFX or QFX (Quicken), or CAMT.053 XML.
+            </p>
+          </div>
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button onClick={next} disabled={!file || !account} busy={busy}>
+              Continue
+            </Button>
+          </div>
+        </div>
+      ) : null}
+
+      {step === 'mapping' && sniff && mapping ? (
+        <div className="space-y-4">
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Tell us which column holds what.{' '}
+            {sniff.savedMapping
+              ? 'This is the mapping you used last time for this account.'
+              : 'We guessed from the header; check it.'}
+          </p>
+          <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+            <table className="w-full text-xs">
+              <caption className="sr-only">First rows of the file</caption>
+              <thead>
+                <tr>
+                  {sniff.header
+                    .map((h, i) => ({ id: `col-${i}`, n: i, h }))
+                    .map(({ id, n: i, h }) => (
+                      <th
+                        key={id}
+                        scope="col"
+                        className="bg-slate-50 px-2 py-1.5 text-left font-semibold dark:bg-slate-900"
+                      >
+                        {i + 1}. {h}
+                      </th>
+                    ))}
+                </tr>
+              </thead>
+              <tbody>
+                {sniff.sampleRows.slice(0, 4).map((r, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: sample rows are positional
+                  <tr key={i}>
+                    {r
+                      .map((c, j) => ({ id: `cell-${j}`, c }))
+                      .map(({ id, c }) => (
+                        <td
+                          key={id}
+                          className="border-t border-slate-100 px-2 py-1 whitespace-nowrap dark:border-slate-800"
+                        >
+                          {c}
+                        </td>
+                      ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="grid gap-3 sm:grid-cols-3">
+            {(
+              [
+                ['dateColumn', 'Date', false],
+                ['descriptionColumn', 'Description', false],
+                ['payeeColumn', 'Payee', true],
+              ] as const
+            ).map(([key, label, none]) => (
+              <div key={key}>
+                <Label htmlFor={`map-${key}`}>{label}</Label>
+                <select
+                  id={`map-${key}`}
+                  value={mapping[key] === null ? '' : String(mapping[key])}
+                  onChange={(e) => setColumn(key, e.target.value)}
+                  className={inputClass}
+                >
+                  {columnOptions(none).map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            ))}
+            <fieldset className="sm:col-span-3">
+              <legend className="mb-1 text-xs font-medium text-slate-600 dark:text-slate-300">
+                Amounts are in
+              </legend>
+              <div className="flex flex-wrap gap-4 text-sm">
+                <label className="flex min-h-11 items-center gap-2">
+                  <input
+                    type="radio"
+                    name="amount-mode"
+                    checked={!usesSplitColumns}
+                    onChange={() =>
+                      setMapping({
+                        ...mapping,
+                        amountColumn: mapping.debitColumn ?? 0,
+                        debitColumn: null,
+                        creditColumn: null,
+                      })
+                    }
+                  />
+                  one signed column
+                </label>
+                <label className="flex min-h-11 items-center gap-2">
+                  <input
+                    type="radio"
+                    name="amount-mode"
+                    checked={usesSplitColumns}
+                    onChange={() =>
+                      setMapping({
+                        ...mapping,
+                        amountColumn: null,
+                        debitColumn: mapping.amountColumn ?? 0,
+                        creditColumn: Math.min((mapping.amountColumn ?? 0) + 1, sniff.header.length - 1),
+                      })
+                    }
+                  />
+                  separate money-out and money-in columns
+                </label>
+              </div>
+            </fieldset>
+            {usesSplitColumns ? (
+              <>
+                <div>
+                  <Label htmlFor="map-debit">Money out</Label>
+                  <select
+                    id="map-debit"
+                    value={String(mapping.debitColumn ?? '')}
+                    onChange={(e) => setColumn('debitColumn', e.target.value)}
+                    className={inputClass}
+                  >
+                    {columnOptions(false).map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div>
+                  <Label htmlFor="map-credit">Money in</Label>
+                  <select
+                    id="map-credit"
+                    value={String(mapping.creditColumn ?? '')}
+                    onChange={(e) => setColumn('creditColumn', e.target.value)}
+                    className={inputClass}
+                  >
+                    {columnOptions(false).map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              </>
+            ) : (
+              <div>
+                <Label htmlFor="map-amount">Amount</Label>
+                <select
+                  id="map-amount"
+                  value={String(mapping.amountColumn ?? '')}
+                  onChange={(e) => setColumn('amountColumn', e.target.value)}
+                  className={inputClass}
+                >
+                  {columnOptions(false).map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+            <div>
+              <Label htmlFor="map-id">Bank transaction id</Label>
+              <select
+                id="map-id"
+                value={mapping.externalIdColumn === null ? '' : String(mapping.externalIdColumn)}
+                onChange={(e) => setColumn('externalIdColumn', e.target.value)}
+                className={inputClass}
+              >
+                {columnOptions(true).map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <Label htmlFor="map-date-format">Date format</Label>
+              <select
+                id="map-date-format"
+                value={mapping.dateFormat}
+                onChange={(e) =>
+                  setMapping({ ...mapping, dateFormat: e.target.value as CsvMapping['dateFormat'] })
+                }
+                className={inputClass}
+              >
+                {CSV_DATE_FORMATS.map((f) => (
+                  <option key={f} value={f}>
+                    {f}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <Label htmlFor="map-decimal">Decimal separator</Label>
+              <select
+                id="map-decimal"
+                value={mapping.decimalSeparator}
+                onChange={(e) =>
+                  setMapping({
+                    ...mapping,
+                    decimalSeparator: e.target.value as CsvMapping['decimalSeparator'],
+                  })
+                }
+                className={inputClass}
+              >
+                <option value=".">Point (1,234.56)</option>
+                <option value=",">Comma (1.234,56)</option>
+              </select>
+            </div>
+            <div className="flex flex-col justify-end gap-1 text-sm">
+              <label className="flex min-h-11 items-center gap-2">
+                <input
+                  type="checkbox"
+                  checked={mapping.hasHeader}
+                  onChange={(e) => setMapping({ ...mapping, hasHeader: e.target.checked })}
+                  className="h-5 w-5"
+                />
+                First row is a header
+              </label>
+              <label className="flex min-h-11 items-center gap-2">
+                <input
+                  type="checkbox"
+                  checked={mapping.invertAmounts}
+                  onChange={(e) => setMapping({ ...mapping, invertAmounts: e.target.checked })}
+                  className="h-5 w-5"
+                />
+                Money out is shown as positive
+              </label>
+            </div>
+          </div>
+          <div className="flex justify-between gap-2">
+            <Button variant="secondary" onClick={() => setStep('file')}>
+              Back
+            </Button>
+            <Button onClick={() => runPreview(mapping)} busy={busy}>
+              Preview
+            </Button>
+          </div>
+        </div>
+      ) : null}
+
+      {step === 'preview' && preview && account ? (
+        <div className="space-y-4">
+          <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+            <div className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
+              <dt className="text-slate-500 dark:text-slate-400">New</dt>
+              <dd className="text-lg font-semibold" data-testid="preview-new">
+                {preview.newRows}
+              </dd>
+            </div>
+            <div className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
+              <dt className="text-slate-500 dark:text-slate-400">Duplicates skipped</dt>
+              <dd className="text-lg font-semibold" data-testid="preview-duplicates">
+                {preview.duplicateRows}
+              </dd>
+            </div>
+            <div className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
+              <dt className="text-slate-500 dark:text-slate-400">Categorised by rules</dt>
+              <dd className="text-lg font-semibold">{preview.categorizedByRules}</dd>
+            </div>
+            <div className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
+              <dt className="text-slate-500 dark:text-slate-400">In / out</dt>
+              <dd className="font-semibold">
+                <Money minor={preview.moneyIn} currency={account.currency} /> /{' '}
+                <Money minor={preview.moneyOut} currency={account.currency} tintNegative={false} />
+              </dd>
+            </div>
+          </dl>
+          {preview.firstDate ? (
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              {preview.totalRows} rows from {formatDay(preview.firstDate)} to {formatDay(preview.lastDate!)}
+              {preview.closingBalance ? (
+                <>
+                  {' '}
+                  · statement balance{' '}
+                  <Money minor={preview.closingBalance.amount} currency={account.currency} /> on{' '}
+                  {formatDay(preview.closingBalance.date)}
+                </>
+              ) : null}
+            </p>
+          ) : null}
+          <div className="max-h-72 overflow-auto rounded-lg border border-slate-200 dark:border-slate-800">
+            <table className="w-full text-sm">
+              <caption className="sr-only">Preview of the statement rows</caption>
+              <thead className="sticky top-0 bg-slate-50 text-xs text-slate-500 uppercase dark:bg-slate-900 dark:text-slate-400">
+                <tr>
+                  <th scope="col" className="px-3 py-2 text-left">
+                    Date
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-left">
+                    Description
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-left">
+                    Category
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    Amount
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.rows.map((r) => (
+                  <tr
+                    key={r.line}
+                    className={
+                      r.duplicate ? 'bg-slate-50 text-slate-400 dark:bg-slate-900/60 dark:text-slate-500' : ''
+                    }
+                    data-testid={r.duplicate ? 'preview-duplicate' : 'preview-row'}
+                  >
+                    <td className="border-t border-slate-100 px-3 py-1.5 whitespace-nowrap dark:border-slate-800">
+                      {formatDay(r.date)}
+                    </td>
+                    <td className="border-t border-slate-100 px-3 py-1.5 dark:border-slate-800">
+                      {r.description} {r.duplicate ? <Badge tone="slate">Duplicate — skipped</Badge> : null}
+                    </td>
+                    <td className="border-t border-slate-100 px-3 py-1.5 dark:border-slate-800">
+                      {r.categoryAccountId ? (
+                        <Badge tone="violet">Rule: {categoryName(r.categoryAccountId)}</Badge>
+                      ) : r.duplicate ? (
+                        ''
+                      ) : (
+                        <span className="text-slate-500">Uncategorised</span>
+                      )}
+                    </td>
+                    <td className="border-t border-slate-100 px-3 py-1.5 text-right dark:border-slate-800">
+                      <Money minor={r.amount} currency={account.currency} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {preview.totalRows > preview.rows.length ? (
+            <p className="text-xs text-slate-500">
+              Showing the first {preview.rows.length} of {preview.totalRows} rows.
+            </p>
+          ) : null}
+          <div className="flex justify-between gap-2">
+            <Button variant="secondary" onClick={() => setStep(sniff ? 'mapping' : 'file')}>
+              Back
+            </Button>
+            <Button onClick={commit} disabled={preview.newRows === 0}>
+              {preview.newRows === 0
+                ? 'Nothing new to import'
+                : `Import ${preview.newRows} transaction${preview.newRows === 1 ? '' : 's'}`}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+
+      {step === 'importing' ? (
+        <div className="space-y-3 py-4">
+          <ProgressBar
+            value={progress}
+            label={progress === null ? 'Posting to the ledger…' : 'Uploading the statement…'}
+          />
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            All rows are posted in one transaction: either everything is imported or nothing is.
+          </p>
+        </div>
+      ) : null}
+
+      {step === 'done' && result ? (
+        <div className="space-y-4">
+          <Alert tone="success">
+            Imported {result.imported} transaction{result.imported === 1 ? '' : 's'} in{' '}
+            {(result.durationMs / 1000).toFixed(1)} s; {result.duplicates} duplicate
+            {result.duplicates === 1 ? '' : 's'} skipped; {result.categorizedByRules} categorised by rules.
+          </Alert>
+          <div className="flex justify-end">
+            <Button onClick={onClose}>Done</Button>
+          </div>
+        </div>
+      ) : null}
+    </Dialog>
+  );
+};

@@ -1,0 +1,324 @@
+import { Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import type { Rule } from '../../../shared/transactions.ts';
+import { Money } from '../../components/money/Money.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Alert, Badge, EmptyState } from '../../components/ui/Card.tsx';
+import { Dialog } from '../../components/ui/Dialog.tsx';
+import { useCompany } from '../../lib/company.tsx';
+import {
+  apiCalls,
+  errorMessage,
+  readAmount,
+  useCategories,
+  useMoneyMutation,
+  useRules,
+  useWallet,
+} from './api.ts';
+import { CategorySelect } from './CategorySelect.tsx';
+import { Label, Skeleton, inputClass } from './Controls.tsx';
+
+// Categorisation rules: conditions on description/payee text, amount range, direction and
+// account; actions set the category, payee and tax rate. Lower priority numbers run first.
+
+const conditionsOf = (r: Rule, currency: string, accountName: (id: string) => string) => {
+  const parts: React.ReactNode[] = [];
+  if (r.descriptionContains) parts.push(`description contains “${r.descriptionContains}”`);
+  if (r.payeeContains) parts.push(`payee contains “${r.payeeContains}”`);
+  if (r.direction !== 'any') parts.push(r.direction === 'in' ? 'money in' : 'money out');
+  if (r.minAmount !== null)
+    parts.push(
+      <span key="min">
+        at least <Money minor={r.minAmount} currency={currency} />
+      </span>,
+    );
+  if (r.maxAmount !== null)
+    parts.push(
+      <span key="max">
+        at most <Money minor={r.maxAmount} currency={currency} />
+      </span>,
+    );
+  if (r.moneyAccountId) parts.push(`account ${accountName(r.moneyAccountId)}`);
+  return parts.flatMap((p, i) => (i === 0 ? [p] : [' and ', p]));
+};
+
+export const RulesDialog = ({
+  open,
+  onClose,
+  onApplied,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onApplied: (message: string) => void;
+}) => {
+  const { company, can } = useCompany();
+  const rules = useRules();
+  const wallet = useWallet();
+  const { categories } = useCategories();
+  const create = useMoneyMutation(apiCalls.createRule);
+  const remove = useMoneyMutation(apiCalls.deleteRule);
+  const apply = useMoneyMutation(apiCalls.applyRules);
+  const [error, setError] = useState<string | null>(null);
+  const [form, setForm] = useState({
+    name: '',
+    priority: '100',
+    descriptionContains: '',
+    payeeContains: '',
+    min: '',
+    max: '',
+    direction: 'any',
+    moneyAccountId: '',
+    setCategoryAccountId: '',
+    setPayee: '',
+    setTaxRate: '',
+  });
+  const min = readAmount(form.min, company.baseCurrency, false);
+  const max = readAmount(form.max, company.baseCurrency, false);
+  const accountName = (id: string) => wallet.data?.accounts.find((a) => a.id === id)?.name ?? 'unknown';
+  const set = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setForm({ ...form, [key]: e.target.value });
+
+  const add = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    if (min.error || max.error) return setError(min.error ?? max.error);
+    const tax = form.setTaxRate.trim() === '' ? null : Math.round(Number(form.setTaxRate) * 100);
+    if (tax !== null && (!Number.isFinite(tax) || tax < 0 || tax > 10000))
+      return setError('Enter the tax rate as a percent between 0 and 100.');
+    try {
+      await create.mutateAsync({
+        name: form.name.trim(),
+        priority: Number(form.priority) || 0,
+        descriptionContains: form.descriptionContains.trim() || null,
+        payeeContains: form.payeeContains.trim() || null,
+        minAmount: min.value,
+        maxAmount: max.value,
+        direction: form.direction,
+        moneyAccountId: form.moneyAccountId || null,
+        setCategoryAccountId: form.setCategoryAccountId,
+        setPayee: form.setPayee.trim() || null,
+        setTaxRate: tax,
+      });
+      setForm({
+        ...form,
+        name: '',
+        descriptionContains: '',
+        payeeContains: '',
+        min: '',
+        max: '',
+        setPayee: '',
+        setTaxRate: '',
+      });
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !o && onClose()}
+      title="Categorisation rules"
+      description="Applied to new imports, and to uncategorised transactions when you press Apply rules now. The first matching rule (lowest priority number) wins."
+      wide
+    >
+      <div className="space-y-5">
+        {error ? <Alert>{error}</Alert> : null}
+        {rules.isLoading ? (
+          <Skeleton rows={3} />
+        ) : (rules.data ?? []).length === 0 ? (
+          <EmptyState
+            title="No rules yet"
+            description="Add one below, e.g. description contains “AWS” → Software and subscriptions."
+          />
+        ) : (
+          <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
+            {rules.data!.map((r) => (
+              <li key={r.id} className="flex items-start justify-between gap-3 px-3 py-2 text-sm">
+                <div>
+                  <p className="font-medium text-slate-900 dark:text-white">
+                    <Badge tone="slate">#{r.priority}</Badge> {r.name}{' '}
+                    {r.enabled ? null : <Badge tone="amber">off</Badge>}
+                  </p>
+                  <p className="text-slate-600 dark:text-slate-300">
+                    When {conditionsOf(r, company.baseCurrency, accountName)} →{' '}
+                    <strong>{r.setCategoryName}</strong>
+                    {r.setPayee ? `, payee “${r.setPayee}”` : ''}
+                    {r.setTaxRate !== null ? `, tax ${r.setTaxRate / 100}%` : ''}
+                  </p>
+                </div>
+                {can('post') ? (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Delete rule ${r.name}`}
+                    onClick={() => remove.mutate(r.id)}
+                  >
+                    <Trash2 className="h-4 w-4" aria-hidden="true" />
+                  </Button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+        {can('post') ? (
+          <>
+            <div className="flex justify-end">
+              <Button
+                variant="secondary"
+                busy={apply.isPending}
+                onClick={async () => {
+                  try {
+                    const r = await apply.mutateAsync({});
+                    onApplied(
+                      `Rules categorised ${r.categorized} of ${r.checked} uncategorised transaction${r.checked === 1 ? '' : 's'}.`,
+                    );
+                    onClose();
+                  } catch (err) {
+                    setError(errorMessage(err));
+                  }
+                }}
+              >
+                Apply rules now
+              </Button>
+            </div>
+            <form
+              onSubmit={add}
+              className="space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
+              aria-label="New rule"
+            >
+              <h3 className="text-sm font-semibold text-slate-900 dark:text-white">New rule</h3>
+              <div className="grid gap-3 sm:grid-cols-4">
+                <div className="sm:col-span-3">
+                  <Label htmlFor="rule-name">Name</Label>
+                  <input
+                    id="rule-name"
+                    value={form.name}
+                    onChange={set('name')}
+                    className={inputClass}
+                    required
+                  />
+                </div>
+                <div>
+                  <Label htmlFor="rule-priority">Priority</Label>
+                  <input
+                    id="rule-priority"
+                    type="number"
+                    min={0}
+                    value={form.priority}
+                    onChange={set('priority')}
+                    className={inputClass}
+                  />
+                </div>
+                <div className="sm:col-span-2">
+                  <Label htmlFor="rule-desc">Description contains</Label>
+                  <input
+                    id="rule-desc"
+                    value={form.descriptionContains}
+                    onChange={set('descriptionContains')}
+                    className={inputClass}
+                  />
+                </div>
+                <div className="sm:col-span-2">
+                  <Label htmlFor="rule-payee">Payee contains</Label>
+                  <input
+                    id="rule-payee"
+                    value={form.payeeContains}
+                    onChange={set('payeeContains')}
+                    className={inputClass}
+                  />
+                </div>
+                <div>
+                  <Label htmlFor="rule-min">Amount from</Label>
+                  <input
+                    id="rule-min"
+                    inputMode="decimal"
+                    value={form.min}
+                    onChange={set('min')}
+                    className={inputClass}
+                  />
+                </div>
+                <div>
+                  <Label htmlFor="rule-max">Amount to</Label>
+                  <input
+                    id="rule-max"
+                    inputMode="decimal"
+                    value={form.max}
+                    onChange={set('max')}
+                    className={inputClass}
+                  />
+                </div>
+                <div>
+                  <Label htmlFor="rule-direction">Direction</Label>
+                  <select
+                    id="rule-direction"
+                    value={form.direction}
+                    onChange={set('direction')}
+                    className={inputClass}
+                  >
+                    <option value="any">In or out</option>
+                    <option value="in">Money in</option>
+                    <option value="out">Money out</option>
+                  </select>
+                </div>
+                <div>
+                  <Label htmlFor="rule-account">Account</Label>
+                  <select
+                    id="rule-account"
+                    value={form.moneyAccountId}
+                    onChange={set('moneyAccountId')}
+                    className={inputClass}
+                  >
+                    <option value="">Any account</option>
+                    {wallet.data?.accounts.map((a) => (
+                      <option key={a.id} value={a.id}>
+                        {a.name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div className="sm:col-span-2">
+                  <Label htmlFor="rule-category">Set category</Label>
+                  <CategorySelect
+                    id="rule-category"
+                    value={form.setCategoryAccountId}
+                    onChange={(v) => setForm({ ...form, setCategoryAccountId: v })}
+                    categories={categories}
+                  />
+                </div>
+                <div>
+                  <Label htmlFor="rule-set-payee">Set payee</Label>
+                  <input
+                    id="rule-set-payee"
+                    value={form.setPayee}
+                    onChange={set('setPayee')}
+                    className={inputClass}
+                  />
+                </div>
+                <div>
+                  <Label htmlFor="rule-tax">Set tax rate (%)</Label>
+                  <input
+                    id="rule-tax"
+                    inputMode="decimal"
+                    value={form.setTaxRate}
+                    onChange={set('setTaxRate')}
+                    className={inputClass}
+                  />
+                </div>
+              </div>
+              <div className="flex justify-end">
+                <Button
+                  type="submit"
+                  busy={create.isPending}
+                  disabled={!form.name.trim() || !form.setCategoryAccountId}
+                >
+                  Add rule
+                </Button>
+              </div>
+            </form>
+          </>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+};

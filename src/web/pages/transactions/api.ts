@@ -1,0 +1,285 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Account } from '../../../shared/ledger.ts';
+import { MoneyParseError, parseMoney } from '../../../shared/money.ts';
+import type {
+  CsvSniff,
+  Reconciliation,
+  Rule,
+  StatementImportResult,
+  StatementPreview,
+  Transaction,
+  TransactionPage,
+  TransactionTotals,
+} from '../../../shared/transactions.ts';
+import type { BalanceHistory, ExchangeRate, MoneyAccount, WalletSummary } from '../../../shared/wallet.ts';
+import { ApiError, api } from '../../lib/api.ts';
+import { useCompany } from '../../lib/company.tsx';
+
+// Every call the transactions and wallet pages make, with TanStack Query keys under
+// ['money', companyId]; a change invalidates that and the ledger's ['ledger', companyId].
+
+export const useOrgId = () => useCompany().company.id;
+
+export const moneyKey = (orgId: string, ...rest: unknown[]) => ['money', orgId, ...rest] as const;
+
+export const useInvalidateMoney = () => {
+  const client = useQueryClient();
+  const orgId = useOrgId();
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: ['money', orgId] }),
+      client.invalidateQueries({ queryKey: ['ledger', orgId] }),
+    ]);
+};
+
+export type ListFilters = {
+  type: 'all' | 'income' | 'expense';
+  moneyAccountId?: string;
+  categoryId?: string;
+  from?: string;
+  to?: string;
+  minAmount?: number;
+  maxAmount?: number;
+  search?: string;
+  sort: 'date' | 'amount' | 'description';
+  direction: 'asc' | 'desc';
+  reconciliationId?: string;
+};
+
+export const toQuery = (f: ListFilters): Record<string, string | number | undefined> => ({
+  type: f.type,
+  moneyAccountId: f.moneyAccountId,
+  categoryId: f.categoryId,
+  from: f.from,
+  to: f.to,
+  minAmount: f.minAmount,
+  maxAmount: f.maxAmount,
+  search: f.search,
+  sort: f.sort,
+  direction: f.direction,
+  reconciliationId: f.reconciliationId,
+});
+
+export const useTransactionPage = (filters: ListFilters, cursor: string | null, limit = 50) => {
+  const orgId = useOrgId();
+  return useQuery({
+    queryKey: moneyKey(orgId, 'transactions', filters, cursor, limit),
+    queryFn: () =>
+      api.get<TransactionPage>(`/orgs/${orgId}/transactions`, {
+        ...toQuery(filters),
+        cursor: cursor ?? undefined,
+        limit,
+      }),
+    placeholderData: (previous) => previous,
+  });
+};
+
+export const useTotals = (filters: ListFilters) => {
+  const orgId = useOrgId();
+  return useQuery({
+    queryKey: moneyKey(orgId, 'totals', filters),
+    queryFn: () => api.get<TransactionTotals>(`/orgs/${orgId}/transactions/totals`, toQuery(filters)),
+    placeholderData: (previous) => previous,
+  });
+};
+
+export const exportCsvHref = (orgId: string, filters: ListFilters) => {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(toQuery(filters)))
+    if (v !== undefined && v !== '') params.set(k, String(v));
+  return `/api/orgs/${orgId}/transactions/export.csv?${params.toString()}`;
+};
+
+export const useWallet = () => {
+  const orgId = useOrgId();
+  return useQuery({
+    queryKey: moneyKey(orgId, 'wallet'),
+    queryFn: () => api.get<WalletSummary>(`/orgs/${orgId}/wallet`),
+  });
+};
+
+export const useBalanceHistory = (months: number) => {
+  const orgId = useOrgId();
+  return useQuery({
+    queryKey: moneyKey(orgId, 'history', months),
+    queryFn: () => api.get<BalanceHistory>(`/orgs/${orgId}/wallet/history`, { months }),
+  });
+};
+
+export const useRates = () => {
+  const orgId = useOrgId();
+  return useQuery({
+    queryKey: moneyKey(orgId, 'rates'),
+    queryFn: async () => (await api.get<{ rates: ExchangeRate[] }>(`/orgs/${orgId}/wallet/rates`)).rates,
+  });
+};
+
+/** Accounts a transaction can be categorised to: live, base-currency, not money accounts. */
+export const useCategories = () => {
+  const { company } = useCompany();
+  const wallet = useWallet();
+  const accounts = useQuery({
+    queryKey: ['ledger', company.id, 'accounts'],
+    queryFn: async () => {
+      const data = await api.get<{ accounts: Account[] } | Account[]>(`/orgs/${company.id}/accounts`);
+      return Array.isArray(data) ? data : data.accounts;
+    },
+    staleTime: 30_000,
+  });
+  const moneyLedger = new Set((wallet.data?.accounts ?? []).map((a) => a.ledgerAccountId));
+  const categories = (accounts.data ?? []).filter(
+    (a) => !a.archived && a.currency === company.baseCurrency && !moneyLedger.has(a.id),
+  );
+  return { categories, isLoading: accounts.isLoading || wallet.isLoading };
+};
+
+export const useRules = () => {
+  const orgId = useOrgId();
+  return useQuery({
+    queryKey: moneyKey(orgId, 'rules'),
+    queryFn: async () => (await api.get<{ rules: Rule[] }>(`/orgs/${orgId}/transaction-rules`)).rules,
+  });
+};
+
+export const useReconciliation = (id: string | null) => {
+  const orgId = useOrgId();
+  return useQuery({
+    queryKey: moneyKey(orgId, 'reconciliation', id),
+    queryFn: () => api.get<Reconciliation>(`/orgs/${orgId}/reconciliations/${id}`),
+    enabled: Boolean(id),
+  });
+};
+
+/** A mutation that refreshes every money and ledger figure when it succeeds. */
+export const useMoneyMutation = <TInput, TResult>(fn: (orgId: string, input: TInput) => Promise<TResult>) => {
+  const orgId = useOrgId();
+  const invalidate = useInvalidateMoney();
+  return useMutation({ mutationFn: (input: TInput) => fn(orgId, input), onSuccess: () => invalidate() });
+};
+
+export const apiCalls = {
+  updateTransaction: (orgId: string, input: { id: string; body: Record<string, unknown> }) =>
+    api.patch<Transaction>(`/orgs/${orgId}/transactions/${input.id}`, input.body),
+  createTransaction: (orgId: string, body: Record<string, unknown>) =>
+    api.post<Transaction>(`/orgs/${orgId}/transactions`, body),
+  deleteTransaction: (orgId: string, id: string) => api.delete<void>(`/orgs/${orgId}/transactions/${id}`),
+  bulkCategorize: (orgId: string, body: { transactionIds: string[]; categoryAccountId: string }) =>
+    api.post<{ updated: number; unchanged: number }>(`/orgs/${orgId}/transactions/bulk-categorize`, body),
+  applyRules: (orgId: string, body: { moneyAccountId?: string | null }) =>
+    api.post<{ categorized: number; checked: number }>(`/orgs/${orgId}/transactions/apply-rules`, body),
+  sniff: (orgId: string, body: { moneyAccountId: string; content: string }) =>
+    api.post<CsvSniff>(`/orgs/${orgId}/statement-imports/sniff`, body),
+  preview: (orgId: string, body: Record<string, unknown>) =>
+    api.post<StatementPreview>(`/orgs/${orgId}/statement-imports/preview`, body),
+  createRule: (orgId: string, body: Record<string, unknown>) =>
+    api.post<Rule>(`/orgs/${orgId}/transaction-rules`, body),
+  updateRule: (orgId: string, input: { id: string; body: Record<string, unknown> }) =>
+    api.put<Rule>(`/orgs/${orgId}/transaction-rules/${input.id}`, input.body),
+  deleteRule: (orgId: string, id: string) => api.delete<void>(`/orgs/${orgId}/transaction-rules/${id}`),
+  startReconciliation: (orgId: string, body: Record<string, unknown>) =>
+    api.post<Reconciliation>(`/orgs/${orgId}/reconciliations`, body),
+  tick: (orgId: string, input: { id: string; transactionIds: string[]; ticked: boolean }) =>
+    api.post<Reconciliation>(`/orgs/${orgId}/reconciliations/${input.id}/tick`, {
+      transactionIds: input.transactionIds,
+      ticked: input.ticked,
+    }),
+  finish: (orgId: string, id: string) =>
+    api.post<Reconciliation>(`/orgs/${orgId}/reconciliations/${id}/finish`),
+  cancelReconciliation: (orgId: string, id: string) =>
+    api.delete<void>(`/orgs/${orgId}/reconciliations/${id}`),
+  undoLast: (orgId: string, moneyAccountId: string) =>
+    api.post<Reconciliation>(`/orgs/${orgId}/reconciliations/undo-last`, { moneyAccountId }),
+  createAccount: (orgId: string, body: Record<string, unknown>) =>
+    api.post<MoneyAccount>(`/orgs/${orgId}/wallet/accounts`, body),
+  updateAccount: (orgId: string, input: { id: string; body: Record<string, unknown> }) =>
+    api.patch<MoneyAccount>(`/orgs/${orgId}/wallet/accounts/${input.id}`, input.body),
+  transfer: (orgId: string, body: Record<string, unknown>) =>
+    api.post<unknown>(`/orgs/${orgId}/wallet/transfers`, body, { 'idempotency-key': crypto.randomUUID() }),
+  setRate: (orgId: string, body: { currency: string; date: string; rate: string }) =>
+    api.post<ExchangeRate>(`/orgs/${orgId}/wallet/rates`, body),
+};
+
+/**
+ * Sends a statement with upload progress (fetch cannot report it). Resolves with the result,
+ * rejects with ApiError carrying the server's line-by-line errors.
+ */
+export const commitStatementWithProgress = (
+  orgId: string,
+  body: Record<string, unknown>,
+  onProgress: (fraction: number) => void,
+): Promise<StatementImportResult> =>
+  new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/api/orgs/${orgId}/statement-imports`);
+    xhr.setRequestHeader('content-type', 'application/json');
+    xhr.setRequestHeader('idempotency-key', crypto.randomUUID());
+    xhr.withCredentials = true;
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      let data: unknown;
+      try {
+        data = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        data = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(data as StatementImportResult);
+      else {
+        const error = (data as { error?: { code: string; message: string; details?: unknown } } | undefined)
+          ?.error;
+        reject(
+          new ApiError(
+            xhr.status,
+            error?.code ?? 'http_error',
+            error?.message ?? `The server answered ${xhr.status}.`,
+            error?.details,
+          ),
+        );
+      }
+    };
+    xhr.onerror = () =>
+      reject(new ApiError(0, 'network_error', 'Network error. Please check your internet connection.'));
+    xhr.send(JSON.stringify(body));
+  });
+
+/** Reads "1,234.56" or "-12" into minor units; null and a message when it is not an amount. */
+export const readAmount = (
+  text: string,
+  currency: string,
+  allowNegative = true,
+): { value: number | null; error: string | null } => {
+  if (text.trim() === '') return { value: null, error: null };
+  try {
+    return { value: parseMoney(text, currency, { allowNegative }), error: null };
+  } catch (error) {
+    return {
+      value: null,
+      error: error instanceof MoneyParseError ? error.message : 'Enter an amount such as 12.50.',
+    };
+  }
+};
+
+export const errorMessage = (error: unknown) =>
+  error instanceof ApiError || error instanceof Error
+    ? error.message
+    : 'Something went wrong. Please try again.';
+
+export const todayIso = () => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+export const monthBounds = (today: string) => {
+  const [y, m] = today.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { from: `${today.slice(0, 7)}-01`, to: `${today.slice(0, 7)}-${String(last).padStart(2, '0')}` };
+};
+
+const DATE_FORMAT = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+export const formatDay = (iso: string) => DATE_FORMAT.format(new Date(`${iso}T00:00:00Z`));

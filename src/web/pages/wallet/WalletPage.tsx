@@ -1,0 +1,347 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  ArrowLeftRight,
+  Banknote,
+  CreditCard,
+  Landmark,
+  Plus,
+  RefreshCw,
+  Wallet as WalletIcon,
+} from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
+import { Link } from 'react-router';
+import type { TransactionPage } from '../../../shared/transactions.ts';
+import { MONEY_ACCOUNT_KIND_LABELS, type MoneyAccount } from '../../../shared/wallet.ts';
+import { Money } from '../../components/money/Money.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Alert, Badge, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
+import { api } from '../../lib/api.ts';
+import { useCompany } from '../../lib/company.tsx';
+import {
+  apiCalls,
+  errorMessage,
+  formatDay,
+  moneyKey,
+  useBalanceHistory,
+  useMoneyMutation,
+  useRates,
+  useWallet,
+} from '../transactions/api.ts';
+import { Skeleton } from '../transactions/Controls.tsx';
+import { AddAccountDialog, RateDialog, TransferDialog } from './WalletDialogs.tsx';
+
+// /wallet: the company's money accounts with balances, the total in the base currency (at
+// the latest rates, shown), the balance over time, the latest transactions per account,
+// and dialogs to add an account, move money and enter a rate.
+
+const BalanceChart = lazy(() => import('./BalanceChart.tsx').then((m) => ({ default: m.BalanceChart })));
+
+const KIND_ICON = {
+  bank: Landmark,
+  cash: Banknote,
+  credit_card: CreditCard,
+  payment_processor: WalletIcon,
+} as const;
+
+const LatestTransactions = ({ account }: { account: MoneyAccount }) => {
+  const { company } = useCompany();
+  const latest = useQuery({
+    queryKey: moneyKey(company.id, 'transactions', 'latest', account.id),
+    queryFn: () =>
+      api.get<TransactionPage>(`/orgs/${company.id}/transactions`, { moneyAccountId: account.id, limit: 5 }),
+  });
+  if (latest.isLoading) return <Skeleton rows={2} />;
+  const rows = latest.data?.transactions ?? [];
+  if (rows.length === 0)
+    return <p className="px-5 py-3 text-sm text-slate-500 dark:text-slate-400">No transactions yet.</p>;
+  return (
+    <ul
+      className="divide-y divide-slate-100 dark:divide-slate-800"
+      aria-label={`Latest transactions of ${account.name}`}
+    >
+      {rows.map((t) => (
+        <li key={t.id} className="flex items-center justify-between gap-3 px-5 py-2 text-sm">
+          <span className="min-w-0">
+            <span className="block truncate text-slate-900 dark:text-white">{t.description}</span>
+            <span className="text-xs text-slate-500 dark:text-slate-400">
+              {formatDay(t.date)} · {t.categoryName ?? 'Uncategorised'}
+            </span>
+          </span>
+          <Money minor={t.amount} currency={t.currency} className="font-medium" />
+        </li>
+      ))}
+    </ul>
+  );
+};
+
+const AccountCard = ({
+  account,
+  baseCurrency,
+  onTransfer,
+}: {
+  account: MoneyAccount;
+  baseCurrency: string;
+  onTransfer: () => void;
+}) => {
+  const { can } = useCompany();
+  const Icon = KIND_ICON[account.kind];
+  const archive = useMoneyMutation(apiCalls.updateAccount);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Card className={account.archived ? 'opacity-70' : ''}>
+      <div className="flex items-start justify-between gap-3 p-5" data-testid="account-card">
+        <div className="flex min-w-0 items-start gap-3">
+          <span className="flex h-11 w-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700 dark:bg-brand-950 dark:text-brand-300">
+            <Icon className="h-5 w-5" aria-hidden="true" />
+          </span>
+          <div className="min-w-0">
+            <h2 className="truncate font-semibold text-slate-900 dark:text-white">{account.name}</h2>
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              {MONEY_ACCOUNT_KIND_LABELS[account.kind]}
+              {account.institution ? ` · ${account.institution}` : ''}
+              {account.maskedNumber ? ` · ${account.maskedNumber}` : ''} · ledger {account.ledgerAccountCode}
+            </p>
+            <div className="mt-1 flex flex-wrap gap-1">
+              {account.archived ? <Badge>Archived</Badge> : null}
+              {account.uncategorizedCount > 0 ? (
+                <Badge tone="amber">{account.uncategorizedCount} to categorise</Badge>
+              ) : null}
+              {account.lastReconciledDate ? (
+                <Badge tone="green">Reconciled to {formatDay(account.lastReconciledDate)}</Badge>
+              ) : null}
+            </div>
+          </div>
+        </div>
+        <div className="text-right">
+          <p className="text-xl font-bold text-slate-900 dark:text-white" data-testid="account-balance">
+            <Money minor={account.balance} currency={account.currency} />
+          </p>
+          {account.currency !== baseCurrency ? (
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              {account.baseBalance !== null ? (
+                <>
+                  ≈ <Money minor={account.baseBalance} currency={baseCurrency} /> at {account.rate} (
+                  {account.rateDate ? formatDay(account.rateDate) : ''})
+                </>
+              ) : (
+                `No ${account.currency} rate yet`
+              )}
+            </p>
+          ) : null}
+        </div>
+      </div>
+      {error ? (
+        <div className="px-5 pb-3">
+          <Alert>{error}</Alert>
+        </div>
+      ) : null}
+      <div className="border-t border-slate-100 dark:border-slate-800">
+        <LatestTransactions account={account} />
+      </div>
+      <div className="flex flex-wrap gap-2 border-t border-slate-100 px-5 py-3 dark:border-slate-800">
+        <Link
+          to={`/transactions?account=${account.id}`}
+          className="inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-300 dark:hover:bg-brand-950"
+        >
+          All transactions
+        </Link>
+        {can('post') && !account.archived ? (
+          <Button variant="ghost" size="sm" onClick={onTransfer}>
+            <ArrowLeftRight className="h-4 w-4" aria-hidden="true" /> Transfer
+          </Button>
+        ) : null}
+        {can('manage_settings') ? (
+          <Button
+            variant="ghost"
+            size="sm"
+            className="ml-auto"
+            busy={archive.isPending}
+            onClick={async () => {
+              setError(null);
+              try {
+                await archive.mutateAsync({ id: account.id, body: { archived: !account.archived } });
+              } catch (err) {
+                setError(errorMessage(err));
+              }
+            }}
+          >
+            {account.archived ? 'Unarchive' : 'Archive'}
+          </Button>
+        ) : null}
+      </div>
+    </Card>
+  );
+};
+
+const WalletPage = () => {
+  const { company, can } = useCompany();
+  const wallet = useWallet();
+  const history = useBalanceHistory(12);
+  const rates = useRates();
+  const [dialog, setDialog] = useState<
+    { kind: 'add' } | { kind: 'transfer'; fromId?: string } | { kind: 'rate'; currency?: string } | null
+  >(null);
+  const accounts = wallet.data?.accounts ?? [];
+  const live = accounts.filter((a) => !a.archived);
+  const foreign = [
+    ...new Set(live.filter((a) => a.currency !== company.baseCurrency).map((a) => a.currency)),
+  ];
+
+  return (
+    <div className="mx-auto max-w-7xl space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900 dark:text-white">Wallet</h1>
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            Bank accounts, cash, cards and payment balances of {company.name}.
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {can('post') ? (
+            <>
+              <Button variant="secondary" onClick={() => setDialog({ kind: 'rate' })}>
+                <RefreshCw className="h-4 w-4" aria-hidden="true" /> Exchange rate
+              </Button>
+              <Button
+                variant="secondary"
+                onClick={() => setDialog({ kind: 'transfer' })}
+                disabled={live.length < 2}
+              >
+                <ArrowLeftRight className="h-4 w-4" aria-hidden="true" /> Transfer
+              </Button>
+            </>
+          ) : null}
+          {can('manage_settings') ? (
+            <Button onClick={() => setDialog({ kind: 'add' })}>
+              <Plus className="h-4 w-4" aria-hidden="true" /> Add account
+            </Button>
+          ) : null}
+        </div>
+      </div>
+
+      {wallet.isLoading ? (
+        <Skeleton rows={4} />
+      ) : wallet.isError ? (
+        <Alert>{errorMessage(wallet.error)}</Alert>
+      ) : accounts.length === 0 ? (
+        <Card>
+          <EmptyState
+            title="No accounts yet"
+            description="Add your bank account with its opening balance, then import a statement on the Transactions page."
+            action={
+              can('manage_settings') ? (
+                <Button onClick={() => setDialog({ kind: 'add' })}>Add account</Button>
+              ) : null
+            }
+          />
+        </Card>
+      ) : (
+        <>
+          <div className="grid gap-4 lg:grid-cols-3">
+            <Card className="lg:col-span-1">
+              <div className="p-5">
+                <p className="text-sm text-slate-500 dark:text-slate-400">Total in {company.baseCurrency}</p>
+                <p
+                  className="mt-1 text-3xl font-bold text-slate-900 dark:text-white"
+                  data-testid="wallet-total"
+                >
+                  <Money minor={wallet.data!.totalBase} currency={company.baseCurrency} />
+                </p>
+                <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                  {live.length} active account{live.length === 1 ? '' : 's'}
+                  {foreign.length > 0 ? '; foreign balances at the latest rates below' : ''}
+                </p>
+                {wallet.data!.missingRates.length > 0 ? (
+                  <div className="mt-3">
+                    <Alert tone="warning">
+                      No rate yet for {wallet.data!.missingRates.join(', ')}; those balances are left out of
+                      the total.{' '}
+                      <button
+                        type="button"
+                        className="font-semibold underline"
+                        onClick={() => setDialog({ kind: 'rate', currency: wallet.data!.missingRates[0] })}
+                      >
+                        Enter a rate
+                      </button>
+                    </Alert>
+                  </div>
+                ) : null}
+                {foreign.length > 0 ? (
+                  <ul className="mt-3 space-y-1 text-sm" aria-label="Rates used">
+                    {foreign.map((c) => {
+                      const a = live.find((x) => x.currency === c);
+                      return (
+                        <li key={c} className="flex justify-between gap-2">
+                          <span>1 {c}</span>
+                          <span className="tabular-nums">
+                            {a?.rate ? `${a.rate} ${company.baseCurrency}` : '—'}
+                            {a?.rateDate ? (
+                              <span className="text-slate-500"> · {formatDay(a.rateDate)}</span>
+                            ) : null}
+                          </span>
+                        </li>
+                      );
+                    })}
+                  </ul>
+                ) : null}
+              </div>
+            </Card>
+            <Card className="lg:col-span-2">
+              <CardHeader
+                title="Balance over time"
+                description={`Month-end total of active accounts in ${company.baseCurrency}${foreign.length ? ', at today’s rates' : ''}`}
+              />
+              <div className="p-4">
+                {history.data ? (
+                  <Suspense fallback={<Skeleton rows={3} />}>
+                    <BalanceChart history={history.data} />
+                  </Suspense>
+                ) : (
+                  <Skeleton rows={3} />
+                )}
+              </div>
+            </Card>
+          </div>
+          <div className="grid gap-4 md:grid-cols-2">
+            {accounts.map((a) => (
+              <AccountCard
+                key={a.id}
+                account={a}
+                baseCurrency={company.baseCurrency}
+                onTransfer={() => setDialog({ kind: 'transfer', fromId: a.id })}
+              />
+            ))}
+          </div>
+          {(rates.data ?? []).length > 0 ? (
+            <Card>
+              <CardHeader
+                title="Exchange rates"
+                description={`${company.baseCurrency} per one unit, newest first`}
+              />
+              <ul className="divide-y divide-slate-100 text-sm dark:divide-slate-800">
+                {rates.data!.slice(0, 10).map((r) => (
+                  <li key={`${r.currency}-${r.date}`} className="flex justify-between px-5 py-2">
+                    <span>
+                      {r.currency} · {formatDay(r.date)}
+                    </span>
+                    <span className="tabular-nums">{r.rate}</span>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          ) : null}
+        </>
+      )}
+
+      {dialog?.kind === 'add' ? <AddAccountDialog open onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === 'transfer' ? (
+        <TransferDialog open onClose={() => setDialog(null)} fromId={dialog.fromId} />
+      ) : null}
+      {dialog?.kind === 'rate' ? (
+        <RateDialog open onClose={() => setDialog(null)} currency={dialog.currency} />
+      ) : null}
+    </div>
+  );
+};
+
+export default WalletPage;
