@@ -281,9 +281,11 @@ const filterSql = (organizationId: string, filter: ListFilter, withStatus: boole
   if (filter.customerId) parts.push(sql`i.customer_id = ${filter.customerId}`);
   if (filter.search) {
     const like = `%${filter.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    parts.push(
-      sql`(i.number ilike ${like} or c.name ilike ${like} or c.company ilike ${like} or i.reference ilike ${like})`,
-    );
+    // Customers are few: match them first, then invoices by customer, number or reference,
+    // so the invoice scan needs no join.
+    parts.push(sql`(i.customer_id in (select c2.id from customers c2 where c2.organization_id = ${organizationId}
+                      and (c2.name ilike ${like} or c2.company ilike ${like}))
+                    or i.number ilike ${like} or i.reference ilike ${like})`);
   }
   return sql.join(parts, sql` and `);
 };
@@ -341,7 +343,6 @@ export const selectStatusTotals = async (db: Executor, organizationId: string, f
            coalesce(sum(case when i.status = 'draft' then round(i.total * i.exchange_rate::numeric) else i.total_base end), 0)::bigint as total,
            coalesce(sum(case when i.status in ('sent', 'partially_paid') then i.balance_base else 0 end), 0)::bigint as amount_due
       from invoices i
-      join customers c on c.organization_id = i.organization_id and c.id = i.customer_id
      where ${filterSql(organizationId, filter, false)}
      group by 1`.execute(db);
   return result.rows;
@@ -349,29 +350,38 @@ export const selectStatusTotals = async (db: Executor, organizationId: string, f
 
 // --- Reports ------------------------------------------------------------------------------
 
-/** Each open invoice's receivable (base currency) as it stood on `asOf`. */
+/**
+ * Each invoice's receivable (base currency) as it stood on `asOf`: its posted total less the
+ * payments and credit notes dated up to then. Paid invoices count only when something that
+ * settled them is dated after `asOf`.
+ */
 export const selectOpenBalancesAsOf = async (db: Executor, organizationId: string, asOf: string) => {
   const result = await sql<{ customer_id: string; customer_name: string; due_date: string; balance: number }>`
-    select i.customer_id, c.name as customer_name, i.due_date,
-           (i.total_base
-             - coalesce((select sum(p.amount_base) from invoice_payments p
-                          where p.organization_id = i.organization_id and p.invoice_id = i.id
-                            and p.reversal_entry_id is null and p.date <= ${asOf}), 0)
-             - coalesce((select sum(n.amount_base) from credit_notes n
-                          where n.organization_id = i.organization_id and n.invoice_id = i.id
-                            and n.status = 'issued' and n.date <= ${asOf}), 0))::bigint as balance
-      from invoices i
-      join customers c on c.organization_id = i.organization_id and c.id = i.customer_id
-     where i.organization_id = ${organizationId}
-       and i.status in ('sent', 'partially_paid', 'paid')
-       and i.issue_date <= ${asOf}
-       and (i.status <> 'paid' or exists (
-             select 1 from invoice_payments p where p.organization_id = i.organization_id and p.invoice_id = i.id
-                and p.reversal_entry_id is null and p.date > ${asOf})
-           or exists (
-             select 1 from credit_notes n where n.organization_id = i.organization_id and n.invoice_id = i.id
-                and n.status = 'issued' and n.date > ${asOf}))`.execute(db);
-  return result.rows.filter((r) => r.balance !== 0);
+    with pay as (
+      select invoice_id, coalesce(sum(amount_base) filter (where date <= ${asOf}), 0) as upto, bool_or(date > ${asOf}) as later
+        from invoice_payments
+       where organization_id = ${organizationId} and reversal_entry_id is null
+       group by invoice_id
+    ), cn as (
+      select invoice_id, coalesce(sum(amount_base) filter (where date <= ${asOf}), 0) as upto, bool_or(date > ${asOf}) as later
+        from credit_notes
+       where organization_id = ${organizationId} and status = 'issued'
+       group by invoice_id
+    ), open as (
+      select i.customer_id, i.due_date, (i.total_base - coalesce(pay.upto, 0) - coalesce(cn.upto, 0))::bigint as balance
+        from invoices i
+        left join pay on pay.invoice_id = i.id
+        left join cn on cn.invoice_id = i.id
+       where i.organization_id = ${organizationId}
+         and i.status in ('sent', 'partially_paid', 'paid')
+         and i.issue_date <= ${asOf}
+         and (i.status <> 'paid' or coalesce(pay.later, false) or coalesce(cn.later, false))
+    )
+    select o.customer_id, c.name as customer_name, o.due_date, o.balance
+      from open o
+      join customers c on c.organization_id = ${organizationId} and c.id = o.customer_id
+     where o.balance <> 0`.execute(db);
+  return result.rows;
 };
 
 export const selectTaxTotals = async (db: Executor, organizationId: string, from: string, to: string) => {

@@ -74,8 +74,18 @@ export const InvoiceList = ({ onOpen, onNew }: { onOpen: (id: string) => void; o
                 : null,
               'text-slate-900 dark:text-white',
             ],
-            ['Overdue', totals?.overdue.amountDue ?? null, 'text-red-700 dark:text-red-400'],
-            ['Paid', totals?.paid.total ?? null, 'text-emerald-700 dark:text-emerald-400'],
+            [
+              'Overdue',
+              totals?.overdue.amountDue ?? null,
+              totals?.overdue.amountDue ? 'text-red-700 dark:text-red-400' : 'text-slate-900 dark:text-white',
+            ],
+            [
+              'Paid',
+              totals?.paid.total ?? null,
+              totals?.paid.total
+                ? 'text-emerald-700 dark:text-emerald-400'
+                : 'text-slate-900 dark:text-white',
+            ],
             ['Drafts', totals?.draft.total ?? null, 'text-slate-700 dark:text-slate-300'],
           ] as const
         ).map(([label, amount, tone]) => (
@@ -211,27 +221,30 @@ export const InvoiceList = ({ onOpen, onNew }: { onOpen: (id: string) => void; o
               </thead>
               <tbody>
                 {data.items.map((inv) => (
-                  <tr key={inv.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
+                  <tr
+                    key={inv.id}
+                    className="hover:bg-slate-50 dark:hover:bg-slate-800/50 [&>td]:align-middle"
+                  >
                     <Td>
                       <button
                         type="button"
                         onClick={() => onOpen(inv.id)}
-                        className="min-h-11 font-medium text-brand-700 hover:underline dark:text-brand-300"
+                        className="inline-flex min-h-11 items-center font-medium text-brand-700 hover:underline dark:text-brand-300"
                       >
                         {inv.number ?? 'Draft'}
                         <span className="sr-only">, open invoice</span>
                       </button>
                     </Td>
-                    <Td className="py-3">{inv.customerName}</Td>
-                    <Td className="py-3 whitespace-nowrap">{formatDate(inv.issueDate)}</Td>
-                    <Td className="py-3 whitespace-nowrap">{formatDate(inv.dueDate)}</Td>
-                    <Td className="py-3">
+                    <Td>{inv.customerName}</Td>
+                    <Td className="whitespace-nowrap">{formatDate(inv.issueDate)}</Td>
+                    <Td className="whitespace-nowrap">{formatDate(inv.dueDate)}</Td>
+                    <Td>
                       <StatusBadge status={inv.status} />
                     </Td>
-                    <Td numeric className="py-3">
+                    <Td numeric>
                       <Money minor={inv.total} currency={inv.currency} />
                     </Td>
-                    <Td numeric className="py-3 font-medium">
+                    <Td numeric className="font-medium">
                       <Money minor={inv.amountDue} currency={inv.currency} />
                     </Td>
                   </tr>

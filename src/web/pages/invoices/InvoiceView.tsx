@@ -164,7 +164,7 @@ const InvoiceDetail = ({
         </Alert>
       ) : null}
 
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
         <div className="space-y-6">
           <Card>
             <CardHeader title="Summary" />
@@ -222,7 +222,7 @@ const InvoiceDetail = ({
                 <tbody>
                   {invoice.payments.map((p) => (
                     <tr key={p.id} className={p.reversed ? 'text-slate-400 line-through' : ''}>
-                      <Td>{formatDate(p.date)}</Td>
+                      <Td className="whitespace-nowrap">{formatDate(p.date)}</Td>
                       <Td>
                         {p.depositAccountName}
                         <span className="block text-xs text-slate-500">
@@ -274,7 +274,7 @@ const InvoiceDetail = ({
                         {n.number}
                         {n.reason ? <span className="block text-xs text-slate-500">{n.reason}</span> : null}
                       </Td>
-                      <Td>{formatDate(n.date)}</Td>
+                      <Td className="whitespace-nowrap">{formatDate(n.date)}</Td>
                       <Td numeric>
                         <Money minor={n.total} currency={n.currency} />
                       </Td>
@@ -316,7 +316,7 @@ const InvoiceDetail = ({
           <iframe
             key={invoice.updatedAt}
             title={`PDF of ${invoice.number ?? 'draft invoice'}`}
-            src={pdfUrl}
+            src={`${pdfUrl}#view=FitH&navpanes=0`}
             className="h-[780px] w-full border-0 bg-slate-100 dark:bg-slate-950"
           />
         </Card>

@@ -1,0 +1,190 @@
+import { type Page, expect, test } from '@playwright/test';
+
+// Issue 6, done when: create a customer and an item, create an invoice with two lines and a
+// tax, send it (the email with the PDF arrives in the mailbox), record a partial and then the
+// final payment, watch the status go sent → partially paid → paid, see the journal entries
+// in Accounting, and open the PDF and check its totals.
+
+const PASSWORD = 'Correct-Horse-9';
+
+const shot = async (page: Page, name: string) => {
+  // The embedded PDF viewer keeps a connection open, so networkidle may never come.
+  await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => undefined);
+  await page.screenshot({ path: `e2e-artifacts/${name}.png`, fullPage: true });
+};
+
+const setDark = async (page: Page, dark: boolean) => {
+  const isDark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
+  if (isDark !== dark) {
+    await page.getByRole('button', { name: dark ? 'Switch to dark mode' : 'Switch to light mode' }).click();
+  }
+};
+
+/** Text drawn in an uncompressed pdfkit file: hex glyph runs inside TJ arrays. */
+const pdfText = (pdf: Buffer) =>
+  [...pdf.toString('latin1').matchAll(/\[([^\]]*)\]\s*TJ/g)]
+    .map((m) =>
+      [...m[1]!.matchAll(/<([0-9a-fA-F]+)>/g)]
+        .map((h) => Buffer.from(h[1]!, 'hex').toString('latin1'))
+        .join(''),
+    )
+    .join('\n');
+
+test('invoice from draft to paid: customer, item, tax, send with PDF email, payments, ledger, PDF', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const email = `invoicer-${Date.now()}@example.com`;
+  const customerEmail = `ap-${Date.now()}@northwind.example`;
+  const signUp = await page.request.post('/api/auth/sign-up/email', {
+    data: { email, password: PASSWORD, name: 'Iris Invoicer' },
+    headers: { origin },
+  });
+  expect(signUp.ok()).toBe(true);
+  const created = await page.request.post('/api/orgs', {
+    data: { name: 'Harbour Design Ltd', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
+    headers: { origin },
+  });
+  expect(created.status()).toBe(201);
+
+  await page.goto('/invoices');
+  await expect(page.getByRole('heading', { name: 'Invoices', level: 1 })).toBeVisible();
+  await expect(page.getByText('No invoices yet')).toBeVisible();
+  await shot(page, 'invoices-empty');
+
+  // A customer.
+  await page.getByRole('tab', { name: 'Customers' }).click();
+  await expect(page.getByText('No customers yet')).toBeVisible();
+  await page.getByRole('button', { name: 'New customer' }).click();
+  const customerDialog = page.getByRole('dialog', { name: 'New customer' });
+  await customerDialog.getByRole('button', { name: 'Create customer' }).click();
+  await expect(customerDialog.getByText('Enter the customer name.')).toBeVisible();
+  await customerDialog.getByLabel('Name').fill('Northwind Traders');
+  await customerDialog.getByLabel('Email').fill(customerEmail);
+  await customerDialog.getByLabel('Payment terms (days)').fill('14');
+  await customerDialog.getByRole('button', { name: 'Create customer' }).click();
+  await expect(customerDialog).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Northwind Traders' })).toBeVisible();
+
+  // A tax rate and an item.
+  await page.getByRole('tab', { name: 'Items & taxes' }).click();
+  await page.getByRole('button', { name: 'New tax rate' }).click();
+  const taxDialog = page.getByRole('dialog', { name: 'New tax rate' });
+  await taxDialog.getByLabel('Name').fill('VAT');
+  await taxDialog.getByLabel('Rate (%)').fill('20');
+  await taxDialog.getByRole('button', { name: 'Create tax rate' }).click();
+  await expect(taxDialog).toBeHidden();
+  await page.getByRole('button', { name: 'New item' }).click();
+  const itemDialog = page.getByRole('dialog', { name: 'New item' });
+  await itemDialog.getByLabel('Name').fill('Design hour');
+  await itemDialog.getByLabel('Unit price (USD)').fill('125.00');
+  await itemDialog.getByLabel('Default tax').selectOption({ label: 'VAT (20%)' });
+  await itemDialog.getByRole('button', { name: 'Create item' }).click();
+  await expect(itemDialog).toBeHidden();
+  await expect(page.getByRole('cell', { name: 'Design hour' })).toBeVisible();
+  await shot(page, 'invoices-items');
+
+  // The invoice: two lines, one taxed; the totals update live.
+  await page.getByRole('tab', { name: 'Invoices' }).click();
+  await page.getByRole('button', { name: 'New Invoice' }).first().click();
+  await expect(page.getByRole('heading', { name: 'New Invoice' })).toBeVisible();
+  await page.getByLabel('Customer', { exact: true }).selectOption({ label: 'Northwind Traders' });
+  await page.getByLabel('Line 1 item').selectOption({ label: 'Design hour' });
+  await page.getByLabel('Line 1 quantity').fill('2');
+  await expect(page.getByTestId('editor-total')).toHaveText('$300.00');
+  await page.getByRole('button', { name: 'Add line' }).click();
+  await page.getByLabel('Line 2 description').fill('Travel');
+  await page.getByLabel('Line 2 unit price').fill('33.33');
+  await page.getByLabel('Line 2 discount percent').fill('10');
+  await expect(page.getByTestId('line-2-amount')).toHaveText('$30.00');
+  await expect(page.getByTestId('editor-subtotal')).toHaveText('$280.00');
+  await expect(page.getByTestId('editor-total')).toHaveText('$330.00');
+  await shot(page, 'invoices-editor');
+  await page.getByRole('button', { name: 'Save and send' }).click();
+
+  // Sent, numbered and emailed with the PDF.
+  await expect(page.getByRole('heading', { name: 'Invoice INV-0001' })).toBeVisible();
+  await expect(page.getByTestId('invoice-status')).toHaveText('Sent');
+  await expect(page.getByTestId('amount-due')).toHaveText('$330.00');
+  const mailbox = await (
+    await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(customerEmail)}`)
+  ).json();
+  expect(mailbox.messages).toHaveLength(1);
+  expect(mailbox.messages[0].subject).toBe('Invoice INV-0001 from Harbour Design Ltd');
+  const mail = await (await page.request.get(`/api/dev/mailbox/${mailbox.messages[0].id}`)).json();
+  expect(mail.attachments).toEqual([
+    expect.objectContaining({ filename: 'INV-0001.pdf', contentType: 'application/pdf' }),
+  ]);
+  await expect(page.getByText(/Emailed to/)).toBeVisible();
+  await expect(page.frameLocator('iframe[title="PDF of INV-0001"]').locator('body')).toBeAttached();
+  await shot(page, 'invoices-view-sent');
+
+  // A partial payment, then the rest.
+  await page.getByRole('button', { name: 'Record payment' }).click();
+  const payDialog = page.getByRole('dialog', { name: 'Record a payment for INV-0001' });
+  await payDialog.getByLabel('Amount (USD)').fill('400');
+  await payDialog.getByRole('button', { name: 'Record payment' }).click();
+  await expect(payDialog.getByText('That is more than is due. Enter at most the amount due.')).toBeVisible();
+  await payDialog.getByLabel('Amount (USD)').fill('100.00');
+  await payDialog.getByLabel('Reference').fill('TRF-1');
+  await payDialog.getByRole('button', { name: 'Record payment' }).click();
+  await expect(payDialog).toBeHidden();
+  await expect(page.getByTestId('invoice-status')).toHaveText('Partially paid');
+  await expect(page.getByTestId('amount-due')).toHaveText('$230.00');
+  await page.getByRole('button', { name: 'Record payment' }).click();
+  await expect(payDialog.getByLabel('Amount (USD)')).toHaveValue('230.00');
+  await payDialog.getByRole('button', { name: 'Record payment' }).click();
+  await expect(payDialog).toBeHidden();
+  await expect(page.getByTestId('invoice-status')).toHaveText('Paid');
+  await expect(page.getByTestId('amount-due')).toHaveText('$0.00');
+  await expect(
+    page.getByText('Payment of 230.00 USD recorded into Business bank account; paid in full'),
+  ).toBeVisible();
+  await shot(page, 'invoices-view-paid');
+
+  // The PDF's totals.
+  const invoiceUrl = new URL(page.url());
+  const invoiceId = invoiceUrl.searchParams.get('invoice');
+  const orgs = await (await page.request.get('/api/orgs')).json();
+  const orgId = orgs.companies[0].id;
+  const pdf = await page.request.get(`/api/orgs/${orgId}/invoices/${invoiceId}/pdf`);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+  const text = pdfText(await pdf.body());
+  for (const expected of [
+    'INV-0001',
+    'Harbour Design Ltd',
+    'Northwind Traders',
+    'Subtotal',
+    '$280.00',
+    'VAT (20%)',
+    '$50.00',
+    '$330.00',
+    'Amount due',
+    '$0.00',
+    'PAID',
+  ]) {
+    expect(text, `PDF shows ${expected}`).toContain(expected);
+  }
+
+  // The list: status chips and totals, in light and dark mode.
+  await page.goto('/invoices');
+  await page.getByRole('button', { name: /^Paid/ }).click();
+  await expect(page.getByRole('button', { name: /INV-0001\s*, open invoice/ })).toBeVisible();
+  await page.getByRole('button', { name: /^Overdue/ }).click();
+  await expect(page.getByText('No invoices match')).toBeVisible();
+  await page.getByRole('button', { name: /^All/ }).click();
+  await shot(page, 'invoices-list-light');
+  await setDark(page, true);
+  await shot(page, 'invoices-list-dark');
+  await page.getByRole('button', { name: /INV-0001\s*, open invoice/ }).click();
+  await expect(page.getByTestId('invoice-status')).toHaveText('Paid');
+  await shot(page, 'invoices-view-dark');
+  await setDark(page, false);
+
+  // The journal entries, in Accounting: the invoice and both payments.
+  await page.goto('/accounting?tab=journal');
+  await expect(page.getByRole('row', { name: /Invoice INV-0001 to Northwind Traders/ })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Payment for invoice INV-0001/ })).toHaveCount(2);
+  await shot(page, 'invoices-accounting-journal');
+});
