@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../testing/app.ts';
-import { authGet, authPost, freshIp, mailsTo } from '../testing/auth-helpers.ts';
+import { authGet, authPost, freshIp, latestMail, mailsTo } from '../testing/auth-helpers.ts';
 import { signUpTestUser } from '../testing/users.ts';
 import { disableUser } from './accounts.ts';
 
@@ -285,5 +285,31 @@ describe('accounts (enumeration protection on)', () => {
     expect(raw).toMatch(/HttpOnly/i);
     expect(raw).toMatch(/SameSite=Lax/i);
     expect(raw).not.toMatch(/Secure/); // only in production (SECURE_COOKIES)
+  });
+});
+
+describe('email verification', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('confirms the address through the emailed link and reflects it in the profile', async () => {
+    const user = await signUpTestUser(t.app);
+    const mail = await latestMail(t.app, user.email);
+    const link = /(http:\/\/localhost:3000\/api\/auth\/verify-email\?[^\s]+)/.exec(mail!.text)?.[1];
+    expect(link).toBeTruthy();
+    const url = new URL(link!);
+    const res = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    expect([200, 302]).toContain(res.statusCode);
+    const profile = await t.app.inject({
+      method: 'GET',
+      url: '/api/me/profile',
+      headers: { cookie: user.cookie },
+    });
+    expect(profile.json().emailVerified).toBe(true);
   });
 });

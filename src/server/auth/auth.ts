@@ -102,7 +102,11 @@ export const createAuth = (ctx: AppContext) => {
           after: async (session, endpoint) => {
             await recordLogin(ctx, session.userId);
             const path = endpoint?.path ?? '';
-            if (SIGN_IN_PATHS.has(path)) {
+            // verify-totp also runs when a signed-in user turns 2FA on; that is no sign-in.
+            const signedInAlready =
+              path.startsWith('/two-factor/') &&
+              /session_token=/.test(endpoint?.headers?.get('cookie') ?? '');
+            if (SIGN_IN_PATHS.has(path) && !signedInAlready) {
               await sendLoginAlert(ctx, session).catch((error: unknown) =>
                 console.warn('kontor: login alert not sent', error),
               );

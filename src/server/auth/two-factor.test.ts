@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../testing/app.ts';
-import { authGet, authPost } from '../testing/auth-helpers.ts';
+import { authGet, authPost, mailsTo } from '../testing/auth-helpers.ts';
 import { secretFromUri, totp } from '../testing/totp.ts';
 import { signUpTestUser } from '../testing/users.ts';
 
@@ -54,6 +54,10 @@ describe('two-factor authentication', () => {
     const profile = await profileOf(cookie);
     expect(profile.security.twoFactorEnabled).toBe(true);
     expect(profile.security.twoFactorSetupAt).toBe(t.clock.now().toISOString());
+    const alerts = async () =>
+      (await mailsTo(t.app, user.email)).filter((m) => m.subject === 'New sign-in to your Kontor account')
+        .length;
+    expect(await alerts()).toBe(0); // turning 2FA on is not a sign-in
 
     // Sign-in now stops at the second factor: no session yet.
     const first = await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password });
@@ -68,6 +72,7 @@ describe('two-factor authentication', () => {
     );
     expect(code.status).toBe(200);
     expect((await authGet(t.app, '/get-session', code.cookie)).body.user.id).toBe(user.id);
+    expect(await alerts()).toBe(1); // the completed two-step sign-in is
 
     // A backup code works once.
     const second = await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password });
