@@ -587,6 +587,27 @@ describe(`database guards (${testDatabaseKind()})`, () => {
     expect(balances).toEqual([]);
   });
 
+  it('refuses lines slipped into an entry posted in an earlier transaction', async () => {
+    const org = await createTestOrganization(handle.db);
+    const entry = await postJournalEntry(handle.db, {
+      organizationId: org.id,
+      date: '2026-08-01',
+      source: 'manual',
+      actorUserId: 'u1',
+      lines: [
+        { accountId: org.accounts.bank!, debit: 100 },
+        { accountId: org.accounts.sales!, credit: 100 },
+      ],
+    });
+    await expect(
+      sql`insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, debit, credit)
+          values (${org.id}, ${entry.id}, 3, ${org.accounts.bank!}, '2026-08-01', ${entry.number}, 50, 0),
+                 (${org.id}, ${entry.id}, 4, ${org.accounts.sales!}, '2026-08-01', ${entry.number}, 0, 50)`.execute(
+        handle.db,
+      ),
+    ).rejects.toThrow(/posted in this transaction/);
+  });
+
   it('refuses a line on another company’s account at the database level', async () => {
     const org = await createTestOrganization(handle.db);
     const other = await createTestOrganization(handle.db);
