@@ -16,7 +16,8 @@ import { createTestOrganization } from '../../src/server/modules/ledger/testing.
 // The rows are written with set-based SQL (posting 100k entries one by one would take the
 // benchmark's whole budget); the queries timed are the services the API calls.
 // Runs on in-memory PGlite, or on PostgreSQL with DATABASE_URL (a fresh schema, dropped after).
-// Usage: node --import tsx scripts/bench/invoices.ts [--total 100000] [--customers 2000] [--json]
+// Usage: node --import tsx scripts/bench/invoices.ts [--total 100000] [--customers 2000] [--json] [--keep]
+// (--keep leaves the PostgreSQL schema in place for EXPLAIN.)
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -26,6 +27,7 @@ const arg = (name: string, fallback: number) => {
 const total = arg('total', 100_000);
 const customerCount = arg('customers', 2_000);
 const asJson = args.includes('--json');
+const keep = args.includes('--keep');
 
 const time = async (fn: () => Promise<unknown>) => {
   const start = performance.now();
@@ -161,7 +163,7 @@ const main = async () => {
     }
   } finally {
     await database.close();
-    if (url && schema) {
+    if (url && schema && !keep) {
       const pg = (await import('pg')).default;
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();

@@ -120,8 +120,11 @@ const checkInvariants = async () => {
   }
   const tax = await taxReport(database.db, org.id, '2000-01-01', '2999-12-31');
   expect(tax.totals.tax + (b.byId.get(org.accounts.sales_tax_payable!) ?? 0)).toBe(0);
-  const aging = await agingReport(database.db, org.id, '2999-12-31');
-  expect(aging.totals.total).toBe(aging.ledgerBalance);
+  // As of today and as of past dates (between the payments and the credit notes, before both).
+  for (const asOf of ['2999-12-31', '2026-05-20', '2026-05-10']) {
+    const aging = await agingReport(database.db, org.id, asOf);
+    expect(aging.totals.total).toBe(aging.ledgerBalance);
+  }
 };
 
 describe('invoicing keeps the ledger and the documents in agreement', () => {

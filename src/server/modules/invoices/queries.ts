@@ -351,36 +351,35 @@ export const selectStatusTotals = async (db: Executor, organizationId: string, f
 // --- Reports ------------------------------------------------------------------------------
 
 /**
- * Each invoice's receivable (base currency) as it stood on `asOf`: its posted total less the
- * payments and credit notes dated up to then. Paid invoices count only when something that
- * settled them is dated after `asOf`.
+ * Each invoice's receivable (base currency) as it stood on `asOf`. The kept open balance is
+ * today's; adding back what was paid or credited after `asOf` gives the balance then. So only
+ * invoices open now, or settled by something dated after `asOf`, are read — for today's
+ * report that is the open invoices alone, however many paid ones the company has.
  */
 export const selectOpenBalancesAsOf = async (db: Executor, organizationId: string, asOf: string) => {
   const result = await sql<{ customer_id: string; customer_name: string; due_date: string; balance: number }>`
-    with pay as (
-      select invoice_id, coalesce(sum(amount_base) filter (where date <= ${asOf}), 0) as upto, bool_or(date > ${asOf}) as later
-        from invoice_payments
-       where organization_id = ${organizationId} and reversal_entry_id is null
-       group by invoice_id
-    ), cn as (
-      select invoice_id, coalesce(sum(amount_base) filter (where date <= ${asOf}), 0) as upto, bool_or(date > ${asOf}) as later
-        from credit_notes
-       where organization_id = ${organizationId} and status = 'issued'
-       group by invoice_id
-    ), open as (
-      select i.customer_id, i.due_date, (i.total_base - coalesce(pay.upto, 0) - coalesce(cn.upto, 0))::bigint as balance
-        from invoices i
-        left join pay on pay.invoice_id = i.id
-        left join cn on cn.invoice_id = i.id
-       where i.organization_id = ${organizationId}
-         and i.status in ('sent', 'partially_paid', 'paid')
-         and i.issue_date <= ${asOf}
-         and (i.status <> 'paid' or coalesce(pay.later, false) or coalesce(cn.later, false))
+    with later as (
+      select invoice_id, amount_base from invoice_payments
+       where organization_id = ${organizationId} and reversal_entry_id is null and date > ${asOf}
+      union all
+      select invoice_id, amount_base from credit_notes
+       where organization_id = ${organizationId} and status = 'issued' and date > ${asOf}
+    ), later_by_invoice as (
+      select invoice_id, sum(amount_base) as amount from later group by invoice_id
+    ), candidates as (
+      select id from invoices
+       where organization_id = ${organizationId} and status in ('sent', 'partially_paid') and issue_date <= ${asOf}
+      union
+      select invoice_id from later_by_invoice
     )
-    select o.customer_id, c.name as customer_name, o.due_date, o.balance
-      from open o
-      join customers c on c.organization_id = ${organizationId} and c.id = o.customer_id
-     where o.balance <> 0`.execute(db);
+    select i.customer_id, c.name as customer_name, i.due_date,
+           (i.balance_base + coalesce(l.amount, 0))::bigint as balance
+      from candidates k
+      join invoices i on i.organization_id = ${organizationId} and i.id = k.id
+      left join later_by_invoice l on l.invoice_id = i.id
+      join customers c on c.organization_id = i.organization_id and c.id = i.customer_id
+     where i.status in ('sent', 'partially_paid', 'paid') and i.issue_date <= ${asOf}
+       and i.balance_base + coalesce(l.amount, 0) <> 0`.execute(db);
   return result.rows;
 };
 
