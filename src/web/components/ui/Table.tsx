@@ -50,7 +50,7 @@ type TdProps = TdHTMLAttributes<HTMLTableCellElement> & { numeric?: boolean };
 
 export const Td = ({ numeric = false, className = '', children, ...rest }: TdProps) => (
   <td
-    className={`border-b border-slate-100 px-4 py-2.5 align-top dark:border-slate-800/70 ${numeric ? 'text-right tabular-nums whitespace-nowrap' : ''} ${className}`}
+    className={`border-b border-slate-100 px-4 py-2.5 align-middle dark:border-slate-800/70 ${numeric ? 'text-right tabular-nums whitespace-nowrap' : ''} ${className}`}
     {...rest}
   >
     {children}
@@ -61,7 +61,7 @@ export const Td = ({ numeric = false, className = '', children, ...rest }: TdPro
 export const RowTh = ({ className = '', children, ...rest }: ThHTMLAttributes<HTMLTableCellElement>) => (
   <th
     scope="row"
-    className={`border-b border-slate-100 px-4 py-2.5 text-left align-top font-normal dark:border-slate-800/70 ${className}`}
+    className={`border-b border-slate-100 px-4 py-2.5 text-left align-middle font-normal dark:border-slate-800/70 ${className}`}
     {...rest}
   >
     {children}

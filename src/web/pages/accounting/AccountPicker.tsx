@@ -146,8 +146,7 @@ export const AccountPicker = ({
                 className={`flex min-h-10 cursor-pointer items-center justify-between gap-3 px-3 text-sm ${i === active ? 'bg-brand-50 text-brand-900 dark:bg-brand-900/50 dark:text-brand-100' : 'text-slate-800 dark:text-slate-100'}`}
               >
                 <span className="truncate">
-                  <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{a.code}</span>{' '}
-                  {a.name}
+                  <span className="tabular-nums text-slate-500 dark:text-slate-400">{a.code}</span> {a.name}
                 </span>
                 <span className="shrink-0 text-xs text-slate-400">{TYPE_LABEL[a.type] ?? a.type}</span>
               </div>

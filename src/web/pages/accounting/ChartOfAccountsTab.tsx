@@ -340,7 +340,7 @@ export const ChartOfAccountsTab = ({ onOpenAccount }: { onOpenAccount: (accountI
                     key={a.id}
                     className={a.archived ? 'opacity-60' : 'hover:bg-slate-50 dark:hover:bg-slate-800/50'}
                   >
-                    <Td className="font-mono text-xs text-slate-500 dark:text-slate-400">{a.code}</Td>
+                    <Td className="tabular-nums text-slate-500 dark:text-slate-400">{a.code}</Td>
                     <RowTh>
                       <button
                         type="button"

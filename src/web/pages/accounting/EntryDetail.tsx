@@ -155,9 +155,7 @@ export const EntryDetail = ({
                 {entry.lines.map((l) => (
                   <tr key={l.lineNo}>
                     <RowTh>
-                      <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
-                        {l.accountCode}
-                      </span>{' '}
+                      <span className="tabular-nums text-slate-500 dark:text-slate-400">{l.accountCode}</span>{' '}
                       {l.accountName}
                     </RowTh>
                     <Td className="text-slate-500 dark:text-slate-400">{l.description || ''}</Td>

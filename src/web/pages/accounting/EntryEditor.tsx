@@ -223,16 +223,16 @@ export const EntryEditor = ({
                     <th scope="col" className="w-8 pb-2 text-left">
                       <span className="sr-only">Line</span>#
                     </th>
-                    <th scope="col" className="pb-2 text-left">
+                    <th scope="col" className="pb-2 pl-3 text-left">
                       Account
                     </th>
-                    <th scope="col" className="w-36 pb-2 text-right">
+                    <th scope="col" className="w-36 pr-5 pb-2 text-right">
                       Debit
                     </th>
-                    <th scope="col" className="w-36 pb-2 text-right">
+                    <th scope="col" className="w-36 pr-5 pb-2 text-right">
                       Credit
                     </th>
-                    <th scope="col" className="pb-2 text-left">
+                    <th scope="col" className="pb-2 pl-3 text-left">
                       Description
                     </th>
                     <th scope="col" className="w-12 pb-2">
@@ -330,13 +330,13 @@ export const EntryEditor = ({
                 <tfoot>
                   <tr className="border-t border-slate-200 font-semibold text-slate-900 dark:border-slate-700 dark:text-white">
                     <td />
-                    <th scope="row" className="pt-3 text-left text-sm">
+                    <th scope="row" className="pt-3 pl-3 text-left text-sm">
                       Totals
                     </th>
-                    <td className="px-3 pt-3 text-right">
+                    <td className="pt-3 pr-5 text-right">
                       <Money minor={check.totalDebit} currency={currency} />
                     </td>
-                    <td className="px-3 pt-3 text-right">
+                    <td className="pt-3 pr-5 text-right">
                       <Money minor={check.totalCredit} currency={currency} />
                     </td>
                     <td colSpan={2} />
@@ -365,6 +365,7 @@ export const EntryEditor = ({
                 <p
                   className={`text-sm font-medium ${diffTone}`}
                   aria-live="polite"
+                  id={`${formId}-diff`}
                   data-testid="entry-difference"
                 >
                   Difference (debits − credits):{' '}
@@ -389,13 +390,7 @@ export const EntryEditor = ({
                     Save draft
                   </Button>
                   {can('post') ? (
-                    <Button
-                      type="submit"
-                      busy={busy}
-                      aria-disabled={check.blockers.length > 0 || locked || undefined}
-                      className={check.blockers.length > 0 || locked ? 'opacity-60' : ''}
-                      title={check.blockers[0]}
-                    >
+                    <Button type="submit" busy={busy} aria-describedby={`${formId}-diff`}>
                       {postLabel}
                     </Button>
                   ) : null}

@@ -66,7 +66,7 @@ const AccountBalances = ({ to, onPick }: { to: string; onPick: (id: string) => v
               const natural = type === 'asset' || type === 'expense' ? r.closingBalance : -r.closingBalance;
               return (
                 <tr key={r.accountId} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
-                  <Td className="font-mono text-xs text-slate-500 dark:text-slate-400">{r.code}</Td>
+                  <Td className="tabular-nums text-slate-500 dark:text-slate-400">{r.code}</Td>
                   <RowTh>
                     <button
                       type="button"

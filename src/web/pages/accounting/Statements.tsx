@@ -59,7 +59,7 @@ const LineRows = ({ lines, compare }: { lines: Line[]; compare: boolean }) => (
     {lines.map((l) => (
       <tr key={l.accountId}>
         <RowTh className="pl-8 text-slate-700 dark:text-slate-200">
-          <span className="font-mono text-xs text-slate-400">{l.code}</span> {l.name}
+          <span className="tabular-nums text-slate-500 dark:text-slate-400">{l.code}</span> {l.name}
         </RowTh>
         <Amount minor={l.amount} />
         {compare ? (
@@ -439,7 +439,7 @@ export const JournalReportView = ({
                     <Td />
                     <Td />
                     <Td className={l.credit > 0 ? 'pl-10' : ''}>
-                      <span className="font-mono text-xs text-slate-400">{l.accountCode}</span>{' '}
+                      <span className="tabular-nums text-slate-500 dark:text-slate-400">{l.accountCode}</span>{' '}
                       {l.accountName}
                       {l.description ? (
                         <span className="block text-xs text-slate-500 dark:text-slate-400">

@@ -42,10 +42,8 @@ const SummaryCard = ({
     aria-busy={loading || undefined}
     className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
   >
-    <div className="flex items-baseline justify-between gap-2">
-      <h2 className="text-sm font-semibold text-slate-900 dark:text-white">{title}</h2>
-      <p className="text-xs text-slate-500 dark:text-slate-400">{period}</p>
-    </div>
+    <h2 className="text-sm font-semibold text-slate-900 dark:text-white">{title}</h2>
+    <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">{period}</p>
     {failed ? (
       <p className="mt-4 text-sm text-red-700 dark:text-red-400">
         Could not load; reload the page to try again.

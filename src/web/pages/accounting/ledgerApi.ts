@@ -84,6 +84,13 @@ const useOrg = () => useCompany().company.id;
 
 export const ledgerKey = (orgId: string, ...rest: unknown[]) => ['ledger', orgId, ...rest] as const;
 
+/**
+ * Invoices, payments and bank transactions post to the ledger from other pages (and other
+ * people), so balances and reports are refetched whenever a view mounts; the cached figures
+ * show meanwhile.
+ */
+export const FRESH = { staleTime: 0 } as const;
+
 /** Lists may come back bare or wrapped ({ accounts: [...] }); accept both. */
 const unwrap = <T>(value: unknown, key: string): T[] => {
   if (Array.isArray(value)) return value as T[];
@@ -110,6 +117,7 @@ export const useLedgerSettings = () => {
   return useQuery({
     queryKey: ledgerKey(orgId, 'settings'),
     queryFn: async () => unwrapOne<LedgerSettings>(await api.get(ledgerPaths(orgId).settings), 'settings'),
+    ...FRESH,
   });
 };
 
@@ -136,6 +144,7 @@ export const useJournalEntries = (filter: EntryFilter) => {
         : { entries: data.entries ?? [], nextCursor: data.nextCursor ?? null };
     },
     placeholderData: (previous) => previous,
+    ...FRESH,
   });
 };
 
@@ -155,6 +164,7 @@ export const useReport = <T>(name: ReportName, query: ReportQuery, enabled = tru
     queryFn: () => api.get<T>(ledgerPaths(orgId).report(name), query),
     enabled,
     placeholderData: (previous) => previous,
+    ...FRESH,
   });
 };
 

@@ -19,6 +19,7 @@ import {
   todayIso,
 } from '../accounting/dates.ts';
 import {
+  FRESH,
   ledgerKey,
   ledgerPaths,
   useBalanceSheet,
@@ -81,8 +82,8 @@ const GetStarted = () => {
     {
       to: '/accounting?tab=journal&new=entry',
       icon: BookOpen,
-      title: 'Enter opening balances or a journal entry',
-      text: 'Bring over balances from your previous books.',
+      title: 'Record a journal entry',
+      text: 'Bring over opening balances from your previous books.',
     },
   ];
   return (
@@ -142,6 +143,7 @@ const DashboardPage = () => {
       return {
         queryKey: ledgerKey(company.id, 'report', 'income-statement', query),
         queryFn: () => api.get<IncomeStatement>(ledgerPaths(company.id).report('income-statement'), query),
+        ...FRESH,
       };
     }),
   });
@@ -286,7 +288,7 @@ const DashboardPage = () => {
         </Card>
 
         <Card>
-          <CardHeader title="Profit and loss" description="From the income statement" />
+          <CardHeader title="Profit and loss" description={`This month and ${fiscalYearLabel(fy)} to date`} />
           {month.isError || year.isError ? (
             <LoadError error={month.error ?? year.error} what="the income statement" />
           ) : (
@@ -299,8 +301,12 @@ const DashboardPage = () => {
                   <Th>
                     <span className="sr-only">Figure</span>
                   </Th>
-                  <Th numeric>This month</Th>
-                  <Th numeric>{fiscalYearLabel(fy)} to date</Th>
+                  <Th numeric className="whitespace-nowrap">
+                    This month
+                  </Th>
+                  <Th numeric className="whitespace-nowrap">
+                    Year to date
+                  </Th>
                 </tr>
               </thead>
               <tbody>
@@ -315,7 +321,9 @@ const DashboardPage = () => {
                     key={key}
                     className={key === 'net' ? 'font-semibold text-slate-900 dark:text-white' : ''}
                   >
-                    <RowTh className={key === 'net' ? 'font-semibold' : ''}>{label}</RowTh>
+                    <RowTh className={`whitespace-nowrap ${key === 'net' ? 'font-semibold' : ''}`}>
+                      {label}
+                    </RowTh>
                     <Td numeric>
                       {thisMonth ? (
                         <Money minor={thisMonth[key]} currency={currency} />

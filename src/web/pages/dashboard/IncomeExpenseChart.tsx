@@ -20,7 +20,12 @@ const IncomeExpenseChart = ({ data, currency }: { data: MonthPoint[]; currency: 
   const axis = dark ? '#94a3b8' : '#64748b';
   return (
     <ResponsiveContainer width="100%" height={280}>
-      <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 8 }} barGap={2}>
+      <BarChart
+        accessibilityLayer={false}
+        data={data}
+        margin={{ top: 8, right: 8, bottom: 0, left: 8 }}
+        barGap={2}
+      >
         <CartesianGrid vertical={false} stroke={dark ? '#1e293b' : '#e2e8f0'} />
         <XAxis dataKey="label" tick={{ fill: axis, fontSize: 12 }} axisLine={false} tickLine={false} />
         <YAxis
