@@ -349,7 +349,7 @@ const SettingsForm = ({ settings, editable }: { settings: InvoiceSettings; edita
             <div className="flex items-center gap-3">
               {settings.hasLogo && logo !== null ? (
                 <img
-                  src={`/api${base}/invoice-settings/logo?v=${encodeURIComponent(settings.address)}`}
+                  src={`/api${base}/invoice-settings/logo`}
                   alt="Current logo"
                   className="h-11 w-auto rounded border border-slate-200 bg-white p-1"
                 />
@@ -365,7 +365,7 @@ const SettingsForm = ({ settings, editable }: { settings: InvoiceSettings; edita
                   reader.onload = () => setLogo(String(reader.result));
                   reader.readAsDataURL(file);
                 }}
-                className="min-h-11 text-sm"
+                className="min-h-11 text-sm text-slate-600 file:mr-3 file:min-h-11 file:cursor-pointer file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-4 file:text-sm file:font-semibold file:text-slate-800 hover:file:bg-slate-50 dark:text-slate-300 dark:file:border-slate-700 dark:file:bg-slate-900 dark:file:text-slate-100"
               />
               {settings.hasLogo ? (
                 <Button size="sm" variant="ghost" onClick={() => setLogo(null)}>
