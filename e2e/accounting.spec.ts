@@ -19,7 +19,9 @@ const signUpInUi = async (page: Page, email: string, first: string, last: string
 };
 
 const shot = async (page: Page, name: string) => {
-  await page.waitForLoadState('networkidle');
+  // Loading placeholders first, then no request in flight for a moment.
+  await expect(page.getByRole('status').filter({ hasText: /Loading/ })).toHaveCount(0);
+  await page.waitForTimeout(300);
   await page.screenshot({ path: `e2e-artifacts/${name}.png`, fullPage: true });
 };
 
@@ -213,6 +215,8 @@ test('record, see, export and reverse a journal entry; a viewer reads but cannot
   await post(day(1, 6), 'Office rent', '6200', '1010', 1_800_00);
   await post(day(0, 1), 'Office rent', '6200', '1010', 1_800_00);
   await post(day(0, 1), 'Cash sales', '1010', '4000', 4_200_00);
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Balance sheet' })).toContainText('$6,950.50');
 
   // Dark mode screenshots of the tabs and the dashboard with data.
   await setDark(page, true);

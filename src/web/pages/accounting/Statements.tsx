@@ -31,10 +31,23 @@ const SectionHeading = ({ children, span }: { children: string; span: number }) 
   </tr>
 );
 
-const Amount = ({ minor, strong = false }: { minor: number; strong?: boolean }) => {
+const GRAND = 'border-t-2 border-t-slate-300 dark:border-t-slate-600';
+
+const Amount = ({
+  minor,
+  strong = false,
+  grand = false,
+}: {
+  minor: number;
+  strong?: boolean;
+  grand?: boolean;
+}) => {
   const { company } = useCompany();
   return (
-    <Td numeric className={strong ? 'font-semibold text-slate-900 dark:text-white' : ''}>
+    <Td
+      numeric
+      className={`${strong ? 'font-semibold text-slate-900 dark:text-white' : ''} ${grand ? GRAND : ''}`}
+    >
       <Money minor={minor} currency={company.baseCurrency} accounting />
     </Td>
   );
@@ -49,7 +62,7 @@ const TotalRow = ({ label, values, grand = false }: { label: string; values: num
     </RowTh>
     {values.map((v, i) => (
       // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed (current, previous, change)
-      <Amount key={i} minor={v} strong />
+      <Amount key={i} minor={v} strong grand={grand} />
     ))}
   </tr>
 );

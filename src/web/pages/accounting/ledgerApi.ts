@@ -86,10 +86,10 @@ export const ledgerKey = (orgId: string, ...rest: unknown[]) => ['ledger', orgId
 
 /**
  * Invoices, payments and bank transactions post to the ledger from other pages (and other
- * people), so balances and reports are refetched whenever a view mounts; the cached figures
- * show meanwhile.
+ * people), so balances and reports are refetched whenever a view mounts or the window
+ * regains focus; the cached figures show meanwhile.
  */
-export const FRESH = { staleTime: 0 } as const;
+export const FRESH = { staleTime: 0, refetchOnWindowFocus: true } as const;
 
 /** Lists may come back bare or wrapped ({ accounts: [...] }); accept both. */
 const unwrap = <T>(value: unknown, key: string): T[] => {

@@ -13,6 +13,7 @@ import {
   fiscalYearLabel,
   fiscalYearOf,
   formatDate,
+  formatMonth,
   formatMonthYear,
   lastMonths,
   monthStart,
@@ -158,7 +159,7 @@ const DashboardPage = () => {
   const chartData = months.map((m, i) => {
     const figures = monthly[i]?.data ? incomeAndExpenses(monthly[i].data) : { income: 0, expenses: 0 };
     return {
-      label: formatMonthYear(m.start),
+      label: m.start.slice(5, 7) === '01' ? formatMonthYear(m.start) : formatMonth(m.start),
       period: `${formatDate(m.start)} – ${formatDate(m.end)}`,
       income: figures.income,
       expenses: figures.expenses,
@@ -202,7 +203,7 @@ const DashboardPage = () => {
                     key={a.accountId}
                     className="flex justify-between gap-2 text-slate-600 dark:text-slate-300"
                   >
-                    <span className="truncate">{a.name}</span>
+                    <span className="min-w-0">{a.name}</span>
                     <Money minor={a.amount} currency={currency} />
                   </li>
                 ))}
@@ -227,8 +228,8 @@ const DashboardPage = () => {
         </Kpi>
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-3">
-        <Card className="lg:col-span-2">
+      <div className="grid gap-6 lg:grid-cols-5">
+        <Card className="lg:col-span-3">
           <CardHeader
             title="Income and expenses"
             description={`Last ${MONTHS} months, from posted entries`}
@@ -287,7 +288,7 @@ const DashboardPage = () => {
           </div>
         </Card>
 
-        <Card>
+        <Card className="lg:col-span-2">
           <CardHeader title="Profit and loss" description={`This month and ${fiscalYearLabel(fy)} to date`} />
           {month.isError || year.isError ? (
             <LoadError error={month.error ?? year.error} what="the income statement" />

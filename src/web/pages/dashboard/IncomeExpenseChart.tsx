@@ -27,7 +27,13 @@ const IncomeExpenseChart = ({ data, currency }: { data: MonthPoint[]; currency: 
         barGap={2}
       >
         <CartesianGrid vertical={false} stroke={dark ? '#1e293b' : '#e2e8f0'} />
-        <XAxis dataKey="label" tick={{ fill: axis, fontSize: 12 }} axisLine={false} tickLine={false} />
+        <XAxis
+          dataKey="label"
+          interval={0}
+          tick={{ fill: axis, fontSize: 12 }}
+          axisLine={false}
+          tickLine={false}
+        />
         <YAxis
           tick={{ fill: axis, fontSize: 12 }}
           axisLine={false}
