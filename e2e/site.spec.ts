@@ -509,16 +509,25 @@ test.describe('mobile menu', () => {
 
 test.describe('performance guard', () => {
   test('the landing page loads no private app code before it is interactive', async ({ page }) => {
+    // The router preloads secondary screens 1 s after the first render (SPEC section 2); what
+    // the landing itself needs is everything requested before that burst starts.
+    const preloadOnly = /\/(PricingPage|AboutPage|ContactPage|NotFoundPage|LoginPage|SignupPage)-[\w-]+\.js$/;
     const scripts: string[] = [];
     page.on('request', (r) => {
       if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
     });
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect.poll(() => scripts.some((s) => preloadOnly.test(s)), { timeout: 15_000 }).toBe(true);
+    const beforePreload = scripts.slice(
+      0,
+      scripts.findIndex((s) => preloadOnly.test(s)),
+    );
+    expect(beforePreload.some((s) => /\/index-[\w-]+\.js$/.test(s))).toBe(true);
+    expect(beforePreload.filter((s) => /AppShell|pages\/app/.test(s))).toEqual([]);
+    expect(beforePreload.some((s) => /InteractiveDemo/.test(s))).toBe(false);
     const html = await (await page.request.get('/')).text();
     expect(html).not.toMatch(/AppShell/);
-    expect(scripts.filter((s) => /AppShell|pages\/app/.test(s))).toEqual([]);
-    expect(scripts.some((s) => /InteractiveDemo/.test(s))).toBe(false);
   });
 });
 
