@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/client.ts';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
@@ -111,6 +112,8 @@ for (const kind of kinds) {
         endDate: '2025-12-31',
       });
       const org = seeded.organizationId;
+      // Fresh statistics, as autovacuum would have them on a live database after a bulk load.
+      await sql`analyze`.execute(database.db);
       const lines = await database.db
         .selectFrom('journal_lines')
         .select((eb) => eb.fn.countAll<string>().as('n'))
