@@ -11,7 +11,10 @@ import type { MemberContext } from '../../src/server/modules/companies/guard.ts'
 import { createTestOrganization } from '../../src/server/modules/ledger/testing.ts';
 import { commitStatement } from '../../src/server/modules/statement-import/service.ts';
 import { listTransactions, transactionTotals } from '../../src/server/modules/transactions/service.ts';
-import { moneyAccountMismatches, trialBalanceDifference } from '../../src/server/modules/transactions/test-helpers.ts';
+import {
+  moneyAccountMismatches,
+  trialBalanceDifference,
+} from '../../src/server/modules/transactions/test-helpers.ts';
 import { createMoneyAccount } from '../../src/server/modules/wallet/service.ts';
 
 // Transactions benchmark: imports CSV statements of --rows lines (default 100,000) through the
@@ -29,7 +32,18 @@ const rowsPerFile = arg('rows', 100_000);
 const total = arg('total', 1_000_000);
 const asJson = args.includes('--json');
 
-const MERCHANTS = ['AMAZON WEB SERVICES', 'STRIPE PAYOUT', 'GOOGLE WORKSPACE', 'SHELL OIL', 'STARBUCKS', 'WEWORK', 'DELTA AIR', 'UBER TRIP', 'OFFICE DEPOT', 'CLIENT PAYMENT'];
+const MERCHANTS = [
+  'AMAZON WEB SERVICES',
+  'STRIPE PAYOUT',
+  'GOOGLE WORKSPACE',
+  'SHELL OIL',
+  'STARBUCKS',
+  'WEWORK',
+  'DELTA AIR',
+  'UBER TRIP',
+  'OFFICE DEPOT',
+  'CLIENT PAYMENT',
+];
 
 /** A year of plausible bank lines; `seed` keeps files distinct so nothing is a duplicate. */
 const makeCsv = (rows: number, seed: number) => {
@@ -43,7 +57,9 @@ const makeCsv = (rows: number, seed: number) => {
     const amount = merchant.startsWith('STRIPE') || merchant.startsWith('CLIENT') ? cents : -cents;
     const sign = amount < 0 ? '-' : '';
     const abs = Math.abs(amount);
-    lines.push(`${date},${merchant} ${n},${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')},B${n}`);
+    lines.push(
+      `${date},${merchant} ${n},${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')},B${n}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 };
@@ -66,17 +82,20 @@ const main = async () => {
   let database: Awaited<ReturnType<typeof openDatabase>>;
   let cleanup = async () => {};
   if (url) {
-    const schema = `bench_${Date.now().toString(36)}`;
+    // A fresh database of its own (not a schema: Kysely's migrator looks for its tables in any schema).
+    const name = `kontor_bench_${Date.now().toString(36)}`;
     const pg = (await import('pg')).default;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query(`create schema ${schema}`);
+    await admin.query(`create database ${name}`);
     await admin.end();
-    database = await openDatabase({ kind: 'postgres', url, schema, max: 4 });
+    const target = new URL(url);
+    target.pathname = `/${name}`;
+    database = await openDatabase({ kind: 'postgres', url: target.toString(), max: 4 });
     cleanup = async () => {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
+      await c.query(`drop database if exists ${name}`);
       await c.end();
     };
   } else {
@@ -85,7 +104,11 @@ const main = async () => {
     cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
   }
   await migrateToLatest(database.db);
-  const ctx: AppContext = { config: loadServerConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent' }), database, now: () => new Date() };
+  const ctx: AppContext = {
+    config: loadServerConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent' }),
+    database,
+    now: () => new Date(),
+  };
   const org = await createTestOrganization(database.db, { baseCurrency: 'USD' });
   const member: MemberContext = { organizationId: org.id, userId: 'bench-user', role: 'owner' };
   const account = await createMoneyAccount(ctx, member, {
@@ -114,26 +137,58 @@ const main = async () => {
   for (let seed = 0; seed * rowsPerFile < total; seed += 1) {
     const content = makeCsv(rowsPerFile, seed);
     const { ms, result } = await time(() =>
-      commitStatement(ctx, member, { moneyAccountId: account.id, fileName: `bench-${seed}.csv`, content, mapping, applyRules: true }),
+      commitStatement(ctx, member, {
+        moneyAccountId: account.id,
+        fileName: `bench-${seed}.csv`,
+        content,
+        mapping,
+        applyRules: true,
+      }),
     );
     if (result.imported !== rowsPerFile) throw new Error(`imported ${result.imported} of ${rowsPerFile}`);
     imports.push({ rows: rowsPerFile, ms, rowsPerSecond: Math.round((rowsPerFile / ms) * 1000) });
-    if (!asJson) console.error(`import ${seed + 1}: ${rowsPerFile} rows in ${ms} ms (${imports.at(-1)!.rowsPerSecond} rows/s)`);
+    if (!asJson)
+      console.error(
+        `import ${seed + 1}: ${rowsPerFile} rows in ${ms} ms (${imports.at(-1)!.rowsPerSecond} rows/s)`,
+      );
   }
   // The same file again adds nothing, and says so quickly.
   const again = await time(() =>
-    commitStatement(ctx, member, { moneyAccountId: account.id, fileName: 'bench-0.csv', content: makeCsv(rowsPerFile, 0), mapping, applyRules: true }),
+    commitStatement(ctx, member, {
+      moneyAccountId: account.id,
+      fileName: 'bench-0.csv',
+      content: makeCsv(rowsPerFile, 0),
+      mapping,
+      applyRules: true,
+    }),
   );
   if (again.result.imported !== 0) throw new Error('re-import added rows');
   const q = (query: Record<string, string>) => transactionListQuerySchema.parse(query);
   const cursorPage = await listTransactions(ctx, member, q({ limit: '50' }));
   const queries: [string, () => Promise<unknown>][] = [
     ['first page (50, newest first)', () => listTransactions(ctx, member, q({ limit: '50' }))],
-    ['next page by cursor', () => listTransactions(ctx, member, q({ limit: '50', cursor: cursorPage.nextCursor! }))],
-    ['expenses this month', () => listTransactions(ctx, member, q({ limit: '50', type: 'expense', from: '2025-12-01', to: '2025-12-31' }))],
-    ['income, account filter', () => listTransactions(ctx, member, q({ limit: '50', type: 'income', moneyAccountId: account.id }))],
+    [
+      'next page by cursor',
+      () => listTransactions(ctx, member, q({ limit: '50', cursor: cursorPage.nextCursor! })),
+    ],
+    [
+      'expenses this month',
+      () =>
+        listTransactions(
+          ctx,
+          member,
+          q({ limit: '50', type: 'expense', from: '2025-12-01', to: '2025-12-31' }),
+        ),
+    ],
+    [
+      'income, account filter',
+      () => listTransactions(ctx, member, q({ limit: '50', type: 'income', moneyAccountId: account.id })),
+    ],
     ['text search "starbucks"', () => listTransactions(ctx, member, q({ limit: '50', search: 'starbucks' }))],
-    ['amount range 100-200', () => listTransactions(ctx, member, q({ limit: '50', minAmount: '10000', maxAmount: '20000' }))],
+    [
+      'amount range 100-200',
+      () => listTransactions(ctx, member, q({ limit: '50', minAmount: '10000', maxAmount: '20000' })),
+    ],
     ['uncategorised', () => listTransactions(ctx, member, q({ limit: '50', categoryId: 'uncategorized' }))],
     ['sorted by amount', () => listTransactions(ctx, member, q({ limit: '50', sort: 'amount' }))],
     ['totals, this month', () => transactionTotals(ctx, member, q({ from: '2025-12-01', to: '2025-12-31' }))],
@@ -150,7 +205,9 @@ const main = async () => {
     database: database.kind,
     transactions: imports.reduce((s, i) => s + i.rows, 0),
     imports,
-    importRowsPerSecondMedian: [...imports].sort((a, b) => a.rowsPerSecond - b.rowsPerSecond)[Math.floor(imports.length / 2)]!.rowsPerSecond,
+    importRowsPerSecondMedian: [...imports].sort((a, b) => a.rowsPerSecond - b.rowsPerSecond)[
+      Math.floor(imports.length / 2)
+    ]!.rowsPerSecond,
     reimportMs: again.ms,
     list: listTimes,
     booksBalanced: mismatches.length === 0 && trial === 0,

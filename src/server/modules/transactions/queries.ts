@@ -157,8 +157,9 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 // The filter composes over the list query's join aliases, so the builder is typed loosely.
 const filterConditions = (eb: any, organizationId: string, f: ListFilter): Expression<SqlBool>[] => {
   const conditions: Expression<SqlBool>[] = [eb('t.organization_id', '=', organizationId)];
-  if (f.type === 'income') conditions.push(eb('t.amount', '>', 0));
-  if (f.type === 'expense') conditions.push(eb('t.amount', '<', 0));
+  // Money moved between the company's own accounts is neither income nor an expense.
+  if (f.type === 'income') conditions.push(eb('t.amount', '>', 0), eb('t.category_kind', '<>', 'transfer'));
+  if (f.type === 'expense') conditions.push(eb('t.amount', '<', 0), eb('t.category_kind', '<>', 'transfer'));
   if (f.moneyAccountId) conditions.push(eb('t.money_account_id', '=', f.moneyAccountId));
   if (f.status) conditions.push(eb('t.status', '=', f.status));
   if (f.categoryId === 'uncategorized') conditions.push(eb('t.category_kind', '=', 'none'));

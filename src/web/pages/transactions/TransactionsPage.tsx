@@ -7,7 +7,9 @@ import {
   ListChecks,
   Plus,
   Scale,
+  Scissors,
   SlidersHorizontal,
+  Trash2,
 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -550,12 +552,6 @@ const TransactionsPage = () => {
                     scope="col"
                     className="border-b border-slate-200 bg-slate-50 px-3 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-900/60 dark:text-slate-400"
                   >
-                    Account
-                  </th>
-                  <th
-                    scope="col"
-                    className="border-b border-slate-200 bg-slate-50 px-3 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-900/60 dark:text-slate-400"
-                  >
                     Category
                   </th>
                   <th
@@ -595,14 +591,12 @@ const TransactionsPage = () => {
                     </td>
                     <td className="border-b border-slate-100 px-3 py-2 dark:border-slate-800/70">
                       <div className="font-medium text-slate-900 dark:text-white">{tx.description}</div>
-                      {tx.payee ? (
-                        <div className="text-xs text-slate-500 dark:text-slate-400">{tx.payee}</div>
-                      ) : null}
+                      <div className="text-xs text-slate-500 dark:text-slate-400">
+                        {tx.payee ? `${tx.payee} · ` : ''}
+                        {tx.moneyAccountName}
+                      </div>
                     </td>
-                    <td className="border-b border-slate-100 px-3 py-2 whitespace-nowrap dark:border-slate-800/70">
-                      {tx.moneyAccountName}
-                    </td>
-                    <td className="min-w-56 border-b border-slate-100 px-3 py-2 dark:border-slate-800/70">
+                    <td className="w-60 min-w-48 border-b border-slate-100 px-3 py-2 dark:border-slate-800/70">
                       {tx.categoryKind === 'transfer' ? (
                         <span className="text-slate-500 dark:text-slate-400">Transfer</span>
                       ) : tx.categoryKind === 'split' ? (
@@ -653,8 +647,9 @@ const TransactionsPage = () => {
                             variant="ghost"
                             onClick={() => setSplitting(tx)}
                             aria-label={`Split ${tx.description}`}
+                            title="Split across categories"
                           >
-                            Split
+                            <Scissors className="h-4 w-4" aria-hidden="true" />
                           </Button>
                           <Button
                             size="sm"
@@ -671,8 +666,9 @@ const TransactionsPage = () => {
                                 setNotice({ tone: 'error', text: errorMessage(error) });
                               }
                             }}
+                            title="Delete"
                           >
-                            Delete
+                            <Trash2 className="h-4 w-4" aria-hidden="true" />
                           </Button>
                         </div>
                       ) : null}

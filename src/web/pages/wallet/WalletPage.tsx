@@ -251,6 +251,25 @@ const WalletPage = () => {
                   {live.length} active account{live.length === 1 ? '' : 's'}
                   {foreign.length > 0 ? '; foreign balances at the latest rates below' : ''}
                 </p>
+                <ul
+                  className="mt-4 space-y-1.5 border-t border-slate-100 pt-3 text-sm dark:border-slate-800"
+                  aria-label="Balances by account"
+                >
+                  {live.map((a) => (
+                    <li key={a.id} className="flex justify-between gap-3">
+                      <span className="truncate text-slate-600 dark:text-slate-300">{a.name}</span>
+                      {a.baseBalance !== null ? (
+                        <Money
+                          minor={a.baseBalance}
+                          currency={company.baseCurrency}
+                          className="font-medium"
+                        />
+                      ) : (
+                        <span className="text-slate-400">no rate</span>
+                      )}
+                    </li>
+                  ))}
+                </ul>
                 {wallet.data!.missingRates.length > 0 ? (
                   <div className="mt-3">
                     <Alert tone="warning">
