@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { signIn, signOut, signUp, uniqueEmail } from './auth-helpers.ts';
 
 // The account journey of issue 3 in Chromium: sign up, stay signed in across a reload, sign
@@ -165,3 +166,35 @@ test('the guard explains an unreachable auth system and Refresh Page clears the 
   );
   expect(left).toEqual([null, null, null]);
 });
+
+test('the guard shows Authentication Error when the session check fails on the server', async ({ page }) => {
+  await page.route('**/api/auth/get-session', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom"}' }),
+  );
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Authentication Error' })).toBeVisible();
+  await expect(page.getByText('Internal authentication error. Please try again.')).toBeVisible();
+  await page.unroute('**/api/auth/get-session');
+  await page.getByRole('button', { name: 'Go to Login' }).click();
+  await page.waitForURL('**/login');
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`sign-in, sign-up and reset screens have no accessibility violations (${theme})`, async ({ page }) => {
+    await page.addInitScript((t) => localStorage.setItem('theme', t), theme);
+    for (const path of ['/login', '/signup', '/reset-password?token=abc']) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+      expect(results.violations.map((v) => `${path}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+    }
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Forgot your password?' }).click();
+    await page.getByRole('dialog').waitFor();
+    const modal = await new AxeBuilder({ page })
+      .include('[role="dialog"]')
+      .withTags(['wcag2a', 'wcag2aa'])
+      .analyze();
+    expect(modal.violations.map((v) => v.id)).toEqual([]);
+  });
+}
