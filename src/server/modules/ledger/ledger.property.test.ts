@@ -158,166 +158,189 @@ describe(`ledger properties (${testDatabaseKind()})`, () => {
     // Counted so the test proves it exercised real postings, reversals and closes.
     const done = { post: 0, reverse: 0, close: 0, reopen: 0, refused: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), async (ops) => {
-        const org = await createTestOrganization(handle.db);
-        const acct = (i: number) => org.accounts[KEYS[i]!]!;
-        const posted: string[] = [];
-        let lockDate: string | null = null;
-        const attempt = async (run: () => Promise<{ id: string } | unknown>) => {
-          const before = await snapshot(org.id);
-          try {
-            return await run();
-          } catch (error) {
-            expect(error).toBeInstanceOf(AppError);
-            expect(ALLOWED_REFUSALS).toContain((error as AppError).code);
-            expect(await snapshot(org.id)).toEqual(before);
-            done.refused += 1;
-            return null;
-          }
-        };
-        for (const o of ops) {
-          const base = { organizationId: org.id, source: 'manual' as const, actorUserId: 'prop' };
-          switch (o.kind) {
-            case 'post': {
-              const total = o.lines.debits.reduce((s, [, a]) => s + a, 0);
-              const lines: PostingLineInput[] = [
-                ...o.lines.debits.map(([k, a]) => ({ accountId: acct(k), debit: a })),
-                { accountId: acct(o.lines.creditKey), credit: total },
-              ];
-              const entry = (await attempt(() =>
-                postJournalEntry(handle.db, { ...base, date: o.date, lines }),
-              )) as { id: string } | null;
-              if (entry) {
-                posted.push(entry.id);
-                done.post += 1;
-              }
-              break;
+      fc.asyncProperty(
+        fc.array(op, { minLength: 1, maxLength: 14 }),
+        fc.array(fc.tuple(date, date), { minLength: 1, maxLength: 3 }),
+        async (ops, ranges) => {
+          const org = await createTestOrganization(handle.db);
+          const acct = (i: number) => org.accounts[KEYS[i]!]!;
+          const posted: string[] = [];
+          let lockDate: string | null = null;
+          const attempt = async (run: () => Promise<{ id: string } | unknown>) => {
+            const before = await snapshot(org.id);
+            try {
+              return await run();
+            } catch (error) {
+              expect(error).toBeInstanceOf(AppError);
+              expect(ALLOWED_REFUSALS).toContain((error as AppError).code);
+              expect(await snapshot(org.id)).toEqual(before);
+              done.refused += 1;
+              return null;
             }
-            case 'reverse': {
-              if (posted.length === 0) break;
-              const id = posted[o.pick % posted.length]!;
-              const entry = (await attempt(() =>
-                reverseJournalEntry(handle.db, {
-                  organizationId: org.id,
-                  entryId: id,
-                  date: o.date,
-                  actorUserId: 'prop',
-                }),
-              )) as { id: string } | null;
-              if (entry) {
-                posted.push(entry.id);
-                done.reverse += 1;
+          };
+          for (const o of ops) {
+            const base = { organizationId: org.id, source: 'manual' as const, actorUserId: 'prop' };
+            switch (o.kind) {
+              case 'post': {
+                const total = o.lines.debits.reduce((s, [, a]) => s + a, 0);
+                const lines: PostingLineInput[] = [
+                  ...o.lines.debits.map(([k, a]) => ({ accountId: acct(k), debit: a })),
+                  { accountId: acct(o.lines.creditKey), credit: total },
+                ];
+                const entry = (await attempt(() =>
+                  postJournalEntry(handle.db, { ...base, date: o.date, lines }),
+                )) as { id: string } | null;
+                if (entry) {
+                  posted.push(entry.id);
+                  done.post += 1;
+                }
+                break;
               }
-              break;
-            }
-            case 'close':
-              if (
-                await attempt(() =>
-                  closeFiscalYear(handle.db, {
+              case 'reverse': {
+                if (posted.length === 0) break;
+                const id = posted[o.pick % posted.length]!;
+                const entry = (await attempt(() =>
+                  reverseJournalEntry(handle.db, {
                     organizationId: org.id,
-                    endDate: `${o.year}-12-31`,
+                    entryId: id,
+                    date: o.date,
                     actorUserId: 'prop',
                   }),
-                )
-              ) {
-                done.close += 1;
+                )) as { id: string } | null;
+                if (entry) {
+                  posted.push(entry.id);
+                  done.reverse += 1;
+                }
+                break;
               }
-              break;
-            case 'reopen':
-              if (
-                await attempt(() =>
-                  reopenFiscalYear(handle.db, {
-                    organizationId: org.id,
-                    endDate: `${o.year}-12-31`,
-                    actorUserId: 'prop',
-                  }),
-                )
-              ) {
-                done.reopen += 1;
-              }
-              break;
-            case 'lock':
-              await updateLedgerSettings(handle.db, org.id, 'prop', { lockDate: o.date });
-              lockDate = o.date;
-              break;
-            case 'unbalanced':
-              await expectRefused(
-                org.id,
-                () =>
-                  postJournalEntry(handle.db, {
-                    ...base,
-                    date: o.date,
-                    lines: [
-                      { accountId: acct(0), debit: o.amount },
-                      { accountId: acct(4), credit: o.amount - 1 },
-                    ],
-                  }),
-                ['entry_unbalanced'],
-              );
-              break;
-            case 'negative':
-              await expectRefused(
-                org.id,
-                () =>
-                  postJournalEntry(handle.db, {
-                    ...base,
-                    date: o.date,
-                    lines: [
-                      { accountId: acct(0), debit: -o.amount },
-                      { accountId: acct(4), credit: -o.amount },
-                    ],
-                  }),
-                ['negative_amount'],
-              );
-              break;
-            case 'crossCompany':
-              await expectRefused(
-                org.id,
-                () =>
-                  postJournalEntry(handle.db, {
-                    ...base,
-                    date: o.date,
-                    lines: [
-                      { accountId: acct(0), debit: o.amount },
-                      { accountId: other.accounts.sales!, credit: o.amount },
-                    ],
-                  }),
-                ['account_not_found'],
-              );
-              break;
-            case 'locked':
-              if (!lockDate) break;
-              await expectRefused(
-                org.id,
-                () =>
-                  postJournalEntry(handle.db, {
-                    ...base,
-                    date: lockDate!,
-                    lines: [
-                      { accountId: acct(0), debit: o.amount },
-                      { accountId: acct(4), credit: o.amount },
-                    ],
-                  }),
-                ['period_locked'],
-              );
-              break;
+              case 'close':
+                if (
+                  await attempt(() =>
+                    closeFiscalYear(handle.db, {
+                      organizationId: org.id,
+                      endDate: `${o.year}-12-31`,
+                      actorUserId: 'prop',
+                    }),
+                  )
+                ) {
+                  done.close += 1;
+                }
+                break;
+              case 'reopen':
+                if (
+                  await attempt(() =>
+                    reopenFiscalYear(handle.db, {
+                      organizationId: org.id,
+                      endDate: `${o.year}-12-31`,
+                      actorUserId: 'prop',
+                    }),
+                  )
+                ) {
+                  done.reopen += 1;
+                }
+                break;
+              case 'lock':
+                await updateLedgerSettings(handle.db, org.id, 'prop', { lockDate: o.date });
+                lockDate = o.date;
+                break;
+              case 'unbalanced':
+                await expectRefused(
+                  org.id,
+                  () =>
+                    postJournalEntry(handle.db, {
+                      ...base,
+                      date: o.date,
+                      lines: [
+                        { accountId: acct(0), debit: o.amount },
+                        { accountId: acct(4), credit: o.amount - 1 },
+                      ],
+                    }),
+                  ['entry_unbalanced'],
+                );
+                break;
+              case 'negative':
+                await expectRefused(
+                  org.id,
+                  () =>
+                    postJournalEntry(handle.db, {
+                      ...base,
+                      date: o.date,
+                      lines: [
+                        { accountId: acct(0), debit: -o.amount },
+                        { accountId: acct(4), credit: -o.amount },
+                      ],
+                    }),
+                  ['negative_amount'],
+                );
+                break;
+              case 'crossCompany':
+                await expectRefused(
+                  org.id,
+                  () =>
+                    postJournalEntry(handle.db, {
+                      ...base,
+                      date: o.date,
+                      lines: [
+                        { accountId: acct(0), debit: o.amount },
+                        { accountId: other.accounts.sales!, credit: o.amount },
+                      ],
+                    }),
+                  ['account_not_found'],
+                );
+                break;
+              case 'locked':
+                if (!lockDate) break;
+                await expectRefused(
+                  org.id,
+                  () =>
+                    postJournalEntry(handle.db, {
+                      ...base,
+                      date: lockDate!,
+                      lines: [
+                        { accountId: acct(0), debit: o.amount },
+                        { accountId: acct(4), credit: o.amount },
+                      ],
+                    }),
+                  ['period_locked'],
+                );
+                break;
+            }
           }
-        }
-        expect(await keptBalancesMismatch(handle.db, org.id)).toEqual([]);
-        const tb = await trialBalance(handle.db, org.id, { to: '2027-12-31' });
-        expect(tb.totals.debit).toBe(tb.totals.credit);
-        expect(tb.totals.closingDebit).toBe(tb.totals.closingCredit);
-        const tbRange = await trialBalance(handle.db, org.id, { from: '2025-02-14', to: '2025-11-03' });
-        expect(tbRange.totals.debit).toBe(tbRange.totals.credit);
-        for (const asOf of ['2024-06-15', '2024-12-31', '2025-12-31', '2026-03-31', '2027-01-01']) {
-          const bs = await balanceSheet(handle.db, org.id, asOf);
-          expect(bs.balanced, `balance sheet as of ${asOf}`).toBe(true);
-        }
-        const cf = await cashFlow(handle.db, org.id, { from: '2025-01-01', to: '2025-12-31' });
-        expect(cf.totals.operating + cf.totals.investing + cf.totals.financing).toBe(cf.totals.netChange);
-        const is = await incomeStatement(handle.db, org.id, { from: '2025-01-01', to: '2025-12-31' });
-        expect(is.totals.netIncome).toBe(cf.netIncome);
-      }),
+          expect(await keptBalancesMismatch(handle.db, org.id)).toEqual([]);
+          const tb = await trialBalance(handle.db, org.id, { to: '2027-12-31' });
+          expect(tb.totals.debit).toBe(tb.totals.credit);
+          expect(tb.totals.closingDebit).toBe(tb.totals.closingCredit);
+          const tbRange = await trialBalance(handle.db, org.id, { from: '2025-02-14', to: '2025-11-03' });
+          expect(tbRange.totals.debit).toBe(tbRange.totals.credit);
+          for (const asOf of ['2024-06-15', '2024-12-31', '2025-12-31', '2026-03-31', '2027-01-01']) {
+            const bs = await balanceSheet(handle.db, org.id, asOf);
+            expect(bs.balanced, `balance sheet as of ${asOf}`).toBe(true);
+          }
+          // Any range, month-aligned or not: kept balances plus edge days equal a plain sum of lines.
+          for (const [x, y] of ranges) {
+            const [from, to] = x <= y ? [x, y] : [y, x];
+            const tbr = await trialBalance(handle.db, org.id, { from, to });
+            const naive = await sql<{ account_id: string; debit: string; credit: string; before: string }>`
+            select account_id,
+                   sum(case when date >= ${from} then debit else 0 end) as debit,
+                   sum(case when date >= ${from} then credit else 0 end) as credit,
+                   sum(case when date < ${from} then debit - credit else 0 end) as before
+              from journal_lines where organization_id = ${org.id} and date <= ${to} group by account_id`.execute(
+              handle.db,
+            );
+            for (const n of naive.rows) {
+              const row = tbr.rows.find((r) => r.accountId === n.account_id);
+              expect(row?.debit ?? 0).toBe(Number(n.debit));
+              expect(row?.credit ?? 0).toBe(Number(n.credit));
+              expect(row?.openingBalance ?? 0).toBe(Number(n.before));
+            }
+          }
+          const cf = await cashFlow(handle.db, org.id, { from: '2025-01-01', to: '2025-12-31' });
+          expect(cf.totals.operating + cf.totals.investing + cf.totals.financing).toBe(cf.totals.netChange);
+          const is = await incomeStatement(handle.db, org.id, { from: '2025-01-01', to: '2025-12-31' });
+          expect(is.totals.netIncome).toBe(cf.netIncome);
+        },
+      ),
       { numRuns: testDatabaseKind() === 'postgres' ? 40 : 25 },
     );
     expect(done.post).toBeGreaterThan(10);
