@@ -291,3 +291,156 @@ test('record, see, export and reverse a journal entry; a viewer reads but cannot
   expect(list.entries).toHaveLength(8);
   await viewer.context().close();
 });
+
+test('drafts, chart of accounts with CSV import, lock date and the approval queue', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const stamp = Date.now();
+  const origin = new URL(baseURL!).origin;
+  const memberEmail = `member-${stamp}@example.com`;
+  await signUpInUi(page, `books-${stamp}@example.com`, 'Bea', 'Bookkeeper');
+  await page.getByLabel('Company name').fill('Canal Cafe');
+  await page.getByLabel('Base currency').selectOption('EUR');
+  await page.getByRole('button', { name: 'Create company' }).click();
+  await expect(page.getByRole('button', { name: /Company: Canal Cafe/ })).toBeVisible();
+  await page.goto('/accounting?tab=accounts');
+
+  // Chart of accounts: add, rename, archive; CSV import refuses a bad file and takes a good one.
+  await page.getByRole('button', { name: 'Add account' }).click();
+  const addDialog = page.getByRole('dialog', { name: 'Add account' });
+  await addDialog.getByLabel('Code').fill('6250');
+  await addDialog.getByLabel('Name').fill('Coworking');
+  await addDialog.getByLabel('Type', { exact: true }).selectOption('expense');
+  await addDialog.getByRole('button', { name: 'Add account' }).click();
+  await expect(page.getByText('Added 6250 Coworking.')).toBeVisible();
+  await page.getByRole('button', { name: 'Rename 6250 Coworking' }).click();
+  await page.getByRole('dialog', { name: 'Edit account' }).getByLabel('Name').fill('Coworking space');
+  await page
+    .getByRole('dialog', { name: 'Edit account' })
+    .getByRole('button', { name: 'Save account' })
+    .click();
+  await expect(page.getByText('Saved 6250 Coworking space.')).toBeVisible();
+  await page.getByRole('button', { name: 'Archive 6250 Coworking space' }).click();
+  await expect(page.getByText(/6250 Coworking space is archived/)).toBeVisible();
+  await expect(page.getByRole('rowheader', { name: /Coworking space/ })).toHaveCount(0);
+  await page.getByLabel('Show archived accounts').check();
+  await expect(page.getByRole('row', { name: /Coworking space/ })).toContainText('Archived');
+
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const importDialog = page.getByRole('dialog', { name: 'Import chart of accounts' });
+  await importDialog.getByLabel('CSV file').setInputFiles({
+    name: 'bad.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('code,name\n6260,Parking\n'),
+  });
+  await importDialog.getByRole('button', { name: 'Import accounts' }).click();
+  await expect(importDialog.getByText('The header row needs a "type" column.')).toBeVisible();
+  await importDialog.getByLabel('CSV file').setInputFiles({
+    name: 'chart.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('code,name,type,subtype\n6260,Parking,expense,operating_expense\n'),
+  });
+  await importDialog.getByRole('button', { name: 'Import accounts' }).click();
+  await expect(page.getByText('Imported the chart: 1 added, 0 updated.')).toBeVisible();
+  await expect(page.getByRole('rowheader', { name: /Parking/ })).toBeVisible();
+
+  // A draft: saved unposted, edited, then posted.
+  await openTab(page, 'Journal Entries');
+  await page.getByRole('button', { name: 'New journal entry' }).first().click();
+  const editor = page.getByRole('dialog', { name: 'New journal entry' });
+  await editor.getByLabel('Memo').fill('Parking permit');
+  await editor.getByRole('combobox', { name: 'Account, line 1' }).fill('park');
+  await page.keyboard.press('Enter');
+  await editor.getByLabel('Debit, line 1').fill('45.5');
+  await editor.getByRole('combobox', { name: 'Account, line 2' }).fill('1000');
+  await page.keyboard.press('Enter');
+  await editor.getByLabel('Credit, line 2').fill('40');
+  await editor.getByRole('button', { name: 'Save draft' }).click(); // drafts may be unbalanced
+  const draft = page.getByRole('dialog', { name: 'Draft journal entry' });
+  await expect(draft.getByText('Draft', { exact: true })).toBeVisible();
+  await draft.getByRole('button', { name: 'Edit' }).click();
+  const draftEditor = page.getByRole('dialog', { name: 'Edit draft journal entry' });
+  await expect(draftEditor.getByLabel('Debit, line 1')).toHaveValue('45.50');
+  await expect(draftEditor.getByTestId('entry-difference')).toContainText('€5.50');
+  await draftEditor.getByLabel('Credit, line 2').fill('45.50');
+  await draftEditor.getByRole('button', { name: 'Post entry' }).click();
+  const posted = page.getByRole('dialog', { name: 'Journal entry #1' });
+  await expect(posted.getByText('Posted', { exact: true })).toBeVisible();
+  await expect(posted.getByRole('row', { name: /Parking/ })).toContainText('€45.50');
+  await posted.getByRole('button', { name: 'Close' }).last().click();
+
+  // Lock date and approval.
+  const yesterday = (() => {
+    const t = new Date();
+    t.setDate(t.getDate() - 1);
+    return `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, '0')}-${String(t.getDate()).padStart(2, '0')}`;
+  })();
+  await page.getByRole('button', { name: 'Ledger settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Ledger settings' });
+  await settings.getByLabel('Lock date').fill(yesterday);
+  await settings.getByLabel(/Require approval/).check();
+  await settings.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText(/Books locked through/)).toBeVisible();
+  await expect(page.getByText('Entries need approval')).toBeVisible();
+  await page.getByRole('button', { name: 'New journal entry' }).first().click();
+  const locked = page.getByRole('dialog', { name: 'New journal entry' });
+  await locked.getByLabel('Date').fill(yesterday);
+  await expect(locked.getByText(/The books are locked through/)).toBeVisible();
+  await locked.getByRole('button', { name: 'Cancel' }).click();
+
+  // A member's entry waits in the approval queue until the owner approves it.
+  await page.goto('/settings?tab=members');
+  await page.getByLabel('Email address').fill(memberEmail);
+  await page.getByLabel('Role', { exact: true }).selectOption('member');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByText(`Invitation sent to ${memberEmail}.`)).toBeVisible();
+  const memberContext = await browser.newContext({ baseURL });
+  const member = await memberContext.newPage();
+  const signUp = await member.request.post('/api/auth/sign-up/email', {
+    data: { email: memberEmail, password: PASSWORD, name: 'Max Member' },
+    headers: { origin },
+  });
+  expect(signUp.ok()).toBe(true);
+  const invitations = (await (await member.request.get('/api/me/invitations')).json()) as {
+    invitations: { id: string }[];
+  };
+  expect(
+    (
+      await member.request.post(`/api/invitations/${invitations.invitations[0]!.id}/accept`, {
+        headers: { origin },
+      })
+    ).ok(),
+  ).toBe(true);
+  await member.goto('/accounting');
+  await member.getByRole('button', { name: 'New journal entry' }).first().click();
+  const memberEditor = member.getByRole('dialog', { name: 'New journal entry' });
+  await memberEditor.getByLabel('Memo').fill('Milk delivery');
+  await memberEditor.getByRole('combobox', { name: 'Account, line 1' }).fill('5000');
+  await member.keyboard.press('Enter');
+  await memberEditor.getByLabel('Debit, line 1').fill('12.80');
+  await member.keyboard.press('Enter');
+  await member.keyboard.type('1000');
+  await member.keyboard.press('Enter');
+  await expect(memberEditor.getByTestId('entry-difference')).toContainText('Balanced');
+  await memberEditor.getByRole('button', { name: 'Submit for approval' }).click();
+  const pending = member.getByRole('dialog', { name: 'Journal entry awaiting approval' });
+  await expect(pending.getByText('Awaiting approval', { exact: true })).toBeVisible();
+  await expect(pending.getByRole('button', { name: 'Approve and post' })).toHaveCount(0);
+  await memberContext.close();
+
+  await page.goto('/accounting?tab=journal');
+  await expect(
+    page.getByText('Entries are waiting for your approval before they reach the books.'),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Open the approval queue' }).click();
+  await shot(page, 'accounting-approval-queue-light');
+  await page.getByRole('button', { name: /Milk delivery.*open entry/ }).click();
+  const queued = page.getByRole('dialog', { name: 'Journal entry awaiting approval' });
+  await queued.getByRole('button', { name: 'Approve and post' }).click();
+  await expect(
+    page.getByRole('dialog', { name: 'Journal entry #2' }).getByText('Entry approved and posted.'),
+  ).toBeVisible();
+});
