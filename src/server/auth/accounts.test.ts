@@ -313,3 +313,26 @@ describe('email verification', () => {
     expect(profile.json().emailVerified).toBe(true);
   });
 });
+
+describe('cookies in production', () => {
+  it('marks the session cookie Secure (and __Secure- prefixed) when SECURE_COOKIES is on', async () => {
+    const t = await createTestApp({ env: { APP_ENV: 'production', AUTH_SECRET: 'z'.repeat(48) } });
+    try {
+      const res = await authPost(t.app, '/sign-up/email', {
+        email: 'secure-cookie@example.com',
+        password: 'secret12',
+        name: 'Secure Cookie',
+      });
+      expect(res.status).toBe(200);
+      const raw = ([] as string[])
+        .concat(res.res.headers['set-cookie'] ?? [])
+        .find((c) => c.includes('session_token='));
+      expect(raw).toMatch(/^__Secure-/);
+      expect(raw).toMatch(/;\s*Secure/i);
+      expect(raw).toMatch(/HttpOnly/i);
+      expect(raw).toMatch(/SameSite=Lax/i);
+    } finally {
+      await t.close();
+    }
+  });
+});
