@@ -28,6 +28,7 @@ import {
   tickTransactions,
   undoLastReconciliation,
 } from './reconciliation.ts';
+import { addAttachment, deleteAttachment, getAttachment, listAttachments } from './attachments.ts';
 import { createRule, deleteRule, listRules, updateRule } from './rules-service.ts';
 import {
   applyRulesNow,
@@ -200,6 +201,93 @@ export const transactionRoutes =
       },
       async (request, reply) => {
         await deleteTransaction(ctx, memberOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    // --- Attachments (receipts) -----------------------------------------------------------
+
+    const attachmentSchema = z.object({
+      id: z.string(),
+      fileName: z.string(),
+      contentType: z.string(),
+      sizeBytes: z.number(),
+      createdAt: z.string(),
+    });
+    const attachmentParams = idParams.extend({ attachmentId: z.string().min(1).max(100) });
+
+    app.get(
+      '/orgs/:organizationId/transactions/:id/attachments',
+      {
+        schema: {
+          tags,
+          summary: 'Files attached to a transaction',
+          params: idParams,
+          response: { 200: z.object({ attachments: z.array(attachmentSchema) }) },
+        },
+        preHandler: requirePermission(ctx, 'read'),
+      },
+      async (request) => ({ attachments: await listAttachments(ctx, memberOf(request), request.params.id) }),
+    );
+
+    app.post(
+      '/orgs/:organizationId/transactions/:id/attachments',
+      {
+        bodyLimit: 8 * 1024 * 1024,
+        schema: {
+          tags,
+          summary: 'Attach a receipt (base64, at most 5 MB)',
+          params: idParams,
+          body: z.object({
+            fileName: z.string().trim().min(1).max(200),
+            contentType: z.string().min(1).max(100),
+            dataBase64: z
+              .string()
+              .min(1)
+              .max(7 * 1024 * 1024),
+          }),
+          response: { 201: attachmentSchema },
+        },
+        preHandler: requirePermission(ctx, 'record'),
+      },
+      async (request, reply) =>
+        reply.status(201).send(await addAttachment(ctx, memberOf(request), request.params.id, request.body)),
+    );
+
+    app.get(
+      '/orgs/:organizationId/transactions/:id/attachments/:attachmentId',
+      {
+        schema: { tags, summary: 'Download an attached file', params: attachmentParams },
+        preHandler: requirePermission(ctx, 'read'),
+      },
+      async (request, reply) => {
+        const file = await getAttachment(
+          ctx,
+          memberOf(request),
+          request.params.id,
+          request.params.attachmentId,
+        );
+        return reply
+          .header('content-type', file.content_type)
+          .header('content-disposition', `attachment; filename="${file.file_name}"`)
+          .header('x-content-type-options', 'nosniff')
+          .send(file.data);
+      },
+    );
+
+    app.delete(
+      '/orgs/:organizationId/transactions/:id/attachments/:attachmentId',
+      {
+        schema: {
+          tags,
+          summary: 'Remove an attached file',
+          params: attachmentParams,
+          response: { 204: z.null() },
+        },
+        preHandler: requirePermission(ctx, 'record'),
+      },
+      async (request, reply) => {
+        await deleteAttachment(ctx, memberOf(request), request.params.id, request.params.attachmentId);
         return reply.status(204).send(null);
       },
     );

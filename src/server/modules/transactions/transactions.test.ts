@@ -487,6 +487,46 @@ describe('categorising, rules, splits and edits', () => {
   });
 });
 
+describe('attachments', () => {
+  it('attaches a receipt, lists, downloads and removes it; refuses other file types', async () => {
+    const company = await createTestCompany(t.app);
+    const account = await addAccount(company, { name: 'Checking' });
+    const tx = await ok<Transaction>(company, 'POST', '/transactions', {
+      moneyAccountId: account.id,
+      date: '2026-11-03',
+      description: 'Lunch',
+      amount: -2_350,
+    });
+    const pdf = Buffer.from('%PDF-1.4 receipt');
+    const added = await ok(company, 'POST', `/transactions/${tx.id}/attachments`, {
+      fileName: 'receipt.pdf',
+      contentType: 'application/pdf',
+      dataBase64: pdf.toString('base64'),
+    });
+    expect(added).toMatchObject({ fileName: 'receipt.pdf', sizeBytes: pdf.length });
+    const listed = await ok(company, 'GET', `/transactions/${tx.id}/attachments`);
+    expect(listed.attachments).toHaveLength(1);
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `/api/orgs/${company.id}/transactions/${tx.id}/attachments/${added.id}`,
+      headers: { cookie: company.owner.cookie },
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.equals(pdf)).toBe(true);
+    const exe = await call(company, 'POST', `/transactions/${tx.id}/attachments`, {
+      fileName: 'x.exe',
+      contentType: 'application/x-msdownload',
+      dataBase64: 'AAAA',
+    });
+    expect(exe.status).toBe(400);
+    const other = await createTestCompany(t.app);
+    expect((await call(other, 'GET', `/transactions/${tx.id}/attachments`)).status).toBe(404);
+    expect((await call(other, 'GET', `/transactions/${tx.id}/attachments/${added.id}`)).status).toBe(404);
+    await ok(company, 'DELETE', `/transactions/${tx.id}/attachments/${added.id}`);
+    expect((await ok(company, 'GET', `/transactions/${tx.id}/attachments`)).attachments).toEqual([]);
+  });
+});
+
 describe('reconciliation', () => {
   it('ticks to a zero difference, locks the rows, and undoes the last one', async () => {
     const company = await createTestCompany(t.app);
