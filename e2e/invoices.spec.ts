@@ -182,6 +182,15 @@ test('invoice from draft to paid: customer, item, tax, send with PDF email, paym
   await shot(page, 'invoices-view-dark');
   await setDark(page, false);
 
+  // Reports: nothing is owed any more; the tax report shows the VAT collected.
+  await page.goto('/invoices?tab=reports');
+  await expect(page.getByText('Nothing owed')).toBeVisible();
+  await page.getByLabel('From').fill('2000-01-01');
+  await expect(page.getByRole('row', { name: /VAT \(20%\).*\$250\.00.*\$50\.00/ })).toBeVisible();
+  await shot(page, 'invoices-reports');
+  await page.getByRole('tab', { name: 'Recurring' }).click();
+  await expect(page.getByText('No recurring invoices')).toBeVisible();
+
   // The journal entries, in Accounting: the invoice and both payments.
   await page.goto('/accounting?tab=journal');
   await expect(page.getByRole('row', { name: /Invoice INV-0001 to Northwind Traders/ })).toBeVisible();

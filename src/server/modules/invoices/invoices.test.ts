@@ -309,6 +309,20 @@ describe('payments', () => {
     expect(different.body.error.code).toBe('idempotency_key_reused');
   });
 
+  it('two requests racing with one Idempotency-Key record one payment', async () => {
+    const inv = await sent();
+    const key = { 'idempotency-key': `race-${inv.id}` };
+    // Truly concurrent on PostgreSQL (the twin waits on the key row); one after the other on PGlite.
+    const results =
+      testDatabaseKind() === 'postgres'
+        ? await Promise.all([pay(inv.id, 7_000, {}, key), pay(inv.id, 7_000, {}, key)])
+        : [await pay(inv.id, 7_000, {}, key), await pay(inv.id, 7_000, {}, key)];
+    expect(results.map((r) => r.status).sort()).toEqual([200, 201]);
+    const after = await client.get(`/invoices/${inv.id}`);
+    expect(after.body.payments).toHaveLength(1);
+    expect(after.body.amountPaid).toBe(7_000);
+  });
+
   it('only takes bank or cash accounts for the deposit', async () => {
     const inv = await sent();
     const res = await pay(inv.id, 100, { depositAccountId: fx.taxPayableId });

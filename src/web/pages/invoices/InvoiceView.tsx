@@ -1,7 +1,7 @@
 import { ArrowLeft, Ban, Download, FileMinus, Mail, Pencil, Send, Trash2, Wallet } from 'lucide-react';
 import { useState } from 'react';
 import type { Invoice } from '../../../shared/invoices.ts';
-import { Money } from '../../components/money/Money.tsx';
+import { Money, formatAmount } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
@@ -242,7 +242,8 @@ const InvoiceDetail = ({
                             busy={unpay.isPending && unpay.variables === p.id}
                             onClick={() => unpay.mutate(p.id)}
                           >
-                            Remove<span className="sr-only"> payment of {p.amount}</span>
+                            Remove
+                            <span className="sr-only"> payment of {formatAmount(p.amount, p.currency)}</span>
                           </Button>
                         ) : null}
                       </Td>
