@@ -34,6 +34,9 @@ const ItemsCard = () => {
   const items = useItems();
   const taxes = useTaxRates();
   const [creating, setCreating] = useState(false);
+  const archive = useInvoicingMutation((base, v: { id: string; archived: boolean }) =>
+    api.patch<Item>(`${base}/items/${v.id}`, { archived: v.archived }),
+  );
   const rows = items.data ?? [];
   return (
     <Card>
@@ -48,6 +51,11 @@ const ItemsCard = () => {
           ) : undefined
         }
       />
+      {archive.error ? (
+        <div className="px-5 pt-4">
+          <Alert>{errorMessage(archive.error)}</Alert>
+        </div>
+      ) : null}
       {items.isLoading ? (
         <p className="px-5 py-6 text-sm text-slate-500" role="status">
           Loading items...
@@ -65,6 +73,9 @@ const ItemsCard = () => {
               <Th>Description</Th>
               <Th>Default tax</Th>
               <Th numeric>Unit price</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
             </tr>
           </thead>
           <tbody>
@@ -75,6 +86,18 @@ const ItemsCard = () => {
                 <Td>{taxes.data?.find((t) => t.id === i.taxRateId)?.name ?? '—'}</Td>
                 <Td numeric>
                   <Money minor={i.unitPrice} currency={company.baseCurrency} />
+                </Td>
+                <Td>
+                  {can('record') ? (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      busy={archive.isPending && archive.variables?.id === i.id}
+                      onClick={() => archive.mutate({ id: i.id, archived: true })}
+                    >
+                      Archive<span className="sr-only"> {i.name}</span>
+                    </Button>
+                  ) : null}
                 </Td>
               </tr>
             ))}
@@ -170,6 +193,9 @@ const TaxRatesCard = () => {
   const { can } = useCompany();
   const taxes = useTaxRates();
   const [creating, setCreating] = useState(false);
+  const archive = useInvoicingMutation((base, v: { id: string; archived: boolean }) =>
+    api.patch<TaxRate>(`${base}/tax-rates/${v.id}`, { archived: v.archived }),
+  );
   const rows = taxes.data ?? [];
   return (
     <Card>
@@ -196,6 +222,9 @@ const TaxRatesCard = () => {
               <Th>Name</Th>
               <Th numeric>Rate</Th>
               <Th>Kind</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
             </tr>
           </thead>
           <tbody>
@@ -207,6 +236,18 @@ const TaxRatesCard = () => {
                   <Badge>{t.inclusive ? 'Inclusive' : 'Exclusive'}</Badge>
                   {t.compound ? <Badge tone="violet">Compound</Badge> : null}
                   {t.archived ? <Badge tone="amber">Archived</Badge> : null}
+                </Td>
+                <Td>
+                  {can('manage_settings') ? (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => archive.mutate({ id: t.id, archived: !t.archived })}
+                    >
+                      {t.archived ? 'Restore' : 'Archive'}
+                      <span className="sr-only"> {t.name}</span>
+                    </Button>
+                  ) : null}
                 </Td>
               </tr>
             ))}
