@@ -129,6 +129,19 @@ test('bank account, CSV import with rules, bulk categorise, reconcile, transfer,
   await page.getByRole('button', { name: 'Clear filters' }).first().click();
   await expect(page.getByTestId('tx-row')).toHaveCount(10);
 
+  // Details: a note and a receipt on one transaction (notes post nothing).
+  await page.getByRole('button', { name: 'Details of WEWORK MEMBERSHIP NOV' }).click();
+  const details = page.getByRole('dialog', { name: 'Transaction' });
+  await details.getByLabel('Notes').fill('Hot desk for November');
+  await details.getByLabel(/Attach a receipt/).setInputFiles({
+    name: 'wework-receipt.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('%PDF-1.4 WeWork receipt'),
+  });
+  await expect(details.getByRole('link', { name: 'wework-receipt.pdf' })).toBeVisible();
+  await details.getByRole('button', { name: 'Save changes' }).click();
+  await expect(details).toBeHidden();
+
   // Split the Stripe payout into sales and fees.
   await page.getByRole('button', { name: /^Split STRIPE TRANSFER/ }).click();
   const split = page.getByRole('dialog', { name: 'Split transaction' });

@@ -1,4 +1,5 @@
 import { Plus, Trash2 } from 'lucide-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatMinorPlain } from '../../../shared/money.ts';
 import type { Transaction } from '../../../shared/transactions.ts';
@@ -6,13 +7,17 @@ import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
+import { api } from '../../lib/api.ts';
+import { useCompany } from '../../lib/company.tsx';
 import {
   apiCalls,
   errorMessage,
+  moneyKey,
   readAmount,
   todayIso,
   useCategories,
   useMoneyMutation,
+  useOrgId,
   useWallet,
 } from './api.ts';
 import { CategorySelect } from './CategorySelect.tsx';
@@ -330,6 +335,239 @@ export const SplitDialog = ({ tx, onClose }: { tx: Transaction; onClose: () => v
           </Button>
         </div>
       </div>
+    </Dialog>
+  );
+};
+
+type Attachment = { id: string; fileName: string; contentType: string; sizeBytes: number; createdAt: string };
+
+const toBase64 = (file: File) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).split(',')[1] ?? '');
+    reader.onerror = () => reject(new Error('The file could not be read.'));
+    reader.readAsDataURL(file);
+  });
+
+/** Details of one transaction: edit what it posts (reversed and reposted), notes, and receipts. */
+export const EditTransactionDialog = ({ tx, onClose }: { tx: Transaction; onClose: () => void }) => {
+  const orgId = useOrgId();
+  const { can } = useCompany();
+  const locked = tx.status === 'reconciled';
+  const transfer = tx.categoryKind === 'transfer';
+  const [description, setDescription] = useState(tx.description);
+  const [payee, setPayee] = useState(tx.payee ?? '');
+  const [date, setDate] = useState(tx.date);
+  const [amountText, setAmountText] = useState(formatMinorPlain(tx.amount, tx.currency));
+  const [taxText, setTaxText] = useState(tx.taxRate !== null ? String(tx.taxRate / 100) : '');
+  const [notes, setNotes] = useState(tx.notes);
+  const [error, setError] = useState<string | null>(null);
+  const update = useMoneyMutation(apiCalls.updateTransaction);
+  const amount = readAmount(amountText, tx.currency, true);
+  const client = useQueryClient();
+  const attachmentsKey = moneyKey(orgId, 'attachments', tx.id);
+  const attachments = useQuery({
+    queryKey: attachmentsKey,
+    queryFn: async () =>
+      (await api.get<{ attachments: Attachment[] }>(`/orgs/${orgId}/transactions/${tx.id}/attachments`))
+        .attachments,
+  });
+  const [uploading, setUploading] = useState(false);
+  const editable = can('post') && !locked;
+
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    if (!amount.value) return setError(amount.error ?? 'Enter an amount other than zero.');
+    const tax = taxText.trim() === '' ? null : Math.round(Number(taxText) * 100);
+    if (tax !== null && (!Number.isFinite(tax) || tax < 0 || tax > 10000))
+      return setError('Enter the tax rate as a percent between 0 and 100.');
+    const body: Record<string, unknown> = {
+      description: description.trim(),
+      payee: payee.trim() || null,
+      notes,
+    };
+    if (!transfer) {
+      if (date !== tx.date) body.date = date;
+      if (amount.value !== tx.amount) body.amount = amount.value;
+      if (tx.categoryKind === 'account' && tax !== tx.taxRate) body.taxRate = tax;
+    }
+    try {
+      await update.mutateAsync({ id: tx.id, body });
+      onClose();
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    setError(null);
+    if (file.size > 5 * 1024 * 1024) return setError('Files can be at most 5 MB.');
+    setUploading(true);
+    try {
+      await api.post(`/orgs/${orgId}/transactions/${tx.id}/attachments`, {
+        fileName: file.name,
+        contentType: file.type || 'application/octet-stream',
+        dataBase64: await toBase64(file),
+      });
+      await client.invalidateQueries({ queryKey: attachmentsKey });
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title="Transaction"
+      description={
+        locked
+          ? 'Reconciled and locked: undo the reconciliation to change it. Receipts can still be attached.'
+          : transfer
+            ? 'One side of a transfer: change its description and notes here, or delete the transfer on the Wallet page.'
+            : 'Changing the date, amount or tax reverses the ledger entry and posts it again.'
+      }
+      wide
+    >
+      <form onSubmit={save} className="space-y-3" noValidate>
+        {error ? <Alert>{error}</Alert> : null}
+        <div className="grid gap-3 sm:grid-cols-2">
+          <div className="sm:col-span-2">
+            <Label htmlFor="edit-description">Description</Label>
+            <input
+              id="edit-description"
+              value={description}
+              disabled={!editable}
+              onChange={(e) => setDescription(e.target.value)}
+              className={inputClass}
+              maxLength={500}
+            />
+          </div>
+          <div>
+            <Label htmlFor="edit-payee">Payee</Label>
+            <input
+              id="edit-payee"
+              value={payee}
+              disabled={!editable}
+              onChange={(e) => setPayee(e.target.value)}
+              className={inputClass}
+              maxLength={200}
+            />
+          </div>
+          <div>
+            <Label htmlFor="edit-date">Date</Label>
+            <input
+              id="edit-date"
+              type="date"
+              value={date}
+              disabled={!editable || transfer}
+              onChange={(e) => setDate(e.target.value)}
+              className={inputClass}
+            />
+          </div>
+          <div>
+            <Label htmlFor="edit-amount">Amount ({tx.currency}; negative is money out)</Label>
+            <input
+              id="edit-amount"
+              inputMode="decimal"
+              value={amountText}
+              disabled={!editable || transfer || tx.categoryKind === 'split'}
+              onChange={(e) => setAmountText(e.target.value)}
+              className={inputClass}
+            />
+            {tx.categoryKind === 'split' ? (
+              <p className="mt-1 text-xs text-slate-500">Change a split amount in the split dialog.</p>
+            ) : null}
+          </div>
+          <div>
+            <Label htmlFor="edit-tax">Tax included (%)</Label>
+            <input
+              id="edit-tax"
+              inputMode="decimal"
+              value={taxText}
+              disabled={!editable || tx.categoryKind !== 'account'}
+              onChange={(e) => setTaxText(e.target.value)}
+              className={inputClass}
+              placeholder={tx.categoryKind === 'account' ? 'none' : 'choose a category first'}
+            />
+          </div>
+          <div className="sm:col-span-2">
+            <Label htmlFor="edit-notes">Notes</Label>
+            <textarea
+              id="edit-notes"
+              value={notes}
+              disabled={!editable && !transfer}
+              onChange={(e) => setNotes(e.target.value)}
+              className={`${inputClass} py-2`}
+              rows={2}
+              maxLength={2000}
+            />
+          </div>
+        </div>
+        <section
+          aria-label="Receipts"
+          className="rounded-lg border border-slate-200 p-3 dark:border-slate-800"
+        >
+          <h3 className="mb-2 text-sm font-semibold text-slate-900 dark:text-white">Receipts</h3>
+          {(attachments.data ?? []).length === 0 ? (
+            <p className="text-sm text-slate-500 dark:text-slate-400">No files attached.</p>
+          ) : (
+            <ul className="space-y-1 text-sm">
+              {attachments.data!.map((a) => (
+                <li key={a.id} className="flex items-center justify-between gap-2">
+                  <a
+                    className="text-brand-700 underline-offset-2 hover:underline dark:text-brand-300"
+                    href={`/api/orgs/${orgId}/transactions/${tx.id}/attachments/${a.id}`}
+                  >
+                    {a.fileName}
+                  </a>
+                  <span className="text-xs text-slate-500">{Math.ceil(a.sizeBytes / 1024)} KB</span>
+                  {can('record') ? (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Remove ${a.fileName}`}
+                      onClick={async () => {
+                        await api.delete(`/orgs/${orgId}/transactions/${tx.id}/attachments/${a.id}`);
+                        await client.invalidateQueries({ queryKey: attachmentsKey });
+                      }}
+                    >
+                      <Trash2 className="h-4 w-4" aria-hidden="true" />
+                    </Button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+          {can('record') ? (
+            <div className="mt-2">
+              <Label htmlFor="edit-receipt">Attach a receipt (PDF or image, up to 5 MB)</Label>
+              <input
+                id="edit-receipt"
+                type="file"
+                accept="application/pdf,image/png,image/jpeg,image/webp,image/heic,text/plain"
+                disabled={uploading}
+                onChange={(e) => upload(e.target.files?.[0])}
+                className={`${inputClass} py-2`}
+              />
+            </div>
+          ) : null}
+        </section>
+        <div className="flex justify-end gap-2 pt-2">
+          <Button variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+          {can('post') && (!locked || transfer) ? (
+            <Button type="submit" busy={update.isPending}>
+              Save changes
+            </Button>
+          ) : null}
+        </div>
+      </form>
     </Dialog>
   );
 };

@@ -40,7 +40,7 @@ import { Chip, Label, Skeleton, inputClass } from './Controls.tsx';
 import { ImportWizard } from './ImportWizard.tsx';
 import { ReconcileStart, ReconcileView } from './Reconcile.tsx';
 import { RulesDialog } from './RulesDialog.tsx';
-import { AddTransactionDialog, SplitDialog } from './TransactionDialogs.tsx';
+import { AddTransactionDialog, EditTransactionDialog, SplitDialog } from './TransactionDialogs.tsx';
 
 // /transactions: every bank transaction of the company with the demo's chips (All, Income,
 // Expenses, This Month), filters, sortable columns, totals of what the filter shows, bulk
@@ -90,6 +90,7 @@ const TransactionsPage = () => {
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const [dialog, setDialog] = useState<'import' | 'add' | 'rules' | 'reconcile' | null>(null);
   const [splitting, setSplitting] = useState<Transaction | null>(null);
+  const [editing, setEditing] = useState<Transaction | null>(null);
   const [showFilters, setShowFilters] = useState(false);
   const search = useDebounced(searchText.trim(), 300);
   const currency =
@@ -590,7 +591,14 @@ const TransactionsPage = () => {
                       {formatDay(tx.date)}
                     </td>
                     <td className="border-b border-slate-100 px-3 py-2 dark:border-slate-800/70">
-                      <div className="font-medium text-slate-900 dark:text-white">{tx.description}</div>
+                      <button
+                        type="button"
+                        onClick={() => setEditing(tx)}
+                        className="min-h-8 text-left font-medium text-slate-900 underline-offset-2 hover:underline dark:text-white"
+                        aria-label={`Details of ${tx.description}`}
+                      >
+                        {tx.description}
+                      </button>
                       <div className="text-xs text-slate-500 dark:text-slate-400">
                         {tx.payee ? `${tx.payee} · ` : ''}
                         {tx.moneyAccountName}
@@ -723,6 +731,7 @@ const TransactionsPage = () => {
         />
       ) : null}
       {splitting ? <SplitDialog tx={splitting} onClose={() => setSplitting(null)} /> : null}
+      {editing ? <EditTransactionDialog tx={editing} onClose={() => setEditing(null)} /> : null}
     </div>
   );
 };
