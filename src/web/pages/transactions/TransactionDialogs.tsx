@@ -130,7 +130,7 @@ export const AddTransactionDialog = ({ open, onClose }: { open: boolean; onClose
               {(['out', 'in'] as const).map((d) => (
                 <label
                   key={d}
-                  className="flex min-h-11 flex-1 cursor-pointer items-center justify-center gap-2 rounded-lg border border-slate-300 text-sm has-checked:border-brand-600 has-checked:bg-brand-50 dark:border-slate-700 dark:has-checked:bg-brand-950"
+                  className="flex min-h-11 flex-1 cursor-pointer items-center justify-center gap-2 rounded-lg border border-slate-300 text-sm has-checked:border-brand-600 has-checked:bg-brand-50 dark:border-slate-700 dark:has-checked:bg-brand-900/40"
                 >
                   <input
                     type="radio"

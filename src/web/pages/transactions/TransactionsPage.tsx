@@ -460,7 +460,7 @@ const TransactionsPage = () => {
 
         {selected.size > 0 && canPost ? (
           <section
-            className="flex flex-wrap items-center gap-3 border-b border-brand-200 bg-brand-50 px-4 py-2.5 dark:border-brand-900 dark:bg-brand-950/50"
+            className="flex flex-wrap items-center gap-3 border-b border-brand-200 bg-brand-50 px-4 py-2.5 dark:border-brand-900 dark:bg-brand-900/40"
             aria-label="Bulk actions"
           >
             <span className="text-sm font-medium text-brand-900 dark:text-brand-100">
