@@ -228,6 +228,22 @@ describe('statement import', () => {
     await checkBooks(company);
   });
 
+  it('two imports of the same file racing add it once', async () => {
+    const racing = await addAccount(company, { name: 'Racing' });
+    const input = {
+      moneyAccountId: racing.id,
+      fileName: 'checking.qfx',
+      content: statementFixture('checking-ofx1.qfx'),
+    };
+    const [a, b] = await Promise.all([
+      ok(company, 'POST', '/statement-imports', input),
+      ok(company, 'POST', '/statement-imports', input),
+    ]);
+    expect(a.imported + b.imported).toBe(4);
+    expect(a.duplicates + b.duplicates).toBe(4);
+    await checkBooks(company);
+  });
+
   it('imports CAMT.053 into a euro account at the stored rate', async () => {
     await ok(company, 'POST', '/wallet/rates', { currency: 'EUR', date: '2026-10-01', rate: '1.0825' });
     const eur = await addAccount(company, {
