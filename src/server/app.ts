@@ -21,6 +21,7 @@ import { authRoutes } from './auth/routes.ts';
 import { registerCompanyMembershipCheck } from './modules/companies/guard.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { ledgerRoutes } from './modules/ledger/routes.ts';
@@ -44,7 +45,9 @@ export type BuildAppOptions = {
 export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) => {
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: true,
+    // Only behind a proxy may X-Forwarded-For name the client: otherwise anyone could pick
+    // their own address and step around the per-address rate limits.
+    trustProxy: ctx.config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
     forceCloseConnections: 'idle',
   }).withTypeProvider<ZodTypeProvider>();
@@ -113,6 +116,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(mailRoutes(ctx));
       await api.register(ledgerRoutes(ctx));
       await api.register(auditRoutes(ctx));
+      await api.register(invoiceRoutes(ctx));
     },
     { prefix: '/api' },
   );

@@ -33,6 +33,7 @@ const schema = z.object({
   CORS_ORIGINS: z.string().optional(),
   AUTH_SECRET: z.string().optional(),
   AUTH_REVEAL_UNKNOWN_EMAIL: bool.default(false),
+  TRUST_PROXY: bool.default(false),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Kontor <no-reply@kontor.local>'),
 });
@@ -56,6 +57,8 @@ export type ServerConfig = {
   publicDomain: string | null;
   authSecret: string | null;
   authRevealUnknownEmail: boolean;
+  /** Read the client address from X-Forwarded-For: only behind a proxy that sets it. */
+  trustProxy: boolean;
   smtpUrl: string | null;
   mailFrom: string;
   version: string;
@@ -93,6 +96,7 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
     publicDomain: v.PUBLIC_DOMAIN ?? null,
     authSecret: v.AUTH_SECRET ?? null,
     authRevealUnknownEmail: v.AUTH_REVEAL_UNKNOWN_EMAIL,
+    trustProxy: v.TRUST_PROXY,
     smtpUrl: v.SMTP_URL ?? null,
     mailFrom: v.MAIL_FROM,
     version: APP_VERSION,

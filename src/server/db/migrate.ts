@@ -23,8 +23,16 @@ class DirectoryMigrationProvider implements MigrationProvider {
   }
 }
 
-export const migrateToLatest = async (db: Kysely<any>) => {
-  const migrator = new Migrator({ db, provider: new DirectoryMigrationProvider() });
+/**
+ * `schema` names the schema the migration bookkeeping lives in; tests on PostgreSQL give each
+ * file its own schema, and Kysely would otherwise find another schema's lock table.
+ */
+export const migrateToLatest = async (db: Kysely<any>, options: { schema?: string } = {}) => {
+  const migrator = new Migrator({
+    db,
+    provider: new DirectoryMigrationProvider(),
+    ...(options.schema ? { migrationTableSchema: options.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

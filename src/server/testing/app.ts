@@ -25,7 +25,13 @@ export const createTestApp = async (
   options: { env?: Record<string, string>; database?: DatabaseHandle; webDir?: string } = {},
 ) => {
   const database = options.database ?? (await createTestDatabase());
-  const config = loadServerConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', ...options.env });
+  // Tests stand in for many clients behind one proxy: X-Forwarded-For names each one.
+  const config = loadServerConfig({
+    APP_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    TRUST_PROXY: 'true',
+    ...options.env,
+  });
   const clock = createClock();
   const ctx: AppContext = { config, database, now: clock.now };
   const app = await buildApp(ctx, { webDir: options.webDir ?? '/nonexistent' });

@@ -11,8 +11,9 @@ export const testDatabaseKind = () => (process.env.TEST_DATABASE_URL ? 'postgres
 export const createTestDatabase = async (options: { migrate?: boolean } = {}): Promise<DatabaseHandle> => {
   const url = process.env.TEST_DATABASE_URL;
   let handle: DatabaseHandle;
+  let schema: string | undefined;
   if (url) {
-    const schema = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+    schema = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
@@ -31,6 +32,6 @@ export const createTestDatabase = async (options: { migrate?: boolean } = {}): P
   } else {
     handle = await openDatabase({ kind: 'pglite', dataDir: null });
   }
-  if (options.migrate !== false) await migrateToLatest(handle.db);
+  if (options.migrate !== false) await migrateToLatest(handle.db, { schema });
   return handle;
 };
