@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 
 // Issue 5, done when: a new user creates a company, records a manual entry, sees it in the
@@ -29,6 +30,13 @@ const setDark = async (page: Page, dark: boolean) => {
   const isDark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
   if (isDark !== dark)
     await page.getByRole('button', { name: dark ? 'Switch to dark mode' : 'Switch to light mode' }).click();
+};
+
+/** WCAG 2 A/AA checks of what is on screen; the message lists what failed and where. */
+const expectAccessible = async (page: Page, what: string) => {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const summary = violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(summary, `accessibility of ${what}`).toEqual([]);
 };
 
 const openTab = (page: Page, name: string) => page.getByRole('tab', { name }).click();
@@ -108,6 +116,7 @@ test('record, see, export and reverse a journal entry; a viewer reads but cannot
   await editor.getByLabel('Credit, line 2').fill('1250');
   await expect(editor.getByTestId('entry-difference')).toContainText('$0.00 · Balanced');
   await shot(page, 'accounting-entry-editor-light');
+  await expectAccessible(page, 'the journal entry editor');
   await editor.getByRole('button', { name: 'Post entry' }).click();
 
   // Posted: the entry opens with its number and lines.
@@ -138,6 +147,7 @@ test('record, see, export and reverse a journal entry; a viewer reads but cannot
   await expect(page.getByTestId('tb-total-credit')).toHaveText('$1,250.00');
   await expect(page.getByText('Debits equal credits')).toBeVisible();
   await shot(page, 'accounting-trial-balance-light');
+  await expectAccessible(page, 'the trial balance');
 
   // Exports: the CSV carries the totals, the PDF is a PDF.
   const csv = await download(page, page.getByRole('link', { name: /CSV export of the trial balance/ }));
@@ -229,6 +239,7 @@ test('record, see, export and reverse a journal entry; a viewer reads but cannot
   ] as const) {
     await openTab(page, tab);
     await shot(page, `accounting-${name}-dark`);
+    await expectAccessible(page, `the ${tab} tab in dark mode`);
   }
   await page.getByRole('link', { name: 'Dashboard' }).first().click();
   await expect(page.getByRole('heading', { name: 'Recent journal entries' })).toBeVisible();
@@ -238,8 +249,10 @@ test('record, see, export and reverse a journal entry; a viewer reads but cannot
   await expect(page.getByRole('row', { name: /^Income/ })).toContainText('$4,200.00');
   await expect(page.locator('.recharts-bar-rectangle').first()).toBeVisible();
   await shot(page, 'dashboard-dark');
+  await expectAccessible(page, 'the dashboard in dark mode');
   await setDark(page, false);
   await shot(page, 'dashboard-light');
+  await expectAccessible(page, 'the dashboard');
 
   // Invite a viewer.
   await page.getByRole('link', { name: 'Settings' }).first().click();

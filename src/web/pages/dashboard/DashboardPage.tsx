@@ -257,11 +257,8 @@ const DashboardPage = () => {
                 <div aria-hidden="true">
                   <IncomeExpenseChart data={chartData} currency={currency} />
                 </div>
-                <Table
-                  caption={`Income and expenses by month, in ${currency}`}
-                  captionHidden
-                  className="sr-only"
-                >
+                <table className="sr-only">
+                  <caption>Income and expenses by month, in {currency}</caption>
                   <thead>
                     <tr>
                       <Th>Month</Th>
@@ -282,7 +279,7 @@ const DashboardPage = () => {
                       </tr>
                     ))}
                   </tbody>
-                </Table>
+                </table>
               </Suspense>
             )}
           </div>
