@@ -85,7 +85,7 @@ export const InvoiceEditor = ({
     () => editorTotals(lines, taxRates.data ?? [], currency),
     [lines, taxRates.data, currency],
   );
-  const problems = lines.map((l) => checkLine(l, currency));
+  const problems = lines.map((l) => checkLine(l, currency, taxRates.data ?? []));
   const hasProblems =
     problems.some((p) => Object.keys(p).length > 0) || !customerId || (foreign && !exchangeRate.trim());
 
@@ -129,7 +129,7 @@ export const InvoiceEditor = ({
             itemId,
             description: item.name,
             unitPrice: priceText(item.unitPrice, currency),
-            taxRateId: item.taxRateId ?? '',
+            taxRateIds: item.taxRateId ? [item.taxRateId] : [],
           }
         : { itemId: '' },
     );
@@ -332,19 +332,51 @@ export const InvoiceEditor = ({
                       />
                     </td>
                     <td className="px-3 py-2">
-                      <select
-                        aria-label={`Line ${n} tax`}
-                        value={line.taxRateId}
-                        onChange={(e) => update(line.key, { taxRateId: e.target.value })}
-                        className={`${cellInput} ${border()}`}
-                      >
-                        <option value="">No tax</option>
-                        {rates.map((t) => (
-                          <option key={t.id} value={t.id}>
-                            {t.name} ({t.percent}%{t.inclusive ? ', incl.' : ''})
-                          </option>
-                        ))}
-                      </select>
+                      <div className="space-y-1">
+                        <select
+                          aria-label={`Line ${n} tax`}
+                          value={line.taxRateIds[0] ?? ''}
+                          onChange={(e) =>
+                            update(line.key, {
+                              taxRateIds: e.target.value ? [e.target.value, ...line.taxRateIds.slice(1)] : [],
+                            })
+                          }
+                          aria-invalid={p.taxes ? true : undefined}
+                          title={p.taxes}
+                          className={`${cellInput} ${border(p.taxes)}`}
+                        >
+                          <option value="">No tax</option>
+                          {rates.map((t) => (
+                            <option key={t.id} value={t.id}>
+                              {t.name} ({t.percent}%{t.inclusive ? ', incl.' : ''})
+                            </option>
+                          ))}
+                        </select>
+                        {line.taxRateIds.length > 0 && rates.length > 1 ? (
+                          <select
+                            aria-label={`Line ${n} second tax`}
+                            value={line.taxRateIds[1] ?? ''}
+                            onChange={(e) =>
+                              update(line.key, {
+                                taxRateIds: e.target.value
+                                  ? [line.taxRateIds[0]!, e.target.value]
+                                  : line.taxRateIds.slice(0, 1),
+                              })
+                            }
+                            aria-invalid={p.taxes ? true : undefined}
+                            className={`${cellInput} ${border(p.taxes)}`}
+                          >
+                            <option value="">+ second tax</option>
+                            {rates
+                              .filter((t) => t.id !== line.taxRateIds[0])
+                              .map((t) => (
+                                <option key={t.id} value={t.id}>
+                                  {t.name} ({t.percent}%{t.compound ? ', compound' : ''})
+                                </option>
+                              ))}
+                          </select>
+                        ) : null}
+                      </div>
                     </td>
                     <td className="px-3 py-2 pt-4 text-right font-medium" data-testid={`line-${n}-amount`}>
                       <Money minor={totals.lines[i]?.net ?? 0} currency={currency} />

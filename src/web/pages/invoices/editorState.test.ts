@@ -15,7 +15,7 @@ const vat: TaxRate = {
 describe('invoice editor state', () => {
   it('shows the same totals the server computes, from what was typed', () => {
     const lines = [
-      newLine({ description: 'Consulting', quantity: '2', unitPrice: '125.00', taxRateId: 'vat' }),
+      newLine({ description: 'Consulting', quantity: '2', unitPrice: '125.00', taxRateIds: ['vat'] }),
       newLine({ description: 'Travel', quantity: '1', unitPrice: '33.33', discountPercent: '10' }),
     ];
     const totals = editorTotals(lines, [vat], 'USD');
@@ -38,5 +38,17 @@ describe('invoice editor state', () => {
     expect(
       checkLine(newLine({ description: 'x', quantity: '1', unitPrice: '10.5' }), 'JPY').unitPrice,
     ).toBeTruthy();
+    const incl: TaxRate = { ...vat, id: 'incl', inclusive: true };
+    const mixed = newLine({ description: 'x', unitPrice: '1', taxRateIds: ['vat', 'incl'] });
+    expect(checkLine(mixed, 'USD', [vat, incl]).taxes).toMatch(/mix/);
+  });
+
+  it('stacks a compound tax as the second tax of a line', () => {
+    const qst: TaxRate = { ...vat, id: 'qst', percent: '9.975', compound: true };
+    const gst: TaxRate = { ...vat, id: 'gst', percent: '5' };
+    const line = newLine({ description: 'x', unitPrice: '100.00', taxRateIds: ['gst', 'qst'] });
+    const totals = editorTotals([line], [gst, qst], 'USD');
+    expect(totals.taxes.map((t) => t.amount)).toEqual([500, 1047]);
+    expect(totals.total).toBe(11_547);
   });
 });

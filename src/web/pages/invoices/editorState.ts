@@ -17,7 +17,8 @@ export type EditorLine = {
   quantity: string;
   unitPrice: string;
   discountPercent: string;
-  taxRateId: string;
+  /** Up to two taxes, in the order they apply (a compound one goes second). */
+  taxRateIds: string[];
 };
 
 let counter = 0;
@@ -30,7 +31,7 @@ export const newLine = (partial: Partial<EditorLine> = {}): EditorLine => {
     quantity: '1',
     unitPrice: '',
     discountPercent: '',
-    taxRateId: '',
+    taxRateIds: [],
     ...partial,
   };
 };
@@ -43,14 +44,21 @@ export type LineCheck = {
   unitPrice?: string;
   discountPercent?: string;
   description?: string;
+  taxes?: string;
 };
 
 const isDecimal = (text: string, places: number) =>
   new RegExp(`^\\d{1,12}(\\.\\d{1,${places}})?$`).test(text.trim());
 
 /** What is wrong with a line as typed, field by field (empty when it can be saved). */
-export const checkLine = (line: EditorLine, currency: string): LineCheck => {
+export const checkLine = (line: EditorLine, currency: string, taxRates: TaxRate[] = []): LineCheck => {
   const problems: LineCheck = {};
+  if (new Set(line.taxRateIds).size !== line.taxRateIds.length)
+    problems.taxes = 'The same tax is chosen twice.';
+  const chosen = taxRates.filter((t) => line.taxRateIds.includes(t.id));
+  if (chosen.some((t) => t.inclusive) && chosen.some((t) => !t.inclusive)) {
+    problems.taxes = 'A line cannot mix tax-inclusive and tax-exclusive rates.';
+  }
   if (!isDecimal(line.quantity, 6) || parseDecimal(line.quantity.trim()).n === 0n) {
     problems.quantity = 'Enter a quantity greater than zero (up to 6 decimals).';
   }
@@ -79,14 +87,20 @@ export const editorTotals = (lines: EditorLine[], taxRates: TaxRate[], currency:
       const problems = checkLine(line, currency);
       if (problems.quantity || problems.unitPrice || problems.discountPercent)
         return { quantity: '1', unitPrice: 0 };
-      const tax = line.taxRateId ? rates.get(line.taxRateId) : undefined;
+      if (problems.taxes) return { quantity: '1', unitPrice: 0 };
+      const taxes = line.taxRateIds.map((id) => rates.get(id)).filter((t): t is TaxRate => Boolean(t));
+      if (taxes.some((t) => t.inclusive) && taxes.some((t) => !t.inclusive))
+        return { quantity: '1', unitPrice: 0 };
       return {
         quantity: line.quantity.trim(),
         unitPrice: parseMoney(line.unitPrice, currency),
         discountPercent: line.discountPercent.trim() || '0',
-        taxes: tax
-          ? [{ id: tax.id, percent: tax.percent, compound: tax.compound, inclusive: tax.inclusive }]
-          : [],
+        taxes: taxes.map((t) => ({
+          id: t.id,
+          percent: t.percent,
+          compound: t.compound,
+          inclusive: t.inclusive,
+        })),
       };
     }),
   );
@@ -99,7 +113,7 @@ export const toApiLines = (lines: EditorLine[], currency: string): InvoiceLineIn
     quantity: line.quantity.trim(),
     unitPrice: parseMoney(line.unitPrice, currency),
     discountPercent: line.discountPercent.trim() || '0',
-    taxRateIds: line.taxRateId ? [line.taxRateId] : [],
+    taxRateIds: line.taxRateIds,
   }));
 
 export const fromInvoiceLines = (
@@ -120,6 +134,6 @@ export const fromInvoiceLines = (
       quantity: l.quantity,
       unitPrice: priceText(l.unitPrice, currency),
       discountPercent: l.discountPercent === '0' ? '' : l.discountPercent,
-      taxRateId: l.taxRateIds[0] ?? '',
+      taxRateIds: l.taxRateIds,
     }),
   );
