@@ -151,7 +151,16 @@ export const suggestCsvMapping = (
 
 export const sniffCsv = (text: string) => {
   const delimiter = detectDelimiter(text);
-  const records = readCsvRecords(text.slice(0, 64 * 1024), delimiter);
+  // The first 64 KB, cut at a line end, hold the header and sample rows.
+  const head =
+    text.length > 64 * 1024 ? text.slice(0, text.lastIndexOf('\n', 64 * 1024) + 1 || 64 * 1024) : text;
+  let records: CsvRecord[];
+  try {
+    records = readCsvRecords(head, delimiter);
+  } catch {
+    // A quoted field spanning the cut: read the first lines only.
+    records = readCsvRecords(head.split(/\r?\n/).slice(0, 12).join('\n'), delimiter);
+  }
   const header = records[0]?.fields ?? [];
   const sampleRows = records.slice(1, 11).map((r) => r.fields);
   return {

@@ -105,7 +105,14 @@ export const ImportWizard = ({
     if (isCsv(file.name, file.content)) {
       setBusy(true);
       try {
-        const s = await apiCalls.sniff(orgId, { moneyAccountId: accountId, content: file.content });
+        const s = await apiCalls.sniff(orgId, {
+          moneyAccountId: accountId,
+          // The header and first rows are all the mapping step needs.
+          content:
+            file.content.length > 65536
+              ? file.content.slice(0, file.content.lastIndexOf('\n', 65536) + 1 || 65536)
+              : file.content,
+        });
         setSniff(s);
         setMapping(
           s.savedMapping ??
