@@ -82,7 +82,7 @@ test('invoice from draft to paid: customer, item, tax, send with PDF email, paym
   await itemDialog.getByLabel('Default tax').selectOption({ label: 'VAT (20%)' });
   await itemDialog.getByRole('button', { name: 'Create item' }).click();
   await expect(itemDialog).toBeHidden();
-  await expect(page.getByRole('cell', { name: 'Design hour' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Design hour', exact: true })).toBeVisible();
   await shot(page, 'invoices-items');
 
   // The invoice: two lines, one taxed; the totals update live.
