@@ -789,8 +789,6 @@ export const auditView = (entry: JournalEntry) => ({
   })),
 });
 
-export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
-
 // --- Batches ---------------------------------------------------------------------------
 
 /**
