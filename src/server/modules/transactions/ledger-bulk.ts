@@ -188,7 +188,8 @@ export const reverseEntriesInBulk = async (
   }
   const inputs: BulkEntryInput[] = entryIds.map((id) => {
     const original = byId.get(id);
-    if (!original || original.status !== 'posted') throw notFound('Journal entry not found.');
+    if (original === undefined) throw notFound('Journal entry not found.');
+    if (original.status !== 'posted') throw conflict('entry_not_posted', 'Only posted entries are reversed.');
     if (reversed.has(id))
       throw conflict('entry_already_reversed', `Entry ${original.number} is already reversed.`);
     return {
