@@ -456,4 +456,18 @@ test('drafts, chart of accounts with CSV import, lock date and the approval queu
   await expect(
     page.getByRole('dialog', { name: 'Journal entry #2' }).getByText('Entry approved and posted.'),
   ).toBeVisible();
+  await page
+    .getByRole('dialog', { name: 'Journal entry #2' })
+    .getByRole('button', { name: 'Close' })
+    .last()
+    .click();
+
+  // On a phone the page still works: tabs scroll, tables scroll inside their cards.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/accounting?tab=journal');
+  await expect(page.getByRole('row', { name: /Milk delivery/ })).toBeVisible();
+  await shot(page, 'accounting-journal-mobile');
+  await page.getByRole('button', { name: 'New journal entry' }).first().click();
+  await expect(page.getByRole('combobox', { name: 'Account, line 1' })).toBeVisible();
+  await shot(page, 'accounting-entry-editor-mobile');
 });

@@ -1,10 +1,20 @@
-import { type KeyboardEvent, type Ref, useId, useMemo, useState } from 'react';
+import {
+  type CSSProperties,
+  type KeyboardEvent,
+  type Ref,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { Account } from '../../../shared/ledger.ts';
 import { searchAccounts } from './entryDraft.ts';
 
 // A searchable account field (ARIA 1.2 combobox with a listbox popup): type a code or part of
 // a name, move with the arrow keys, Enter or Tab picks the highlighted account. With the list
-// closed, Enter is handed to the caller (the entry editor adds a line with it).
+// closed, Enter is handed to the caller (the entry editor adds a line with it). The list is
+// positioned against the viewport so a scrolling table or panel never clips it.
 
 const TYPE_LABEL: Record<string, string> = {
   asset: 'Asset',
@@ -45,6 +55,31 @@ export const AccountPicker = ({
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const selected = accounts.find((a) => a.id === value) ?? null;
+  const wrapper = useRef<HTMLDivElement>(null);
+  const [place, setPlace] = useState<CSSProperties>({});
+
+  useLayoutEffect(() => {
+    if (!open) return;
+    const update = () => {
+      const r = wrapper.current?.getBoundingClientRect();
+      if (!r) return;
+      const below = window.innerHeight - r.bottom;
+      const width = Math.max(r.width, 288);
+      const left = Math.max(8, Math.min(r.left, window.innerWidth - width - 8));
+      setPlace(
+        below < 300 && r.top > below
+          ? { position: 'fixed', left, width, bottom: window.innerHeight - r.top + 4 }
+          : { position: 'fixed', left, width, top: r.bottom + 4 },
+      );
+    };
+    update();
+    window.addEventListener('scroll', update, true);
+    window.addEventListener('resize', update);
+    return () => {
+      window.removeEventListener('scroll', update, true);
+      window.removeEventListener('resize', update);
+    };
+  }, [open]);
   const results = useMemo(() => searchAccounts(accounts, query, 50), [accounts, query]);
 
   const pick = (account: Account | undefined) => {
@@ -84,7 +119,7 @@ export const AccountPicker = ({
   const activeId = open && results[active] ? `${listId}-${results[active].id}` : undefined;
 
   return (
-    <div className={`relative ${className}`}>
+    <div ref={wrapper} className={`relative ${className}`}>
       <input
         ref={inputRef}
         type="text"
@@ -124,7 +159,8 @@ export const AccountPicker = ({
           id={listId}
           role="listbox"
           aria-label={`${label} choices`}
-          className="absolute top-full left-0 z-50 mt-1 max-h-72 w-full min-w-72 overflow-y-auto rounded-lg border border-slate-200 bg-white py-1 shadow-xl dark:border-slate-700 dark:bg-slate-900"
+          style={place}
+          className="z-[60] max-h-72 overflow-y-auto rounded-lg border border-slate-200 bg-white py-1 shadow-xl dark:border-slate-700 dark:bg-slate-900"
         >
           {results.length === 0 ? (
             <p className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400">

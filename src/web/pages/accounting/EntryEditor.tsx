@@ -217,133 +217,142 @@ export const EntryEditor = ({
                 </div>
               ) : null}
 
-              <table className="mt-6 w-full border-collapse text-sm" aria-label="Journal entry lines">
-                <thead>
-                  <tr className="text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-                    <th scope="col" className="w-8 pb-2 text-left">
-                      <span className="sr-only">Line</span>#
-                    </th>
-                    <th scope="col" className="pb-2 pl-3 text-left">
-                      Account
-                    </th>
-                    <th scope="col" className="w-36 pr-5 pb-2 text-right">
-                      Debit
-                    </th>
-                    <th scope="col" className="w-36 pr-5 pb-2 text-right">
-                      Credit
-                    </th>
-                    <th scope="col" className="pb-2 pl-3 text-left">
-                      Description
-                    </th>
-                    <th scope="col" className="w-12 pb-2">
-                      <span className="sr-only">Remove</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {lines.map((line, i) => {
-                    const c = check.lines[i]!;
-                    const show = touched || line.debit !== '' || line.credit !== '';
-                    const errs = show ? c.errors : [];
-                    const bad = (f: 'account' | 'debit' | 'credit') => errs.some((e) => e.field === f);
-                    const errId = `${formId}-line-${line.key}-err`;
-                    const onEnter = () => addLineAfter(line.key);
-                    const enterAdds = (e: React.KeyboardEvent) => {
-                      if (e.key === 'Enter') {
-                        e.preventDefault();
-                        onEnter();
-                      }
-                    };
-                    return (
-                      <tr key={line.key} className="align-top">
-                        <td className="py-1.5 pr-2 pt-4 text-xs text-slate-400 tabular-nums">{i + 1}</td>
-                        <td className="py-1.5 pr-2">
-                          <AccountPicker
-                            accounts={accounts.data ?? []}
-                            value={line.accountId}
-                            onChange={(id) => setLine(line.key, { accountId: id })}
-                            label={`Account, line ${i + 1}`}
-                            inputRef={registerAccountInput(line.key)}
-                            invalid={bad('account')}
-                            describedBy={errs.length ? errId : undefined}
-                            onEnter={onEnter}
-                          />
-                          {errs.length ? (
-                            <p id={errId} className="mt-1 text-xs font-medium text-red-600 dark:text-red-400">
-                              {errs.map((e) => e.message).join(' ')}
-                            </p>
-                          ) : null}
-                        </td>
-                        <td className="py-1.5 pr-2">
-                          <input
-                            aria-label={`Debit, line ${i + 1}`}
-                            inputMode="decimal"
-                            autoComplete="off"
-                            placeholder="0.00"
-                            value={line.debit}
-                            aria-invalid={bad('debit') || undefined}
-                            aria-describedby={errs.length ? errId : undefined}
-                            onChange={(e) => setLine(line.key, { debit: e.target.value })}
-                            onKeyDown={enterAdds}
-                            className={`${AMOUNT} ${border(bad('debit'))}`}
-                          />
-                        </td>
-                        <td className="py-1.5 pr-2">
-                          <input
-                            aria-label={`Credit, line ${i + 1}`}
-                            inputMode="decimal"
-                            autoComplete="off"
-                            placeholder="0.00"
-                            value={line.credit}
-                            aria-invalid={bad('credit') || undefined}
-                            aria-describedby={errs.length ? errId : undefined}
-                            onChange={(e) => setLine(line.key, { credit: e.target.value })}
-                            onKeyDown={enterAdds}
-                            className={`${AMOUNT} ${border(bad('credit'))}`}
-                          />
-                        </td>
-                        <td className="py-1.5 pr-2">
-                          <input
-                            aria-label={`Description, line ${i + 1}`}
-                            autoComplete="off"
-                            maxLength={500}
-                            value={line.description}
-                            onChange={(e) => setLine(line.key, { description: e.target.value })}
-                            onKeyDown={enterAdds}
-                            className={TEXT}
-                          />
-                        </td>
-                        <td className="py-1.5">
-                          <button
-                            type="button"
-                            aria-label={`Remove line ${i + 1}`}
-                            onClick={() => removeLine(line.key)}
-                            className="inline-flex h-11 w-11 items-center justify-center rounded-lg text-slate-400 hover:bg-slate-100 hover:text-red-600 dark:hover:bg-slate-800"
-                          >
-                            <Trash2 className="h-4 w-4" aria-hidden="true" />
-                          </button>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-                <tfoot>
-                  <tr className="border-t border-slate-200 font-semibold text-slate-900 dark:border-slate-700 dark:text-white">
-                    <td />
-                    <th scope="row" className="pt-3 pl-3 text-left text-sm">
-                      Totals
-                    </th>
-                    <td className="pt-3 pr-5 text-right">
-                      <Money minor={check.totalDebit} currency={currency} />
-                    </td>
-                    <td className="pt-3 pr-5 text-right">
-                      <Money minor={check.totalCredit} currency={currency} />
-                    </td>
-                    <td colSpan={2} />
-                  </tr>
-                </tfoot>
-              </table>
-              <div className="mt-3 pb-40">
+              {/* Narrow screens scroll the lines sideways rather than squeeze the inputs. */}
+              <div className="-mx-2 mt-6 overflow-x-auto px-2">
+                <table
+                  className="w-full min-w-[46rem] border-collapse text-sm"
+                  aria-label="Journal entry lines"
+                >
+                  <thead>
+                    <tr className="text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+                      <th scope="col" className="w-8 pb-2 text-left">
+                        <span className="sr-only">Line</span>#
+                      </th>
+                      <th scope="col" className="pb-2 pl-3 text-left">
+                        Account
+                      </th>
+                      <th scope="col" className="w-36 pr-5 pb-2 text-right">
+                        Debit
+                      </th>
+                      <th scope="col" className="w-36 pr-5 pb-2 text-right">
+                        Credit
+                      </th>
+                      <th scope="col" className="pb-2 pl-3 text-left">
+                        Description
+                      </th>
+                      <th scope="col" className="w-12 pb-2">
+                        <span className="sr-only">Remove</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {lines.map((line, i) => {
+                      const c = check.lines[i]!;
+                      const show = touched || line.debit !== '' || line.credit !== '';
+                      const errs = show ? c.errors : [];
+                      const bad = (f: 'account' | 'debit' | 'credit') => errs.some((e) => e.field === f);
+                      const errId = `${formId}-line-${line.key}-err`;
+                      const onEnter = () => addLineAfter(line.key);
+                      const enterAdds = (e: React.KeyboardEvent) => {
+                        if (e.key === 'Enter') {
+                          e.preventDefault();
+                          onEnter();
+                        }
+                      };
+                      return (
+                        <tr key={line.key} className="align-top">
+                          <td className="py-1.5 pr-2 pt-4 text-xs text-slate-400 tabular-nums">{i + 1}</td>
+                          <td className="py-1.5 pr-2">
+                            <AccountPicker
+                              accounts={accounts.data ?? []}
+                              value={line.accountId}
+                              onChange={(id) => setLine(line.key, { accountId: id })}
+                              label={`Account, line ${i + 1}`}
+                              inputRef={registerAccountInput(line.key)}
+                              invalid={bad('account')}
+                              describedBy={errs.length ? errId : undefined}
+                              onEnter={onEnter}
+                            />
+                            {errs.length ? (
+                              <p
+                                id={errId}
+                                className="mt-1 text-xs font-medium text-red-600 dark:text-red-400"
+                              >
+                                {errs.map((e) => e.message).join(' ')}
+                              </p>
+                            ) : null}
+                          </td>
+                          <td className="py-1.5 pr-2">
+                            <input
+                              aria-label={`Debit, line ${i + 1}`}
+                              inputMode="decimal"
+                              autoComplete="off"
+                              placeholder="0.00"
+                              value={line.debit}
+                              aria-invalid={bad('debit') || undefined}
+                              aria-describedby={errs.length ? errId : undefined}
+                              onChange={(e) => setLine(line.key, { debit: e.target.value })}
+                              onKeyDown={enterAdds}
+                              className={`${AMOUNT} ${border(bad('debit'))}`}
+                            />
+                          </td>
+                          <td className="py-1.5 pr-2">
+                            <input
+                              aria-label={`Credit, line ${i + 1}`}
+                              inputMode="decimal"
+                              autoComplete="off"
+                              placeholder="0.00"
+                              value={line.credit}
+                              aria-invalid={bad('credit') || undefined}
+                              aria-describedby={errs.length ? errId : undefined}
+                              onChange={(e) => setLine(line.key, { credit: e.target.value })}
+                              onKeyDown={enterAdds}
+                              className={`${AMOUNT} ${border(bad('credit'))}`}
+                            />
+                          </td>
+                          <td className="py-1.5 pr-2">
+                            <input
+                              aria-label={`Description, line ${i + 1}`}
+                              autoComplete="off"
+                              maxLength={500}
+                              value={line.description}
+                              onChange={(e) => setLine(line.key, { description: e.target.value })}
+                              onKeyDown={enterAdds}
+                              className={TEXT}
+                            />
+                          </td>
+                          <td className="py-1.5">
+                            <button
+                              type="button"
+                              aria-label={`Remove line ${i + 1}`}
+                              onClick={() => removeLine(line.key)}
+                              className="inline-flex h-11 w-11 items-center justify-center rounded-lg text-slate-400 hover:bg-slate-100 hover:text-red-600 dark:hover:bg-slate-800"
+                            >
+                              <Trash2 className="h-4 w-4" aria-hidden="true" />
+                            </button>
+                          </td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                  <tfoot>
+                    <tr className="border-t border-slate-200 font-semibold text-slate-900 dark:border-slate-700 dark:text-white">
+                      <td />
+                      <th scope="row" className="pt-3 pl-3 text-left text-sm">
+                        Totals
+                      </th>
+                      <td className="pt-3 pr-5 text-right">
+                        <Money minor={check.totalDebit} currency={currency} />
+                      </td>
+                      <td className="pt-3 pr-5 text-right">
+                        <Money minor={check.totalCredit} currency={currency} />
+                      </td>
+                      <td colSpan={2} />
+                    </tr>
+                  </tfoot>
+                </table>
+              </div>
+              <div className="mt-3">
                 <Button variant="ghost" size="sm" onClick={() => addLineAfter(null)}>
                   <Plus className="h-4 w-4" aria-hidden="true" /> Add line
                 </Button>
