@@ -87,6 +87,9 @@ export const EntryDetail = ({
     }
   };
 
+  // The editor works in the base currency; editing a foreign-currency line there would drop
+  // its amount and rate, so such drafts are not opened in it.
+  const hasForeignLines = entry?.lines.some((l) => l.currency !== null && l.currency !== currency) ?? false;
   const canReverse =
     entry?.status === 'posted' && !entry.reversedByEntryId && !entry.isClosing && can('post');
 
@@ -252,12 +255,19 @@ export const EntryDetail = ({
           <div className="flex flex-wrap justify-end gap-2 border-t border-slate-200 pt-4 dark:border-slate-800">
             {entry.status !== 'posted' && can('record') ? (
               <>
+                {hasForeignLines ? (
+                  <p className="mr-auto self-center text-sm text-slate-500 dark:text-slate-400">
+                    Lines in other currencies are edited through the API; post or delete this draft here.
+                  </p>
+                ) : null}
                 <Button variant="ghost" onClick={() => setConfirmDelete(true)}>
                   Delete
                 </Button>
-                <Button variant="secondary" onClick={() => onEdit(entry)}>
-                  Edit
-                </Button>
+                {hasForeignLines ? null : (
+                  <Button variant="secondary" onClick={() => onEdit(entry)}>
+                    Edit
+                  </Button>
+                )}
               </>
             ) : null}
             {entry.status === 'draft' && can('post') ? (
