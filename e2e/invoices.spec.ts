@@ -197,3 +197,107 @@ test('invoice from draft to paid: customer, item, tax, send with PDF email, paym
   await expect(page.getByRole('row', { name: /Payment for invoice INV-0001/ })).toHaveCount(2);
   await shot(page, 'invoices-accounting-journal');
 });
+
+test('credit note and void from the invoice view; draft edit and delete', async ({ page }) => {
+  test.setTimeout(180_000);
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const email = `voider-${Date.now()}@example.com`;
+  expect(
+    (
+      await page.request.post('/api/auth/sign-up/email', {
+        data: { email, password: PASSWORD, name: 'Vic Voider' },
+        headers: { origin },
+      })
+    ).ok(),
+  ).toBe(true);
+  const org = await (
+    await page.request.post('/api/orgs', {
+      data: { name: 'Kessler Werkstatt GmbH', baseCurrency: 'EUR', fiscalYearStartMonth: 1 },
+      headers: { origin },
+    })
+  ).json();
+  const base = `/api/orgs/${org.id}`;
+  const customer = await (
+    await page.request.post(`${base}/customers`, { data: { name: 'Globex' }, headers: { origin } })
+  ).json();
+  const tax = await (
+    await page.request.post(`${base}/tax-rates`, {
+      data: { name: 'MwSt', percent: '19' },
+      headers: { origin },
+    })
+  ).json();
+  const draft = await (
+    await page.request.post(`${base}/invoices`, {
+      data: {
+        customerId: customer.id,
+        issueDate: '2026-01-15',
+        lines: [{ description: 'Workshop', quantity: '1', unitPrice: 100_000, taxRateIds: [tax.id] }],
+      },
+      headers: { origin },
+    })
+  ).json();
+
+  // A draft: edit it, then send it from the view.
+  await page.goto(`/invoices?invoice=${draft.id}`);
+  await expect(page.getByRole('heading', { name: 'Draft invoice', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.getByLabel('Line 1 quantity').fill('1.5');
+  await expect(page.getByTestId('editor-total')).toHaveText('€1,785.00');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('heading', { name: 'Draft invoice', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Send this invoice?' })
+    .getByRole('button', { name: 'Mark as sent' })
+    .click();
+  await expect(page.getByTestId('invoice-status')).toHaveText('Overdue');
+  await expect(page.getByTestId('amount-due')).toHaveText('€1,785.00');
+
+  // A credit note reduces what is due; voiding it restores it.
+  await page.getByRole('button', { name: 'Credit note' }).click();
+  const credit = page.getByRole('dialog', { name: /Credit note against/ });
+  await credit.getByLabel(/Amount before tax/).fill('500');
+  await credit.getByLabel('Tax', { exact: true }).selectOption({ label: 'MwSt (19%)' });
+  await credit.getByLabel('Reason').fill('Half day cancelled');
+  await page.screenshot({ path: 'e2e-artifacts/invoices-credit-note-dialog.png' });
+  await credit.getByRole('button', { name: 'Issue credit note' }).click();
+  await expect(credit).toBeHidden();
+  await expect(page.getByTestId('amount-due')).toHaveText('€1,190.00');
+  await expect(page.getByTestId('invoice-status')).toHaveText('Overdue');
+  await expect(page.getByRole('cell', { name: /CN-0001/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Void', exact: true }).first().click();
+  await expect(page.getByTestId('amount-due')).toHaveText('€1,785.00');
+
+  // Void the invoice: it stays on record, its posting reversed.
+  await page.getByRole('button', { name: 'Void', exact: true }).click();
+  const voidDialog = page.getByRole('dialog', { name: /^Void INV-/ });
+  await voidDialog.getByLabel('Reason (optional)').fill('Issued in error');
+  await voidDialog.getByRole('button', { name: 'Void invoice' }).click();
+  await expect(page.getByTestId('invoice-status')).toHaveText('Void');
+  await expect(
+    page.getByText(/Voided: Issued in error; journal entry \d+ reverses the posting/),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Record payment' })).toHaveCount(0);
+  await page.screenshot({ path: 'e2e-artifacts/invoices-void.png', fullPage: true });
+
+  // The receivable is back to zero in the ledger.
+  const aging = await (await page.request.get(`${base}/reports/receivables-aging?asOf=2026-12-31`)).json();
+  expect(aging.ledgerBalance).toBe(0);
+  expect(aging.totals.total).toBe(0);
+
+  // A new draft can be deleted.
+  await page.goto('/invoices?new=1');
+  await page.getByLabel('Customer', { exact: true }).selectOption({ label: 'Globex' });
+  await page.getByLabel('Line 1 description').fill('Scrap');
+  await page.getByLabel('Line 1 unit price').fill('1');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('heading', { name: 'Draft invoice', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete this draft?' })
+    .getByRole('button', { name: 'Delete draft' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Invoices', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: /^Draft/ }).click();
+  await expect(page.getByText('No invoices match')).toBeVisible();
+});

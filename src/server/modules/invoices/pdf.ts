@@ -50,7 +50,8 @@ const draw = (doc: PDFKit.PDFDocument, invoice: Invoice, company: Company, logo:
   if (company.tax_number) doc.text(`Tax number: ${company.tax_number}`, left, doc.y);
   const afterCompany = doc.y;
 
-  const metaTop = y + 20;
+  // Below the title, number and status on the right, whatever the logo's height.
+  const metaTop = Math.max(y + 20, 50 + 60);
   const meta: [string, string][] = [
     ['Issue date', invoice.issueDate],
     ['Due date', invoice.dueDate],

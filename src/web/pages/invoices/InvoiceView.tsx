@@ -1,5 +1,5 @@
 import { ArrowLeft, Ban, Download, FileMinus, Mail, Pencil, Send, Trash2, Wallet } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Invoice } from '../../../shared/invoices.ts';
 import { Money, formatAmount } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
@@ -65,6 +65,12 @@ const InvoiceDetail = ({
   const { base } = useOrgPath();
   const [open, setOpen] = useState<Open>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // A success note is news about the last action only.
+  useEffect(() => {
+    if (!notice) return;
+    const timer = window.setTimeout(() => setNotice(null), 8000);
+    return () => window.clearTimeout(timer);
+  }, [notice]);
   const c = invoice.currency;
   const stored = invoice.storedStatus;
   const isOpen = stored === 'sent' || stored === 'partially_paid';
