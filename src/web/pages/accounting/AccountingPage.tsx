@@ -1,5 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { Lock, Plus, Settings2 } from 'lucide-react';
+import { Lock, Plus, Settings2, ShieldCheck } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { JournalEntry } from '../../../shared/ledger.ts';
@@ -64,12 +64,15 @@ const AccountingPage = () => {
               {company.baseCurrency}
             </span>
             {lockDate ? (
-              <span className="inline-flex items-center gap-1">
-                <Lock className="h-3.5 w-3.5" aria-hidden="true" /> Books locked through{' '}
-                {formatDate(lockDate)}
+              <span className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+                <Lock className="h-3 w-3" aria-hidden="true" /> Books locked through {formatDate(lockDate)}
               </span>
             ) : null}
-            {settings.data?.approvalRequired ? <span>· Entries need approval</span> : null}
+            {settings.data?.approvalRequired ? (
+              <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">
+                <ShieldCheck className="h-3 w-3" aria-hidden="true" /> Entries need approval
+              </span>
+            ) : null}
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
