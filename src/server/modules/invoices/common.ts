@@ -63,7 +63,12 @@ export const normalizeDecimal = (text: string) => {
  * Looks up each line's item, tax rates and income account in the company, fills defaults
  * from the item, and calculates the document with the shared function.
  */
-export const prepareLines = async (db: Executor, organizationId: string, lines: InvoiceLineInput[]) => {
+export const prepareLines = async (
+  db: Executor,
+  organizationId: string,
+  lines: InvoiceLineInput[],
+  options: { allowArchived?: boolean } = {},
+) => {
   const itemIds = [...new Set(lines.map((l) => l.itemId).filter((id): id is string => Boolean(id)))];
   const items = new Map((await selectItemsByIds(db, organizationId, itemIds)).map((i) => [i.id, i]));
   for (const [i, line] of lines.entries()) {
@@ -105,8 +110,28 @@ export const prepareLines = async (db: Executor, organizationId: string, lines: 
         },
       );
     }
+    // New documents use current items and rates; a recurring schedule keeps the ones it was set up with.
+    if (item?.archived_at && !options.allowArchived) {
+      throw badRequest(
+        'item_archived',
+        `Line ${i + 1}: the item ${item.name} is archived. Restore it or choose another.`,
+        {
+          line: i + 1,
+        },
+      );
+    }
     const taxRateIds = line.taxRateIds ?? [];
     for (const id of taxRateIds) {
+      const rate = taxes.get(id);
+      if (rate?.archived_at && !options.allowArchived) {
+        throw badRequest(
+          'tax_rate_archived',
+          `Line ${i + 1}: the tax rate ${rate.name} is archived. Choose a current rate.`,
+          {
+            line: i + 1,
+          },
+        );
+      }
       if (!taxes.has(id)) {
         throw badRequest(
           'tax_rate_not_found',

@@ -518,6 +518,26 @@ describe('customers, items, tax rates', () => {
     ).toBe(400);
   });
 
+  it('new lines refuse archived items and tax rates', async () => {
+    const rate = await client.post('/tax-rates', { name: 'Old rate', percent: '7' });
+    const item = await client.post('/items', { name: 'Old item', unitPrice: 100 });
+    await client.patch(`/tax-rates/${rate.body.id}`, { archived: true });
+    await client.patch(`/items/${item.body.id}`, { archived: true });
+    const withRate = await client.post('/invoices', {
+      customerId: fx.customerId,
+      issueDate: '2026-03-01',
+      lines: [{ description: 'x', quantity: '1', unitPrice: 100, taxRateIds: [rate.body.id] }],
+    });
+    expect(withRate.status).toBe(400);
+    expect(withRate.body.error.code).toBe('tax_rate_archived');
+    const withItem = await client.post('/invoices', {
+      customerId: fx.customerId,
+      issueDate: '2026-03-01',
+      lines: [{ itemId: item.body.id, quantity: '1', unitPrice: 100 }],
+    });
+    expect(withItem.body.error.code).toBe('item_archived');
+  });
+
   it('roles: a viewer reads but cannot create or post', async () => {
     const viewer = await addTestMember(t.app, company, 'viewer');
     const v = api(t.app, company, viewer.cookie);

@@ -117,7 +117,9 @@ export const createInvoice = (
     const dueDate = input.dueDate ?? addDaysIso(input.issueDate, customer.payment_terms_days);
     if (dueDate < input.issueDate)
       throw badRequest('invalid_due_date', 'The due date cannot be before the issue date.');
-    const { lines, totals } = await prepareLines(trx, organizationId, input.lines);
+    const { lines, totals } = await prepareLines(trx, organizationId, input.lines, {
+      allowArchived: Boolean(options.recurringScheduleId),
+    });
     const id = randomUUID();
     await trx
       .insertInto('invoices')

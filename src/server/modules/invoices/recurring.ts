@@ -51,7 +51,8 @@ export const listSchedules = async (db: Executor, organizationId: string) => {
   for (const row of rows) {
     let total = 0;
     try {
-      total = (await prepareLines(db, organizationId, scheduleLines(row))).totals.total;
+      total = (await prepareLines(db, organizationId, scheduleLines(row), { allowArchived: true })).totals
+        .total;
     } catch {
       total = 0;
     }
