@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { AppError, badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import type { JournalEntry, JournalLine, JournalSourceName } from '../../../shared/ledger.ts';
@@ -7,6 +6,7 @@ import { MoneyParseError, convertMinor, isCurrencyCode, parseRate } from '../../
 import type { JournalEntriesTable } from '../../db/types.ts';
 import { recordAudit } from '../audit/record.ts';
 import { isIsoDate } from './dates.ts';
+import { newEntryId } from './ids.ts';
 import {
   type Executor,
   selectAccountsByIds,
@@ -310,7 +310,7 @@ export const postJournalEntry = (db: Executor, input: PostJournalEntryInput, opt
     const taken = await takeEntryNumber(trx, organizationId);
     if (!taken) throw notFound('Company not found.');
     if (taken.lock_date && input.date <= taken.lock_date) throw lockedError(taken.lock_date);
-    const id = randomUUID();
+    const id = newEntryId();
     const row = await trx
       .insertInto('journal_entries')
       .values({
@@ -473,7 +473,7 @@ export const createDraftEntry = (db: Executor, input: DraftInput) =>
     const settings = await loadSettingsOrThrow(trx, input.organizationId);
     const lines = normalizeLines(input.lines, settings.base_currency, { requireBalanced: false });
     await checkAccounts(trx, input.organizationId, settings.base_currency, lines, { allowArchived: false });
-    const id = randomUUID();
+    const id = newEntryId();
     await trx
       .insertInto('journal_entries')
       .values({
@@ -845,7 +845,7 @@ export const postJournalEntries = (
     const now = new Date();
     const rows = entries.map((e, i) => ({
       organization_id: organizationId,
-      id: randomUUID(),
+      id: newEntryId(),
       number: taken.first + i,
       date: e.date,
       memo: (e.memo ?? '').trim(),
