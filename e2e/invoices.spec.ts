@@ -190,6 +190,27 @@ test('invoice from draft to paid: customer, item, tax, send with PDF email, paym
   await shot(page, 'invoices-reports');
   await page.getByRole('tab', { name: 'Recurring' }).click();
   await expect(page.getByText('No recurring invoices')).toBeVisible();
+  await page.getByRole('button', { name: 'New schedule' }).click();
+  const schedule = page.getByRole('dialog', { name: 'New recurring invoice' });
+  await schedule.getByLabel('Customer').selectOption({ label: 'Northwind Traders' });
+  await schedule.getByLabel('Every').selectOption('monthly');
+  await schedule.getByLabel('Number of invoices (optional)').fill('12');
+  await schedule.getByLabel('Description').fill('Monthly retainer');
+  await schedule.getByLabel('Unit price (USD)').fill('1500.00');
+  await schedule.getByLabel('Tax', { exact: true }).selectOption({ label: 'VAT (20%)' });
+  await schedule.getByRole('button', { name: 'Create schedule' }).click();
+  await expect(schedule).toBeHidden();
+  await expect(page.getByRole('row', { name: /Northwind Traders.*Monthly.*\$1,800\.00/ })).toBeVisible();
+  await shot(page, 'invoices-recurring');
+
+  // The customer's page: their invoice, both payments, nothing owed.
+  await page.getByRole('tab', { name: 'Customers' }).click();
+  await page.getByRole('button', { name: 'Northwind Traders' }).click();
+  await expect(page.getByRole('heading', { name: 'Northwind Traders' })).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: /Payments from Northwind Traders/ }).getByRole('row'),
+  ).toHaveCount(3);
+  await shot(page, 'invoices-customer');
 
   // The journal entries, in Accounting: the invoice and both payments.
   await page.goto('/accounting?tab=journal');
