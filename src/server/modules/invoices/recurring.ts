@@ -166,7 +166,7 @@ const runNextOccurrence = (db: Executor, organizationId: string, scheduleId: str
       .where('id', '=', scheduleId)
       .forUpdate()
       .executeTakeFirst();
-    if (!schedule || schedule.status !== 'active' || !schedule.next_date) return null;
+    if (schedule?.status !== 'active' || !schedule.next_date) return null;
     const company = await loadCompany(trx, organizationId);
     const today = companyToday(now, company.time_zone);
     const occurrence = schedule.next_date;
