@@ -248,17 +248,17 @@ const ShellLayout = ({ page }: { page: AppPage }) => {
       >
         Skip to content
       </a>
-      <nav
-        aria-label="Main"
-        className="sticky top-0 hidden h-screen w-60 shrink-0 flex-col border-r border-slate-200 bg-white px-3 py-4 lg:flex dark:border-slate-800 dark:bg-slate-900"
-      >
-        <div className="px-2">
-          <Logo size="md" />
-        </div>
-        <div className="mt-6 flex-1 overflow-y-auto">
-          <NavList />
-        </div>
-      </nav>
+      {/* The column carries the background the full page height; the nav inside stays pinned. */}
+      <div className="hidden w-60 shrink-0 border-r border-slate-200 bg-white lg:block dark:border-slate-800 dark:bg-slate-900">
+        <nav aria-label="Main" className="sticky top-0 flex h-screen flex-col px-3 py-4">
+          <div className="px-2">
+            <Logo size="md" />
+          </div>
+          <div className="mt-6 flex-1 overflow-y-auto">
+            <NavList />
+          </div>
+        </nav>
+      </div>
       {menuOpen ? (
         <div className="fixed inset-0 z-40 lg:hidden">
           <button
