@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 
 // Migrations are TypeScript files in ./migrations, applied in file-name order at start-up
 // and by `npm run db:migrate`. Each module adds its own files, named
@@ -28,10 +28,16 @@ class DirectoryMigrationProvider implements MigrationProvider {
  * file its own schema, and Kysely would otherwise find another schema's lock table.
  */
 export const migrateToLatest = async (db: Kysely<any>, options: { schema?: string } = {}) => {
+  // Always name the schema: Kysely otherwise looks for its tables in every schema of the
+  // database and can mistake another schema's for ours.
+  const schema =
+    options.schema ??
+    (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name ??
+    'public';
   const migrator = new Migrator({
     db,
     provider: new DirectoryMigrationProvider(),
-    ...(options.schema ? { migrationTableSchema: options.schema } : {}),
+    migrationTableSchema: schema,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
