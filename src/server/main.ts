@@ -39,10 +39,7 @@ const main = async () => {
           }
         : { level: config.logLevel };
   const ctx = { config, database, now: () => new Date() };
-  const app = await buildApp(
-    ctx,
-    { logger, webDir: process.env.WEB_DIR || undefined },
-  );
+  const app = await buildApp(ctx, { logger, webDir: process.env.WEB_DIR || undefined });
   // Recurring invoices: the job runner lives in the server process (tests call it directly).
   const stopRecurring = startRecurringInvoiceRunner(ctx, app.log);
   app.addHook('onClose', async () => {

@@ -93,7 +93,7 @@ describe('tenant isolation over every route', () => {
     expect(leaks).toEqual([]);
   });
 
-  it("never shows B's resources through A's own company routes", async () => {
+  it("never shows B's resources through A's own company routes", { timeout: 180_000 }, async () => {
     const leaks: string[] = [];
     const withIds = routes.filter(
       (x) => x.url.startsWith('/api/orgs/:organizationId') && (x.url.match(/:/g) ?? []).length > 1,

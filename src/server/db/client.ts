@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { KyselyPGlite } from 'kysely-pglite';
 import pg from 'pg';
+import { SerializedPGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './types.ts';
 
 // One Kysely client over either the embedded PGlite (data in DATA_DIR) or PostgreSQL.
@@ -60,8 +60,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
       fs.mkdirSync(dataPath, { recursive: true });
     }
     const pglite = await PGlite.create(dataPath, { parsers: PGLITE_PARSERS });
-    const { dialect } = new KyselyPGlite(pglite);
-    db = new Kysely<Database>({ dialect });
+    db = new Kysely<Database>({ dialect: new SerializedPGliteDialect(pglite) });
     closeExtra = async () => {
       if (!pglite.closed) await pglite.close();
     };
