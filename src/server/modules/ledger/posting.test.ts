@@ -446,70 +446,67 @@ describe(`posting (${testDatabaseKind()})`, () => {
 
 // On PostgreSQL these race for real on several connections; on PGlite the driver serialises
 // them on its one connection (src/server/db/pglite-dialect.ts), and the outcome must match.
-describe(
-  'concurrency',
-  () => {
-    it('numbers entries without gaps when postings race, some of them failing', async () => {
-      const org = await createTestOrganization(handle.db);
-      const attempts = Array.from({ length: 24 }, (_, i) =>
-        postJournalEntry(handle.db, {
-          organizationId: org.id,
-          date: '2026-10-05',
-          source: 'manual',
-          actorUserId: 'u1',
-          lines: [
-            { accountId: org.accounts.bank!, debit: 100 + i },
-            // every fourth one is unbalanced and must leave no number behind
-            { accountId: org.accounts.sales!, credit: i % 4 === 3 ? 99 + i : 100 + i },
-          ],
-        }),
-      );
-      const results = await Promise.allSettled(attempts);
-      const numbers = results
-        .flatMap((r) => (r.status === 'fulfilled' ? [r.value.number!] : []))
-        .sort((a, b) => a - b);
-      expect(numbers).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
-      expect(results.filter((r) => r.status === 'rejected')).toHaveLength(6);
-    });
+describe('concurrency', () => {
+  it('numbers entries without gaps when postings race, some of them failing', async () => {
+    const org = await createTestOrganization(handle.db);
+    const attempts = Array.from({ length: 24 }, (_, i) =>
+      postJournalEntry(handle.db, {
+        organizationId: org.id,
+        date: '2026-10-05',
+        source: 'manual',
+        actorUserId: 'u1',
+        lines: [
+          { accountId: org.accounts.bank!, debit: 100 + i },
+          // every fourth one is unbalanced and must leave no number behind
+          { accountId: org.accounts.sales!, credit: i % 4 === 3 ? 99 + i : 100 + i },
+        ],
+      }),
+    );
+    const results = await Promise.allSettled(attempts);
+    const numbers = results
+      .flatMap((r) => (r.status === 'fulfilled' ? [r.value.number!] : []))
+      .sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(6);
+  });
 
-    it('a lock-date change racing postings leaves nothing posted inside the locked period', async () => {
-      const org = await createTestOrganization(handle.db);
-      const post = (date: string) =>
-        postJournalEntry(handle.db, {
-          organizationId: org.id,
-          date,
-          source: 'manual',
-          actorUserId: 'u1',
-          lines: [
-            { accountId: org.accounts.bank!, debit: 1 },
-            { accountId: org.accounts.sales!, credit: 1 },
-          ],
-        });
-      const racing = [
-        ...Array.from({ length: 10 }, () => post('2026-01-15')),
-        updateLedgerSettings(handle.db, org.id, 'u1', { lockDate: '2026-01-31' }),
-        ...Array.from({ length: 10 }, () => post('2026-01-20')),
-      ];
-      await Promise.allSettled(racing);
-      const settings = await handle.db
-        .selectFrom('ledger_settings')
-        .select('lock_date')
-        .where('organization_id', '=', org.id)
-        .executeTakeFirstOrThrow();
-      expect(settings.lock_date).toBe('2026-01-31');
-      const late = await handle.db
-        .selectFrom('journal_entries')
-        .select(['number', 'posted_at'])
-        .where('organization_id', '=', org.id)
-        .orderBy('number')
-        .execute();
-      // Every posting either committed before the lock (and its number is below every later
-      // refusal) or was refused; numbers stay gap-free either way.
-      expect(late.map((e) => e.number)).toEqual(Array.from({ length: late.length }, (_, i) => i + 1));
-      await expectAppError(post('2026-01-31'), 'period_locked');
-    });
-  },
-);
+  it('a lock-date change racing postings leaves nothing posted inside the locked period', async () => {
+    const org = await createTestOrganization(handle.db);
+    const post = (date: string) =>
+      postJournalEntry(handle.db, {
+        organizationId: org.id,
+        date,
+        source: 'manual',
+        actorUserId: 'u1',
+        lines: [
+          { accountId: org.accounts.bank!, debit: 1 },
+          { accountId: org.accounts.sales!, credit: 1 },
+        ],
+      });
+    const racing = [
+      ...Array.from({ length: 10 }, () => post('2026-01-15')),
+      updateLedgerSettings(handle.db, org.id, 'u1', { lockDate: '2026-01-31' }),
+      ...Array.from({ length: 10 }, () => post('2026-01-20')),
+    ];
+    await Promise.allSettled(racing);
+    const settings = await handle.db
+      .selectFrom('ledger_settings')
+      .select('lock_date')
+      .where('organization_id', '=', org.id)
+      .executeTakeFirstOrThrow();
+    expect(settings.lock_date).toBe('2026-01-31');
+    const late = await handle.db
+      .selectFrom('journal_entries')
+      .select(['number', 'posted_at'])
+      .where('organization_id', '=', org.id)
+      .orderBy('number')
+      .execute();
+    // Every posting either committed before the lock (and its number is below every later
+    // refusal) or was refused; numbers stay gap-free either way.
+    expect(late.map((e) => e.number)).toEqual(Array.from({ length: late.length }, (_, i) => i + 1));
+    await expectAppError(post('2026-01-31'), 'period_locked');
+  });
+});
 
 describe(`database guards (${testDatabaseKind()})`, () => {
   it('rejects a direct UPDATE or DELETE of a posted line or entry', async () => {
