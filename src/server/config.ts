@@ -34,6 +34,12 @@ const schema = z.object({
   AUTH_SECRET: z.string().optional(),
   AUTH_REVEAL_UNKNOWN_EMAIL: bool.default(false),
   TRUST_PROXY: bool.default(false),
+  AUTH_SIGNUP_LIMIT_PER_MINUTE: z.coerce
+    .number({ error: 'must be a whole number from 1 to 100000' })
+    .int('must be a whole number from 1 to 100000')
+    .min(1, 'must be a whole number from 1 to 100000')
+    .max(100000, 'must be a whole number from 1 to 100000')
+    .default(10),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Kontor <no-reply@kontor.local>'),
 });
@@ -59,6 +65,8 @@ export type ServerConfig = {
   authRevealUnknownEmail: boolean;
   /** Read the client address from X-Forwarded-For: only behind a proxy that sets it. */
   trustProxy: boolean;
+  /** Sign-ups allowed per client address per minute. */
+  authSignupLimitPerMinute: number;
   smtpUrl: string | null;
   mailFrom: string;
   version: string;
@@ -97,6 +105,7 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
     authSecret: v.AUTH_SECRET ?? null,
     authRevealUnknownEmail: v.AUTH_REVEAL_UNKNOWN_EMAIL,
     trustProxy: v.TRUST_PROXY,
+    authSignupLimitPerMinute: v.AUTH_SIGNUP_LIMIT_PER_MINUTE,
     smtpUrl: v.SMTP_URL ?? null,
     mailFrom: v.MAIL_FROM,
     version: APP_VERSION,

@@ -135,7 +135,7 @@ export const createAuth = (ctx: AppContext) => {
       max: 100,
       customRules: {
         '/sign-in/email': { window: 60, max: 10 },
-        '/sign-up/email': { window: 60, max: 10 },
+        '/sign-up/email': { window: 60, max: config.authSignupLimitPerMinute },
         '/request-password-reset': { window: 60, max: 5 },
         '/two-factor/verify-totp': { window: 60, max: 10 },
       },
