@@ -136,6 +136,9 @@ export const createAuth = (ctx: AppContext) => {
       customRules: {
         '/sign-in/email': { window: 60, max: 10 },
         '/sign-up/email': { window: 60, max: config.authSignupLimitPerMinute },
+        // Reading one's own session guesses nothing, and every page load does it: limiting it
+        // would sign out a busy office behind one address, not slow an attacker.
+        '/get-session': false,
         '/request-password-reset': { window: 60, max: 5 },
         '/two-factor/verify-totp': { window: 60, max: 10 },
       },
