@@ -51,4 +51,18 @@ describe('auth core', () => {
     });
     expect(bad.statusCode).toBe(401);
   });
+
+  it('never rate-limits reading the session, which every page load does', async () => {
+    const user = await signUpTestUser(t.app);
+    const statuses = new Set<number>();
+    for (let i = 0; i < 130; i++) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/auth/get-session',
+        headers: { cookie: user.cookie },
+      });
+      statuses.add(res.statusCode);
+    }
+    expect([...statuses]).toEqual([200]);
+  });
 });
