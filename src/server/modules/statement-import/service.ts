@@ -26,7 +26,7 @@ import {
 } from '../transactions/posting-context.ts';
 import {
   type RuleRow,
-  insertBankTransactions,
+  insertImportedBankTransactions,
   selectExistingKeys,
   selectExternalIds,
   selectRules,
@@ -277,31 +277,25 @@ export const commitStatement = (
         }),
       ),
     );
-    await insertBankTransactions(
+    await insertImportedBankTransactions(
       trx,
+      { organizationId, moneyAccountId: money.id, importId, createdBy: userId },
       fresh.map((r, i) => ({
-        organization_id: organizationId,
         id: ids[i]!,
-        money_account_id: money.id,
         date: r.date,
         description: r.description,
         payee: r.rule?.set_payee ?? r.payee,
         amount: r.amount,
         status: r.rule ? 'categorized' : 'uncategorized',
-        category_kind: r.rule ? 'account' : 'none',
-        category_account_id: r.rule?.set_category_account_id ?? null,
-        transfer_id: null,
-        tax_rate: r.rule?.set_tax_rate ?? null,
-        notes: '',
+        categoryKind: r.rule ? 'account' : 'none',
+        categoryAccountId: r.rule?.set_category_account_id ?? null,
+        taxRate: r.rule?.set_tax_rate ?? null,
         rate: r.rate,
-        entry_id: entryIds[i]!,
-        import_id: importId,
-        external_id: r.externalId,
-        dedupe_key: r.dedupeKey,
-        description_key: descriptionKey(r.description),
-        rule_id: r.rule?.id ?? null,
-        reconciliation_id: null,
-        created_by: userId,
+        entryId: entryIds[i]!,
+        externalId: r.externalId,
+        dedupeKey: r.dedupeKey,
+        descriptionKey: descriptionKey(r.description),
+        ruleId: r.rule?.id ?? null,
       })),
     );
     await addToBalance(

@@ -18,6 +18,54 @@ export const insertBankTransactions = async (db: Executor, rows: BankTransaction
   for (const part of chunks(rows, 1500)) await db.insertInto('bank_transactions').values(part).execute();
 };
 
+/**
+ * Inserts a statement import's new rows: one statement per 10,000 rows via unnest() over one
+ * array parameter per column, instead of a VALUES list with twenty parameters a row.
+ */
+export const insertImportedBankTransactions = async (
+  db: Executor,
+  shared: { organizationId: string; moneyAccountId: string; importId: string; createdBy: string | null },
+  rows: {
+    id: string;
+    date: string;
+    description: string;
+    payee: string | null;
+    amount: number;
+    status: 'uncategorized' | 'categorized';
+    categoryKind: 'none' | 'account';
+    categoryAccountId: string | null;
+    taxRate: number | null;
+    rate: string | null;
+    entryId: string;
+    externalId: string | null;
+    dedupeKey: string;
+    descriptionKey: string;
+    ruleId: string | null;
+  }[],
+) => {
+  for (const part of chunks(rows, 10_000)) {
+    await sql`
+      insert into bank_transactions (organization_id, id, money_account_id, date, description, payee, amount, status,
+                                     category_kind, category_account_id, transfer_id, tax_rate, notes, rate,
+                                     entry_id, import_id, external_id, dedupe_key, description_key, rule_id,
+                                     reconciliation_id, created_by)
+      select ${shared.organizationId}, u.id, ${shared.moneyAccountId}::text, u.date, u.description, u.payee,
+             u.amount, u.status, u.category_kind,
+             u.category_account_id, null, u.tax_rate, '', u.rate, u.entry_id, ${shared.importId}::text,
+             u.external_id, u.dedupe_key, u.description_key, u.rule_id, null, ${shared.createdBy}::text
+        from unnest(${part.map((r) => r.id)}::text[], ${part.map((r) => r.date)}::date[],
+                    ${part.map((r) => r.description)}::text[], ${part.map((r) => r.payee)}::text[],
+                    ${part.map((r) => r.amount)}::bigint[], ${part.map((r) => r.status)}::text[],
+                    ${part.map((r) => r.categoryKind)}::text[],
+                    ${part.map((r) => r.categoryAccountId)}::text[], ${part.map((r) => r.taxRate)}::integer[],
+                    ${part.map((r) => r.rate)}::numeric[], ${part.map((r) => r.entryId)}::text[],
+                    ${part.map((r) => r.externalId)}::text[], ${part.map((r) => r.dedupeKey)}::text[],
+                    ${part.map((r) => r.descriptionKey)}::text[], ${part.map((r) => r.ruleId)}::text[])
+          as u(id, date, description, payee, amount, status, category_kind, category_account_id, tax_rate, rate, entry_id,
+               external_id, dedupe_key, description_key, rule_id)`.execute(db);
+  }
+};
+
 export const insertSplits = async (
   db: Executor,
   rows: {
