@@ -9,6 +9,7 @@ import { TextField } from '../../components/ui/Field.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDate } from './dates.ts';
+import { EntryAttachments } from './EntryAttachments.tsx';
 import {
   useApproveEntry,
   useDeleteDraft,
@@ -186,6 +187,8 @@ export const EntryDetail = ({
               </tfoot>
             </Table>
           </div>
+
+          <EntryAttachments entry={entry} />
 
           {notice ? <Alert tone="success">{notice}</Alert> : null}
           {error ? <Alert>{error}</Alert> : null}

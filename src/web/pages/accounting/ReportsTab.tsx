@@ -7,6 +7,7 @@ import {
   JournalReportView,
 } from './Statements.tsx';
 import { TrialBalanceTab } from './TrialBalanceTab.tsx';
+import { YearEndPanel } from './YearEnd.tsx';
 
 // Reports: every ledger report with its own date pickers and CSV/PDF export links.
 
@@ -17,6 +18,7 @@ const REPORTS = [
   { id: 'trial-balance', label: 'Trial balance', hint: 'Every balance, debits equal credits' },
   { id: 'general-ledger', label: 'General ledger', hint: 'One account with running balance' },
   { id: 'journal', label: 'Journal', hint: 'Posted entries with their lines' },
+  { id: 'year-end', label: 'Year end', hint: 'Opening balances, close and reopen years' },
 ] as const;
 type ReportId = (typeof REPORTS)[number]['id'];
 
@@ -74,6 +76,7 @@ export const ReportsTab = ({
             onOpenEntry={onOpenEntry}
           />
         ) : null}
+        {report === 'year-end' ? <YearEndPanel today={today} onOpenEntry={onOpenEntry} /> : null}
         {report === 'journal' ? (
           <JournalReportView defaultFrom={fy.start} today={today} onOpenEntry={onOpenEntry} />
         ) : null}
