@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, conflict } from '../../../shared/errors.ts';
+import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 
 // Idempotency-Key for requests that move money. The key row is inserted in the same
@@ -73,4 +74,31 @@ export const runIdempotent = async <T>(
       .execute();
     return { ...result, replayed: false };
   });
+};
+
+/**
+ * The usual shape of an idempotent company route: key from the header, payload from the
+ * body (or `payload` when the body needs condensing), and `work` run with the context's
+ * database swapped for the request's transaction.
+ */
+export const runIdempotentRequest = async <T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  options: { organizationId: string; scope: string; statusCode: number; payload?: unknown },
+  work: (trxCtx: AppContext) => Promise<T>,
+) => {
+  const result = await runIdempotent(
+    ctx.database.db,
+    {
+      organizationId: options.organizationId,
+      key: idempotencyKeyOf(request),
+      scope: options.scope,
+      payload: options.payload ?? request.body,
+    },
+    async (trx) => ({
+      statusCode: options.statusCode,
+      body: await work({ ...ctx, database: { ...ctx.database, db: trx } }),
+    }),
+  );
+  return result;
 };

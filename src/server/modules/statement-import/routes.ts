@@ -11,8 +11,7 @@ import {
 } from '../../../shared/transactions.ts';
 import type { AppContext } from '../../context.ts';
 import { memberOf, requirePermission } from '../companies/guard.ts';
-import { idempotencyKeyOf, runIdempotent } from '../idempotency/idempotency.ts';
-import { withDb } from '../wallet/routes.ts';
+import { runIdempotentRequest } from '../idempotency/idempotency.ts';
 import { commitStatement, listImports, previewStatement, sniffStatement } from './service.ts';
 
 const orgParams = z.object({ organizationId: z.string().min(1) });
@@ -74,21 +73,19 @@ export const statementImportRoutes =
       },
       async (request, reply) => {
         const member = memberOf(request);
-        const result = await runIdempotent(
-          ctx.database.db,
+        const result = await runIdempotentRequest(
+          ctx,
+          request,
           {
             organizationId: member.organizationId,
-            key: idempotencyKeyOf(request),
             scope: 'POST /statement-imports',
+            statusCode: 200,
             payload: {
               ...request.body,
               content: createHash('sha256').update(request.body.content).digest('hex'),
             },
           },
-          async (trx) => ({
-            statusCode: 200,
-            body: await commitStatement(withDb(ctx, trx), member, request.body),
-          }),
+          (trxCtx) => commitStatement(trxCtx, member, request.body),
         );
         return reply.status(result.statusCode as 200).send(result.body);
       },

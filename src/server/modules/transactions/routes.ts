@@ -17,8 +17,7 @@ import {
 } from '../../../shared/transactions.ts';
 import type { AppContext } from '../../context.ts';
 import { memberOf, requirePermission } from '../companies/guard.ts';
-import { idempotencyKeyOf, runIdempotent } from '../idempotency/idempotency.ts';
-import { withDb } from '../wallet/routes.ts';
+import { runIdempotentRequest } from '../idempotency/idempotency.ts';
 import {
   cancelReconciliation,
   finishReconciliation,
@@ -117,18 +116,11 @@ export const transactionRoutes =
       },
       async (request, reply) => {
         const member = memberOf(request);
-        const result = await runIdempotent(
-          ctx.database.db,
-          {
-            organizationId: member.organizationId,
-            key: idempotencyKeyOf(request),
-            scope: 'POST /transactions',
-            payload: request.body,
-          },
-          async (trx) => ({
-            statusCode: 201,
-            body: await recordTransaction(withDb(ctx, trx), member, request.body),
-          }),
+        const result = await runIdempotentRequest(
+          ctx,
+          request,
+          { organizationId: member.organizationId, scope: 'POST /transactions', statusCode: 201 },
+          (trxCtx) => recordTransaction(trxCtx, member, request.body),
         );
         return reply.status(result.statusCode as 201).send(result.body);
       },

@@ -12,9 +12,8 @@ import {
   walletSummarySchema,
 } from '../../../shared/wallet.ts';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
 import { memberOf, requirePermission } from '../companies/guard.ts';
-import { idempotencyKeyOf, runIdempotent } from '../idempotency/idempotency.ts';
+import { runIdempotentRequest } from '../idempotency/idempotency.ts';
 import {
   balanceHistory,
   createMoneyAccount,
@@ -30,12 +29,6 @@ import {
 const orgParams = z.object({ organizationId: z.string().min(1) });
 const idParams = orgParams.extend({ id: z.string().min(1).max(100) });
 const tags = ['wallet'];
-
-/** The context with its database swapped for a transaction (idempotent requests run inside one). */
-export const withDb = (ctx: AppContext, db: Db): AppContext => ({
-  ...ctx,
-  database: { ...ctx.database, db },
-});
 
 const today = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
 
@@ -85,18 +78,11 @@ export const walletRoutes =
       },
       async (request, reply) => {
         const member = memberOf(request);
-        const result = await runIdempotent(
-          ctx.database.db,
-          {
-            organizationId: member.organizationId,
-            key: idempotencyKeyOf(request),
-            scope: 'POST /wallet/accounts',
-            payload: request.body,
-          },
-          async (trx) => ({
-            statusCode: 201,
-            body: await createMoneyAccount(withDb(ctx, trx), member, request.body),
-          }),
+        const result = await runIdempotentRequest(
+          ctx,
+          request,
+          { organizationId: member.organizationId, scope: 'POST /wallet/accounts', statusCode: 201 },
+          (trxCtx) => createMoneyAccount(trxCtx, member, request.body),
         );
         return reply.status(result.statusCode as 201).send(result.body);
       },
@@ -174,18 +160,11 @@ export const walletRoutes =
       },
       async (request, reply) => {
         const member = memberOf(request);
-        const result = await runIdempotent(
-          ctx.database.db,
-          {
-            organizationId: member.organizationId,
-            key: idempotencyKeyOf(request),
-            scope: 'POST /wallet/transfers',
-            payload: request.body,
-          },
-          async (trx) => ({
-            statusCode: 201,
-            body: await createTransfer(withDb(ctx, trx), member, request.body),
-          }),
+        const result = await runIdempotentRequest(
+          ctx,
+          request,
+          { organizationId: member.organizationId, scope: 'POST /wallet/transfers', statusCode: 201 },
+          (trxCtx) => createTransfer(trxCtx, member, request.body),
         );
         return reply.status(result.statusCode as 201).send(result.body);
       },
