@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadServerConfig } from './config.ts';
+import { AUTH_SECRET_EXAMPLE, loadServerConfig } from './config.ts';
 
 describe('server configuration from environment variables', () => {
   it('has working defaults', () => {
@@ -9,6 +12,7 @@ describe('server configuration from environment variables', () => {
     expect(config.dataDir).toMatch(/data$/);
     expect(config.app.ENVIRONMENT).toBe('development');
     expect(config.app.API_URL).toBe('http://localhost:3000');
+    expect(config.host).toBe('127.0.0.1');
   });
 
   it('refuses a non-numeric PORT with one line naming it', () => {
@@ -35,6 +39,123 @@ describe('server configuration from environment variables', () => {
   });
 
   it('uses production settings when NODE_ENV is production', () => {
-    expect(loadServerConfig({ NODE_ENV: 'production' }).app.ENVIRONMENT).toBe('production');
+    expect(loadServerConfig({ NODE_ENV: 'production', AUTH_SECRET: SECRET }).app.ENVIRONMENT).toBe(
+      'production',
+    );
+  });
+});
+
+const SECRET = 'k2vQ8mW4zR7tY1uN6pL3sD9fG5hJ0aXc';
+
+describe('listening address (issue 11 §3)', () => {
+  it('listens on loopback only unless HOST says otherwise', () => {
+    expect(loadServerConfig({}).host).toBe('127.0.0.1');
+    expect(loadServerConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+});
+
+describe('AUTH_SECRET in production (issue 11 §3)', () => {
+  it('refuses to start without it, naming the setting in one line', () => {
+    for (const env of [{ APP_ENV: 'production' }, { NODE_ENV: 'production' }]) {
+      expect(() => loadServerConfig(env)).toThrow(
+        /^Invalid configuration: AUTH_SECRET must be set in production: set it to a long random string, e\.g\. the output of `openssl rand -base64 32` \(APP_ENV=production\)$/,
+      );
+    }
+    expect(() => loadServerConfig({ APP_ENV: 'staging' })).toThrow(/AUTH_SECRET must be set in staging/);
+    expect(() => loadServerConfig({ APP_ENV: 'production', AUTH_SECRET: '   ' })).toThrow(
+      /AUTH_SECRET must be set in production/,
+    );
+  });
+
+  it('refuses the example value from .env.example', () => {
+    const example = /^#?\s*AUTH_SECRET=(.+)$/m.exec(
+      fs.readFileSync(path.resolve(import.meta.dirname, '../../.env.example'), 'utf8'),
+    )?.[1];
+    expect(example).toBe(AUTH_SECRET_EXAMPLE);
+    expect(() => loadServerConfig({ APP_ENV: 'production', AUTH_SECRET: example })).toThrow(
+      /^Invalid configuration: AUTH_SECRET is still the example value from \.env\.example/,
+    );
+    // The development fallback in auth.ts is public too.
+    expect(() =>
+      loadServerConfig({
+        APP_ENV: 'production',
+        AUTH_SECRET: 'kontor-development-secret-change-me-in-production-0123456789',
+      }),
+    ).toThrow(/AUTH_SECRET is still the example value/);
+  });
+
+  it('refuses a short one and accepts a long random one', () => {
+    expect(() => loadServerConfig({ APP_ENV: 'production', AUTH_SECRET: 'hunter2hunter2' })).toThrow(
+      /^Invalid configuration: AUTH_SECRET is too short \(14 characters, at least 32\)/,
+    );
+    expect(loadServerConfig({ APP_ENV: 'production', AUTH_SECRET: SECRET }).authSecret).toBe(SECRET);
+  });
+
+  it('is optional in development and test', () => {
+    expect(loadServerConfig({}).authSecret).toBeNull();
+    expect(loadServerConfig({ APP_ENV: 'test' }).authSecret).toBeNull();
+  });
+});
+
+describe('trusted origins (issue 11 §4)', () => {
+  it('trusts only PUBLIC_URL and CORS_ORIGINS in production', () => {
+    const config = loadServerConfig({
+      APP_ENV: 'production',
+      AUTH_SECRET: SECRET,
+      PUBLIC_URL: 'https://books.acme.org/',
+      CORS_ORIGINS: 'https://admin.acme.org, https://x.acme.org/path',
+      HOST: '0.0.0.0',
+    });
+    expect(config.trustedOrigins.sort()).toEqual(
+      ['https://books.acme.org', 'https://admin.acme.org', 'https://x.acme.org'].sort(),
+    );
+  });
+
+  it('trusts the loopback addresses on the port and on the Vite port in development', () => {
+    const config = loadServerConfig({ PORT: '4100' });
+    for (const origin of [
+      'http://localhost:4100',
+      'http://127.0.0.1:4100',
+      'http://[::1]:4100',
+      'http://localhost:5173',
+      'http://127.0.0.1:5173',
+    ]) {
+      expect(config.trustedOrigins).toContain(origin);
+    }
+    expect(config.trustedOrigins.some((o) => o.endsWith(':3000'))).toBe(false);
+  });
+
+  it("adds the machine's network addresses only when HOST exposes it", () => {
+    const lan = Object.values(os.networkInterfaces())
+      .flat()
+      .find((i) => i && !i.internal && i.family === 'IPv4');
+    const local = loadServerConfig({ PORT: '4100' });
+    const exposed = loadServerConfig({ PORT: '4100', HOST: '0.0.0.0' });
+    expect(exposed.trustedOrigins).toContain(`http://${os.hostname().toLowerCase()}:4100`);
+    expect(local.trustedOrigins).not.toContain(`http://${os.hostname().toLowerCase()}:4100`);
+    if (lan) {
+      expect(exposed.trustedOrigins).toContain(`http://${lan.address}:4100`);
+      expect(local.trustedOrigins).not.toContain(`http://${lan.address}:4100`);
+    }
+    expect(loadServerConfig({ PORT: '4100', HOST: '192.168.7.7' }).trustedOrigins).toContain(
+      'http://192.168.7.7:4100',
+    );
+  });
+});
+
+describe('global API rate limit settings', () => {
+  it('keeps SPEC section 9 cap per address and gives signed-in sessions more', () => {
+    expect(loadServerConfig({ APP_ENV: 'production', AUTH_SECRET: SECRET }).apiRateLimit).toEqual({
+      perSession: 1200,
+      perAddress: 100,
+    });
+    expect(loadServerConfig({ APP_ENV: 'test' }).apiRateLimit).toBeNull();
+    expect(
+      loadServerConfig({ APP_ENV: 'test', API_LIMIT_PER_MINUTE: '5', API_ANONYMOUS_LIMIT_PER_MINUTE: '3' })
+        .apiRateLimit,
+    ).toEqual({ perSession: 5, perAddress: 3 });
+    expect(() => loadServerConfig({ API_LIMIT_PER_MINUTE: '0' })).toThrow(
+      'Invalid configuration: API_LIMIT_PER_MINUTE must be a whole number from 1 to 1000000 (got "0")',
+    );
   });
 });

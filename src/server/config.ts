@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { APP_VERSION, type AppConfig, ConfigError, buildConfig } from '../shared/config/config.ts';
-import { ENVIRONMENTS, PLAID_ENVS } from '../shared/config/environments.ts';
+import { ENVIRONMENTS, ENVIRONMENT_SETTINGS, PLAID_ENVS } from '../shared/config/environments.ts';
+import { trustedOrigins } from './http/origins.ts';
 
 // Server settings come from environment variables (documented in .env.example and the
 // README). A bad value stops start-up with one line naming the setting.
@@ -10,6 +11,12 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const limitPerMinute = z.coerce
+  .number({ error: 'must be a whole number from 1 to 1000000' })
+  .int('must be a whole number from 1 to 1000000')
+  .min(1, 'must be a whole number from 1 to 1000000')
+  .max(1_000_000, 'must be a whole number from 1 to 1000000');
+
 const schema = z.object({
   PORT: z.coerce
     .number({ error: 'must be a whole number from 1 to 65535' })
@@ -17,7 +24,8 @@ const schema = z.object({
     .min(1, 'must be a whole number from 1 to 65535')
     .max(65535, 'must be a whole number from 1 to 65535')
     .default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Loopback only: exposing the server to the network is a choice (HOST=0.0.0.0).
+  HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z
     .string()
     .optional()
@@ -40,6 +48,8 @@ const schema = z.object({
     .min(1, 'must be a whole number from 1 to 100000')
     .max(100000, 'must be a whole number from 1 to 100000')
     .default(10),
+  API_LIMIT_PER_MINUTE: limitPerMinute.optional(),
+  API_ANONYMOUS_LIMIT_PER_MINUTE: limitPerMinute.optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Kontor <no-reply@kontor.local>'),
 });
@@ -51,6 +61,27 @@ const isPostgresUrl = (value: string) => {
   } catch {
     return false;
   }
+};
+
+/** The placeholder .env.example shows; a server that still has it has no secret at all. */
+export const AUTH_SECRET_EXAMPLE = 'replace-me-with-the-output-of-openssl-rand-base64-32';
+/** Publicly known values (the example and auth.ts's development fallback): never a real secret. */
+const PUBLIC_AUTH_SECRETS = new Set([
+  AUTH_SECRET_EXAMPLE,
+  'kontor-development-secret-change-me-in-production-0123456789',
+]);
+export const AUTH_SECRET_MIN_LENGTH = 32;
+
+/** /api requests per minute per signed-in session when the environment limits requests at all. */
+export const DEFAULT_API_LIMIT_PER_MINUTE = 1200;
+
+const authSecretProblem = (secret: string | undefined, environment: string): string | null => {
+  const hint = 'set it to a long random string, e.g. the output of `openssl rand -base64 32`';
+  if (secret === undefined || secret.trim() === '') return `must be set in ${environment}: ${hint}`;
+  if (PUBLIC_AUTH_SECRETS.has(secret.trim())) return `is still the example value from .env.example: ${hint}`;
+  if (secret.length < AUTH_SECRET_MIN_LENGTH)
+    return `is too short (${secret.length} characters, at least ${AUTH_SECRET_MIN_LENGTH}): ${hint}`;
+  return null;
 };
 
 export type ServerConfig = {
@@ -67,6 +98,13 @@ export type ServerConfig = {
   trustProxy: boolean;
   /** Sign-ups allowed per client address per minute. */
   authSignupLimitPerMinute: number;
+  /**
+   * The global /api limit: requests per minute per signed-in session (`perSession`) and per
+   * client address for anonymous calls (`perAddress`); `null` when the environment has none.
+   */
+  apiRateLimit: { perSession: number; perAddress: number } | null;
+  /** Browser origins allowed to make state-changing calls (PUBLIC_URL, CORS_ORIGINS, local addresses). */
+  trustedOrigins: string[];
   smtpUrl: string | null;
   mailFrom: string;
   version: string;
@@ -86,6 +124,13 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
   }
   const v = result.data;
   const environment = v.APP_ENV ?? (env.NODE_ENV === 'production' ? 'production' : 'development');
+  // A deployed server must sign sessions with a secret of its own (issue 11 §3): refused here,
+  // at start, rather than answering 500 to the first sign-in.
+  if (environment === 'production' || environment === 'staging') {
+    const problem = authSecretProblem(v.AUTH_SECRET, environment);
+    if (problem)
+      throw new ConfigError(`Invalid configuration: AUTH_SECRET ${problem} (APP_ENV=${environment})`);
+  }
   const publicUrl = v.PUBLIC_URL ?? `http://localhost:${v.PORT}`;
   const app = buildConfig(environment, {
     apiUrl: publicUrl,
@@ -106,9 +151,35 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
     authRevealUnknownEmail: v.AUTH_REVEAL_UNKNOWN_EMAIL,
     trustProxy: v.TRUST_PROXY,
     authSignupLimitPerMinute: v.AUTH_SIGNUP_LIMIT_PER_MINUTE,
+    apiRateLimit: apiRateLimit(app.ENVIRONMENT, v.API_LIMIT_PER_MINUTE, v.API_ANONYMOUS_LIMIT_PER_MINUTE),
+    trustedOrigins: trustedOrigins({
+      environment: app.ENVIRONMENT,
+      port: v.PORT,
+      host: v.HOST,
+      publicUrl,
+      corsOrigins: app.CORS_ORIGINS,
+    }),
     smtpUrl: v.SMTP_URL ?? null,
     mailFrom: v.MAIL_FROM,
     version: APP_VERSION,
     app,
+  };
+};
+
+// SPEC section 9's request cap stays the per-address limit for anonymous calls; a signed-in
+// session gets its own, larger budget, so an office behind one address and a dashboard's
+// burst of ~20 requests per page never meet it. Setting either variable turns the limit on
+// in the test environment too (which has no cap).
+const apiRateLimit = (
+  environment: keyof typeof ENVIRONMENT_SETTINGS,
+  perSession: number | undefined,
+  perAddress: number | undefined,
+): ServerConfig['apiRateLimit'] => {
+  const cap = ENVIRONMENT_SETTINGS[environment].securityRequestCap;
+  if (cap === null && perSession === undefined && perAddress === undefined) return null;
+  const anonymous = perAddress ?? cap ?? DEFAULT_API_LIMIT_PER_MINUTE;
+  return {
+    perSession: perSession ?? Math.max(DEFAULT_API_LIMIT_PER_MINUTE, anonymous),
+    perAddress: anonymous,
   };
 };

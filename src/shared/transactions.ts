@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { minorAmount } from './money.ts';
 import { isoDate } from './ledger.ts';
 
 // Bank transactions, statement import, categorisation rules and reconciliation: the shapes
@@ -143,11 +144,7 @@ export const statementImportSchema = z.object({
 
 export const CATEGORY_KINDS = ['none', 'account', 'split', 'transfer'] as const;
 
-const signedMinor = z
-  .number()
-  .int('Amounts are whole minor units (cents).')
-  .min(-Number.MAX_SAFE_INTEGER)
-  .max(Number.MAX_SAFE_INTEGER);
+const signedMinor = minorAmount({ sign: 'any' });
 
 /** Tax rate in basis points of a percent: 2000 = 20%. */
 export const taxRateSchema = z
@@ -255,8 +252,8 @@ export const transactionListQuerySchema = z.object({
   from: isoDate.optional(),
   to: isoDate.optional(),
   /** Absolute amount bounds in minor units. */
-  minAmount: z.coerce.number().int().min(0).optional(),
-  maxAmount: z.coerce.number().int().min(0).optional(),
+  minAmount: z.coerce.number().pipe(minorAmount()).optional(),
+  maxAmount: z.coerce.number().pipe(minorAmount()).optional(),
   search: z.string().trim().max(100).optional(),
   sort: z.enum(TRANSACTION_SORTS).default('date'),
   direction: z.enum(['asc', 'desc']).default('desc'),
@@ -293,8 +290,8 @@ export const ruleInputSchema = z
     descriptionContains: z.string().trim().max(200).nullable().default(null),
     payeeContains: z.string().trim().max(200).nullable().default(null),
     /** Absolute amount bounds in minor units. */
-    minAmount: z.number().int().min(0).nullable().default(null),
-    maxAmount: z.number().int().min(0).nullable().default(null),
+    minAmount: minorAmount().nullable().default(null),
+    maxAmount: minorAmount().nullable().default(null),
     direction: z.enum(['any', 'in', 'out']).default('any'),
     moneyAccountId: z.string().min(1).nullable().default(null),
     setCategoryAccountId: z.string().min(1, 'Choose the category the rule sets.'),

@@ -99,6 +99,8 @@ export type LedgerSettingsTable = {
   lock_date: string | null;
   approval_required: ColumnType<boolean, boolean | undefined, boolean>;
   next_entry_number: ColumnType<number, number | undefined, number>;
+  /** Sum of debit + credit + foreign amount of every posted line (numeric, as text); kept by trigger. */
+  posted_volume: ColumnType<string, never, never>;
   updated_at: Timestamp;
 };
 

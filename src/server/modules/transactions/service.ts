@@ -10,6 +10,7 @@ import {
 } from '../../../shared/transactions.ts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { decodeCursor, encodeCursor } from '../../db/cursor.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { MemberContext } from '../companies/guard.ts';
 import { inTransaction, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
@@ -131,21 +132,11 @@ const hydrate = async (db: Executor, organizationId: string, rows: TransactionLi
   });
 };
 
-const encodeCursor = (c: ListCursor) => Buffer.from(JSON.stringify([c.value, c.id])).toString('base64url');
-const decodeCursor = (text: string, sort: ListSort['sort']): ListCursor => {
-  try {
-    const [value, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [unknown, unknown];
-    const valueOk =
-      sort === 'amount'
-        ? typeof value === 'number' && Number.isSafeInteger(value)
-        : typeof value === 'string';
-    if (!valueOk || typeof id !== 'string') throw new Error('shape');
-    if (sort === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value as string)) throw new Error('date');
-    return { value: value as string | number, id };
-  } catch {
-    throw badRequest('invalid_cursor', 'The page cursor is not valid; reload the list from the first page.');
-  }
-};
+// Keyset cursor (src/server/db/cursor.ts): the sort value and the unique id of the last row.
+const cursorKinds = { date: 'date', amount: 'integer', description: 'string' } as const;
+const encodeListCursor = (c: ListCursor) => encodeCursor({ value: c.value, id: c.id });
+const decodeListCursor = (text: string, sort: ListSort['sort']): ListCursor =>
+  decodeCursor(text, { value: cursorKinds[sort], id: 'string' })!;
 
 export const filterFromQuery = (q: ListQuery): ListFilter => {
   if (q.from && q.to && q.from > q.to)
@@ -170,14 +161,14 @@ export const filterFromQuery = (q: ListQuery): ListFilter => {
 export const listTransactions = async (ctx: AppContext, member: MemberContext, q: ListQuery) => {
   const db = ctx.database.db;
   const sort: ListSort = { sort: q.sort, direction: q.direction };
-  const cursor = q.cursor ? decodeCursor(q.cursor, q.sort) : null;
+  const cursor = q.cursor ? decodeListCursor(q.cursor, q.sort) : null;
   const filter = await withReconciliation(db, member.organizationId, filterFromQuery(q), q.reconciliationId);
   const rows = await selectTransactionPage(db, member.organizationId, filter, sort, cursor, q.limit + 1);
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   return {
     transactions: await hydrate(db, member.organizationId, page),
-    nextCursor: rows.length > q.limit && last ? encodeCursor({ value: last[q.sort], id: last.id }) : null,
+    nextCursor: rows.length > q.limit && last ? encodeListCursor({ value: last[q.sort], id: last.id }) : null,
   };
 };
 
