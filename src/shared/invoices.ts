@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AMOUNT_LIMIT_MESSAGE, isAmountWithinLimit, minorAmount } from './money.ts';
 
 // Invoicing: the one line/total calculation both the server (what posts) and the browser
 // (the editor's live totals) use, and the request/response shapes of the invoices API.
@@ -44,8 +45,8 @@ export const roundFraction = (f: Fraction): number => {
   const d = f.d < 0n ? -f.d : f.d;
   let q = n / d;
   if ((n % d) * 2n >= d) q += 1n;
+  if (!isAmountWithinLimit(q)) throw new InvoiceCalcError(`An amount is too large. ${AMOUNT_LIMIT_MESSAGE}`);
   const value = Number(negative ? -q : q);
-  if (!Number.isSafeInteger(value)) throw new InvoiceCalcError('An amount is too large.');
   return value === 0 ? 0 : value;
 };
 
@@ -123,6 +124,9 @@ export const calculateLine = (line: LineForCalc, index = 0): LineResult => {
   if (!Number.isSafeInteger(line.unitPrice) || line.unitPrice < 0) {
     throw new InvoiceCalcError('Unit price must be a whole number of minor units, zero or more.', index);
   }
+  if (!isAmountWithinLimit(line.unitPrice)) {
+    throw new InvoiceCalcError(`Unit price is too large. ${AMOUNT_LIMIT_MESSAGE}`, index);
+  }
   const discountPercent = checkPercent(line.discountPercent ?? '0', 'Discount', index);
   const gross = roundFraction(mul(quantity, minor(line.unitPrice)));
   const discount = roundFraction(div(mul(minor(gross), discountPercent), HUNDRED));
@@ -173,6 +177,9 @@ export const calculateLine = (line: LineForCalc, index = 0): LineResult => {
     lineTaxes = taxesOn(net);
   }
   const tax = lineTaxes.reduce((s, t) => s + t.amount, 0);
+  if (!isAmountWithinLimit(net + tax)) {
+    throw new InvoiceCalcError(`The line total is too large. ${AMOUNT_LIMIT_MESSAGE}`, index);
+  }
   return { gross, discount, net, taxes: lineTaxes, tax, total: net + tax };
 };
 
@@ -198,8 +205,11 @@ export const calculateInvoice = (lines: LineForCalc[]): DocumentTotals => {
     total: sum((r) => r.total),
     taxes: [...byRate.values()],
   };
-  if (!Number.isSafeInteger(totals.total) || !Number.isSafeInteger(totals.grossTotal)) {
-    throw new InvoiceCalcError('The invoice total is too large.');
+  if (
+    ![totals.total, totals.grossTotal, totals.subtotal, totals.taxTotal].every(isAmountWithinLimit) ||
+    !totals.taxes.every((t) => isAmountWithinLimit(t.taxable))
+  ) {
+    throw new InvoiceCalcError(`The invoice total is too large. ${AMOUNT_LIMIT_MESSAGE}`);
   }
   return totals;
 };
@@ -302,11 +312,7 @@ export const percentSchema = (what: string) =>
     return f.n <= 100n * f.d;
   }, `${what} must be between 0 and 100.`);
 
-const minorUnitsSchema = z
-  .number()
-  .int('Amounts are whole minor units (cents).')
-  .nonnegative('Amounts cannot be negative.')
-  .max(Number.MAX_SAFE_INTEGER);
+const minorUnitsSchema = minorAmount();
 
 const optionalText = (max: number) => z.string().trim().max(max, `At most ${max} characters.`);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { minorAmount } from './money.ts';
 
 // The ledger's vocabulary and request/response shapes, shared by the API and the web app.
 // Amounts are integer minor units of the company's base currency unless a field says
@@ -81,11 +82,9 @@ export const isoDate = z
     return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d;
   }, 'This is not a real calendar date.');
 
-const minorUnits = z
-  .number()
-  .int('Amounts are whole minor units (cents).')
-  .nonnegative('Amounts cannot be negative; use the other side (debit or credit).')
-  .max(Number.MAX_SAFE_INTEGER);
+const minorUnits = minorAmount({
+  signMessage: 'Amounts cannot be negative; use the other side (debit or credit).',
+});
 
 const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'Use an ISO 4217 currency code such as USD.');
 

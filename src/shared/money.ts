@@ -3,6 +3,61 @@
 // amount ever passes through a binary float. Arithmetic that needs more than integers
 // (exchange rates) is done on BigInt with rounding half away from zero.
 
+import { z } from 'zod';
+import { AppError } from './errors.ts';
+
+// --- The amount bound (decision 0013, docs/ledger.md "Amount limits") ----------------------
+
+/**
+ * The largest absolute amount any one field may hold, in minor units: 999,999,999,999
+ * (9,999,999,999.99 in a two-decimal currency, 999,999,999,999 yen). Every amount the API
+ * accepts, every imported amount, every converted amount and every document total (an
+ * invoice's total, a split's parts) stays within it.
+ */
+export const MAX_AMOUNT_MINOR = 999_999_999_999;
+
+/**
+ * The most a company's ledger may ever hold: the sum over all posted lines of debit + credit
+ * + the foreign amount, in minor units (10^15). The ledger keeps this figure and refuses a
+ * posting past it, so every balance, report total, running balance and difference of them
+ * stays far inside JavaScript's exact integer range (2^53 − 1 ≈ 9.007 × 10^15).
+ */
+export const LEDGER_VOLUME_LIMIT = 1_000_000_000_000_000;
+
+/** The refusal of a posting that would take the ledger past LEDGER_VOLUME_LIMIT (409 ledger_limit_reached). */
+export const LEDGER_LIMIT_MESSAGE =
+  "This would take the company's ledger past its limit: all postings together (debits + credits + foreign amounts) can reach at most 1,000,000,000,000,000 minor units. Nothing was saved.";
+
+/** The one message for an amount beyond the bound. */
+export const AMOUNT_LIMIT_MESSAGE =
+  'Amounts can be at most 999,999,999,999 minor units (9,999,999,999.99 in a currency with cents).';
+
+/** True for an integer number of minor units within the bound (either sign). */
+export const isAmountWithinLimit = (value: number | bigint): boolean =>
+  typeof value === 'bigint'
+    ? value <= BigInt(MAX_AMOUNT_MINOR) && value >= -BigInt(MAX_AMOUNT_MINOR)
+    : Number.isInteger(value) && Math.abs(value) <= MAX_AMOUNT_MINOR;
+
+/**
+ * The zod schema of every amount field: whole minor units within ±MAX_AMOUNT_MINOR.
+ * `sign` narrows it (default `nonnegative`); `message` replaces the sign message.
+ */
+export const minorAmount = (
+  options: { sign?: 'any' | 'nonnegative' | 'positive'; signMessage?: string } = {},
+) => {
+  const sign = options.sign ?? 'nonnegative';
+  let schema = z
+    .number()
+    .int('Amounts are whole minor units (cents).')
+    .max(MAX_AMOUNT_MINOR, AMOUNT_LIMIT_MESSAGE)
+    .min(-MAX_AMOUNT_MINOR, AMOUNT_LIMIT_MESSAGE);
+  if (sign === 'nonnegative')
+    schema = schema.nonnegative(options.signMessage ?? 'Amounts cannot be negative.');
+  if (sign === 'positive')
+    schema = schema.positive(options.signMessage ?? 'Enter an amount greater than zero.');
+  return schema;
+};
+
 const CURRENCY_CODE = /^[A-Z]{3}$/;
 
 const knownCurrencies: ReadonlySet<string> = new Set(
@@ -30,6 +85,11 @@ export const currencyExponent = (currency: string): number => {
 export type ParseMoneyOptions = {
   /** Round extra decimals half away from zero instead of refusing them. */
   round?: boolean;
+  /**
+   * Refuse amounts beyond this many minor units (default MAX_AMOUNT_MINOR, the amount bound).
+   * Only readers of totals (hledger's balance output in the interop test) raise it.
+   */
+  limit?: number;
   /** Allow a leading minus sign. */
   allowNegative?: boolean;
 };
@@ -70,8 +130,15 @@ export const parseDecimalToMinor = (input: string, exponent: number, options: Pa
     minor = nextDigit >= 5 ? kept + 1n : kept;
   }
   if (sign === '-') minor = -minor;
+  const limit = BigInt(Math.min(options.limit ?? MAX_AMOUNT_MINOR, Number.MAX_SAFE_INTEGER));
+  if (minor > limit || minor < -limit) {
+    throw new MoneyParseError(
+      options.limit === undefined
+        ? `"${input}" is too large. ${AMOUNT_LIMIT_MESSAGE}`
+        : `"${input}" is too large an amount.`,
+    );
+  }
   const value = Number(minor);
-  if (!Number.isSafeInteger(value)) throw new MoneyParseError(`"${input}" is too large an amount.`);
   return value === 0 ? 0 : value;
 };
 
@@ -145,9 +212,26 @@ export const parseRate = (rate: string | number): { numerator: bigint; denominat
   return { numerator, denominator: 10n ** BigInt(fraction.length) };
 };
 
+/** Exact conversion to the other currency's minor units as a BigInt (no bound applied). */
+export const convertMinorExact = (
+  amountMinor: number | bigint,
+  fromCurrency: string,
+  rate: string | number,
+  toCurrency: string,
+): bigint => {
+  const { numerator, denominator } = parseRate(rate);
+  const fromExp = BigInt(currencyExponent(fromCurrency));
+  const toExp = BigInt(currencyExponent(toCurrency));
+  return divideRoundHalfAwayFromZero(
+    BigInt(amountMinor) * numerator * 10n ** toExp,
+    denominator * 10n ** fromExp,
+  );
+};
+
 /**
  * Converts an amount in a foreign currency's minor units to the base currency's minor units
- * at `rate` (base units per one foreign unit), rounding half away from zero.
+ * at `rate` (base units per one foreign unit), rounding half away from zero. A result beyond
+ * the amount bound is refused with 400 `amount_too_large` (it would be an amount field too).
  */
 export const convertMinor = (
   amountMinor: number,
@@ -155,14 +239,14 @@ export const convertMinor = (
   rate: string | number,
   toCurrency: string,
 ) => {
-  const { numerator, denominator } = parseRate(rate);
-  const fromExp = BigInt(currencyExponent(fromCurrency));
-  const toExp = BigInt(currencyExponent(toCurrency));
-  const result = divideRoundHalfAwayFromZero(
-    BigInt(amountMinor) * numerator * 10n ** toExp,
-    denominator * 10n ** fromExp,
-  );
+  const result = convertMinorExact(amountMinor, fromCurrency, rate, toCurrency);
+  if (!isAmountWithinLimit(result)) {
+    throw new AppError(
+      400,
+      'amount_too_large',
+      `${minorToDecimalString(amountMinor, currencyExponent(fromCurrency))} ${fromCurrency} at ${String(rate)} is ${minorToDecimalString(result, currencyExponent(toCurrency))} ${toCurrency}, beyond the limit. ${AMOUNT_LIMIT_MESSAGE}`,
+    );
+  }
   const value = Number(result);
-  if (!Number.isSafeInteger(value)) throw new RangeError('converted amount is beyond the safe integer range');
   return value === 0 ? 0 : value;
 };

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { decimalText, isPositiveDecimalText } from './input.ts';
+import { minorAmount } from './money.ts';
 import { isoDate } from './ledger.ts';
 
 // Money accounts, balances, exchange rates and transfers: shapes the API and the web app
@@ -16,17 +18,13 @@ export const MONEY_ACCOUNT_KIND_LABELS: Record<MoneyAccountKind, string> = {
 };
 
 const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'Use an ISO 4217 currency code such as USD.');
-const rateText = z
-  .string()
-  .trim()
-  .regex(/^\d{1,14}(\.\d{1,10})?$/, 'Use a positive decimal rate such as 1.0825 (up to 10 decimals).')
-  .refine((r) => /[1-9]/.test(r), 'A rate must be greater than zero.');
+const rateText = decimalText({
+  maxWholeDigits: 14,
+  maxDecimals: 10,
+  message: 'Use a positive decimal rate such as 1.0825 (up to 10 decimals).',
+}).refine(isPositiveDecimalText, 'A rate must be greater than zero.');
 
-const signedMinor = z
-  .number()
-  .int('Amounts are whole minor units (cents).')
-  .min(-Number.MAX_SAFE_INTEGER)
-  .max(Number.MAX_SAFE_INTEGER);
+const signedMinor = minorAmount({ sign: 'any' });
 
 export const moneyAccountCreateSchema = z.object({
   name: z.string().trim().min(1, 'Name the account.').max(120, 'Names are at most 120 characters.'),
@@ -118,9 +116,9 @@ export const transferInputSchema = z
     toAccountId: z.string().min(1, 'Choose the account the money arrives in.'),
     date: isoDate,
     /** Positive minor units of the from-account's currency. */
-    amount: z.number().int().positive('Enter an amount greater than zero.').max(Number.MAX_SAFE_INTEGER),
+    amount: minorAmount({ sign: 'positive' }),
     /** Positive minor units arriving, for accounts in different currencies (or give the rate). */
-    toAmount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    toAmount: minorAmount({ sign: 'positive' }).optional(),
     /** To-currency units per one from-currency unit. */
     rate: rateText.optional(),
     memo: z.string().trim().max(500).default(''),

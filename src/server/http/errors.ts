@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, type ApiErrorBody } from '../../shared/errors.ts';
+import { LEDGER_LIMIT_MESSAGE } from '../../shared/money.ts';
 
 // Every error leaves the API as `{ error: { code, message, details? } }`.
 
@@ -28,6 +29,13 @@ export const registerErrorHandling = (app: FastifyInstance) => {
           message: `Please check the ${where}: ${error.validation.map((i) => describeIssue(i, where)).join('; ')}`,
           details,
         },
+      } satisfies ApiErrorBody);
+    }
+    // The ledger's trigger refuses lines past the company's volume limit (decision 0013),
+    // whichever module wrote them; the transaction has rolled back.
+    if ((error as { code?: unknown }).code === 'KL001') {
+      return reply.status(409).send({
+        error: { code: 'ledger_limit_reached', message: LEDGER_LIMIT_MESSAGE },
       } satisfies ApiErrorBody);
     }
     if (isResponseSerializationError(error)) {

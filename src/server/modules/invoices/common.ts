@@ -1,4 +1,5 @@
-import { badRequest, notFound } from '../../../shared/errors.ts';
+import { sql } from 'kysely';
+import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import {
   InvoiceCalcError,
   type InvoiceLineInput,
@@ -6,7 +7,12 @@ import {
   type TaxForCalc,
   calculateInvoice,
 } from '../../../shared/invoices.ts';
-import { convertMinor } from '../../../shared/money.ts';
+import {
+  AMOUNT_LIMIT_MESSAGE,
+  LEDGER_VOLUME_LIMIT,
+  MAX_AMOUNT_MINOR,
+  convertMinor,
+} from '../../../shared/money.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
 import { type Executor, selectCompany, selectItemsByIds, selectTaxRatesByIds } from './queries.ts';
@@ -33,6 +39,35 @@ export const loadCompany = async (db: Executor, organizationId: string) => {
   const company = await selectCompany(db, organizationId);
   if (!company) throw notFound('Company not found.');
   return { ...company, base_currency: company.base_currency.trim() };
+};
+
+/**
+ * Drafts do not post, so the ledger's volume limit does not cover them; the invoice list sums
+ * their base-currency totals. After a draft is saved (in its transaction): its base total is
+ * within the amount bound (400 amount_too_large), and all drafts together within the ledger
+ * volume limit (409 draft_total_limit), so that sum stays exact (decision 0013).
+ */
+export const checkDraftTotals = async (db: Executor, organizationId: string, invoiceId: string) => {
+  const { rows } = await sql<{ own: string | null; all: string | null }>`
+    select max(round(total * exchange_rate::numeric)) filter (where id = ${invoiceId})::text as own,
+           sum(round(total * exchange_rate::numeric))::text as all
+      from invoices
+     where organization_id = ${organizationId} and status = 'draft'`.execute(db);
+  const own = BigInt(rows[0]?.own ?? '0');
+  const all = BigInt(rows[0]?.all ?? '0');
+  if (own > BigInt(MAX_AMOUNT_MINOR)) {
+    throw badRequest(
+      'amount_too_large',
+      `The invoice total in the base currency (${own} minor units at this exchange rate) is too large. ${AMOUNT_LIMIT_MESSAGE}`,
+      { field: 'exchangeRate' },
+    );
+  }
+  if (all > BigInt(LEDGER_VOLUME_LIMIT)) {
+    throw conflict(
+      'draft_total_limit',
+      'All draft invoices together would be worth more than 1,000,000,000,000,000 minor units in the base currency. Send or delete some drafts first; nothing was saved.',
+    );
+  }
 };
 
 export const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());

@@ -22,7 +22,16 @@ import {
   postJournalEntry,
   reverseJournalEntry,
 } from '../ledger/posting.ts';
-import { companyToday, iso, lineRows, loadCompany, prepareLines, splitToBase, toBase } from './common.ts';
+import {
+  checkDraftTotals,
+  companyToday,
+  iso,
+  lineRows,
+  loadCompany,
+  prepareLines,
+  splitToBase,
+  toBase,
+} from './common.ts';
 import {
   type Executor,
   type InvoiceListRow,
@@ -151,6 +160,7 @@ export const createInvoice = (
       .insertInto('invoice_lines')
       .values(lineRows(organizationId, id, lines))
       .execute();
+    await checkDraftTotals(trx, organizationId, id);
     await addEvent(
       trx,
       actor,
@@ -234,6 +244,7 @@ export const updateInvoice = (
       .where('organization_id', '=', organizationId)
       .where('id', '=', id)
       .execute();
+    await checkDraftTotals(trx, organizationId, id);
     await addEvent(trx, actor, id, 'updated', 'Draft edited');
     const after = await getInvoice(trx, organizationId, id, actor.now);
     await recordAudit(trx, {

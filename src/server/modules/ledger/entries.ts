@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
-import { badRequest } from '../../../shared/errors.ts';
 import type { JournalEntry, JournalSourceName, JournalStatusName } from '../../../shared/ledger.ts';
+import { decodeCursor, encodeCursor, exactTimestamp } from '../../db/cursor.ts';
 import { loadEntry } from './posting.ts';
 import type { Executor } from './queries.ts';
 
 // Listing journal entries (newest first) for the Journal Entries screen, with keyset pages.
-
-type ListCursor = { date: string; created: string; id: string };
+// The cursor keeps created_at as exact text with microseconds: a millisecond Date would sit
+// before the stored value and skip every row created in the same millisecond (issue 11 §8).
 
 export type ListEntriesQuery = {
   status?: JournalStatusName;
@@ -18,24 +18,17 @@ export type ListEntriesQuery = {
   cursor?: string;
 };
 
-const decode = (cursor: string | undefined): ListCursor | null => {
-  if (!cursor) return null;
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof v?.date === 'string' && typeof v?.created === 'string' && typeof v?.id === 'string') return v;
-  } catch {
-    // fall through
-  }
-  throw badRequest('invalid_cursor', 'The page cursor is not valid; start again from the first page.');
-};
-
 export const listEntries = async (
   db: Executor,
   organizationId: string,
   query: ListEntriesQuery,
 ): Promise<{ entries: JournalEntry[]; nextCursor: string | null }> => {
-  const cursor = decode(query.cursor);
-  let q = db.selectFrom('journal_entries').selectAll().where('organization_id', '=', organizationId);
+  const cursor = decodeCursor(query.cursor, { date: 'date', created: 'timestamp', id: 'string' });
+  let q = db
+    .selectFrom('journal_entries')
+    .selectAll()
+    .select(exactTimestamp('created_at').as('created_exact'))
+    .where('organization_id', '=', organizationId);
   if (query.status) q = q.where('status', '=', query.status);
   if (query.source) q = q.where('source', '=', query.source);
   if (query.from) q = q.where('date', '>=', query.from);
@@ -64,19 +57,14 @@ export const listEntries = async (
     .execute();
   const page = rows.slice(0, query.limit);
   const entries: JournalEntry[] = [];
-  for (const row of page) entries.push(await loadEntry(db, organizationId, row.id, row));
+  for (const { created_exact: _, ...row } of page)
+    entries.push(await loadEntry(db, organizationId, row.id, row));
   const last = page.at(-1);
   return {
     entries,
     nextCursor:
       rows.length > query.limit && last
-        ? Buffer.from(
-            JSON.stringify({
-              date: last.date,
-              created: new Date(last.created_at as Date).toISOString(),
-              id: last.id,
-            }),
-          ).toString('base64url')
+        ? encodeCursor({ date: last.date, created: last.created_exact, id: last.id })
         : null,
   };
 };

@@ -62,7 +62,10 @@ export const externalBalances = async (tool: PlainTextTool, file: string, curren
     const [account, amount] = row as [string, string];
     const text = amount.replace(currency, '').replace(/,/g, '').trim();
     if (text === '' || text === '0') continue;
-    balances.set(account, parseDecimalToMinor(text, exponent, { allowNegative: true }));
+    balances.set(
+      account,
+      parseDecimalToMinor(text, exponent, { allowNegative: true, limit: Number.MAX_SAFE_INTEGER }),
+    );
   }
   return balances;
 };

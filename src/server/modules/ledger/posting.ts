@@ -2,7 +2,14 @@ import { sql } from 'kysely';
 import { AppError, badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import type { JournalEntry, JournalLine, JournalSourceName } from '../../../shared/ledger.ts';
 import { JOURNAL_SOURCES } from '../../../shared/ledger.ts';
-import { MoneyParseError, convertMinor, isCurrencyCode, parseRate } from '../../../shared/money.ts';
+import {
+  AMOUNT_LIMIT_MESSAGE,
+  MoneyParseError,
+  convertMinorExact,
+  isAmountWithinLimit,
+  isCurrencyCode,
+  parseRate,
+} from '../../../shared/money.ts';
 import type { JournalEntriesTable } from '../../db/types.ts';
 import { recordAudit } from '../audit/record.ts';
 import { isIsoDate } from './dates.ts';
@@ -96,6 +103,9 @@ export const normalizeLines = (
       ['credit', line.credit],
       ['amount', line.amount],
     ] as const) {
+      if (isMinor(value) && !isAmountWithinLimit(value)) {
+        throw lineError(i, `${name} is too large. ${AMOUNT_LIMIT_MESSAGE}`, 'amount_too_large');
+      }
       if (value !== undefined && value !== null && !isMinor(value)) {
         throw lineError(
           i,
@@ -128,7 +138,15 @@ export const normalizeLines = (
       }
       currency = line.currency;
       amount = line.amount;
-      const converted = convertMinor(line.amount, line.currency, rate, baseCurrency);
+      const exact = convertMinorExact(line.amount, line.currency, rate, baseCurrency);
+      if (!isAmountWithinLimit(exact)) {
+        throw lineError(
+          i,
+          `${line.amount} ${line.currency} at ${rate} is ${exact} ${baseCurrency} minor units. ${AMOUNT_LIMIT_MESSAGE}`,
+          'amount_too_large',
+        );
+      }
+      const converted = Number(exact);
       if (debit === 0 && credit === 0) {
         throw lineError(
           i,

@@ -10,6 +10,7 @@ import {
   isDebitNormal,
 } from '../../../shared/ledger.ts';
 import { addDays, fiscalYearOf, previousPeriod, wholeMonthSpan } from './dates.ts';
+import { decodeCursor, encodeCursor } from '../../db/cursor.ts';
 import { type BalanceRow, type Executor, selectBalances, selectSettings } from './queries.ts';
 
 // Financial reports, computed exactly in integer minor units. Sums come from SQL: whole
@@ -259,19 +260,8 @@ export const cashFlow = async (
 
 // --- Ledgers with keyset pagination ------------------------------------------------------
 
-type LineCursor = { date: string; number: number; line: number; balance: number };
-
-const encodeCursor = (c: object) => Buffer.from(JSON.stringify(c)).toString('base64url');
-const decodeCursor = <T>(cursor: string | undefined, check: (v: any) => boolean): T | null => {
-  if (!cursor) return null;
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (check(value)) return value as T;
-  } catch {
-    // fall through to the error below
-  }
-  throw badRequest('invalid_cursor', 'The page cursor is not valid; start again from the first page.');
-};
+// Cursors (src/server/db/cursor.ts) hold (date, entry number, line number): exact integers,
+// unique per company, so every line is on exactly one page.
 
 /** One account's posted lines in date order with a running balance; pages by (date, number, line). */
 export const generalLedger = async (
@@ -284,14 +274,12 @@ export const generalLedger = async (
   const ctx = await loadContext(db, organizationId);
   const account = ctx.byId.get(query.accountId);
   if (!account) throw notFound('Account not found.');
-  const cursor = decodeCursor<LineCursor>(
-    query.cursor,
-    (v) =>
-      typeof v?.date === 'string' &&
-      Number.isSafeInteger(v?.number) &&
-      Number.isSafeInteger(v?.line) &&
-      Number.isSafeInteger(v?.balance),
-  );
+  const cursor = decodeCursor(query.cursor, {
+    date: 'date',
+    number: 'integer',
+    line: 'integer',
+    balance: 'integer',
+  });
   const openingRows = from
     ? await balancesOver(db, organizationId, null, addDays(from, -1), null, account.id)
     : [];
@@ -327,7 +315,7 @@ export const generalLedger = async (
   if (from) q = q.where('l.date', '>=', from);
   if (cursor) {
     q = q.where(
-      sql<boolean>`(l.date, l.entry_number, l.line_no) > (${cursor.date}::date, ${cursor.number}::bigint, ${cursor.line}::smallint)`,
+      sql<boolean>`(l.date, l.entry_number, l.line_no) > (${cursor.date}::date, ${cursor.number}::bigint, ${cursor.line}::bigint)`,
     );
   }
   const rows = await q
@@ -375,8 +363,6 @@ export const generalLedger = async (
   };
 };
 
-type EntryCursor = { date: string; number: number };
-
 /** The journal: posted entries in date and number order with their lines. */
 export const journalReport = async (
   db: Executor,
@@ -386,10 +372,7 @@ export const journalReport = async (
   const from = query.from ?? null;
   checkRange(from, query.to);
   const ctx = await loadContext(db, organizationId);
-  const cursor = decodeCursor<EntryCursor>(
-    query.cursor,
-    (v) => typeof v?.date === 'string' && Number.isSafeInteger(v?.number),
-  );
+  const cursor = decodeCursor(query.cursor, { date: 'date', number: 'integer' });
   let q = db
     .selectFrom('journal_entries')
     .select(['id', 'number', 'date', 'memo', 'reference', 'source', 'reverses_entry_id'])
@@ -460,7 +443,7 @@ export const journalReport = async (
       }),
     })),
     nextCursor:
-      entries.length > query.limit && last ? encodeCursor({ date: last.date, number: last.number }) : null,
+      entries.length > query.limit && last ? encodeCursor({ date: last.date, number: last.number ?? 0 }) : null,
   };
 };
 
@@ -477,10 +460,7 @@ export const accountTransactions = async (
   checkRange(from, query.to);
   const ctx = await loadContext(db, organizationId);
   if (query.accountId && !ctx.byId.has(query.accountId)) throw notFound('Account not found.');
-  const cursor = decodeCursor<Omit<LineCursor, 'balance'>>(
-    query.cursor,
-    (v) => typeof v?.date === 'string' && Number.isSafeInteger(v?.number) && Number.isSafeInteger(v?.line),
-  );
+  const cursor = decodeCursor(query.cursor, { date: 'date', number: 'integer', line: 'integer' });
   let q = db
     .selectFrom('journal_lines as l')
     .innerJoin('journal_entries as e', (j) =>
@@ -508,7 +488,7 @@ export const accountTransactions = async (
   if (query.accountId) q = q.where('l.account_id', '=', query.accountId);
   if (cursor) {
     q = q.where(
-      sql<boolean>`(l.date, l.entry_number, l.line_no) > (${cursor.date}::date, ${cursor.number}::bigint, ${cursor.line}::smallint)`,
+      sql<boolean>`(l.date, l.entry_number, l.line_no) > (${cursor.date}::date, ${cursor.number}::bigint, ${cursor.line}::bigint)`,
     );
   }
   const rows = await q

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import {
+  LEDGER_VOLUME_LIMIT,
   convertMinor,
+  convertMinorExact,
   currencyExponent,
   divideRoundHalfAwayFromZero,
   isCurrencyCode,
@@ -72,6 +74,32 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 export const tidyRate = (rate: string) =>
   rate.includes('.') ? rate.replace(/0+$/, '').replace(/\.$/, '') : rate;
 
+/**
+ * A balance converted at the latest stored rate, for display. Balances are within the ledger's
+ * volume limit, but a stored rate is any positive decimal, so the product may not be: beyond
+ * the limit the account counts as not convertible (null, listed under missingRates) instead of
+ * failing the read (decision 0013).
+ */
+const displayInBase = (balance: number, currency: string, rate: string, base: string): number | null => {
+  const value = convertMinorExact(balance, currency, rate, base);
+  const limit = BigInt(LEDGER_VOLUME_LIMIT);
+  return value <= limit && value >= -limit ? Number(value) : null;
+};
+
+/**
+ * The exact sum of base-currency balances. Base-currency accounts alone stay within the volume
+ * limit; if converted ones would take the total out of JavaScript's exact range, they are left
+ * out (and reported as not convertible) rather than answering an inexact figure.
+ */
+const exactBaseTotal = (parts: { base: boolean; value: number | null }[]) => {
+  const sum = (xs: { value: number | null }[]) => xs.reduce((s, x) => s + BigInt(x.value ?? 0), 0n);
+  const all = sum(parts);
+  if (all <= BigInt(Number.MAX_SAFE_INTEGER) && all >= -BigInt(Number.MAX_SAFE_INTEGER)) {
+    return { total: Number(all), convertedIncluded: true };
+  }
+  return { total: Number(sum(parts.filter((p) => p.base))), convertedIncluded: false };
+};
+
 const toMoneyAccount = (
   row: MoneyAccountRow,
   baseCurrency: string,
@@ -95,7 +123,7 @@ const toMoneyAccount = (
       currency === baseCurrency
         ? row.balance
         : rate
-          ? convertMinor(row.balance, currency, rate.rate, baseCurrency)
+          ? displayInBase(row.balance, currency, rate.rate, baseCurrency)
           : null,
     rate: rate ? tidyRate(rate.rate) : null,
     rateDate: rate?.date ?? null,
@@ -122,10 +150,14 @@ export const getWalletSummary = async (ctx: AppContext, member: MemberContext): 
   const rates = new Map(latest.map((r) => [r.currency, r]));
   const accounts = rows.map((r) => toMoneyAccount(r, base, rates));
   const live = accounts.filter((a) => !a.archived);
+  const { total, convertedIncluded } = exactBaseTotal(
+    live.map((a) => ({ base: a.currency === base, value: a.baseBalance })),
+  );
+  if (!convertedIncluded) for (const a of accounts) if (a.currency !== base) a.baseBalance = null;
   return {
     baseCurrency: base,
     accounts,
-    totalBase: live.reduce((s, a) => s + (a.baseBalance ?? 0), 0),
+    totalBase: total,
     missingRates: [...new Set(live.filter((a) => a.baseBalance === null).map((a) => a.currency))],
   };
 };
@@ -378,14 +410,15 @@ export const balanceHistory = async (
         running.set(m.money_account_id, (running.get(m.money_account_id) ?? 0) + Number(m.total));
     }
     const balances: Record<string, number> = {};
-    let totalBase = 0;
+    const parts: { base: boolean; value: number | null }[] = [];
     for (const a of live) {
       const balance = running.get(a.id) ?? 0;
       balances[a.id] = balance;
-      if (a.currency === summary.baseCurrency) totalBase += balance;
-      else if (a.rate) totalBase += convertMinor(balance, a.currency, a.rate, summary.baseCurrency);
+      if (a.currency === summary.baseCurrency) parts.push({ base: true, value: balance });
+      else if (a.rate)
+        parts.push({ base: false, value: displayInBase(balance, a.currency, a.rate, summary.baseCurrency) });
     }
-    points.push({ date: end, totalBase, balances });
+    points.push({ date: end, totalBase: exactBaseTotal(parts).total, balances });
   }
   return { baseCurrency: summary.baseCurrency, points };
 };
