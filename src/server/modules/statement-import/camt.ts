@@ -1,19 +1,28 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { exponentOfCode, parseExactDecimal } from './decimal.ts';
+import { lineAt, lineStartsOf } from './ofx.ts';
 import {
   type ParsedStatement,
+  type ParsedStatementFile,
   type ParsedStatementRow,
-  collectErrors,
   StatementParseError,
+  collectErrors,
 } from './types.ts';
-import { lineStartsOf } from './ofx.ts';
-import { messageOf, parseBankAmount } from './values.ts';
+import { messageOf } from './values.ts';
 
-// ISO 20022 CAMT.053 bank-to-customer statements (versions 001.02 to 001.08 read alike):
-// one Stmt with its balances and booked entries (Ntry).
+// ISO 20022 bank-to-customer cash management messages, recognised by their content:
+// camt.053 statements (BkToCstmrStmt/Stmt), camt.052 account reports (BkToCstmrAcctRpt/Rpt)
+// and camt.054 debit/credit notifications (BkToCstmrDbtCdtNtfctn/Ntfctn), versions .001.02
+// to .001.13 alike. Each Stmt/Rpt/Ntfctn is one statement. An entry's direction is its
+// CdtDbtInd alone: a reversal (RvslInd) is booked by the bank in the direction it states.
+// Only booked entries (Sts BOOK) move money; pending and information-only ones are listed
+// as a notice, never imported.
 
 type Node = Record<string, unknown>;
 
-const ARRAYS = new Set(['Stmt', 'Ntry', 'Bal', 'TxDtls', 'NtryDtls', 'Ustrd']);
+const ARRAYS = new Set(['Stmt', 'Rpt', 'Ntfctn', 'Ntry', 'Bal', 'TxDtls', 'NtryDtls', 'Ustrd', 'Strd']);
+
+const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -22,8 +31,16 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: true,
+  processEntities: true,
+  captureMetaData: true,
   isArray: (name) => ARRAYS.has(name),
 });
+
+const MESSAGES = [
+  { root: 'BkToCstmrStmt', item: 'Stmt', kind: 'camt.053 statement' },
+  { root: 'BkToCstmrAcctRpt', item: 'Rpt', kind: 'camt.052 account report' },
+  { root: 'BkToCstmrDbtCdtNtfctn', item: 'Ntfctn', kind: 'camt.054 notification' },
+] as const;
 
 const get = (node: unknown, ...path: string[]): unknown => {
   let cur = node;
@@ -35,6 +52,12 @@ const get = (node: unknown, ...path: string[]): unknown => {
   return Array.isArray(cur) ? cur[0] : cur;
 };
 
+const list = (node: unknown, key: string): Node[] => {
+  const value = node && typeof node === 'object' ? (node as Node)[key] : undefined;
+  if (value === undefined || value === null) return [];
+  return (Array.isArray(value) ? value : [value]) as Node[];
+};
+
 const text = (value: unknown): string => {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value.trim();
@@ -43,8 +66,9 @@ const text = (value: unknown): string => {
   return '';
 };
 
+/** A date of a Dt/DtTm choice (the calendar date the bank wrote; a time zone does not move it). */
 const isoDateOf = (node: unknown): string | null => {
-  const value = text(get(node, 'Dt')) || text(get(node, 'DtTm'));
+  const value = text(node) || text(get(node, 'Dt')) || text(get(node, 'DtTm'));
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -52,140 +76,272 @@ const isoDateOf = (node: unknown): string | null => {
   return `${m[1]}-${m[2]}-${m[3]}`;
 };
 
+/** Party name across versions: Nm (up to .07) or Pty/Nm (.08 and later). */
 const nameOf = (party: unknown) => text(get(party, 'Nm')) || text(get(party, 'Pty', 'Nm'));
 
-export const looksLikeCamt053 = (content: string) => /BkToCstmrStmt/.test(content.slice(0, 8192));
+const accountOf = (acct: unknown) =>
+  text(get(acct, 'Id', 'IBAN')) ||
+  text(get(acct, 'Id', 'Othr', 'Id')) ||
+  text(get(acct, 'Id', 'PrxyId', 'Id'));
 
-export const parseCamt053Statement = (content: string, exponent: number): ParsedStatement => {
+export const looksLikeCamt = (content: string) =>
+  /<(?:[A-Za-z0-9_]+:)?(?:BkToCstmrStmt|BkToCstmrAcctRpt|BkToCstmrDbtCdtNtfctn)[\s>]|urn:iso:std:iso:20022:tech:xsd:camt\.05[234]\./.test(
+    content.slice(0, 16384),
+  );
+/** @deprecated the name of the CAMT.053-only days; kept for callers that still use it. */
+export const looksLikeCamt053 = looksLikeCamt;
+
+/** Character references to no character (&#x110000;, &#0;) are refused with their line. */
+export const badCharacterReferences = (content: string, lineStarts: number[]) => {
+  const found: { line: number; reason: string }[] = [];
+  const re = /&#(x[0-9a-fA-F]+|[0-9]+);/g;
+  for (let m = re.exec(content); m && found.length < 10; m = re.exec(content)) {
+    const ref = m[1]!;
+    const code = ref[0] === 'x' ? Number.parseInt(ref.slice(1), 16) : Number(ref);
+    if (!Number.isSafeInteger(code) || code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+      found.push({
+        line: lineAt(lineStarts, m.index),
+        reason: `the character reference ${m[0]} names no Unicode character`,
+      });
+    }
+  }
+  return found;
+};
+
+const startOf = (node: unknown): number | undefined =>
+  node && typeof node === 'object'
+    ? (node as Record<symbol, { startIndex?: number } | undefined>)[META]?.startIndex
+    : undefined;
+
+export const parseCamtFile = (
+  content: string,
+  fallbackExponent: number,
+  fallbackCurrency: string | null = null,
+): ParsedStatementFile => {
+  const lineStarts = lineStartsOf(content);
+  const lineOf = (node: unknown, fallback: number) => {
+    const at = startOf(node);
+    return at === undefined ? fallback : lineAt(lineStarts, at);
+  };
   const valid = XMLValidator.validate(content);
   if (valid !== true) {
     throw new StatementParseError([
       { line: valid.err.line, reason: `the XML is malformed: ${valid.err.msg}` },
     ]);
   }
+  const badRefs = badCharacterReferences(content, lineStarts);
+  if (badRefs.length > 0) throw new StatementParseError(badRefs);
   let doc: Node;
   try {
     doc = parser.parse(content) as Node;
   } catch (error) {
     throw new StatementParseError([{ line: 1, reason: `the XML cannot be read: ${messageOf(error)}` }]);
   }
-  const statements = (get(doc, 'Document', 'BkToCstmrStmt') as Node | undefined)?.Stmt as Node[] | undefined;
-  if (!statements || statements.length === 0) {
-    throw new StatementParseError([
-      { line: 1, reason: 'this is not a CAMT.053 statement: no Document/BkToCstmrStmt/Stmt' },
-    ]);
-  }
-  const accounts = new Set(
-    statements.map((s) => text(get(s, 'Acct', 'Id', 'IBAN')) || text(get(s, 'Acct', 'Id', 'Othr', 'Id'))),
-  );
-  if (accounts.size > 1) {
+  const document = get(doc, 'Document') as Node | undefined;
+  const message = MESSAGES.find((m) => document && typeof document === 'object' && m.root in document);
+  if (!document || !message) {
     throw new StatementParseError([
       {
-        line: 1,
-        reason: `the file holds statements of ${accounts.size} different accounts; export one account per file`,
+        line: lineOf(document, 1),
+        reason:
+          'this is not an ISO 20022 bank statement: expected Document with BkToCstmrStmt (camt.053), BkToCstmrAcctRpt (camt.052) or BkToCstmrDbtCdtNtfctn (camt.054)',
       },
     ]);
   }
-  const lineStarts = lineStartsOf(content);
-  const entryLines: number[] = [];
-  const entryTag = /<(?:[A-Za-z0-9_]+:)?Ntry[\s>]/g;
-  for (let m = entryTag.exec(content); m; m = entryTag.exec(content)) {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= m.index) lo = mid;
-      else hi = mid - 1;
-    }
-    entryLines.push(lo + 1);
+  const root = get(document, message.root) as Node;
+  const items = list(root, message.item);
+  if (items.length === 0) {
+    throw new StatementParseError([
+      {
+        line: lineOf(root, 1),
+        reason: `the ${message.root} message holds no ${message.item} (${message.kind})`,
+      },
+    ]);
   }
   const problems = collectErrors();
-  const rows: ParsedStatementRow[] = [];
-  let currency: string | null = text(get(statements[0], 'Acct', 'Ccy')) || null;
-  let closingBalance: ParsedStatement['closingBalance'] = null;
-  let entryIndex = 0;
-  for (const stmt of statements) {
-    for (const bal of (stmt.Bal as Node[] | undefined) ?? []) {
-      const code = text(get(bal, 'Tp', 'CdOrPrtry', 'Cd'));
-      if (code !== 'CLBD') continue;
-      const date = isoDateOf(get(bal, 'Dt'));
-      try {
-        const amount = parseBankAmount(text(get(bal, 'Amt')), exponent, '.');
-        const sign = text(get(bal, 'CdtDbtInd')) === 'DBIT' ? -1 : 1;
-        if (date) closingBalance = { date, amount: sign * amount || 0 };
-      } catch {
-        // A closing balance is a convenience for reconciliation; the entries are what count.
+  const statements: ParsedStatement[] = [];
+  for (const item of items) {
+    const itemLine = lineOf(item, 1);
+    const balances = list(item, 'Bal');
+    const entries = list(item, 'Ntry');
+    const stated =
+      text(get(item, 'Acct', 'Ccy')) ||
+      text(get(balances[0], 'Amt', '@_Ccy')) ||
+      text(get(entries[0], 'Amt', '@_Ccy')) ||
+      '';
+    let currency: string | null = null;
+    let exponent = fallbackExponent;
+    if (stated) {
+      const e = exponentOfCode(stated.toUpperCase());
+      if (e === null) {
+        problems.add(itemLine, `the currency "${stated}" is not an ISO 4217 code`);
+        continue;
       }
+      currency = stated.toUpperCase();
+      exponent = e;
     }
-    for (const entry of (stmt.Ntry as Node[] | undefined) ?? []) {
-      const line = entryLines[entryIndex] ?? 1;
-      entryIndex += 1;
-      const status = text(get(entry, 'Sts')) || text(get(entry, 'Sts', 'Cd'));
-      if (status && status !== 'BOOK') continue; // pending and information-only entries move no money yet
-      const amountNode = get(entry, 'Amt');
-      const amountText = text(amountNode);
-      const entryCurrency =
-        typeof amountNode === 'object' && amountNode ? text((amountNode as Node)['@_Ccy']) : '';
-      if (entryCurrency) currency ??= entryCurrency;
-      if (entryCurrency && currency && entryCurrency !== currency) {
-        problems.add(line, `the entry is in ${entryCurrency} but the statement is in ${currency}`);
-        continue;
+    const amountOf = (amt: unknown, at: number, what: string): number | null => {
+      const ccy = text(get(amt, '@_Ccy')).toUpperCase();
+      const expected = currency ?? fallbackCurrency;
+      if (ccy && expected && ccy !== expected) {
+        problems.add(at, `${what} is in ${ccy} but the account is kept in ${expected}`);
+        return null;
       }
-      let amount: number;
+      const value = text(amt);
+      if (value.startsWith('-')) {
+        problems.add(
+          at,
+          `${what} "${value}" is negative; ISO 20022 amounts are positive and CdtDbtInd gives the direction`,
+        );
+        return null;
+      }
       try {
-        amount = parseBankAmount(amountText, exponent, '.');
+        return parseExactDecimal(value, exponent, currency ?? fallbackCurrency);
       } catch (error) {
-        problems.add(line, `Amt: ${messageOf(error)}`);
+        problems.add(at, `${what}: ${messageOf(error)}`);
+        return null;
+      }
+    };
+    const directionOf = (node: unknown, at: number, what: string): 1 | -1 | null => {
+      const indicator = text(get(node, 'CdtDbtInd'));
+      if (indicator === 'CRDT') return 1;
+      if (indicator === 'DBIT') return -1;
+      problems.add(at, `${what}: CdtDbtInd "${indicator}" must be CRDT or DBIT`);
+      return null;
+    };
+
+    let openingBalance: ParsedStatement['openingBalance'] = null;
+    let closingBalance: ParsedStatement['closingBalance'] = null;
+    let interim: ParsedStatement['closingBalance'] = null;
+    const balanceNotices: string[] = [];
+    for (const bal of balances) {
+      const at = lineOf(bal, itemLine);
+      const code = text(get(bal, 'Tp', 'CdOrPrtry', 'Cd')) || text(get(bal, 'Tp', 'CdOrPrtry', 'Prtry'));
+      // Booked balances: opening (OPBD) or the previous statement's closing (PRCD), closing
+      // (CLBD), interim booked (ITBD, the running balance of an intraday report).
+      if (!['OPBD', 'PRCD', 'CLBD', 'ITBD'].includes(code)) continue;
+      const balanceCcy = text(get(bal, 'Amt', '@_Ccy')).toUpperCase();
+      if (balanceCcy && currency && balanceCcy !== currency) {
+        // A balance is for reconciliation only; one in another currency is shown as left out.
+        balanceNotices.push(
+          `the ${code} balance on line ${at} is in ${balanceCcy}, not ${currency}; it is not used`,
+        );
         continue;
       }
-      const indicator = text(get(entry, 'CdtDbtInd'));
-      if (indicator !== 'CRDT' && indicator !== 'DBIT') {
-        problems.add(line, `CdtDbtInd "${indicator}" must be CRDT or DBIT`);
+      const amount = amountOf(get(bal, 'Amt'), at, `balance ${code}`);
+      const sign = directionOf(bal, at, `balance ${code}`);
+      const date = isoDateOf(get(bal, 'Dt'));
+      if (amount === null || sign === null) continue;
+      if (!date) {
+        problems.add(at, `balance ${code} has no valid date (Dt or DtTm)`);
         continue;
       }
-      let sign = indicator === 'DBIT' ? -1 : 1;
-      if (text(get(entry, 'RvslInd')) === 'true') sign = -sign;
+      const value = { date, amount: sign * amount || 0 };
+      if (code === 'OPBD' || (code === 'PRCD' && !openingBalance)) openingBalance = value;
+      else if (code === 'CLBD') closingBalance = value;
+      else if (code === 'ITBD' && (!interim || date >= interim.date)) interim = value;
+    }
+    const rows: ParsedStatementRow[] = [];
+    const notBooked: { line: number; status: string }[] = [];
+    for (const entry of entries) {
+      const at = lineOf(entry, itemLine);
+      const status = (
+        text(get(entry, 'Sts', 'Cd')) ||
+        text(get(entry, 'Sts', 'Prtry')) ||
+        text(get(entry, 'Sts'))
+      ).toUpperCase();
+      if (status && status !== 'BOOK') {
+        notBooked.push({ line: at, status });
+        continue;
+      }
+      const amount = amountOf(get(entry, 'Amt'), at, 'the entry amount (Amt)');
+      const sign = directionOf(entry, at, 'the entry');
+      if (amount === null || sign === null) continue;
       const date = isoDateOf(get(entry, 'BookgDt')) ?? isoDateOf(get(entry, 'ValDt'));
       if (!date) {
-        problems.add(line, 'the entry has no valid BookgDt (booking date)');
+        problems.add(at, 'the entry has no valid booking date (BookgDt) or value date (ValDt)');
         continue;
       }
-      const tx = get(entry, 'NtryDtls', 'TxDtls');
-      const unstructured = ((get(tx, 'RmtInf') as Node | undefined)?.Ustrd as unknown[] | undefined) ?? [];
-      const remittance = unstructured.map(text).filter(Boolean).join(' ');
-      const payee =
-        indicator === 'DBIT' ? nameOf(get(tx, 'RltdPties', 'Cdtr')) : nameOf(get(tx, 'RltdPties', 'Dbtr'));
+      const reversal = text(get(entry, 'RvslInd')) === 'true';
+      const details = list(entry, 'NtryDtls').flatMap((d) => list(d, 'TxDtls'));
+      const tx = details[0];
+      // The other party: whom we paid on a debit, who paid us on a credit; a reversal returns
+      // money to (or from) the party of the original transaction.
+      const paidOut = (sign === -1) !== reversal;
+      const parties = get(tx, 'RltdPties');
+      const payee = paidOut
+        ? nameOf(get(parties, 'Cdtr')) || nameOf(get(parties, 'UltmtCdtr'))
+        : nameOf(get(parties, 'Dbtr')) || nameOf(get(parties, 'UltmtDbtr'));
+      const remittance = details
+        .flatMap((d) => list(get(d, 'RmtInf'), 'Ustrd'))
+        .map(text)
+        .filter(Boolean)
+        .join(' ');
+      const structured = details
+        .flatMap((d) => list(get(d, 'RmtInf'), 'Strd'))
+        .map((s) => text(get(s, 'CdtrRefInf', 'Ref')))
+        .filter(Boolean)
+        .join(' ');
       const description =
         remittance ||
-        text(get(entry, 'AddtlNtryInf')) ||
         text(get(tx, 'AddtlTxInf')) ||
+        text(get(entry, 'AddtlNtryInf')) ||
+        structured ||
         payee ||
         'Bank transaction';
       const endToEnd = text(get(tx, 'Refs', 'EndToEndId'));
+      const reference =
+        text(get(entry, 'AcctSvcrRef')) ||
+        (details.length === 1 ? text(get(tx, 'Refs', 'AcctSvcrRef')) : '') ||
+        text(get(entry, 'NtryRef')) ||
+        (details.length === 1 && endToEnd !== 'NOTPROVIDED' ? endToEnd : '');
       rows.push({
-        line,
+        line: at,
         date,
-        amount: sign * amount || 0,
-        description: description.slice(0, 500),
+        amount: sign * amount,
+        description: description.replace(/\s+/g, ' ').slice(0, 500),
         payee: payee ? payee.slice(0, 200) : null,
-        externalId:
-          (
-            text(get(entry, 'AcctSvcrRef')) ||
-            text(get(entry, 'NtryRef')) ||
-            (endToEnd !== 'NOTPROVIDED' ? endToEnd : '')
-          ).slice(0, 200) || null,
+        externalId: reference ? reference.slice(0, 200) : null,
       });
     }
+    const notices: string[] = [...balanceNotices];
+    if (notBooked.length > 0) {
+      notices.push(
+        `${notBooked.length} entr${notBooked.length === 1 ? 'y is' : 'ies are'} not booked yet (${[...new Set(notBooked.map((n) => n.status))].join(', ')}) and ${notBooked.length === 1 ? 'is' : 'are'} not imported (line${notBooked.length === 1 ? '' : 's'} ${notBooked
+          .slice(0, 10)
+          .map((n) => n.line)
+          .join(', ')}${notBooked.length > 10 ? ', …' : ''})`,
+      );
+    }
+    const zero = rows.filter((r) => r.amount === 0);
+    if (zero.length > 0) {
+      notices.push(
+        `${zero.length} entr${zero.length === 1 ? 'y' : 'ies'} of amount 0 moved no money and ${zero.length === 1 ? 'is' : 'are'} not imported (line${zero.length === 1 ? '' : 's'} ${zero
+          .slice(0, 10)
+          .map((r) => r.line)
+          .join(', ')})`,
+      );
+    }
+    if (!closingBalance && interim) {
+      closingBalance = interim;
+      notices.push(
+        `the closing balance shown is the latest interim booked balance (ITBD) of ${interim.date}`,
+      );
+    }
+    statements.push({
+      format: 'camt053',
+      currency,
+      accountNumber: accountOf(get(item, 'Acct')) || null,
+      openingBalance,
+      closingBalance,
+      rows: rows.filter((r) => r.amount !== 0),
+      line: itemLine,
+      kind: message.kind,
+      periodStart: isoDateOf(get(item, 'FrToDt', 'FrDtTm')),
+      periodEnd: isoDateOf(get(item, 'FrToDt', 'ToDtTm')),
+      notices,
+    });
   }
   problems.throwIfAny();
-  return {
-    format: 'camt053',
-    currency,
-    accountNumber:
-      text(get(statements[0], 'Acct', 'Id', 'IBAN')) ||
-      text(get(statements[0], 'Acct', 'Id', 'Othr', 'Id')) ||
-      null,
-    closingBalance,
-    rows: rows.filter((r) => r.amount !== 0),
-  };
+  return { format: 'camt053', statements };
 };

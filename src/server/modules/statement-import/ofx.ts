@@ -1,29 +1,38 @@
+import { exponentOfCode, parseExactDecimal } from './decimal.ts';
 import {
   type ParsedStatement,
+  type ParsedStatementFile,
   type ParsedStatementRow,
-  collectErrors,
   StatementParseError,
+  collectErrors,
 } from './types.ts';
-import { messageOf, parseBankAmount } from './values.ts';
+import { messageOf } from './values.ts';
 
 // OFX and QFX statements, both the SGML dialect of OFX 1.x (leaf tags never closed) and the
-// XML of OFX 2.x. Only what a statement needs is read: the transactions (STMTTRN), the
-// currency, the account id and the ledger balance.
+// XML of OFX 2.x. Comments (<!-- -->) are blanked out first, keeping every line where it was.
+// Each bank statement (STMTRS) and credit-card statement (CCSTMTRS) is its own statement with
+// its own currency, account, period, transactions and ledger balance (LEDGERBAL).
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-const decode = (s: string) =>
+
+/** Replaces character and entity references once; a reference to no character is reported. */
+const decodeEntities = (s: string, onBad: (reference: string) => void) =>
   s.replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (all, name: string) => {
     if (name[0] === '#') {
-      const code =
-        name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return Number.isFinite(code) ? String.fromCodePoint(code) : all;
+      const hex = name[1] === 'x' || name[1] === 'X';
+      const code = hex ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+      if (!Number.isSafeInteger(code) || code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+        onBad(all);
+        return '';
+      }
+      return String.fromCodePoint(code);
     }
     return ENTITIES[name.toLowerCase()] ?? all;
   });
 
-type Tag = { name: string; closing: boolean; text: string; offset: number };
+type Tag = { name: string; closing: boolean; raw: string; offset: number };
 
-/** Every tag in order with the text that follows it up to the next tag. */
+/** Every tag in order with the (raw) text that follows it up to the next tag. */
 const tokenize = (body: string, baseOffset: number): Tag[] => {
   const tags: Tag[] = [];
   const re = /<(\/?)([A-Za-z0-9_.]+)[^>]*>([^<]*)/g;
@@ -31,14 +40,20 @@ const tokenize = (body: string, baseOffset: number): Tag[] => {
     tags.push({
       name: m[2]!.toUpperCase(),
       closing: m[1] === '/',
-      text: decode(m[3]!.trim()),
+      raw: m[3]!.trim(),
       offset: baseOffset + m.index,
     });
   }
   return tags;
 };
 
-const lineAt = (lineStarts: number[], offset: number) => {
+export const lineStartsOf = (text: string) => {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+};
+
+export const lineAt = (lineStarts: number[], offset: number) => {
   let lo = 0;
   let hi = lineStarts.length - 1;
   while (lo < hi) {
@@ -47,12 +62,6 @@ const lineAt = (lineStarts: number[], offset: number) => {
     else hi = mid - 1;
   }
   return lo + 1;
-};
-
-export const lineStartsOf = (text: string) => {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
 };
 
 /** OFX dates are YYYYMMDD[HHMMSS[.XXX]][[+-h:TZ]]; the bank's calendar date is the first eight digits. */
@@ -64,51 +73,121 @@ export const parseOfxDate = (value: string): string | null => {
   return `${m[1]}-${m[2]}-${m[3]}`;
 };
 
-const ofxAmount = (text: string, exponent: number) =>
-  parseBankAmount(text, exponent, text.includes(',') && !text.includes('.') ? ',' : '.');
-
 export const looksLikeOfx = (text: string) => /OFXHEADER|<OFX[\s>]/i.test(text.slice(0, 4096));
 
-export const parseOfxStatement = (text: string, exponent: number): ParsedStatement => {
-  const start = text.search(/<OFX>/i);
+/** Blanks out <!-- --> comments (newlines kept, so lines stay where they were). */
+const withoutComments = (text: string, onUnclosed: (offset: number) => void) => {
+  let out = '';
+  let from = 0;
+  for (let open = text.indexOf('<!--'); open !== -1; open = text.indexOf('<!--', from)) {
+    const close = text.indexOf('-->', open + 4);
+    if (close === -1) {
+      onUnclosed(open);
+      return out + text.slice(from);
+    }
+    out += text.slice(from, open) + text.slice(open, close + 3).replace(/[^\n]/g, ' ');
+    from = close + 3;
+  }
+  return out + text.slice(from);
+};
+
+/** Aggregates inside a transaction whose leaves are read with the aggregate's name in front. */
+const TRANSACTION_AGGREGATES = new Set([
+  'PAYEE',
+  'BANKACCTTO',
+  'CCACCTTO',
+  'CURRENCY',
+  'ORIGCURRENCY',
+  'IMAGEDATA',
+]);
+
+type Building = {
+  statement: ParsedStatement;
+  exponent: number;
+  zeroLines: number[];
+};
+
+/**
+ * Reads every bank and credit-card statement of an OFX/QFX file. `fallbackExponent` and
+ * `fallbackCurrency` (the chosen money account's) apply to statements that state no CURDEF.
+ */
+export const parseOfxFile = (
+  raw: string,
+  fallbackExponent: number,
+  fallbackCurrency: string | null = null,
+): ParsedStatementFile => {
+  const problems = collectErrors();
+  const lineStarts = lineStartsOf(raw);
+  const line = (offset: number) => lineAt(lineStarts, offset);
+  const text = withoutComments(raw, (offset) =>
+    problems.add(line(offset), 'this comment (<!--) is never closed with -->'),
+  );
+  const start = text.search(/<OFX[\s>]/i);
   if (start === -1) {
+    problems.throwIfAny();
     throw new StatementParseError([
       { line: 1, reason: 'this is not an OFX/QFX file: it has no <OFX> element' },
     ]);
   }
-  const lineStarts = lineStartsOf(text);
   const tags = tokenize(text.slice(start), start);
-  const problems = collectErrors();
-  const rows: ParsedStatementRow[] = [];
-  let currency: string | null = null;
-  let accountNumber: string | null = null;
-  let closingBalance: ParsedStatement['closingBalance'] = null;
-  let current: { line: number; fields: Map<string, string> } | null = null;
-  let inPayee = false;
-  let inLedgerBalance: Map<string, string> | null = null;
-  let sawTransactionList = false;
+  const statements: ParsedStatement[] = [];
+  const fileNotices: string[] = [];
+  let building: Building | null = null;
+  let tx: { line: number; fields: Map<string, string> } | null = null;
+  let sub: string | null = null;
+  let inAccountFrom = false;
+  let inTranList = false;
+  let ledger: { line: number; fields: Map<string, string> } | null = null;
+  let status: { line: number; fields: Map<string, string> } | null = null;
+  const statusErrors: { line: number; text: string }[] = [];
+  const investmentLines: number[] = [];
   let sawOfxEnd = false;
 
-  const finish = (tx: NonNullable<typeof current>) => {
-    const f = tx.fields;
-    const date = parseOfxDate(f.get('DTPOSTED') ?? '');
+  const amountOf = (b: Building, value: string, at: number, what: string): number | null => {
+    try {
+      return parseExactDecimal(value, b.exponent, b.statement.currency ?? fallbackCurrency);
+    } catch (error) {
+      problems.add(at, `${what}: ${messageOf(error)}`);
+      return null;
+    }
+  };
+
+  const finishTransaction = (b: Building, t: NonNullable<typeof tx>) => {
+    const f = t.fields;
+    const posted = f.get('DTPOSTED') ?? '';
+    const date = parseOfxDate(posted);
     if (!date) {
-      problems.add(tx.line, `DTPOSTED "${f.get('DTPOSTED') ?? ''}" is not an OFX date (YYYYMMDD)`);
-      return;
+      problems.add(
+        t.line,
+        posted
+          ? `DTPOSTED "${posted}" is not a date (YYYYMMDD)`
+          : 'the transaction has no DTPOSTED (date posted)',
+      );
     }
     const amountText = f.get('TRNAMT');
     if (!amountText) {
-      problems.add(tx.line, 'the transaction has no TRNAMT');
+      problems.add(t.line, 'the transaction has no TRNAMT (amount)');
       return;
     }
-    let amount: number;
-    try {
-      amount = ofxAmount(amountText, exponent);
-    } catch (error) {
-      problems.add(tx.line, `TRNAMT: ${messageOf(error)}`);
+    if (!date) {
+      amountOf(b, amountText, t.line, 'TRNAMT');
       return;
     }
-    if (amount === 0) return; // banks list zero-amount notices; they move no money
+    const currencyOfRow = f.get('CURRENCY.CURSYM')?.toUpperCase();
+    const statementCurrency = b.statement.currency ?? fallbackCurrency;
+    if (currencyOfRow && statementCurrency && currencyOfRow !== statementCurrency) {
+      problems.add(
+        t.line,
+        `the transaction's amount is in ${currencyOfRow} (CURRENCY) but the statement is in ${statementCurrency}`,
+      );
+      return;
+    }
+    const amount = amountOf(b, amountText, t.line, 'TRNAMT');
+    if (amount === null) return;
+    if (amount === 0) {
+      b.zeroLines.push(t.line);
+      return;
+    }
     const name = f.get('NAME') ?? f.get('PAYEE.NAME') ?? '';
     const memo = f.get('MEMO') ?? '';
     const description = (
@@ -116,68 +195,194 @@ export const parseOfxStatement = (text: string, exponent: number): ParsedStateme
         ? `${name} - ${memo}`
         : name || memo || f.get('TRNTYPE') || 'Bank transaction'
     ).slice(0, 500);
-    rows.push({
-      line: tx.line,
+    b.statement.rows.push({
+      line: t.line,
       date,
       amount,
       description,
-      payee: (name || null)?.slice(0, 200) ?? null,
+      payee: name ? name.slice(0, 200) : null,
       externalId: f.get('FITID')?.slice(0, 200) || null,
     });
   };
 
+  const finishStatement = (b: Building) => {
+    if (b.zeroLines.length > 0) {
+      b.statement.notices!.push(
+        `${b.zeroLines.length} transaction${b.zeroLines.length === 1 ? '' : 's'} of amount 0 moved no money and ${b.zeroLines.length === 1 ? 'is' : 'are'} not imported (line${b.zeroLines.length === 1 ? '' : 's'} ${b.zeroLines.slice(0, 10).join(', ')}${b.zeroLines.length > 10 ? ', …' : ''})`,
+      );
+    }
+    statements.push(b.statement);
+  };
+
   for (const tag of tags) {
-    if (tag.name === 'OFX' && tag.closing) sawOfxEnd = true;
-    if (tag.name === 'BANKTRANLIST' && !tag.closing) sawTransactionList = true;
-    if (tag.name === 'STMTTRN') {
-      if (!tag.closing) {
-        if (current) {
-          problems.add(current.line, 'this <STMTTRN> is not closed before the next one starts');
+    const at = line(tag.offset);
+    const value = decodeEntities(tag.raw, (ref) =>
+      problems.add(at, `the character reference ${ref} names no Unicode character`),
+    );
+    const { name, closing } = tag;
+    if (name === 'OFX' && closing) sawOfxEnd = true;
+    if (name === 'INVSTMTRS' && !closing) investmentLines.push(at);
+    if (name === 'STATUS') {
+      if (!closing) status = { line: at, fields: new Map() };
+      else if (status) {
+        if ((status.fields.get('SEVERITY') ?? '').toUpperCase() === 'ERROR') {
+          statusErrors.push({
+            line: status.line,
+            text: `${status.fields.get('CODE') ?? ''} ${status.fields.get('MESSAGE') ?? ''}`.trim(),
+          });
         }
-        current = { line: lineAt(lineStarts, tag.offset), fields: new Map() };
-      } else {
-        if (!current) {
-          problems.add(lineAt(lineStarts, tag.offset), '</STMTTRN> without a matching <STMTTRN>');
-        } else {
-          finish(current);
-        }
-        current = null;
+        status = null;
       }
       continue;
     }
-    if (tag.name === 'BANKTRANLIST' && tag.closing && current) {
-      problems.add(current.line, 'this <STMTTRN> is not closed before </BANKTRANLIST>');
-      current = null;
+    if (status && !closing) {
+      status.fields.set(name, value);
+      continue;
     }
-    if (tag.name === 'PAYEE') inPayee = !tag.closing;
-    if (tag.name === 'LEDGERBAL') {
-      if (!tag.closing) inLedgerBalance = new Map();
-      else if (inLedgerBalance) {
-        const date = parseOfxDate(inLedgerBalance.get('DTASOF') ?? '');
-        const amountText = inLedgerBalance.get('BALAMT');
-        if (date && amountText) {
-          try {
-            closingBalance = { date, amount: ofxAmount(amountText, exponent) };
-          } catch (error) {
-            problems.add(lineAt(lineStarts, tag.offset), `BALAMT: ${messageOf(error)}`);
+    if (name === 'STMTRS' || name === 'CCSTMTRS') {
+      if (!closing) {
+        if (building) problems.add(at, `<${name}> starts inside another statement that was never closed`);
+        building = {
+          statement: {
+            format: 'ofx',
+            currency: null,
+            accountNumber: null,
+            closingBalance: null,
+            openingBalance: null,
+            rows: [],
+            line: at,
+            kind: name === 'CCSTMTRS' ? 'credit card' : 'bank account',
+            periodStart: null,
+            periodEnd: null,
+            notices: [],
+          },
+          exponent: fallbackExponent,
+          zeroLines: [],
+        };
+      } else if (building) {
+        if (tx) {
+          problems.add(tx.line, `this <STMTTRN> is not closed before </${name}>`);
+          tx = null;
+        }
+        finishStatement(building);
+        building = null;
+      }
+      continue;
+    }
+    const b = building as Building | null;
+    if (!b) continue;
+    if (name === 'STMTTRN') {
+      if (!closing) {
+        if (tx) problems.add(tx.line, 'this <STMTTRN> is not closed before the next one starts');
+        tx = { line: at, fields: new Map() };
+      } else {
+        if (!tx) problems.add(at, '</STMTTRN> without a matching <STMTTRN>');
+        else finishTransaction(b, tx);
+        tx = null;
+      }
+      sub = null;
+      continue;
+    }
+    if (tx) {
+      if (TRANSACTION_AGGREGATES.has(name)) {
+        sub = closing ? null : name;
+        continue;
+      }
+      if (name === 'BANKTRANLIST' && closing) {
+        problems.add(tx.line, 'this <STMTTRN> is not closed before </BANKTRANLIST>');
+        tx = null;
+        inTranList = false;
+        continue;
+      }
+      if (!closing && value !== '') tx.fields.set(sub ? `${sub}.${name}` : name, value);
+      continue;
+    }
+    if (name === 'BANKTRANLIST') {
+      inTranList = !closing;
+      continue;
+    }
+    if (name === 'BANKACCTFROM' || name === 'CCACCTFROM') {
+      inAccountFrom = !closing;
+      continue;
+    }
+    if (name === 'LEDGERBAL') {
+      if (!closing) ledger = { line: at, fields: new Map() };
+      else if (ledger) {
+        const amountText = ledger.fields.get('BALAMT') ?? '';
+        const asOf = ledger.fields.get('DTASOF') ?? '';
+        const date = parseOfxDate(asOf) ?? b.statement.periodEnd ?? null;
+        if (amountText === '') {
+          b.statement.notices!.push(`the ledger balance (LEDGERBAL, line ${ledger.line}) states no amount`);
+        } else {
+          const amount = amountOf(b, amountText, ledger.line, 'BALAMT');
+          if (amount !== null) {
+            if (date) b.statement.closingBalance = { date, amount };
+            else problems.add(ledger.line, `DTASOF "${asOf}" of the ledger balance is not a date (YYYYMMDD)`);
           }
         }
-        inLedgerBalance = null;
+        ledger = null;
       }
       continue;
     }
-    if (tag.closing || tag.text === '') continue;
-    if (current) current.fields.set(inPayee && tag.name === 'NAME' ? 'PAYEE.NAME' : tag.name, tag.text);
-    else if (inLedgerBalance) inLedgerBalance.set(tag.name, tag.text);
-    else if (tag.name === 'CURDEF' && !currency) currency = tag.text.toUpperCase();
-    else if (tag.name === 'ACCTID' && !accountNumber) accountNumber = tag.text;
+    if (closing || value === '') continue;
+    if (ledger) ledger.fields.set(name, value);
+    else if (name === 'CURDEF') {
+      const code = value.toUpperCase();
+      const exponent = exponentOfCode(code);
+      if (exponent === null) problems.add(at, `CURDEF "${value}" is not an ISO 4217 currency code`);
+      else {
+        b.statement.currency = code;
+        b.exponent = exponent;
+      }
+    } else if (name === 'ACCTID' && inAccountFrom) b.statement.accountNumber = value.slice(0, 100);
+    else if (name === 'ACCTTYPE' && inAccountFrom && b.statement.kind === 'bank account')
+      b.statement.kind = `bank account (${value.toLowerCase()})`;
+    else if (inTranList && name === 'DTSTART') b.statement.periodStart = parseOfxDate(value);
+    else if (inTranList && name === 'DTEND') b.statement.periodEnd = parseOfxDate(value);
   }
-  if (current) problems.add(current.line, 'this <STMTTRN> is never closed (the file looks cut off)');
-  if (!sawTransactionList)
-    problems.add(lineAt(lineStarts, start), 'the file has no <BANKTRANLIST> of transactions');
+  if (tx)
+    problems.add((tx as { line: number }).line, 'this <STMTTRN> is never closed (the file looks cut off)');
+  else if (building)
+    problems.add(
+      (building as Building).statement.line ?? 1,
+      'this statement is never closed (the file looks cut off)',
+    );
   if (!sawOfxEnd && problems.errors.length === 0) {
     problems.add(lineStarts.length, 'the file ends before </OFX> (it looks cut off)');
   }
   problems.throwIfAny();
-  return { format: 'ofx', currency, accountNumber, closingBalance, rows };
+  if (statements.length === 0) {
+    if (investmentLines.length > 0) {
+      throw new StatementParseError([
+        {
+          line: investmentLines[0]!,
+          reason:
+            'this is an investment statement (INVSTMTRS: holdings and trades); only bank and credit-card statements can be imported',
+        },
+      ]);
+    }
+    if (statusErrors.length > 0) {
+      throw new StatementParseError(
+        statusErrors.map((e) => ({
+          line: e.line,
+          reason: `the bank's server answered with an error (${e.text || 'no message'}) and sent no statement`,
+        })),
+      );
+    }
+    throw new StatementParseError([
+      { line: line(start), reason: 'the file holds no bank or credit-card statement (STMTRS or CCSTMTRS)' },
+    ]);
+  }
+  for (const e of statusErrors) {
+    fileNotices.push(
+      `line ${e.line}: the bank answered one request with an error (${e.text || 'no message'}); it sent no statement for it`,
+    );
+  }
+  if (investmentLines.length > 0) {
+    fileNotices.push(`line ${investmentLines[0]}: the investment statement (INVSTMTRS) is not imported`);
+  }
+  for (const s of statements) s.notices = [...(s.notices ?? []), ...fileNotices];
+  return { format: 'ofx', statements };
 };
+
+export type { ParsedStatementRow };

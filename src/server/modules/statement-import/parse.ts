@@ -1,33 +1,53 @@
 import type { CsvMapping, StatementFormat } from '../../../shared/transactions.ts';
-import { looksLikeCamt053, parseCamt053Statement } from './camt.ts';
+import { looksLikeCamt, parseCamtFile } from './camt.ts';
 import { parseCsvStatement } from './csv.ts';
-import { looksLikeOfx, parseOfxStatement } from './ofx.ts';
-import { type ParsedStatement, StatementParseError } from './types.ts';
+import { decodeStatementBytes } from './decode.ts';
+import { looksLikeOfx, parseOfxFile } from './ofx.ts';
+import { type ParsedStatementFile, StatementParseError } from './types.ts';
 
-// One entry point for every statement format: the format from the name or the content.
+// One entry point for every statement format. The content decides (an ISO 20022 Document or
+// an OFX header/element, whatever the file is called); the extension only breaks the tie for
+// files that look like neither, so a broken .ofx or .xml is refused as what it claims to be.
 
 export const detectStatementFormat = (fileName: string, content: string): StatementFormat => {
+  if (looksLikeCamt(content)) return 'camt053';
+  if (looksLikeOfx(content)) return 'ofx';
   const ext = fileName.toLowerCase().split('.').pop() ?? '';
-  if (ext === 'ofx' || ext === 'qfx' || looksLikeOfx(content)) return 'ofx';
-  if (looksLikeCamt053(content)) return 'camt053';
-  if (ext === 'xml') return 'camt053';
+  if (ext === 'ofx' || ext === 'qfx') return 'ofx';
+  if (ext === 'xml' || /^\s*<(\?xml|Document[\s>])/.test(content.slice(0, 1024))) return 'camt053';
   return 'csv';
 };
 
-export const parseStatement = (input: {
+/** Decodes the bytes (decode.ts) and parses them: the path the API takes for an upload. */
+export const parseStatementBytes = (input: {
+  fileName: string;
+  bytes: Uint8Array;
+  format?: StatementFormat;
+  mapping?: CsvMapping | null;
+  exponent: number;
+  currency?: string | null;
+}) => parseStatementFile({ ...input, content: decodeStatementBytes(input.bytes).text });
+
+export const parseStatementFile = (input: {
   fileName: string;
   content: string;
   format?: StatementFormat;
   mapping?: CsvMapping | null;
+  /** The money account's currency and its exponent, for statements that state none. */
   exponent: number;
-}): ParsedStatement => {
+  currency?: string | null;
+}): ParsedStatementFile => {
   const format = input.format ?? detectStatementFormat(input.fileName, input.content);
-  if (format === 'ofx') return parseOfxStatement(input.content, input.exponent);
-  if (format === 'camt053') return parseCamt053Statement(input.content, input.exponent);
+  if (format === 'ofx') return parseOfxFile(input.content, input.exponent, input.currency ?? null);
+  if (format === 'camt053') return parseCamtFile(input.content, input.exponent, input.currency ?? null);
   if (!input.mapping) {
     throw new StatementParseError([
       { line: 1, reason: 'choose which columns hold the date, description and amount' },
     ]);
   }
-  return parseCsvStatement(input.content, input.mapping, input.exponent);
+  const statement = parseCsvStatement(input.content, input.mapping, {
+    exponent: input.exponent,
+    currency: input.currency ?? null,
+  });
+  return { format: 'csv', statements: [statement] };
 };

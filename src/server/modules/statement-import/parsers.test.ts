@@ -4,15 +4,22 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { csvMappingSchema } from '../../../shared/transactions.ts';
-import { parseCamt053Statement } from './camt.ts';
+import { parseCamtFile } from './camt.ts';
 import { parseCsvStatement, readCsvRecords, sniffCsv } from './csv.ts';
-import { parseOfxStatement } from './ofx.ts';
+import { parseOfxFile } from './ofx.ts';
 import { detectStatementFormat } from './parse.ts';
 import { StatementParseError } from './types.ts';
 import { guessDateFormat, parseBankAmount, parseDateIn } from './values.ts';
 
 const fixture = (name: string) =>
   fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', name), 'utf8');
+
+const only = <T>(file: { statements: T[] }) => {
+  expect(file.statements).toHaveLength(1);
+  return file.statements[0]!;
+};
+const parseOfxStatement = (text: string, exponent: number) => only(parseOfxFile(text, exponent));
+const parseCamt053Statement = (text: string, exponent: number) => only(parseCamtFile(text, exponent));
 
 const errorsOf = (fn: () => unknown) => {
   try {
@@ -71,9 +78,9 @@ describe('CSV', () => {
   it('splits quoted fields with commas, doubled quotes and line breaks', () => {
     const records = readCsvRecords('\ufeffa,b\r\n"x, y","he said ""hi""\nthere"\r\n\r\nlast,1', ',');
     expect(records).toEqual([
-      { line: 1, fields: ['a', 'b'] },
-      { line: 2, fields: ['x, y', 'he said "hi"\nthere'] },
-      { line: 5, fields: ['last', '1'] },
+      { index: 0, line: 1, fields: ['a', 'b'] },
+      { index: 1, line: 2, fields: ['x, y', 'he said "hi"\nthere'] },
+      { index: 2, line: 5, fields: ['last', '1'] },
     ]);
   });
 
@@ -144,8 +151,8 @@ describe('CSV', () => {
     const mapping = { ...sniffCsv(text).suggestedMapping!, dateFormat: 'MM/DD/YYYY' as const };
     const errors = errorsOf(() => parseCsvStatement(text, mapping, 2));
     expect(errors).toEqual([
-      { line: 5, reason: '"13/31/2026" is not a date in the format MM/DD/YYYY' },
-      { line: 6, reason: expect.stringMatching(/^amount: .*more than one decimal point/) },
+      { line: 5, reason: '"13/31/2026" in "Date" is not a date in the format MM/DD/YYYY' },
+      { line: 6, reason: '"Amount": "-61.3.7" is not an amount' },
     ]);
   });
 
@@ -206,7 +213,7 @@ describe('OFX and QFX', () => {
   it('refuses a broken OFX file with the lines at fault', () => {
     const errors = errorsOf(() => parseOfxStatement(fixture('broken.ofx'), 2));
     expect(errors).toEqual([
-      { line: 27, reason: 'DTPOSTED "20261341" is not an OFX date (YYYYMMDD)' },
+      { line: 27, reason: 'DTPOSTED "20261341" is not a date (YYYYMMDD)' },
       { line: 34, reason: 'this <STMTTRN> is never closed (the file looks cut off)' },
     ]);
     expect(errorsOf(() => parseOfxStatement('hello', 2))[0]!.reason).toMatch(/not an OFX/);
@@ -258,6 +265,6 @@ describe('CAMT.053', () => {
 
   it('refuses an entry with a bad amount, naming its line', () => {
     const errors = errorsOf(() => parseCamt053Statement(fixture('camt053-bad-entry.xml'), 2));
-    expect(errors).toEqual([{ line: 12, reason: expect.stringMatching(/^Amt: /) }]);
+    expect(errors).toEqual([{ line: 12, reason: expect.stringMatching(/^the entry amount \(Amt\): /) }]);
   });
 });

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -12,23 +14,99 @@ import {
 import type { AppContext } from '../../context.ts';
 import { memberOf, requirePermission } from '../companies/guard.ts';
 import { runIdempotentRequest } from '../idempotency/idempotency.ts';
-import { commitStatement, listImports, previewStatement, sniffStatement } from './service.ts';
+import { AppError, badRequest } from '../../../shared/errors.ts';
+import { decodeStatementBytes } from './decode.ts';
+import { commitStatement, listImports, previewStatement, refuse, sniffStatement } from './service.ts';
+import { StatementParseError } from './types.ts';
 
 const orgParams = z.object({ organizationId: z.string().min(1) });
 const tags = ['statement import'];
 // A 100,000-line statement is about 8 MB of JSON; leave room for larger exports.
 const bodyLimit = MAX_STATEMENT_CHARS * 1.1;
+/** Largest statement file accepted as an upload (bytes). */
+export const MAX_STATEMENT_BYTES = 60 * 1024 * 1024;
+
+/** The character set each upload was read in, for the preview. */
+const encodings = new WeakMap<FastifyRequest, string>();
+
+const jsonField = (fields: Record<string, string>, name: string): unknown => {
+  const value = fields[name];
+  if (value === undefined || value === '') return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw badRequest('invalid_body', `The field "${name}" is not valid JSON.`);
+  }
+};
+
+/**
+ * Uploads as the web page sends them: multipart/form-data with the file's raw bytes in the
+ * field "file" and the options as fields (moneyAccountId, fileName, format, applyRules, and
+ * mapping / statements as JSON). The bytes are decoded here (decode.ts), so the rest of the
+ * route sees the same body as a JSON request with the text in `content`.
+ */
+const readUpload = async (request: FastifyRequest) => {
+  if (!request.isMultipart()) return;
+  const fields: Record<string, string> = {};
+  let bytes: Buffer | null = null;
+  let uploadedName: string | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.fieldname !== 'file' || bytes) {
+          throw badRequest('multipart_invalid', 'Send one statement file, in the field "file".');
+        }
+        bytes = data;
+        uploadedName = part.filename;
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError(413, 'statement_too_large', 'The file is larger than 60 MB; split it.');
+    }
+    throw badRequest('multipart_invalid', 'The upload could not be read; send the file again.');
+  }
+  if (!bytes) throw badRequest('file_missing', 'Choose the statement file (multipart field "file").');
+  if (bytes.length === 0) throw badRequest('file_empty', 'The file is empty.');
+  let decoded: ReturnType<typeof decodeStatementBytes>;
+  try {
+    decoded = decodeStatementBytes(bytes);
+  } catch (error) {
+    if (error instanceof StatementParseError) throw refuse(error.errors);
+    throw error;
+  }
+  encodings.set(request, decoded.encoding);
+  request.body = {
+    moneyAccountId: fields.moneyAccountId,
+    fileName: fields.fileName || uploadedName || 'statement',
+    content: decoded.text,
+    ...(fields.format ? { format: fields.format } : {}),
+    ...(fields.mapping ? { mapping: jsonField(fields, 'mapping') } : {}),
+    ...(fields.applyRules !== undefined ? { applyRules: fields.applyRules !== 'false' } : {}),
+    ...(fields.statements ? { statements: jsonField(fields, 'statements') } : {}),
+  };
+};
 
 export const statementImportRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    // Multipart for this plugin's uploads only; the size limit is enforced while streaming.
+    await app.register(multipart, {
+      limits: { fileSize: MAX_STATEMENT_BYTES, files: 1, fields: 10, fieldSize: 1024 * 1024, parts: 12 },
+    });
     app.post(
       '/orgs/:organizationId/statement-imports/sniff',
       {
         bodyLimit,
         schema: {
           tags,
-          summary: "A CSV's columns and first rows, with a suggested and the remembered mapping",
+          summary:
+            'A CSV\'s columns and first rows, with a suggested and the remembered mapping (JSON with the text in content, or multipart/form-data with the file\'s bytes in "file")',
           params: orgParams,
           body: z.object({
             moneyAccountId: z.string().min(1),
@@ -36,6 +114,7 @@ export const statementImportRoutes =
           }),
           response: { 200: csvSniffSchema },
         },
+        preValidation: readUpload,
         preHandler: requirePermission(ctx, 'record'),
       },
       async (request) => sniffStatement(ctx, memberOf(request), request.body),
@@ -48,14 +127,19 @@ export const statementImportRoutes =
         schema: {
           tags,
           summary:
-            'Parse a statement and show what would be imported (duplicates marked, rules applied); writes nothing',
+            'Parse a statement and show what would be imported, per statement of the file (duplicates marked, rules applied); writes nothing. JSON with the text in content, or multipart/form-data with the bytes in "file"',
           params: orgParams,
           body: statementImportInputSchema,
           response: { 200: statementPreviewSchema },
         },
+        preValidation: readUpload,
         preHandler: requirePermission(ctx, 'record'),
       },
-      async (request) => previewStatement(ctx, memberOf(request), request.body),
+      async (request) =>
+        previewStatement(ctx, memberOf(request), {
+          ...request.body,
+          encoding: encodings.get(request) ?? null,
+        }),
     );
 
     app.post(
@@ -64,11 +148,13 @@ export const statementImportRoutes =
         bodyLimit,
         schema: {
           tags,
-          summary: 'Import a statement: all new rows are posted in one transaction, or nothing is',
+          summary:
+            'Import a statement: all new rows of every chosen statement are posted in one transaction, or nothing is. JSON or multipart/form-data as for the preview',
           params: orgParams,
           body: statementImportInputSchema,
           response: { 200: statementImportResultSchema },
         },
+        preValidation: readUpload,
         preHandler: requirePermission(ctx, 'post'),
       },
       async (request, reply) => {

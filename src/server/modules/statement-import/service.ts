@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
-import { currencyExponent } from '../../../shared/money.ts';
+import { currencyExponent, minorToDecimalString } from '../../../shared/money.ts';
 import {
   type CsvMapping,
   type CsvSniff,
   type StatementImportResult,
+  type StatementFormat,
   type StatementPreview,
   csvMappingSchema,
   descriptionKey,
@@ -34,15 +35,23 @@ import {
 import { firstMatchingRule } from '../transactions/rules.ts';
 import { addToBalance, selectMoneyAccount } from '../wallet/queries.ts';
 import { sniffCsv } from './csv.ts';
-import { detectStatementFormat, parseStatement } from './parse.ts';
-import { type ParsedStatementRow, StatementParseError, type StatementLineError } from './types.ts';
+import { detectStatementFormat, parseStatementFile } from './parse.ts';
+import {
+  type ParsedStatement,
+  type ParsedStatementRow,
+  StatementParseError,
+  type StatementLineError,
+} from './types.ts';
 
 // Statement import: parse, mark duplicates, apply rules, show a preview; on commit, insert
 // and post every new row in one database transaction, or nothing at all.
 
-type ImportInput = z.output<typeof statementImportInputSchema>;
+type ImportInput = z.output<typeof statementImportInputSchema> & {
+  /** The character set an uploaded file's bytes were read in (decode.ts). */
+  encoding?: string | null;
+};
 
-const refuse = (errors: StatementLineError[], total?: number) =>
+export const refuse = (errors: StatementLineError[], total?: number) =>
   badRequest(
     'statement_invalid',
     `The file was not imported: ${errors
@@ -88,89 +97,214 @@ type PreparedRow = ParsedStatementRow & {
   rate: string | null;
 };
 
-const prepare = async (db: Executor, member: MemberContext, input: ImportInput, forUpdate: boolean) => {
-  const { organizationId } = member;
-  const money = await loadAccount(db, organizationId, input.moneyAccountId, forUpdate);
-  const format = input.format ?? detectStatementFormat(input.fileName, input.content);
-  const mapping = format === 'csv' ? (input.mapping ?? savedMappingOf(money.csv_mapping)) : null;
-  let statement: ReturnType<typeof parseStatement>;
+type Money = Awaited<ReturnType<typeof loadAccount>>;
+
+type PreparedPart = {
+  index: number;
+  statement: ParsedStatement;
+  /** null: the user left this statement out, or has not chosen its account yet. */
+  money: Money | null;
+  /** True when the user (or a single-statement file) said where it goes. */
+  chosen: boolean;
+  rows: PreparedRow[];
+  notices: string[];
+};
+
+const sumOf = (rows: { amount: number }[]) => rows.reduce((s, r) => s + r.amount, 0);
+
+const partRef = (part: { statement: ParsedStatement; index: number }) =>
+  `the ${part.statement.kind ?? 'statement'}${part.statement.accountNumber ? ` of account ${part.statement.accountNumber}` : ''} (statement ${part.index + 1})`;
+
+const parseInput = (
+  input: ImportInput,
+  format: StatementFormat,
+  mapping: CsvMapping | null,
+  money: Money,
+) => {
   try {
-    statement = parseStatement({
+    return parseStatementFile({
       fileName: input.fileName,
       content: input.content,
       format,
       mapping,
       exponent: currencyExponent(money.currency),
+      currency: money.currency,
     });
   } catch (error) {
     if (error instanceof StatementParseError) throw refuse(error.errors);
     throw error;
   }
-  if (statement.currency && statement.currency !== money.currency) {
-    throw refuse([
-      {
-        line: 1,
-        reason: `the statement is in ${statement.currency} but ${money.name} is kept in ${money.currency}`,
-      },
-    ]);
-  }
-  const problems: StatementLineError[] = [];
-  for (const row of statement.rows) {
-    if (row.date < money.opening_date) {
-      problems.push({
-        line: row.line,
-        reason: `${row.date} is before ${money.name} opens (${money.opening_date})`,
-      });
+};
+
+const prepare = async (db: Executor, member: MemberContext, input: ImportInput, forUpdate: boolean) => {
+  const { organizationId } = member;
+  const defaultMoney = await loadAccount(db, organizationId, input.moneyAccountId, forUpdate);
+  const format = input.format ?? detectStatementFormat(input.fileName, input.content);
+  const mapping = format === 'csv' ? (input.mapping ?? savedMappingOf(defaultMoney.csv_mapping)) : null;
+  const file = parseInput(input, format, mapping, defaultMoney);
+  const count = file.statements.length;
+  const chosen = new Map<number, string | null>();
+  for (const a of input.statements ?? []) {
+    if (a.index >= count) {
+      throw badRequest(
+        'statement_unknown',
+        `The file holds ${count} statement${count === 1 ? '' : 's'}; there is no statement ${a.index + 1}.`,
+      );
     }
+    chosen.set(a.index, a.moneyAccountId);
+  }
+  // Accounts are locked in one order so two imports never wait on each other in a circle.
+  const accountIds = [
+    ...new Set(
+      file.statements.map((_, i) => (chosen.has(i) ? chosen.get(i) : i === 0 ? defaultMoney.id : null)),
+    ),
+  ]
+    .filter((id): id is string => Boolean(id))
+    .sort();
+  const accounts = new Map<string, Money>([[defaultMoney.id, defaultMoney]]);
+  for (const id of accountIds) {
+    if (!accounts.has(id)) accounts.set(id, await loadAccount(db, organizationId, id, forUpdate));
   }
   const pc = await loadPostingContext(db, organizationId);
-  const rateOn = await rateBook(db, organizationId, money.currency, pc.baseCurrency);
-  const rates = statement.rows.map((r) => rateOn(r.date));
-  if (money.currency !== pc.baseCurrency) {
-    statement.rows.forEach((r, i) => {
-      if (!rates[i])
-        problems.push({
-          line: r.line,
-          reason: `no ${money.currency} to ${pc.baseCurrency} exchange rate on or before ${r.date}`,
-        });
-    });
-  }
-  if (problems.length > 0) throw refuse(problems.slice(0, 50), statement.rows.length);
-  const dates = statement.rows.map((r) => r.date).sort();
-  const existing =
-    dates.length > 0
-      ? await selectExistingKeys(db, organizationId, money.id, dates[0]!, dates[dates.length - 1]!)
-      : [];
-  const existingKeys = new Set(existing.map((e) => e.dedupe_key));
-  const fileIds = [
-    ...new Set(statement.rows.map((r) => r.externalId).filter((x): x is string => Boolean(x))),
-  ];
-  const existingIds = await selectExternalIds(db, organizationId, money.id, fileIds);
   const rules = input.applyRules ? (await selectRules(db, organizationId)).filter((r) => r.enabled) : [];
-  const occurrences = new Map<string, number>();
-  const seenIds = new Set<string>();
-  const rows: PreparedRow[] = statement.rows.map((row, i) => {
-    const prefix = dedupePrefix(row.date, row.amount, row.description);
-    const n = (occurrences.get(prefix) ?? 0) + 1;
-    occurrences.set(prefix, n);
-    const dedupeKey = `${prefix}#${n}`;
-    const duplicate =
-      existingKeys.has(dedupeKey) ||
-      (row.externalId !== null && (existingIds.has(row.externalId) || seenIds.has(row.externalId)));
-    if (row.externalId) seenIds.add(row.externalId);
-    const rule = duplicate
-      ? null
-      : firstMatchingRule(rules, {
-          description: row.description,
-          payee: row.payee,
-          amount: row.amount,
-          moneyAccountId: money.id,
+  const occurrencesByAccount = new Map<string, Map<string, number>>();
+  const seenIdsByAccount = new Map<string, Map<string, number>>();
+  const problems: StatementLineError[] = [];
+  const parts: PreparedPart[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const id = chosen.has(index) ? chosen.get(index)! : index === 0 ? defaultMoney.id : null;
+    const money = id ? accounts.get(id)! : null;
+    let statement = file.statements[index]!;
+    // A statement that states no currency was read in the default account's decimals.
+    if (
+      money &&
+      !statement.currency &&
+      currencyExponent(money.currency) !== currencyExponent(defaultMoney.currency)
+    ) {
+      statement = parseInput(input, format, mapping, money).statements[index]!;
+    }
+    const notices = [...(statement.notices ?? [])];
+    const part: PreparedPart = {
+      index,
+      statement,
+      money,
+      chosen: chosen.has(index) || index === 0,
+      rows: [],
+      notices,
+    };
+    parts.push(part);
+    if (statement.openingBalance && statement.closingBalance) {
+      const expected = statement.openingBalance.amount + sumOf(statement.rows);
+      if (expected !== statement.closingBalance.amount) {
+        notices.push(
+          `the file's balances do not agree with its entries: the opening balance plus the entries gives ${minorToDecimalString(expected, currencyExponent(statement.currency ?? (money ?? defaultMoney).currency))}, the closing balance says ${minorToDecimalString(statement.closingBalance.amount, currencyExponent(statement.currency ?? (money ?? defaultMoney).currency))}`,
+        );
+      }
+    }
+    if (!money) {
+      part.rows = statement.rows.map((r) => ({
+        ...r,
+        duplicate: false,
+        dedupeKey: '',
+        rule: null,
+        rate: null,
+      }));
+      continue;
+    }
+    if (statement.currency && statement.currency !== money.currency) {
+      problems.push({
+        line: statement.line ?? 1,
+        reason: `${partRef(part)} is in ${statement.currency} but ${money.name} is kept in ${money.currency}; choose an account in ${statement.currency}`,
+      });
+      continue;
+    }
+    for (const row of statement.rows) {
+      if (row.date < money.opening_date) {
+        problems.push({
+          line: row.line,
+          reason: `${row.date} is before ${money.name} opens (${money.opening_date})`,
         });
-    const usableRule =
-      rule && pc.accounts.get(rule.set_category_account_id)?.archived === false ? rule : null;
-    return { ...row, duplicate, dedupeKey, rule: usableRule, rate: rates[i] ?? null };
-  });
-  return { money, statement, format, mapping, rows, pc };
+      }
+    }
+    const rateOn = await rateBook(db, organizationId, money.currency, pc.baseCurrency);
+    const rates = statement.rows.map((r) => rateOn(r.date));
+    if (money.currency !== pc.baseCurrency) {
+      statement.rows.forEach((r, i) => {
+        if (!rates[i])
+          problems.push({
+            line: r.line,
+            reason: `no ${money.currency} to ${pc.baseCurrency} exchange rate on or before ${r.date}`,
+          });
+      });
+    }
+    if (problems.length > 0) continue;
+    const dates = statement.rows.map((r) => r.date).sort();
+    const existing =
+      dates.length > 0
+        ? await selectExistingKeys(db, organizationId, money.id, dates[0]!, dates[dates.length - 1]!)
+        : [];
+    const existingKeys = new Set(existing.map((e) => e.dedupe_key));
+    const fileIds = [
+      ...new Set(statement.rows.map((r) => r.externalId).filter((x): x is string => Boolean(x))),
+    ];
+    const existingIds = await selectExternalIds(db, organizationId, money.id, fileIds);
+    const occurrences = occurrencesByAccount.get(money.id) ?? new Map<string, number>();
+    occurrencesByAccount.set(money.id, occurrences);
+    const seenIds = seenIdsByAccount.get(money.id) ?? new Map<string, number>();
+    seenIdsByAccount.set(money.id, seenIds);
+    const repeated: string[] = [];
+    part.rows = statement.rows.map((original, i) => {
+      let row = original;
+      // A bank reference the file already used for another row: both rows are imported (the
+      // second without the reference, told apart by date, amount and description instead).
+      if (row.externalId && seenIds.has(row.externalId)) {
+        repeated.push(
+          `line ${row.line} repeats the bank reference "${row.externalId}" of line ${seenIds.get(row.externalId)}`,
+        );
+        row = { ...row, externalId: null };
+      }
+      if (row.externalId) seenIds.set(row.externalId, row.line);
+      const prefix = dedupePrefix(row.date, row.amount, row.description);
+      const n = (occurrences.get(prefix) ?? 0) + 1;
+      occurrences.set(prefix, n);
+      const dedupeKey = `${prefix}#${n}`;
+      const duplicate =
+        existingKeys.has(dedupeKey) || (original.externalId !== null && existingIds.has(original.externalId));
+      const rule = duplicate
+        ? null
+        : firstMatchingRule(rules, {
+            description: row.description,
+            payee: row.payee,
+            amount: row.amount,
+            moneyAccountId: money.id,
+          });
+      const usableRule =
+        rule && pc.accounts.get(rule.set_category_account_id)?.archived === false ? rule : null;
+      return { ...row, duplicate, dedupeKey, rule: usableRule, rate: rates[i] ?? null };
+    });
+    if (repeated.length > 0) {
+      notices.push(
+        `${repeated.slice(0, 5).join('; ')}${repeated.length > 5 ? ` (and ${repeated.length - 5} more)` : ''}; each such row is imported on its own`,
+      );
+    }
+  }
+  if (problems.length > 0)
+    throw refuse(problems.slice(0, 50), sumOf(parts.map((p) => ({ amount: p.statement.rows.length }))));
+  return { defaultMoney, file, format, mapping, parts, pc };
+};
+
+const summaryOf = (rows: PreparedRow[]) => {
+  const fresh = rows.filter((r) => !r.duplicate);
+  const dates = rows.map((r) => r.date).sort();
+  return {
+    totalRows: rows.length,
+    newRows: fresh.length,
+    duplicateRows: rows.length - fresh.length,
+    moneyIn: sumOf(fresh.filter((r) => r.amount > 0)),
+    moneyOut: -sumOf(fresh.filter((r) => r.amount < 0)),
+    firstDate: dates[0] ?? null,
+    lastDate: dates[dates.length - 1] ?? null,
+  };
 };
 
 export const previewStatement = async (
@@ -178,22 +312,34 @@ export const previewStatement = async (
   member: MemberContext,
   input: ImportInput,
 ): Promise<StatementPreview> => {
-  const { statement, format, mapping, rows } = await prepare(ctx.database.db, member, input, false);
+  const { format, mapping, parts } = await prepare(ctx.database.db, member, input, false);
+  const first = parts[0]!;
+  const included = parts.filter((p) => p.money);
+  const rows = included.flatMap((p) => p.rows.map((r) => ({ ...r, statement: p.index })));
   const fresh = rows.filter((r) => !r.duplicate);
-  const dates = rows.map((r) => r.date).sort();
+  const summary = summaryOf(rows);
   return {
     format,
-    currency: statement.currency,
-    accountNumber: statement.accountNumber,
-    closingBalance: statement.closingBalance,
-    totalRows: rows.length,
-    newRows: fresh.length,
-    duplicateRows: rows.length - fresh.length,
+    statements: parts.map((p) => ({
+      index: p.index,
+      line: p.statement.line ?? 1,
+      kind: p.statement.kind ?? (format === 'csv' ? 'CSV statement' : 'statement'),
+      accountNumber: p.statement.accountNumber,
+      currency: p.statement.currency,
+      periodStart: p.statement.periodStart ?? null,
+      periodEnd: p.statement.periodEnd ?? null,
+      moneyAccountId: p.money?.id ?? null,
+      ...summaryOf(p.rows),
+      openingBalance: p.statement.openingBalance ?? null,
+      closingBalance: p.statement.closingBalance,
+      notices: p.notices,
+    })),
+    encoding: input.encoding ?? null,
+    currency: first.statement.currency,
+    accountNumber: first.statement.accountNumber,
+    closingBalance: first.statement.closingBalance,
+    ...summary,
     categorizedByRules: fresh.filter((r) => r.rule).length,
-    moneyIn: fresh.filter((r) => r.amount > 0).reduce((s, r) => s + r.amount, 0),
-    moneyOut: -fresh.filter((r) => r.amount < 0).reduce((s, r) => s + r.amount, 0),
-    firstDate: dates[0] ?? null,
-    lastDate: dates[dates.length - 1] ?? null,
     rows: rows.slice(0, 500).map((r) => ({
       line: r.line,
       date: r.date,
@@ -204,6 +350,7 @@ export const previewStatement = async (
       duplicate: r.duplicate,
       ruleId: r.rule?.id ?? null,
       categoryAccountId: r.rule?.set_category_account_id ?? null,
+      statement: r.statement,
     })),
     mapping,
   };
@@ -217,116 +364,137 @@ export const commitStatement = (
   inTransaction(ctx.database.db, async (trx) => {
     const started = performance.now();
     const { organizationId, userId } = member;
-    const { money, format, mapping, rows, pc } = await prepare(trx, member, input, true);
-    const fresh = rows.filter((r) => !r.duplicate);
+    const { defaultMoney, format, mapping, parts, pc } = await prepare(trx, member, input, true);
+    const unchosen = parts.filter((p) => !p.money && !p.chosen && p.statement.rows.length > 0);
+    if (unchosen.length > 0) {
+      throw refuse(
+        unchosen.map((p) => ({
+          line: p.statement.line ?? 1,
+          reason: `choose the money account for ${partRef(p)}, or leave it out`,
+        })),
+      );
+    }
     if (mapping) {
       await trx
         .updateTable('money_accounts')
         .set({ csv_mapping: JSON.stringify(mapping) })
         .where('organization_id', '=', organizationId)
-        .where('id', '=', money.id)
+        .where('id', '=', defaultMoney.id)
         .execute();
     }
-    const duplicates = rows.length - fresh.length;
-    if (fresh.length === 0) {
-      return {
-        id: null,
-        imported: 0,
-        duplicates,
-        categorizedByRules: 0,
-        durationMs: Math.round(performance.now() - started),
-      };
-    }
-    const importId = randomUUID();
-    const byRules = fresh.filter((r) => r.rule).length;
-    await trx
-      .insertInto('statement_imports')
-      .values({
-        organization_id: organizationId,
-        id: importId,
-        money_account_id: money.id,
-        file_name: input.fileName,
-        format,
-        file_sha256: createHash('sha256').update(input.content).digest('hex'),
-        total_rows: rows.length,
-        imported_rows: fresh.length,
-        duplicate_rows: duplicates,
-        rule_rows: byRules,
-        created_by: userId,
-      })
-      .execute();
-    const ids = fresh.map(() => randomUUID());
-    const entryIds = await postEntriesInBulk(
-      trx,
-      {
-        organizationId,
-        actorUserId: userId,
-        audit: { action: 'statement_import.posted', entityType: 'statement_import', entityId: importId },
-      },
-      fresh.map((r, i) =>
-        entryForTransaction(pc, money, {
+    const fileSha = createHash('sha256').update(input.content).digest('hex');
+    const imports: NonNullable<StatementImportResult['imports']> = [];
+    let totalImported = 0;
+    let totalDuplicates = 0;
+    let totalByRules = 0;
+    for (const part of parts) {
+      const money = part.money;
+      if (!money) continue;
+      const fresh = part.rows.filter((r) => !r.duplicate);
+      const duplicates = part.rows.length - fresh.length;
+      totalDuplicates += duplicates;
+      if (fresh.length === 0) {
+        imports.push({ index: part.index, id: null, moneyAccountId: money.id, imported: 0, duplicates });
+        continue;
+      }
+      const importId = randomUUID();
+      const byRules = fresh.filter((r) => r.rule).length;
+      await trx
+        .insertInto('statement_imports')
+        .values({
+          organization_id: organizationId,
+          id: importId,
+          money_account_id: money.id,
+          file_name: input.fileName,
+          format,
+          file_sha256: fileSha,
+          total_rows: part.rows.length,
+          imported_rows: fresh.length,
+          duplicate_rows: duplicates,
+          rule_rows: byRules,
+          created_by: userId,
+        })
+        .execute();
+      const ids = fresh.map(() => randomUUID());
+      const entryIds = await postEntriesInBulk(
+        trx,
+        {
+          organizationId,
+          actorUserId: userId,
+          audit: { action: 'statement_import.posted', entityType: 'statement_import', entityId: importId },
+        },
+        fresh.map((r, i) =>
+          entryForTransaction(pc, money, {
+            id: ids[i]!,
+            date: r.date,
+            description: r.description,
+            amount: r.amount,
+            categoryKind: r.rule ? 'account' : 'none',
+            categoryAccountId: r.rule?.set_category_account_id ?? null,
+            splits: [],
+            taxRate: r.rule?.set_tax_rate ?? null,
+            rate: r.rate,
+          }),
+        ),
+      );
+      await insertImportedBankTransactions(
+        trx,
+        { organizationId, moneyAccountId: money.id, importId, createdBy: userId },
+        fresh.map((r, i) => ({
           id: ids[i]!,
           date: r.date,
           description: r.description,
+          payee: r.rule?.set_payee ?? r.payee,
           amount: r.amount,
+          status: r.rule ? 'categorized' : 'uncategorized',
           categoryKind: r.rule ? 'account' : 'none',
           categoryAccountId: r.rule?.set_category_account_id ?? null,
-          splits: [],
           taxRate: r.rule?.set_tax_rate ?? null,
           rate: r.rate,
-        }),
-      ),
-    );
-    await insertImportedBankTransactions(
-      trx,
-      { organizationId, moneyAccountId: money.id, importId, createdBy: userId },
-      fresh.map((r, i) => ({
-        id: ids[i]!,
-        date: r.date,
-        description: r.description,
-        payee: r.rule?.set_payee ?? r.payee,
-        amount: r.amount,
-        status: r.rule ? 'categorized' : 'uncategorized',
-        categoryKind: r.rule ? 'account' : 'none',
-        categoryAccountId: r.rule?.set_category_account_id ?? null,
-        taxRate: r.rule?.set_tax_rate ?? null,
-        rate: r.rate,
-        entryId: entryIds[i]!,
-        externalId: r.externalId,
-        dedupeKey: r.dedupeKey,
-        descriptionKey: descriptionKey(r.description),
-        ruleId: r.rule?.id ?? null,
-      })),
-    );
-    await addToBalance(
-      trx,
-      organizationId,
-      money.id,
-      fresh.reduce((s, r) => s + r.amount, 0),
-    );
-    // A large import changes the table's shape at once; fresh statistics keep the list's plans on its indexes.
-    if (fresh.length >= 5000) await sql`analyze bank_transactions`.execute(trx);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'statement_import.committed',
-      entityType: 'statement_import',
-      entityId: importId,
-      after: {
+          entryId: entryIds[i]!,
+          externalId: r.externalId,
+          dedupeKey: r.dedupeKey,
+          descriptionKey: descriptionKey(r.description),
+          ruleId: r.rule?.id ?? null,
+        })),
+      );
+      await addToBalance(trx, organizationId, money.id, sumOf(fresh));
+      await recordAudit(trx, {
+        organizationId,
+        actorUserId: userId,
+        action: 'statement_import.committed',
+        entityType: 'statement_import',
+        entityId: importId,
+        after: {
+          moneyAccountId: money.id,
+          fileName: input.fileName,
+          format,
+          statement: part.index,
+          accountNumber: part.statement.accountNumber,
+          imported: fresh.length,
+          duplicates,
+          categorizedByRules: byRules,
+        },
+      });
+      imports.push({
+        index: part.index,
+        id: importId,
         moneyAccountId: money.id,
-        fileName: input.fileName,
-        format,
         imported: fresh.length,
         duplicates,
-        categorizedByRules: byRules,
-      },
-    });
+      });
+      totalImported += fresh.length;
+      totalByRules += byRules;
+    }
+    // A large import changes the table's shape at once; fresh statistics keep the list's plans on its indexes.
+    if (totalImported >= 5000) await sql`analyze bank_transactions`.execute(trx);
     return {
-      id: importId,
-      imported: fresh.length,
-      duplicates,
-      categorizedByRules: byRules,
+      id: imports.find((i) => i.id)?.id ?? null,
+      imported: totalImported,
+      duplicates: totalDuplicates,
+      categorizedByRules: totalByRules,
       durationMs: Math.round(performance.now() - started),
+      imports,
     };
   });
 

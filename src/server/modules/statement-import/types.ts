@@ -22,6 +22,23 @@ export type ParsedStatement = {
   /** The closing balance the file states (minor units, signed), for reconciliation. */
   closingBalance: { date: string; amount: number } | null;
   rows: ParsedStatementRow[];
+  /** The opening balance the file states (CAMT OPBD/PRCD), when it states one. */
+  openingBalance?: { date: string; amount: number } | null;
+  /** 1-based line where this statement starts in the file (files may hold several). */
+  line?: number;
+  /** What kind of statement: "bank account", "credit card", "camt.053 statement", … */
+  kind?: string;
+  /** The period the file says the statement covers (OFX DTSTART/DTEND, CAMT FrToDt). */
+  periodStart?: string | null;
+  periodEnd?: string | null;
+  /** What the parser left out on purpose (zero-amount notices, pending entries), said aloud. */
+  notices?: string[];
+};
+
+/** A parsed file: one or more statements (OFX and CAMT files may hold several accounts). */
+export type ParsedStatementFile = {
+  format: ParsedStatement['format'];
+  statements: ParsedStatement[];
 };
 
 export type StatementLineError = { line: number; reason: string };
