@@ -72,6 +72,20 @@ export const statementImportInputSchema = z.object({
   mapping: csvMappingSchema.optional(),
   /** Apply the company's categorisation rules to the new rows (default on). */
   applyRules: z.boolean().default(true),
+  /**
+   * Files with several statements (OFX, CAMT): the money account each goes to, by its index
+   * in the preview's `statements`; null leaves that statement out. Unlisted statements go to
+   * moneyAccountId.
+   */
+  statements: z
+    .array(
+      z.object({
+        index: z.number().int().min(0).max(999),
+        moneyAccountId: z.string().min(1).max(100).nullable(),
+      }),
+    )
+    .max(1000)
+    .optional(),
 });
 export type StatementImportInput = z.input<typeof statementImportInputSchema>;
 
@@ -85,13 +99,47 @@ export const previewRowSchema = z.object({
   duplicate: z.boolean(),
   ruleId: z.string().nullable(),
   categoryAccountId: z.string().nullable(),
+  /** Which of the file's statements the row belongs to (index into the preview's statements). */
+  statement: z.number().optional(),
 });
 export type PreviewRow = z.infer<typeof previewRowSchema>;
 
 export const lineErrorSchema = z.object({ line: z.number(), reason: z.string() });
 
+const statedBalanceSchema = z.object({ date: z.string(), amount: z.number() });
+
+/** One statement of a file (OFX/CAMT files may hold several accounts); amounts in its account's minor units. */
+export const statementPartSchema = z.object({
+  index: z.number(),
+  /** Line in the file where the statement starts. */
+  line: z.number(),
+  kind: z.string(),
+  accountNumber: z.string().nullable(),
+  currency: z.string().nullable(),
+  periodStart: z.string().nullable(),
+  periodEnd: z.string().nullable(),
+  /** Where it goes; null: left out. */
+  moneyAccountId: z.string().nullable(),
+  totalRows: z.number(),
+  newRows: z.number(),
+  duplicateRows: z.number(),
+  moneyIn: z.number(),
+  moneyOut: z.number(),
+  firstDate: z.string().nullable(),
+  lastDate: z.string().nullable(),
+  openingBalance: statedBalanceSchema.nullable(),
+  closingBalance: statedBalanceSchema.nullable(),
+  /** What was left out on purpose, and balances that do not agree with the entries. */
+  notices: z.array(z.string()),
+});
+export type StatementPart = z.infer<typeof statementPartSchema>;
+
 export const statementPreviewSchema = z.object({
   format: z.enum(STATEMENT_FORMATS),
+  /** Every statement in the file, each with its own account, period and balances. */
+  statements: z.array(statementPartSchema),
+  /** The character set the file's bytes were read in (uploads), e.g. "utf-8", "windows-1252". */
+  encoding: z.string().nullable(),
   currency: z.string().nullable(),
   accountNumber: z.string().nullable(),
   closingBalance: z.object({ date: z.string(), amount: z.number() }).nullable(),
@@ -126,6 +174,18 @@ export const statementImportResultSchema = z.object({
   duplicates: z.number(),
   categorizedByRules: z.number(),
   durationMs: z.number(),
+  /** Per statement of the file: where it went and what it brought (one import log row each). */
+  imports: z
+    .array(
+      z.object({
+        index: z.number(),
+        id: z.string().nullable(),
+        moneyAccountId: z.string(),
+        imported: z.number(),
+        duplicates: z.number(),
+      }),
+    )
+    .optional(),
 });
 export type StatementImportResult = z.infer<typeof statementImportResultSchema>;
 
