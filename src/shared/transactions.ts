@@ -9,6 +9,7 @@ import { isoDate } from './ledger.ts';
 export const TRANSACTION_STATUSES = ['uncategorized', 'categorized', 'reconciled'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
+/** Date formats of bank CSVs. D and M may be one or two digits; a time of day may follow. */
 export const CSV_DATE_FORMATS = [
   'YYYY-MM-DD',
   'DD/MM/YYYY',
@@ -17,6 +18,17 @@ export const CSV_DATE_FORMATS = [
   'DD-MM-YYYY',
   'YYYY/MM/DD',
   'YYYYMMDD',
+  'YYYY.MM.DD',
+  'DD.MM.YY',
+  'DD/MM/YY',
+  'MM/DD/YY',
+  'MM-DD-YYYY',
+  'DD-MM-YY',
+  /** Day, English or German month name or abbreviation, year: 27-Feb-2018, 27 Feb 2018, 3. Dez. 2019. */
+  'DD-MMM-YYYY',
+  'DD-MMM-YY',
+  /** Feb 27, 2018. */
+  'MMM DD, YYYY',
 ] as const;
 export type CsvDateFormat = (typeof CSV_DATE_FORMATS)[number];
 
@@ -44,11 +56,37 @@ export const csvMappingSchema = z
     decimalSeparator: z.enum(DECIMAL_SEPARATORS).default('.'),
     /** For files that show money out as positive (credit card statements). */
     invertAmounts: z.boolean().default(false),
+    /**
+     * Where the table is, in records of the file (0-based, blank lines not counted): the
+     * header row (when hasHeader), the first data row (null: the row after the header, or
+     * the first row), and how many summary rows at the end are not transactions.
+     */
+    headerRow: z.number().int().min(0).max(999).default(0),
+    firstDataRow: z.number().int().min(0).max(999).nullable().default(null),
+    footerRows: z.number().int().min(0).max(999).default(0),
+    /** An amount plus a debit/credit indicator column (D/C, DR/CR, S/H, Soll/Haben, +/-). */
+    indicatorColumn: column.nullable().default(null),
+    /** Indicator values meaning money out / money in (compared ignoring case; "" is a blank cell). */
+    debitIndicators: z.array(z.string().trim().max(40)).max(20).default([]),
+    creditIndicators: z.array(z.string().trim().max(40)).max(20).default([]),
+    /** A column with each row's currency; rows in another currency than the account's are refused. */
+    currencyColumn: column.nullable().default(null),
+    /** A reference column, used as the description when the description and payee are empty. */
+    referenceColumn: column.nullable().default(null),
   })
   .refine((m) => m.amountColumn !== null || (m.debitColumn !== null && m.creditColumn !== null), {
     message: 'Choose the amount column, or both the money-out and money-in columns.',
     path: ['amountColumn'],
-  });
+  })
+  .refine(
+    (m) =>
+      m.indicatorColumn === null ||
+      (m.amountColumn !== null && m.debitIndicators.length + m.creditIndicators.length > 0),
+    {
+      message: 'A debit/credit indicator needs the amount column and the values that mean money out and in.',
+      path: ['indicatorColumn'],
+    },
+  );
 export type CsvMapping = z.infer<typeof csvMappingSchema>;
 export type CsvMappingInput = z.input<typeof csvMappingSchema>;
 
@@ -154,6 +192,19 @@ export const statementPreviewSchema = z.object({
   /** The first rows (up to 500) for the preview table. */
   rows: z.array(previewRowSchema),
   mapping: csvMappingSchema.nullable(),
+  /** CSV only: where the table was read (lines in the file) and the lines left out above and below it. */
+  csvLayout: z
+    .object({
+      headerLine: z.number().nullable(),
+      firstLine: z.number(),
+      lastLine: z.number(),
+      linesAbove: z.array(z.number()),
+      linesBelow: z.array(z.number()),
+      /** Rows with neither a date nor an amount, left out of the import and listed here. */
+      leftOut: z.array(z.object({ line: z.number(), text: z.string() })),
+    })
+    .nullable()
+    .optional(),
 });
 export type StatementPreview = z.infer<typeof statementPreviewSchema>;
 
@@ -164,6 +215,15 @@ export const csvSniffSchema = z.object({
   sampleRows: z.array(z.array(z.string())),
   suggestedMapping: csvMappingSchema.nullable(),
   savedMapping: csvMappingSchema.nullable(),
+  /** The file's first records and its last ones (index, line in the file, fields). */
+  records: z.array(z.object({ index: z.number(), line: z.number(), fields: z.array(z.string()) })),
+  totalRecords: z.number(),
+  /** Every date format the date column's values fit; two or more: the user must choose. */
+  dateFormatChoices: z.array(z.enum(CSV_DATE_FORMATS)),
+  /** Amounts that read differently with a decimal point and a comma ("1,234"): the user must choose. */
+  ambiguousAmounts: z.array(z.string()),
+  /** What the detection found, in words (preamble, summary rows, ambiguities). */
+  notes: z.array(z.string()),
 });
 export type CsvSniff = z.infer<typeof csvSniffSchema>;
 

@@ -1,97 +1,128 @@
-import { CSV_DELIMITERS, type CsvMapping } from '../../../shared/transactions.ts';
+import { type CsvError, parse } from 'csv-parse/sync';
+import {
+  CSV_DELIMITERS,
+  type CsvDateFormat,
+  type CsvMapping,
+  type DecimalSeparator,
+} from '../../../shared/transactions.ts';
 import {
   type ParsedStatement,
   type ParsedStatementRow,
   collectErrors,
   StatementParseError,
 } from './types.ts';
-import { guessDateFormat, guessDecimalSeparator, messageOf, parseBankAmount, parseDateIn } from './values.ts';
+import {
+  detectDateFormat,
+  detectDecimalMark,
+  looksLikeAmount,
+  looksLikeDate,
+  messageOf,
+  parseDateIn,
+  readAmount,
+  toMinor,
+} from './values.ts';
 
-// CSV statements as banks export them (RFC 4180 quoting, any of , ; tab |, BOM, CRLF),
-// read through a column mapping the user confirms once per account.
+// CSV statements as banks export them, read with csv-parse (the app's one CSV reader,
+// decision record 0017): any of , ; tab |, a BOM, \n, \r\n, \r or \r\r\n line ends, quoted
+// fields spanning lines, preamble lines above the header and summary lines below the data.
+// Each row is read through a column mapping the user confirms once per money account.
 
-export type CsvRecord = { line: number; fields: string[] };
+export type CsvRecord = {
+  /** 0-based among the file's records (blank lines are not records). */
+  index: number;
+  /** 1-based line of the file where the record starts. */
+  line: number;
+  fields: string[];
+};
 
-/** Splits CSV text into records, each with the line it starts on. Quoted fields may span lines. */
-export const readCsvRecords = (text: string, delimiter: string): CsvRecord[] => {
+/**
+ * One line end for every convention: \r\r\n (a CRLF file converted once more), \r\n, \r, \n.
+ * Done before reading, so line numbers in messages count the lines an editor shows.
+ */
+export const normalizeLineEnds = (text: string) =>
+  (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\r\n|\r\n|\r/g, '\n');
+
+const csvReason = (error: CsvError) => {
+  switch (error.code) {
+    case 'INVALID_OPENING_QUOTE':
+      return 'a quote (") appears inside a field that does not start with one; the columns of this line cannot be told apart';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return 'text follows a closing quote (") before the next delimiter; the columns of this line cannot be told apart';
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is never closed (missing ")';
+    default:
+      return error.message;
+  }
+};
+
+/** Splits CSV text into records, each with the line it starts on. Refuses broken quoting by line. */
+export const readCsvRecords = (text: string, delimiter: string, options: { relaxQuotes?: boolean } = {}) => {
+  const input = normalizeLineEnds(text);
   const records: CsvRecord[] = [];
-  const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const n = input.length;
-  let i = 0;
-  let line = 1;
-  while (i < n) {
-    const startLine = line;
-    const fields: string[] = [];
-    let field = '';
-    let endOfRecord = false;
-    while (!endOfRecord) {
-      if (i < n && input[i] === '"') {
-        i += 1;
-        let closed = false;
-        while (i < n) {
-          const c = input[i]!;
-          if (c === '"') {
-            if (input[i + 1] === '"') {
-              field += '"';
-              i += 2;
-              continue;
-            }
-            i += 1;
-            closed = true;
-            break;
-          }
-          if (c === '\n') line += 1;
-          field += c;
-          i += 1;
-        }
-        if (!closed) {
-          throw new StatementParseError([
-            { line: startLine, reason: 'a quoted field is never closed (missing ")' },
-          ]);
-        }
-        // Text after the closing quote up to the delimiter is kept, as spreadsheet programs do.
-        while (i < n && input[i] !== delimiter && input[i] !== '\n' && input[i] !== '\r') {
-          field += input[i];
-          i += 1;
-        }
-      } else {
-        let next = i;
-        while (next < n && input[next] !== delimiter && input[next] !== '\n' && input[next] !== '\r')
-          next += 1;
-        field += input.slice(i, next);
-        i = next;
-      }
-      fields.push(field);
-      field = '';
-      if (i >= n) {
-        endOfRecord = true;
-      } else if (input[i] === delimiter) {
-        i += 1;
-      } else {
-        if (input[i] === '\r') i += 1;
-        if (input[i] === '\n') i += 1;
-        line += 1;
-        endOfRecord = true;
-      }
+  let lastEnd = 0;
+  try {
+    parse(input, {
+      delimiter,
+      record_delimiter: '\n',
+      relax_column_count: true,
+      relax_quotes: options.relaxQuotes ?? false,
+      skip_empty_lines: true,
+      raw: true,
+      on_record: (value, context) => {
+        const { record, raw } = value as unknown as { record: string[]; raw: string };
+        // raw holds the blank lines skipped before the record, and its own line end.
+        const body = raw.replace(/^\n+/, '');
+        const inside = (body.match(/\n/g)?.length ?? 0) - (body.endsWith('\n') ? 1 : 0);
+        lastEnd = context.lines;
+        records.push({ index: records.length, line: context.lines - inside, fields: record });
+        return null;
+      },
+    });
+  } catch (error) {
+    const e = error as CsvError;
+    if (typeof e.code !== 'string') throw error;
+    let line: number = typeof e.lines === 'number' ? e.lines : 1;
+    if (e.code === 'CSV_QUOTE_NOT_CLOSED') {
+      // The record began after the last complete one (skipping blank lines).
+      const lines = input.split('\n');
+      line = lastEnd + 1;
+      while (line < lines.length && lines[line - 1] === '') line += 1;
     }
-    if (!(fields.length === 1 && fields[0]!.trim() === '')) records.push({ line: startLine, fields });
+    throw new StatementParseError([{ line, reason: csvReason(e) }]);
   }
   return records;
 };
 
-/** The delimiter that splits the first lines into the most, equal-sized columns. */
+/** A record of empty cells carries nothing (separator-only lines such as ",,,,"). */
+const isBlank = (fields: string[]) => fields.every((f) => f.trim() === '');
+
+/**
+ * The delimiter that splits the most lines into the same number of columns: the file's
+ * table, not its preamble, decides ("Saldo;150,00;EUR" above a semicolon table).
+ */
 export const detectDelimiter = (text: string): CsvMapping['delimiter'] => {
-  const lines = text
-    .replace(/^\ufeff/, '')
-    .split(/\r?\n/)
-    .filter((l) => l.trim() !== '')
-    .slice(0, 10);
+  const head = normalizeLineEnds(text.slice(0, 64 * 1024))
+    .split('\n')
+    .slice(0, 200)
+    .join('\n');
   let best: CsvMapping['delimiter'] = ',';
   let bestScore = 0;
   for (const d of CSV_DELIMITERS) {
-    const counts = lines.map((l) => l.split(d).length - 1);
-    const min = Math.min(...counts);
-    const score = min > 0 ? min * 10 + (counts.every((c) => c === counts[0]) ? 5 : 0) : 0;
+    let records: CsvRecord[];
+    try {
+      records = readCsvRecords(head, d, { relaxQuotes: true });
+    } catch {
+      try {
+        records = readCsvRecords(head.split('\n').slice(0, 30).join('\n'), d, { relaxQuotes: true });
+      } catch {
+        continue;
+      }
+    }
+    const counts = new Map<number, number>();
+    for (const r of records)
+      if (r.fields.length > 1) counts.set(r.fields.length, (counts.get(r.fields.length) ?? 0) + 1);
+    let score = 0;
+    for (const [columns, rows] of counts) score = Math.max(score, rows * (columns - 1));
     if (score > bestScore) {
       best = d;
       bestScore = score;
@@ -100,85 +131,391 @@ export const detectDelimiter = (text: string): CsvMapping['delimiter'] => {
   return best;
 };
 
-const HEADER_HINTS: Record<string, RegExp> = {
-  date: /^(date|booking date|transaction date|posted date|posting date|buchungstag|datum|value date|fecha)$/i,
+// Header names in the languages of the banks Kontor users bank with (compared without case,
+// accents folded).
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+const HINTS = {
+  date: /^(date|booking date|transaction date|posted date|posting date|date processed|completed date|started date|buchung|buchungstag|buchungsdatum|datum|valutadatum|wertstellung|value date|fecha|date operation|datum provedeni|konyveles datuma|tranzakcio datuma|created|created_utc|date de l'operation)$/,
   description:
-    /^(description|details|memo|narrative|reference|text|verwendungszweck|transaction description|concepto)$/i,
-  payee: /^(payee|name|counterparty|merchant|beguenstigter|empfänger|beneficiary)$/i,
-  amount: /^(amount|value|betrag|importe|transaction amount|amount \(\w{3}\))$/i,
-  debit: /^(debit|money out|paid out|withdrawal|withdrawals|out|soll)$/i,
-  credit: /^(credit|money in|paid in|deposit|deposits|in|haben)$/i,
-  externalId: /^(id|transaction id|reference number|fitid|ref)$/i,
+    /^(description|details|memo|narrative|text|verwendungszweck|transaction description|concepto|label|libelle|note|notes|remarque|omschrijving|omschrijving-1|mededeling|vrije mededeling|kozlemeny|zprava|particulars|item title)$/,
+  // Only when nothing better names the description (ING and Sparkasse write the kind of
+  // booking, "Lastschrift", there; others the whole text).
+  description2: /^(buchungstext|transaction details)$/,
+  payee:
+    /^(payee|counterparty|merchant|beguenstigter|beguenstigter\/zahlungspflichtiger|auftraggeber\/empfanger|empfanger|beneficiary|partner name|partner nev|partner neve|naam tegenpartij|nazev protiuctu|counterparty name)$/,
+  payee2: /^(name|naam|to|from)$/,
+  amount:
+    /^(amount|value|betrag|betrag \(eur\)|importe|transaction amount|amount \(\w{3}\)|bedrag|montant|osszeg|tranzakcio osszege|zauctovana castka|net|umsatz|amount in \w{3})$/,
+  debit:
+    /^(debit|debit amount|money out|paid out|withdrawal|withdrawals|withdrawals \(\w{3}\)|out|soll|debet|ausgang|belastung|charge|charges)$/,
+  credit:
+    /^(credit|credit amount|money in|paid in|deposit|deposits|deposits \(\w{3}\)|in|haben|eingang|gutschrift|credits)$/,
+  indicator:
+    /^(d\/c|c\/d|dr\/cr|cr\/dr|debit\/credit|credit\/debit|s\/h|soll\/haben|af bij|bij\/af|bevetel\/kiadas|sign|direction|type)$/,
+  currency: /^(currency|waehrung|wahrung|munt|devizanem|mena uctu|devise|moneda|valuta|ccy)$/,
+  reference:
+    /^(reference|referenz|reference number|ref|transactiereferentie|kundenreferenz.*|end-to-end.*|betalingskenmerk|reporting_category|type|transaction type)$/,
+  externalId:
+    /^(id|transaction id|fitid|id transakce|tranzakcioazonosito|balance_transaction_id|transaktions-id|volgnr)$/,
+};
+type HintKey = keyof typeof HINTS;
+
+const DEBIT_WORDS = [
+  'd',
+  'dr',
+  'db',
+  'debit',
+  'debet',
+  's',
+  'soll',
+  '-',
+  'af',
+  'out',
+  'outflow',
+  'kiadas',
+  'withdrawal',
+  'ausgang',
+  'belastung',
+];
+const CREDIT_WORDS = [
+  'c',
+  'cr',
+  'credit',
+  'h',
+  'haben',
+  '+',
+  'bij',
+  'in',
+  'inflow',
+  'bevetel',
+  'deposit',
+  'eingang',
+  'gutschrift',
+];
+
+/** Splits a column's distinct values into debit and credit indicators; null when one is unknown. */
+export const classifyIndicators = (values: string[]) => {
+  const distinct = [...new Set(values.map((v) => v.trim()))];
+  const debit: string[] = [];
+  const credit: string[] = [];
+  const blank = distinct.includes('');
+  for (const v of distinct) {
+    if (v === '') continue;
+    const f = fold(v);
+    if (DEBIT_WORDS.includes(f)) debit.push(v);
+    else if (CREDIT_WORDS.includes(f)) credit.push(v);
+    else return null;
+  }
+  if (debit.length + credit.length === 0) return null;
+  // A blank cell means the other side when only one side is written (card statements
+  // write "CR" beside payments only). The mapping step shows this for the user to confirm.
+  if (blank) {
+    if (credit.length > 0 && debit.length === 0) debit.push('');
+    else if (debit.length > 0 && credit.length === 0) credit.push('');
+  }
+  return { debit, credit };
 };
 
-/** A mapping guessed from the header names and sample values, for the user to confirm. */
-export const suggestCsvMapping = (
-  header: string[],
-  samples: string[][],
-  delimiter: CsvMapping['delimiter'],
-): CsvMapping | null => {
-  const find = (key: string) => {
-    const i = header.findIndex((h) => HEADER_HINTS[key]!.test(h.trim()));
+export type CsvLayout = {
+  hasHeader: boolean;
+  headerRow: number;
+  firstDataRow: number;
+  footerRows: number;
+};
+
+const dataLike = (fields: string[]) => {
+  const dateAt = fields.findIndex((f) => looksLikeDate(f));
+  return dateAt >= 0 && fields.some((f, i) => i !== dateAt && looksLikeAmount(f) && !looksLikeDate(f));
+};
+const textLike = (fields: string[]) => {
+  const filled = fields.filter((f) => f.trim() !== '');
+  return (
+    filled.length >= Math.max(2, Math.ceil(fields.length / 2)) &&
+    filled.every((f) => !looksLikeDate(f) && !looksLikeAmount(f))
+  );
+};
+
+/**
+ * Finds the table in the file: the first row that looks like a transaction (a date and an
+ * amount), the header row above it (a row of names with as many columns), and the summary
+ * rows after the last transaction. Rows between the header and the first transaction are
+ * kept as data, so they are refused by line rather than skipped unseen.
+ */
+export const detectLayout = (records: CsvRecord[]): CsvLayout => {
+  const counts = new Map<number, number>();
+  for (const r of records)
+    if (r.fields.length > 1) counts.set(r.fields.length, (counts.get(r.fields.length) ?? 0) + 1);
+  const width = [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? 1;
+  const fits = (r: CsvRecord) => Math.abs(r.fields.length - width) <= 1;
+  const first = records.findIndex((r) => fits(r) && dataLike(r.fields));
+  if (first < 0) {
+    const header = records.findIndex((r) => fits(r) && textLike(r.fields));
+    return {
+      hasHeader: header >= 0,
+      headerRow: Math.max(header, 0),
+      firstDataRow: header + 1,
+      footerRows: 0,
+    };
+  }
+  let header = -1;
+  for (let i = first - 1; i >= 0; i -= 1) {
+    if (fits(records[i]!) && textLike(records[i]!.fields)) {
+      header = i;
+      break;
+    }
+  }
+  // Rows above and below the table are left out only when they cannot be a transaction
+  // row: another width, or words without a digit where the date goes ("Balance at start
+  // of period", "Total"). A row with a mistyped date stays in the table and is refused.
+  const dateAt = records[first]!.fields.findIndex((f) => looksLikeDate(f));
+  const outside = (r: CsvRecord) =>
+    isBlank(r.fields) || !fits(r) || /^[^\d]*\p{L}[^\d]*$/u.test((r.fields[dateAt] ?? '').trim());
+  let start = header >= 0 ? header + 1 : first;
+  while (header < 0 && start > 0 && !outside(records[start - 1]!)) start -= 1;
+  let end = records.length;
+  while (end > first + 1 && outside(records[end - 1]!)) end -= 1;
+  return {
+    hasHeader: header >= 0,
+    headerRow: Math.max(header, 0),
+    firstDataRow: start,
+    footerRows: records.length - end,
+  };
+};
+
+/** The records a mapping reads as transactions, and those above and below them. */
+export const tableOf = (
+  records: CsvRecord[],
+  mapping: Pick<CsvMapping, 'hasHeader' | 'headerRow' | 'firstDataRow' | 'footerRows'>,
+) => {
+  const header = mapping.hasHeader ? (records[mapping.headerRow] ?? null) : null;
+  const start = mapping.firstDataRow ?? (mapping.hasHeader ? mapping.headerRow + 1 : 0);
+  const end = Math.max(start, records.length - mapping.footerRows);
+  return {
+    header,
+    body: records.slice(start, end),
+    above: records.slice(0, start).filter((r) => r !== header),
+    below: records.slice(end),
+  };
+};
+
+const column = (records: CsvRecord[], index: number | null) =>
+  index === null ? [] : records.map((r) => r.fields[index] ?? '');
+
+/** A mapping guessed from the header names and all the values, for the user to confirm. */
+export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['delimiter']) => {
+  const layout = detectLayout(records);
+  const { header, body } = tableOf(records, { ...layout, firstDataRow: layout.firstDataRow });
+  const names = (header?.fields ?? []).map(fold);
+  const width = Math.max(...body.slice(0, 50).map((r) => r.fields.length), names.length, 1);
+  const taken = new Set<number>();
+  const find = (key: HintKey, accept: (i: number) => boolean = () => true) => {
+    const i = names.findIndex((h, j) => !taken.has(j) && HINTS[key].test(h) && accept(j));
+    if (i >= 0) taken.add(i);
     return i >= 0 ? i : null;
   };
-  const dateColumn = find('date');
-  const descriptionColumn = find('description') ?? find('payee');
-  const amountColumn = find('amount');
-  const debitColumn = find('debit');
-  const creditColumn = find('credit');
-  if (dateColumn === null || descriptionColumn === null) return null;
-  if (amountColumn === null && (debitColumn === null || creditColumn === null)) return null;
-  const dateFormat = guessDateFormat(samples.map((r) => r[dateColumn] ?? '')) ?? 'YYYY-MM-DD';
-  const amountSamples = samples.flatMap((r) =>
-    [amountColumn, debitColumn, creditColumn].filter((c): c is number => c !== null).map((c) => r[c] ?? ''),
-  );
-  const payeeColumn = find('payee');
-  return {
-    delimiter,
-    hasHeader: true,
-    dateColumn,
-    descriptionColumn,
-    payeeColumn: payeeColumn === descriptionColumn ? null : payeeColumn,
-    amountColumn,
-    debitColumn: amountColumn === null ? debitColumn : null,
-    creditColumn: amountColumn === null ? creditColumn : null,
-    externalIdColumn: find('externalId'),
-    dateFormat,
-    decimalSeparator: guessDecimalSeparator(amountSamples),
-    invertAmounts: false,
+  const share = (i: number, test: (v: string) => boolean) => {
+    const values = column(body, i).filter((v) => v.trim() !== '');
+    return values.length === 0 ? 0 : values.filter(test).length / values.length;
   };
+  const isDates = (i: number) => share(i, looksLikeDate) >= 0.5;
+  const isAmounts = (i: number) => share(i, (v) => looksLikeAmount(v) && !looksLikeDate(v)) >= 0.8;
+  let dateColumn = find('date', isDates);
+  if (dateColumn === null) {
+    for (let i = 0; i < width; i += 1) {
+      if (!taken.has(i) && isDates(i)) {
+        dateColumn = i;
+        taken.add(i);
+        break;
+      }
+    }
+  }
+  let amountColumn = find('amount', isAmounts);
+  let debitColumn: number | null = null;
+  let creditColumn: number | null = null;
+  if (amountColumn === null) {
+    debitColumn = find('debit');
+    creditColumn = find('credit');
+    if (debitColumn === null || creditColumn === null) {
+      debitColumn = null;
+      creditColumn = null;
+    }
+  }
+  if (amountColumn === null && debitColumn === null) {
+    // No header names them: two neighbouring amount columns never filled on the same row
+    // are money out and money in (which is which the user confirms); else the first
+    // column of amounts that is not a running balance.
+    for (let i = 0; i + 1 < width && debitColumn === null; i += 1) {
+      if (taken.has(i) || taken.has(i + 1) || i === dateColumn || i + 1 === dateColumn) continue;
+      const a = column(body, i).map((v) => v.trim() !== '');
+      const b = column(body, i + 1).map((v) => v.trim() !== '');
+      const exclusive = a.every((x, k) => !(x && b[k])) && a.some(Boolean) && b.some(Boolean);
+      if (exclusive && isAmounts(i) && isAmounts(i + 1)) {
+        debitColumn = i;
+        creditColumn = i + 1;
+        taken.add(i);
+        taken.add(i + 1);
+      }
+    }
+  }
+  if (amountColumn === null && debitColumn === null) {
+    for (let i = 0; i < width; i += 1) {
+      if (
+        !taken.has(i) &&
+        i !== dateColumn &&
+        isAmounts(i) &&
+        !/saldo|balance|egyenleg/.test(names[i] ?? '')
+      ) {
+        amountColumn = i;
+        taken.add(i);
+        break;
+      }
+    }
+  }
+  let indicatorColumn: number | null = null;
+  let indicators: { debit: string[]; credit: string[] } | null = null;
+  if (amountColumn !== null) {
+    const candidates = [...Array(width).keys()].filter((i) => !taken.has(i));
+    const hinted = candidates.filter((i) => HINTS.indicator.test(names[i] ?? ''));
+    for (const i of [...hinted, ...candidates.filter((c) => !hinted.includes(c))]) {
+      const values = column(body, i);
+      if (values.every((v) => v.trim() === '')) continue;
+      const c = classifyIndicators(values);
+      if (c && (hinted.includes(i) || c.debit.length + c.credit.length >= 2)) {
+        indicatorColumn = i;
+        indicators = c;
+        taken.add(i);
+        break;
+      }
+    }
+  }
+  const payeeColumn = find('payee') ?? find('payee2');
+  const descriptionColumn = find('description') ?? find('description2') ?? payeeColumn;
+  const currencyColumn = find('currency', (i) => share(i, (v) => /^[A-Za-z]{3}$/.test(v.trim())) >= 0.8);
+  const externalIdColumn = find('externalId');
+  const referenceColumn = find('reference');
+  const amountValues = [amountColumn, debitColumn, creditColumn].flatMap((c) => column(body, c));
+  const decimal = detectDecimalMark(amountValues);
+  const date = detectDateFormat(column(body, dateColumn));
+  const textColumn =
+    descriptionColumn ??
+    [...Array(width).keys()].find(
+      (i) => !taken.has(i) && share(i, (v) => !looksLikeAmount(v) && !looksLikeDate(v)) >= 0.8,
+    ) ??
+    null;
+  const mapping: CsvMapping | null =
+    dateColumn === null || textColumn === null || (amountColumn === null && debitColumn === null)
+      ? null
+      : {
+          delimiter,
+          hasHeader: layout.hasHeader,
+          headerRow: layout.headerRow,
+          firstDataRow: layout.firstDataRow,
+          footerRows: layout.footerRows,
+          dateColumn,
+          descriptionColumn: textColumn,
+          payeeColumn: payeeColumn === textColumn ? null : payeeColumn,
+          amountColumn,
+          debitColumn,
+          creditColumn,
+          indicatorColumn,
+          debitIndicators: indicators?.debit ?? [],
+          creditIndicators: indicators?.credit ?? [],
+          currencyColumn,
+          referenceColumn,
+          externalIdColumn,
+          dateFormat: date.format ?? date.fitting[0] ?? 'YYYY-MM-DD',
+          decimalSeparator: decimal.mark ?? '.',
+          invertAmounts: false,
+        };
+  return { layout, mapping, dateFormatChoices: date.fitting, ambiguousAmounts: decimal.ambiguousValues };
 };
 
+const lineList = (records: CsvRecord[]) => {
+  if (records.length === 0) return '';
+  const lines = records.map((r) => r.line);
+  return lines.length === 1 ? `line ${lines[0]}` : `lines ${lines[0]}–${lines[lines.length - 1]}`;
+};
+
+/** What the mapping step needs: the delimiter, the records, a suggested mapping and what is unsure. */
 export const sniffCsv = (text: string) => {
   const delimiter = detectDelimiter(text);
-  // The first 64 KB, cut at a line end, hold the header and sample rows.
-  const head =
-    text.length > 64 * 1024 ? text.slice(0, text.lastIndexOf('\n', 64 * 1024) + 1 || 64 * 1024) : text;
-  let records: CsvRecord[];
-  try {
-    records = readCsvRecords(head, delimiter);
-  } catch {
-    // A quoted field spanning the cut: read the first lines only.
-    records = readCsvRecords(head.split(/\r?\n/).slice(0, 12).join('\n'), delimiter);
-  }
-  const header = records[0]?.fields ?? [];
-  const sampleRows = records.slice(1, 11).map((r) => r.fields);
+  const records = readCsvRecords(text, delimiter);
+  const suggestion = suggestCsvMapping(records, delimiter);
+  const { layout } = suggestion;
+  const table = tableOf(records, layout);
+  const notes: string[] = [];
+  if (table.above.length > 0)
+    notes.push(
+      `${lineList(table.above)} above the ${layout.hasHeader ? 'header' : 'first transaction'} ${table.above.length === 1 ? 'is' : 'are'} not transactions.`,
+    );
+  if (table.below.length > 0)
+    notes.push(
+      `${lineList(table.below)} after the last transaction ${table.below.length === 1 ? 'is' : 'are'} a summary, not transactions.`,
+    );
+  if (suggestion.dateFormatChoices.length > 1)
+    notes.push(
+      `Every date fits both ${suggestion.dateFormatChoices.join(' and ')}: choose the one your bank uses.`,
+    );
+  if (suggestion.ambiguousAmounts.length > 0)
+    notes.push(
+      `Amounts such as ${suggestion.ambiguousAmounts.map((a) => `"${a}"`).join(', ')} read differently with a decimal point and a decimal comma: choose the decimal mark.`,
+    );
+  const head = records.slice(0, 40);
+  const tail = records.slice(Math.max(40, records.length - 10));
   return {
     delimiter,
-    header,
-    sampleRows,
-    suggestedMapping: suggestCsvMapping(header, sampleRows, delimiter),
+    header: layout.hasHeader
+      ? (records[layout.headerRow]?.fields ?? [])
+      : (table.body[0]?.fields.map(() => '') ?? []),
+    sampleRows: table.body.slice(0, 10).map((r) => r.fields),
+    suggestedMapping: suggestion.mapping,
+    records: [...head, ...tail],
+    totalRecords: records.length,
+    dateFormatChoices: suggestion.dateFormatChoices,
+    ambiguousAmounts: suggestion.ambiguousAmounts,
+    notes,
   };
 };
 
 const cell = (fields: string[], index: number | null) => (index === null ? '' : (fields[index] ?? '').trim());
+const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+export type CsvTableLayout = {
+  headerLine: number | null;
+  firstLine: number;
+  lastLine: number;
+  linesAbove: number[];
+  linesBelow: number[];
+  /** Rows inside the table with neither a date nor an amount, left out (and shown). */
+  leftOut: { line: number; text: string }[];
+};
+
+export type CsvParseOptions = {
+  exponent: number;
+  /** The money account's currency: rows and amounts naming another one are refused. */
+  currency?: string | null;
+};
 
 /** Reads a whole CSV statement through a mapping; refuses the file with every bad line listed. */
-export const parseCsvStatement = (text: string, mapping: CsvMapping, exponent: number): ParsedStatement => {
+export const parseCsvStatement = (
+  text: string,
+  mapping: CsvMapping,
+  options: number | CsvParseOptions,
+): ParsedStatement & { csvLayout: CsvTableLayout } => {
+  const { exponent, currency = null } = typeof options === 'number' ? { exponent: options } : options;
   const records = readCsvRecords(text, mapping.delimiter);
-  const body = mapping.hasHeader ? records.slice(1) : records;
+  const { header, body, above, below } = tableOf(records, mapping);
   const problems = collectErrors();
-  if (body.length === 0) problems.add(records[0]?.line ?? 1, 'the file has no transaction rows');
+  const rows: ParsedStatementRow[] = [];
+  const dataRows = body.filter((r) => !isBlank(r.fields));
+  if (dataRows.length === 0)
+    problems.add(body[0]?.line ?? records[records.length - 1]?.line ?? 1, 'the file has no transaction rows');
   const used = [
     mapping.dateColumn,
     mapping.descriptionColumn,
@@ -187,45 +524,111 @@ export const parseCsvStatement = (text: string, mapping: CsvMapping, exponent: n
     mapping.debitColumn,
     mapping.creditColumn,
     mapping.externalIdColumn,
+    mapping.indicatorColumn,
+    mapping.currencyColumn,
+    mapping.referenceColumn,
   ].filter((c): c is number => c !== null);
   const widest = Math.max(...used);
-  const rows: ParsedStatementRow[] = [];
-  for (const { line, fields } of body) {
+  const decimal: DecimalSeparator = mapping.decimalSeparator;
+  const debitSet = new Set(mapping.debitIndicators.map((v) => v.trim().toLowerCase()));
+  const creditSet = new Set(mapping.creditIndicators.map((v) => v.trim().toLowerCase()));
+  const name = (i: number | null) =>
+    i === null ? '' : header?.fields[i]?.trim() ? `"${header.fields[i]!.trim()}"` : `column ${i + 1}`;
+  const leftOut: { line: number; text: string }[] = [];
+  const amountCells = [mapping.amountColumn, mapping.debitColumn, mapping.creditColumn].filter(
+    (c): c is number => c !== null,
+  );
+  for (const { line, fields } of dataRows) {
+    // A row with neither a date nor an amount moves no money: a bank's second line of a
+    // description, or a note. It is left out and listed in the preview, never dropped unseen.
+    if (cell(fields, mapping.dateColumn) === '' && amountCells.every((c) => cell(fields, c) === '')) {
+      leftOut.push({ line, text: clean(fields.join(' ')).slice(0, 200) });
+      continue;
+    }
     if (fields.length <= widest) {
       problems.add(line, `expected at least ${widest + 1} columns, found ${fields.length}`);
       continue;
     }
     const dateText = cell(fields, mapping.dateColumn);
-    const date = parseDateIn(dateText, mapping.dateFormat);
+    const date = parseDateIn(dateText, mapping.dateFormat as CsvDateFormat);
     if (!date) {
-      problems.add(line, `"${dateText}" is not a date in the format ${mapping.dateFormat}`);
+      problems.add(
+        line,
+        dateText === ''
+          ? `the date (${name(mapping.dateColumn)}) is empty`
+          : `"${dateText}" in ${name(mapping.dateColumn)} is not a date in the format ${mapping.dateFormat}`,
+      );
       continue;
     }
     let amount: number;
+    let column: number | null = null;
     try {
+      const read = (index: number) => {
+        column = index;
+        const raw = cell(fields, index);
+        const value = readAmount(raw, decimal);
+        if (value.currency && currency && value.currency !== currency)
+          throw new Error(`"${raw}" is in ${value.currency}, the account in ${currency}`);
+        return toMinor(value, exponent, raw);
+      };
       if (mapping.amountColumn !== null) {
-        amount = parseBankAmount(cell(fields, mapping.amountColumn), exponent, mapping.decimalSeparator);
+        amount = read(mapping.amountColumn);
+        if (mapping.indicatorColumn !== null) {
+          const ind = cell(fields, mapping.indicatorColumn);
+          const key = ind.toLowerCase();
+          column = mapping.indicatorColumn;
+          if (debitSet.has(key)) amount = -Math.abs(amount);
+          else if (creditSet.has(key)) amount = Math.abs(amount);
+          else
+            throw new Error(
+              `${ind === '' ? 'the cell is blank' : `"${ind}"`}, which is neither a money-out (${mapping.debitIndicators.map((v) => v || 'blank').join(', ') || 'none'}) nor a money-in (${mapping.creditIndicators.map((v) => v || 'blank').join(', ') || 'none'}) indicator`,
+            );
+        }
       } else {
         const out = cell(fields, mapping.debitColumn);
         const inn = cell(fields, mapping.creditColumn);
-        if (out === '' && inn === '') throw new Error('both the money-out and money-in columns are empty');
-        const outMinor = out === '' ? 0 : Math.abs(parseBankAmount(out, exponent, mapping.decimalSeparator));
-        const inMinor = inn === '' ? 0 : Math.abs(parseBankAmount(inn, exponent, mapping.decimalSeparator));
+        if (out === '' && inn === '') {
+          column = mapping.debitColumn;
+          throw new Error(`both ${name(mapping.debitColumn)} and ${name(mapping.creditColumn)} are empty`);
+        }
+        const outMinor = out === '' ? 0 : Math.abs(read(mapping.debitColumn!));
+        const inMinor = inn === '' ? 0 : Math.abs(read(mapping.creditColumn!));
+        if (outMinor !== 0 && inMinor !== 0) {
+          column = mapping.debitColumn;
+          throw new Error(
+            `both ${name(mapping.debitColumn)} and ${name(mapping.creditColumn)} hold an amount`,
+          );
+        }
         amount = inMinor - outMinor;
       }
     } catch (error) {
-      problems.add(line, `amount: ${messageOf(error)}`);
+      problems.add(line, `${name(column)}: ${messageOf(error)}`);
       continue;
     }
     if (mapping.invertAmounts) amount = -amount || 0;
     if (amount === 0) {
-      problems.add(line, 'the amount is zero');
+      problems.add(line, 'the amount is zero; a bank statement line moves money');
       continue;
     }
-    const payee = cell(fields, mapping.payeeColumn) || null;
-    const description = cell(fields, mapping.descriptionColumn) || payee || '';
+    if (mapping.currencyColumn !== null) {
+      const rowCurrency = cell(fields, mapping.currencyColumn).toUpperCase();
+      if (currency && rowCurrency !== currency) {
+        problems.add(
+          line,
+          rowCurrency === ''
+            ? `the currency (${name(mapping.currencyColumn)}) is empty`
+            : `the row is in ${rowCurrency} but the account is kept in ${currency}; import ${rowCurrency} rows into a ${rowCurrency} account`,
+        );
+        continue;
+      }
+    }
+    const payee = clean(cell(fields, mapping.payeeColumn)) || null;
+    const reference = clean(cell(fields, mapping.referenceColumn));
+    const externalId = cell(fields, mapping.externalIdColumn) || null;
+    const description =
+      clean(cell(fields, mapping.descriptionColumn)) || payee || reference || externalId || '';
     if (description === '') {
-      problems.add(line, 'the description is empty');
+      problems.add(line, 'the description, payee and reference are all empty');
       continue;
     }
     rows.push({
@@ -234,9 +637,24 @@ export const parseCsvStatement = (text: string, mapping: CsvMapping, exponent: n
       amount,
       description: description.slice(0, 500),
       payee: payee?.slice(0, 200) ?? null,
-      externalId: cell(fields, mapping.externalIdColumn).slice(0, 200) || null,
+      externalId: externalId?.slice(0, 200) ?? null,
     });
   }
   problems.throwIfAny();
-  return { format: 'csv', currency: null, accountNumber: null, closingBalance: null, rows };
+  return {
+    format: 'csv',
+    currency: null,
+    accountNumber: null,
+    closingBalance: null,
+    rows,
+    csvLayout: {
+      headerLine: header?.line ?? null,
+      firstLine: dataRows[0]?.line ?? 1,
+      lastLine: dataRows[dataRows.length - 1]?.line ?? 1,
+      linesAbove: above.map((r) => r.line),
+      linesBelow: below.map((r) => r.line),
+      leftOut,
+    },
+    notices: leftOut.map((r) => `Line ${r.line} has no date and no amount and was left out: "${r.text}"`),
+  };
 };
