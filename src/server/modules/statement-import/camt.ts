@@ -174,7 +174,12 @@ export const parseCamtFile = (
     if (stated) {
       const e = exponentOfCode(stated.toUpperCase());
       if (e === null) {
-        problems.add(itemLine, `the currency "${stated}" is not an ISO 4217 code`);
+        problems.add(
+          itemLine,
+          stated.toUpperCase() === 'XXX'
+            ? 'the statement\'s currency is "XXX", ISO 4217\'s code for "no currency": it does not say which currency its amounts are in'
+            : `the currency "${stated}" is not an ISO 4217 code`,
+        );
         continue;
       }
       currency = stated.toUpperCase();
