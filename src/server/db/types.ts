@@ -193,7 +193,9 @@ export type JournalAttachmentsTable = {
   content_type: string;
   size_bytes: number;
   sha256: string;
-  storage_key: string;
+  /** A file on disk, for attachments uploaded before 20261124_0500; null when `data` holds it. */
+  storage_key: string | null;
+  data: Buffer | null;
   created_by: string | null;
   created_at: Timestamp;
 };
@@ -619,6 +621,7 @@ export type BankTransactionAttachmentsTable = {
   file_name: string;
   content_type: string;
   size_bytes: number;
+  sha256: string;
   data: Buffer;
   created_by: string | null;
   created_at: Timestamp;

@@ -29,8 +29,8 @@ import {
   taxReportSchema,
   voidInvoiceSchema,
 } from '../../../shared/invoices.ts';
-import { formatMinorPlain } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
+import { type CsvCell, csvAmount, csvReply, csvRows } from '../../http/csv.ts';
 import { memberOf, requirePermission } from '../companies/guard.ts';
 import { createItem, createTaxRate, listItems, listTaxRates, updateItem, updateTaxRate } from './catalog.ts';
 import { companyToday, loadCompany } from './common.ts';
@@ -64,13 +64,6 @@ const org = z.object({ organizationId: z.string().min(1) });
 const withId = <K extends string>(key: K) =>
   org.extend({ [key]: z.string().min(1).max(100) } as Record<K, z.ZodString>);
 const P = '/orgs/:organizationId';
-
-const csvCell = (value: string | number | null) => {
-  const text = value === null ? '' : String(value);
-  // Quote everything that needs it, and defuse spreadsheet formulas.
-  const safe = /^[=+\-@\t\r]/.test(text) && typeof value === 'string' ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) || safe !== text ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
 
 export const invoiceRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -388,31 +381,25 @@ export const invoiceRoutes =
       async (request, reply) => {
         const { organizationId } = memberOf(request);
         const query = { ...request.query, page: 1, pageSize: 1000 };
-        const lines = ['Number,Customer,Issue date,Due date,Status,Currency,Total,Amount due'];
+        const rows: CsvCell[][] = [
+          ['Number', 'Customer', 'Issue date', 'Due date', 'Status', 'Currency', 'Total', 'Amount due'],
+        ];
         for await (const r of exportInvoiceRows(db, organizationId, query, ctx.now())) {
-          lines.push(
-            [
-              r.number ?? 'Draft',
-              r.customerName,
-              r.issueDate,
-              r.dueDate,
-              STATUS_LABELS[r.status],
-              r.currency,
-              formatMinorPlain(r.total, r.currency),
-              formatMinorPlain(r.amountDue, r.currency),
-            ]
-              .map(csvCell)
-              .join(','),
-          );
+          rows.push([
+            r.number ?? 'Draft',
+            r.customerName,
+            r.issueDate,
+            r.dueDate,
+            STATUS_LABELS[r.status],
+            r.currency,
+            csvAmount(r.total, r.currency),
+            csvAmount(r.amountDue, r.currency),
+          ]);
         }
         const company = await loadCompany(db, organizationId);
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header(
-            'content-disposition',
-            `attachment; filename="invoices-${companyToday(ctx.now(), company.time_zone)}.csv"`,
-          )
-          .send(`${lines.join('\r\n')}\r\n`);
+        return csvReply(reply, `invoices-${companyToday(ctx.now(), company.time_zone)}.csv`).send(
+          csvRows(rows),
+        );
       },
     );
     app.post(

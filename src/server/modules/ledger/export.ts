@@ -6,7 +6,8 @@ import type {
   IncomeStatement,
   TrialBalance,
 } from '../../../shared/ledger.ts';
-import { formatMinorPlain, formatMoney } from '../../../shared/money.ts';
+import { formatMoney } from '../../../shared/money.ts';
+import { csvAmount, csvRows } from '../../http/csv.ts';
 import type { accountTransactions, journalReport } from './reports.ts';
 
 // Reports as tables, then as CSV (plain decimal amounts, for spreadsheets) or PDF (amounts
@@ -44,25 +45,15 @@ export type ReportTable = {
   rows: { cells: Cell[]; bold?: boolean }[];
 };
 
-const csvField = (value: string) => (/[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-
-export const tableToCsv = (table: ReportTable) => {
-  const lines = [table.columns.map((c) => csvField(c.label)).join(',')];
-  for (const row of table.rows) {
-    lines.push(
-      row.cells
-        .map((cell) =>
-          cell === null
-            ? ''
-            : typeof cell === 'string'
-              ? csvField(cell)
-              : formatMinorPlain(cell.amount, table.currency),
-        )
-        .join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
-};
+export const tableToCsv = (table: ReportTable) =>
+  csvRows([
+    table.columns.map((c) => c.label),
+    ...table.rows.map((row) =>
+      row.cells.map((cell) =>
+        cell === null || typeof cell === 'string' ? cell : csvAmount(cell.amount, table.currency),
+      ),
+    ),
+  ]);
 
 export const tableToPdf = (
   table: ReportTable,

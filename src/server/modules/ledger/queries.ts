@@ -167,7 +167,8 @@ export const selectReversalsOf = (db: Executor, organizationId: string, entryIds
 export const selectAttachments = (db: Executor, organizationId: string, entryId: string) =>
   db
     .selectFrom('journal_attachments')
-    .selectAll()
+    // The file's metadata only: its bytes are read on download (attachments/store.ts).
+    .select(['id', 'file_name', 'content_type', 'size_bytes', 'created_at'])
     .where('organization_id', '=', organizationId)
     .where('entry_id', '=', entryId)
     .orderBy('created_at')

@@ -326,10 +326,21 @@ describe(`ledger routes (${testDatabaseKind()})`, () => {
       contentType: 'application/pdf',
       sizeBytes: pdf.length,
     });
-    const stored = fs.readdirSync(path.join(dataDir, 'attachments', company.id));
-    expect(stored).toHaveLength(1);
+    const storedRows = () =>
+      t.database.db
+        .selectFrom('journal_attachments')
+        .select(['id', 'storage_key'])
+        .where('organization_id', '=', company.id)
+        .execute();
+    // Kept in the database (decision 0015), not as a file on disk.
+    expect(await storedRows()).toEqual([{ id: ok.json().id, storage_key: null }]);
+    // The declared type is not trusted: text claiming to be a PDF is kept as text.
     const fake = await upload('evil.pdf', 'application/pdf', Buffer.from('<script>alert(1)</script>'));
-    expect(fake.statusCode).toBe(415);
+    expect(fake.statusCode).toBe(201);
+    expect(fake.json().contentType).toBe('text/plain');
+    await call('DELETE', `/journal-entries/${entry.id}/attachments/${fake.json().id}`);
+    const exe = await upload('evil.pdf', 'application/pdf', Buffer.from('4d5a90000300000004000000', 'hex'));
+    expect(exe.statusCode).toBe(415);
     const big = await upload(
       'big.png',
       'image/png',
@@ -347,7 +358,7 @@ describe(`ledger routes (${testDatabaseKind()})`, () => {
     expect(
       (await call('DELETE', `/journal-entries/${entry.id}/attachments/${ok.json().id}`)).statusCode,
     ).toBe(204);
-    expect(fs.readdirSync(path.join(dataDir, 'attachments', company.id))).toHaveLength(0);
+    expect(await storedRows()).toEqual([]);
   });
 
   it('exports the journal for hledger and re-imports it to the same trial balance', async () => {

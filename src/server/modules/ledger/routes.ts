@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, badRequest, forbidden } from '../../../shared/errors.ts';
+import { forbidden } from '../../../shared/errors.ts';
 import {
   accountCreateSchema,
   accountSchema,
@@ -29,6 +29,15 @@ import {
   trialBalanceSchema,
 } from '../../../shared/ledger.ts';
 import type { AppContext } from '../../context.ts';
+import { csvReply } from '../../http/csv.ts';
+import { multipartOptions, readMultipartUpload, sendAttachment } from '../attachments/http.ts';
+import { checkUpload } from '../attachments/policy.ts';
+import {
+  legacyAttachmentsDir,
+  readAttachment,
+  removeAttachment,
+  storeAttachment,
+} from '../attachments/store.ts';
 import { memberOf, requirePermission } from '../companies/guard.ts';
 import { roleCan } from '../companies/permissions.ts';
 import { idempotencyKeyOf, runIdempotent } from '../idempotency/idempotency.ts';
@@ -41,13 +50,6 @@ import {
   updateAccount,
   updateLedgerSettings,
 } from './accounts.ts';
-import {
-  ATTACHMENT_MAX_BYTES,
-  addAttachment,
-  attachmentsDir,
-  deleteAttachment,
-  readAttachment,
-} from './attachments.ts';
 import { listEntries } from './entries.ts';
 import {
   DATE_FORMATS,
@@ -123,10 +125,7 @@ const sendReport = async (
   if (format === 'json') return data;
   const t = table();
   if (format === 'csv') {
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${fileName}.csv"`)
-      .send(tableToCsv(t));
+    return csvReply(reply, `${fileName}.csv`).send(tableToCsv(t));
   }
   const pdf = await tableToPdf(t, prefs, await companyName());
   return reply
@@ -148,10 +147,10 @@ export const ledgerRoutes =
           .executeTakeFirst()
       )?.name ?? '';
     const guard = (permission: Parameters<typeof requirePermission>[1]) => requirePermission(ctx, permission);
-    const filesDir = attachmentsDir(ctx.config.dataDir);
+    const legacyDir = legacyAttachmentsDir(ctx.config.dataDir);
     // Multipart only for this plugin's attachment upload; the file size limit is enforced by
     // the parser while streaming, so an oversized upload never sits whole in memory.
-    await app.register(multipart, { limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 5 } });
+    await app.register(multipart, multipartOptions);
 
     // --- Settings -----------------------------------------------------------------------
     app.get(
@@ -532,7 +531,8 @@ export const ledgerRoutes =
       {
         schema: {
           tags,
-          summary: 'Attach a receipt (multipart field "file"; PDF, PNG, JPEG, WebP or HEIC, at most 10 MB)',
+          summary:
+            'Attach a receipt (multipart field "file"; PDF, PNG, JPEG, GIF, WebP, HEIC or plain text, at most 10 MB; the type is read from the bytes)',
           params: entryParams,
           consumes: ['multipart/form-data'],
           response: { 201: attachmentSchema },
@@ -541,29 +541,12 @@ export const ledgerRoutes =
       },
       async (request, reply) => {
         const m = memberOf(request);
-        if (!request.isMultipart())
-          throw badRequest(
-            'multipart_required',
-            'Send the file as multipart/form-data in a field named "file".',
-          );
-        const file = await request.file();
-        if (!file) throw badRequest('file_missing', 'Choose a file to attach.');
-        let data: Buffer;
-        try {
-          data = await file.toBuffer();
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-            throw new AppError(413, 'attachment_too_large', 'Attachments can be at most 10 MB.');
-          }
-          throw error;
-        }
-        const attachment = await addAttachment(db, {
+        const file = await checkUpload(await readMultipartUpload(request));
+        const attachment = await storeAttachment(db, 'journal_entry', {
           organizationId: m.organizationId,
-          entryId: request.params.entryId,
-          fileName: file.filename,
-          data,
+          ownerId: request.params.entryId,
           actorUserId: m.userId,
-          baseDir: filesDir,
+          file,
         });
         return reply.status(201).send(attachment);
       },
@@ -576,17 +559,13 @@ export const ledgerRoutes =
       },
       async (request, reply) => {
         const m = memberOf(request);
-        const file = await readAttachment(db, {
+        const file = await readAttachment(db, 'journal_entry', {
           organizationId: m.organizationId,
-          entryId: request.params.entryId,
+          ownerId: request.params.entryId,
           attachmentId: request.params.attachmentId,
-          baseDir: filesDir,
+          legacyDir,
         });
-        return reply
-          .header('content-type', file.contentType)
-          .header('content-disposition', `inline; filename="${file.fileName.replace(/[^\w.\- ]/g, '_')}"`)
-          .header('x-content-type-options', 'nosniff')
-          .send(file.data);
+        return sendAttachment(reply, file);
       },
     );
     app.delete(
@@ -602,12 +581,12 @@ export const ledgerRoutes =
       },
       async (request, reply) => {
         const m = memberOf(request);
-        await deleteAttachment(db, {
+        await removeAttachment(db, 'journal_entry', {
           organizationId: m.organizationId,
-          entryId: request.params.entryId,
+          ownerId: request.params.entryId,
           attachmentId: request.params.attachmentId,
           actorUserId: m.userId,
-          baseDir: filesDir,
+          legacyDir,
         });
         return reply.status(204).send(null);
       },

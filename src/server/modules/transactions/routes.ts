@@ -16,6 +16,16 @@ import {
   transactionUpdateSchema,
 } from '../../../shared/transactions.ts';
 import type { AppContext } from '../../context.ts';
+import { csvReply } from '../../http/csv.ts';
+import { BASE64_BODY_LIMIT, decodeBase64Upload, sendAttachment } from '../attachments/http.ts';
+import { checkUpload } from '../attachments/policy.ts';
+import {
+  legacyAttachmentsDir,
+  listAttachments,
+  readAttachment,
+  removeAttachment,
+  storeAttachment,
+} from '../attachments/store.ts';
 import { memberOf, requirePermission } from '../companies/guard.ts';
 import { runIdempotentRequest } from '../idempotency/idempotency.ts';
 import {
@@ -27,7 +37,6 @@ import {
   tickTransactions,
   undoLastReconciliation,
 } from './reconciliation.ts';
-import { addAttachment, deleteAttachment, getAttachment, listAttachments } from './attachments.ts';
 import { createRule, deleteRule, listRules, updateRule } from './rules-service.ts';
 import {
   applyRulesNow,
@@ -92,13 +101,7 @@ export const transactionRoutes =
       async (request, reply) => {
         const member = memberOf(request);
         const stream = Readable.from(exportTransactionsCsv(ctx, member, request.query));
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header(
-            'content-disposition',
-            `attachment; filename="transactions-${ctx.now().toISOString().slice(0, 10)}.csv"`,
-          )
-          .send(stream);
+        return csvReply(reply, `transactions-${ctx.now().toISOString().slice(0, 10)}.csv`).send(stream);
       },
     );
 
@@ -219,31 +222,48 @@ export const transactionRoutes =
         },
         preHandler: requirePermission(ctx, 'read'),
       },
-      async (request) => ({ attachments: await listAttachments(ctx, memberOf(request), request.params.id) }),
+      async (request) => ({
+        attachments: await listAttachments(
+          ctx.database.db,
+          'bank_transaction',
+          memberOf(request).organizationId,
+          request.params.id,
+        ),
+      }),
     );
 
     app.post(
       '/orgs/:organizationId/transactions/:id/attachments',
       {
-        bodyLimit: 8 * 1024 * 1024,
+        bodyLimit: BASE64_BODY_LIMIT,
         schema: {
           tags,
-          summary: 'Attach a receipt (base64, at most 5 MB)',
+          summary:
+            'Attach a receipt (base64; PDF, PNG, JPEG, GIF, WebP, HEIC or plain text, at most 10 MB; the type is read from the bytes, contentType is ignored)',
           params: idParams,
           body: z.object({
-            fileName: z.string().trim().min(1).max(200),
-            contentType: z.string().min(1).max(100),
-            dataBase64: z
-              .string()
-              .min(1)
-              .max(7 * 1024 * 1024),
+            fileName: z.string().max(1000),
+            contentType: z.string().max(200).optional(),
+            dataBase64: z.string().min(1, 'The file is empty.'),
           }),
           response: { 201: attachmentSchema },
         },
         preHandler: requirePermission(ctx, 'record'),
       },
-      async (request, reply) =>
-        reply.status(201).send(await addAttachment(ctx, memberOf(request), request.params.id, request.body)),
+      async (request, reply) => {
+        const m = memberOf(request);
+        const file = await checkUpload({
+          fileName: request.body.fileName,
+          data: decodeBase64Upload(request.body.dataBase64),
+        });
+        const attachment = await storeAttachment(ctx.database.db, 'bank_transaction', {
+          organizationId: m.organizationId,
+          ownerId: request.params.id,
+          actorUserId: m.userId,
+          file,
+        });
+        return reply.status(201).send(attachment);
+      },
     );
 
     app.get(
@@ -253,17 +273,13 @@ export const transactionRoutes =
         preHandler: requirePermission(ctx, 'read'),
       },
       async (request, reply) => {
-        const file = await getAttachment(
-          ctx,
-          memberOf(request),
-          request.params.id,
-          request.params.attachmentId,
-        );
-        return reply
-          .header('content-type', file.content_type)
-          .header('content-disposition', `attachment; filename="${file.file_name}"`)
-          .header('x-content-type-options', 'nosniff')
-          .send(file.data);
+        const file = await readAttachment(ctx.database.db, 'bank_transaction', {
+          organizationId: memberOf(request).organizationId,
+          ownerId: request.params.id,
+          attachmentId: request.params.attachmentId,
+          legacyDir: legacyAttachmentsDir(ctx.config.dataDir),
+        });
+        return sendAttachment(reply, file);
       },
     );
 
@@ -279,7 +295,14 @@ export const transactionRoutes =
         preHandler: requirePermission(ctx, 'record'),
       },
       async (request, reply) => {
-        await deleteAttachment(ctx, memberOf(request), request.params.id, request.params.attachmentId);
+        const m = memberOf(request);
+        await removeAttachment(ctx.database.db, 'bank_transaction', {
+          organizationId: m.organizationId,
+          ownerId: request.params.id,
+          attachmentId: request.params.attachmentId,
+          actorUserId: m.userId,
+          legacyDir: legacyAttachmentsDir(ctx.config.dataDir),
+        });
         return reply.status(204).send(null);
       },
     );

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
-import { formatMinorPlain } from '../../../shared/money.ts';
 import {
   type Transaction,
   type TransactionCreate,
@@ -11,6 +10,7 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { decodeCursor, encodeCursor } from '../../db/cursor.ts';
+import { csvAmount, csvRows } from '../../http/csv.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { MemberContext } from '../companies/guard.ts';
 import { inTransaction, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
@@ -215,40 +215,34 @@ export const transactionTotals = async (ctx: AppContext, member: MemberContext, 
   };
 };
 
-const csvCell = (value: string) =>
-  /[",\n\r]/.test(value) || /^[=+\-@]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-
 /** The filtered list as CSV, every page of it (up to 200,000 rows), in the list's order. */
 export async function* exportTransactionsCsv(ctx: AppContext, member: MemberContext, q: ListQuery) {
   const db = ctx.database.db;
   const filter = filterFromQuery(q);
   const sort: ListSort = { sort: q.sort, direction: q.direction };
-  yield 'Date,Account,Description,Payee,Category,Status,Currency,Amount,Notes\n';
+  yield csvRows([
+    ['Date', 'Account', 'Description', 'Payee', 'Category', 'Status', 'Currency', 'Amount', 'Notes'],
+  ]);
   let cursor: ListCursor | null = null;
   for (let done = 0; done < 200_000; ) {
     const rows = await selectTransactionPage(db, member.organizationId, filter, sort, cursor, 2000);
     if (rows.length === 0) break;
     const hydrated = await hydrate(db, member.organizationId, rows);
-    yield hydrated
-      .map((t) =>
-        [
-          t.date,
-          t.moneyAccountName,
-          t.description,
-          t.payee ?? '',
-          t.categoryKind === 'split'
-            ? t.splits.map((s) => s.categoryName).join(' / ')
-            : (t.categoryName ?? 'Uncategorised'),
-          t.status,
-          t.currency,
-          formatMinorPlain(t.amount, t.currency),
-          t.notes,
-        ]
-          .map((v) => csvCell(String(v)))
-          .join(','),
-      )
-      .join('\n')
-      .concat('\n');
+    yield csvRows(
+      hydrated.map((t) => [
+        t.date,
+        t.moneyAccountName,
+        t.description,
+        t.payee ?? '',
+        t.categoryKind === 'split'
+          ? t.splits.map((s) => s.categoryName).join(' / ')
+          : (t.categoryName ?? 'Uncategorised'),
+        t.status,
+        t.currency,
+        csvAmount(t.amount, t.currency),
+        t.notes,
+      ]),
+    );
     done += rows.length;
     const last = rows[rows.length - 1]!;
     cursor = { value: last[q.sort], id: last.id };
