@@ -17,6 +17,7 @@ import {
 import { ENVIRONMENT_SETTINGS } from '../shared/config/environments.ts';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { MAX_PARAM_LENGTH, frameworkErrors, registerTextGuard } from './http/input.ts';
 import { authRoutes } from './auth/routes.ts';
 import { registerCompanyMembershipCheck } from './modules/companies/guard.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
@@ -50,10 +51,15 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
     forceCloseConnections: 'idle',
+    // Malformed percent-encoding and over-long path parameters answer in the API's error shape.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // NUL characters and lone surrogates in any field: 400 naming it (decision 0014).
+  registerTextGuard(app);
   // Every route, as registered: the tenant-isolation test walks this list.
   const registeredRoutes: { method: string; url: string }[] = [];
   app.addHook('onRoute', (route) => {

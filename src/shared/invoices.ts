@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalText, isoDate } from './input.ts';
 import { AMOUNT_LIMIT_MESSAGE, isAmountWithinLimit, minorAmount } from './money.ts';
 
 // Invoicing: the one line/total calculation both the server (what posts) and the browser
@@ -279,13 +280,7 @@ export const displayStatus = (stored: StoredStatus, dueDate: string, today: stri
 
 // --- API shapes ------------------------------------------------------------------------------
 
-export const isoDateSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date in the form YYYY-MM-DD.')
-  .refine((d) => {
-    const t = Date.parse(`${d}T00:00:00Z`);
-    return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d;
-  }, 'This is not a real calendar date.');
+export const isoDateSchema = isoDate;
 
 const currencySchema = z
   .string()
@@ -293,21 +288,18 @@ const currencySchema = z
   .toUpperCase()
   .regex(/^[A-Z]{3}$/, 'Use an ISO 4217 currency code such as USD.');
 
-const decimalText = (what: string, maxDecimals: number) =>
-  z
-    .string()
-    .trim()
-    .regex(
-      new RegExp(`^\\d{1,12}(\\.\\d{1,${maxDecimals}})?$`),
-      `${what} must be a number with at most ${maxDecimals} decimal places.`,
-    );
+const decimalTextOf = (what: string, maxDecimals: number) =>
+  decimalText({
+    maxDecimals,
+    message: `${what} must be a number with at most ${maxDecimals} decimal places.`,
+  });
 
-export const quantitySchema = decimalText('Quantity', 6).refine(
+export const quantitySchema = decimalTextOf('Quantity', 6).refine(
   (q) => parseDecimal(q).n > 0n,
   'Quantity must be greater than zero.',
 );
 export const percentSchema = (what: string) =>
-  decimalText(what, 4).refine((p) => {
+  decimalTextOf(what, 4).refine((p) => {
     const f = parseDecimal(p);
     return f.n <= 100n * f.d;
   }, `${what} must be between 0 and 100.`);
@@ -393,10 +385,15 @@ export const taxRateInputSchema = z.object({
   inclusive: z.boolean().default(false),
   compound: z.boolean().default(false),
 });
-export const taxRateUpdateSchema = z.object({
-  name: taxRateInputSchema.shape.name.optional(),
-  archived: z.boolean().optional(),
-});
+export const taxRateUpdateSchema = z
+  .object({
+    name: taxRateInputSchema.shape.name.optional(),
+    archived: z.boolean().optional(),
+  })
+  .refine(
+    (v) => v.name !== undefined || v.archived !== undefined,
+    'Send a new name or archived: true/false.',
+  );
 export const taxRateSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -428,10 +425,7 @@ export const invoiceInputSchema = z.object({
   dueDate: isoDateSchema.optional(),
   currency: currencySchema.optional(),
   /** Base-currency units per one unit of the invoice currency; needed when foreign. */
-  exchangeRate: z
-    .string()
-    .trim()
-    .regex(/^\d{1,12}(\.\d{1,10})?$/, 'The exchange rate is a positive decimal number.')
+  exchangeRate: decimalText({ maxDecimals: 10, message: 'The exchange rate is a positive decimal number.' })
     .refine((r) => parseDecimal(r).n > 0n, 'The exchange rate must be greater than zero.')
     .optional(),
   reference: optionalText(100).default(''),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDate } from './input.ts';
 import { minorAmount } from './money.ts';
 
 // The ledger's vocabulary and request/response shapes, shared by the API and the web app.
@@ -74,13 +75,8 @@ export type JournalSourceName = (typeof JOURNAL_SOURCES)[number];
 export const JOURNAL_STATUSES = ['draft', 'pending_approval', 'posted'] as const;
 export type JournalStatusName = (typeof JOURNAL_STATUSES)[number];
 
-export const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date in the form YYYY-MM-DD.')
-  .refine((d) => {
-    const t = Date.parse(`${d}T00:00:00Z`);
-    return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d;
-  }, 'This is not a real calendar date.');
+/** A real calendar date between MIN_DATE and MAX_DATE (src/shared/input.ts). */
+export { isoDate };
 
 const minorUnits = minorAmount({
   signMessage: 'Amounts cannot be negative; use the other side (debit or credit).',
@@ -116,7 +112,7 @@ export const accountCreateSchema = z.object({
     .max(120, 'Account names are at most 120 characters.'),
   type: z.enum(ACCOUNT_TYPES),
   subtype: z.string().min(1),
-  parentId: z.string().nullable().optional(),
+  parentId: z.string().min(1, 'Choose a parent account, or send null for none.').nullable().optional(),
   currency: currencyCode.optional(),
   description: z.string().max(500).optional(),
 });
@@ -126,7 +122,7 @@ export const accountUpdateSchema = z.object({
   code: accountCreateSchema.shape.code.optional(),
   name: accountCreateSchema.shape.name.optional(),
   subtype: z.string().min(1).optional(),
-  parentId: z.string().nullable().optional(),
+  parentId: z.string().min(1, 'Choose a parent account, or send null for none.').nullable().optional(),
   description: z.string().max(500).optional(),
   archived: z.boolean().optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalText, isPositiveDecimalText } from './input.ts';
 import { minorAmount } from './money.ts';
 import { isoDate } from './ledger.ts';
 
@@ -290,9 +291,12 @@ export const transactionCreateSchema = z.object({
   taxRate: taxRateSchema.nullable().optional(),
   notes: z.string().max(2000).optional(),
   /** Base-currency units per one unit of the account's currency, for a foreign account. */
-  rate: z
-    .string()
-    .regex(/^\d+(\.\d+)?$/, 'Use a positive decimal rate such as 1.0825.')
+  rate: decimalText({
+    maxWholeDigits: 14,
+    maxDecimals: 10,
+    message: 'Use a positive decimal rate such as 1.0825 (up to 10 decimals).',
+  })
+    .refine(isPositiveDecimalText, 'A rate must be greater than zero.')
     .optional(),
 });
 export type TransactionCreate = z.infer<typeof transactionCreateSchema>;

@@ -65,7 +65,9 @@ export const promoRoutes =
           body: codeBody,
           response: {
             200: z.object({ success: z.literal(true), planAccess: z.string() }),
-            400: z.object({ success: z.literal(false), error: errorObject }),
+            // Refusals of the service carry success: false; a body that fails validation gets
+            // the API's standard error shape.
+            400: z.union([z.object({ success: z.literal(false), error: errorObject }), errorBody]),
             401: errorBody,
             409: z.object({ success: z.literal(false), error: errorObject }),
           },

@@ -499,8 +499,9 @@ export const createTransfer = (ctx: AppContext, member: MemberContext, input: Tr
     const [firstId, secondId] = [input.fromAccountId, input.toAccountId].sort();
     const first = await selectMoneyAccount(trx, organizationId, firstId!, { forUpdate: true });
     const second = await selectMoneyAccount(trx, organizationId, secondId!, { forUpdate: true });
-    const from = first?.id === input.fromAccountId ? first : second;
-    const to = first?.id === input.toAccountId ? first : second;
+    // Match by id: an unknown (or another company's) id must not fall back to the other account.
+    const from = [first, second].find((a) => a?.id === input.fromAccountId);
+    const to = [first, second].find((a) => a?.id === input.toAccountId);
     if (!from || !to) throw notFound('Money account not found.');
     for (const a of [from, to]) {
       if (a.archived_at)

@@ -1,0 +1,740 @@
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isApiErrorBody } from '../shared/errors.ts';
+import { ensureLedger } from './modules/invoices/testing.ts';
+import { createTestApp } from './testing/app.ts';
+import { type TestCompany, addTestMember, createTestCompany } from './testing/companies.ts';
+import { testDatabaseKind } from './testing/db.ts';
+
+// Bad input never makes the API answer 5xx. This walks every operation of the app's own
+// /api/openapi.json and, for each path parameter, query parameter, header and JSON body field
+// (recursively into nested objects and arrays), sends values from a catalogue of bad input —
+// wrong types, empty, null, missing and extra fields, huge and negative numbers, non-decimal
+// text, NUL bytes, lone surrogates, odd Unicode, impossible and far-away dates, ids that are
+// not ids or belong to another company, malformed percent-encoding and over-long path
+// parameters — while every other field holds a valid value of company A's (so the bad value
+// reaches the service and the database, not just the schema). Every answer must be < 500 and
+// every 4xx must be the standard `{ error: { code, message } }`.
+//
+// The whole catalogue is large, so each field gets the sharpest values ("core") plus a
+// deterministic sample of the rest (seed FUZZ_SEED, default below); FUZZ_FULL=1 sends all.
+
+type Schema = {
+  type?: string | string[];
+  format?: string;
+  pattern?: string;
+  enum?: unknown[];
+  const?: unknown;
+  nullable?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean | number;
+  minItems?: number;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  default?: unknown;
+};
+type Parameter = { in: 'path' | 'query' | 'header'; name: string; required?: boolean; schema?: Schema };
+type Operation = {
+  method: string;
+  path: string;
+  parameters: Parameter[];
+  body?: Schema;
+  bodyRequired: boolean;
+};
+type Case = { label: string; value: unknown; core?: boolean; missing?: boolean };
+type Pools = Record<string, string[]>;
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
+const FULL = process.env.FUZZ_FULL === '1';
+const SAMPLE_PER_FIELD = 4;
+const MISSING = Symbol('missing');
+
+const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+const VALID_DATE = '2026-03-15';
+
+// --- The catalogue ---------------------------------------------------------------------
+
+const stringCases = (): Case[] => [
+  { label: 'empty string', value: '', core: true },
+  { label: 'NUL byte', value: 'a\u0000b', core: true },
+  { label: 'lone high surrogate', value: '\ud800', core: true },
+  { label: 'lone low surrogate', value: 'x\udc00y', core: true },
+  { label: 'non-decimal text', value: 'abc', core: true },
+  { label: '100k characters', value: 'x'.repeat(100_000), core: true },
+  { label: 'year 9999', value: '9999-12-31', core: true },
+  { label: 'year 0000', value: '0000-01-01', core: true },
+  { label: 'February 30th', value: '2026-02-30' },
+  { label: 'month 13', value: '2026-13-01' },
+  { label: 'whitespace', value: '   ' },
+  { label: 'RTL override', value: '\u202eevil\u202c' },
+  { label: 'emoji', value: '💸🏦👩‍👩‍👧' },
+  { label: 'combining marks', value: `e${'\u0301'.repeat(50)}` },
+  { label: 'NaN text', value: 'NaN' },
+  { label: 'Infinity text', value: 'Infinity' },
+  { label: 'minus zero text', value: '-0' },
+  { label: 'exponent text', value: '1e400' },
+  { label: 'hex text', value: '0x1F' },
+  { label: 'Arabic digits', value: '١٢٣' },
+  { label: 'comma decimal', value: '12,34' },
+  { label: 'two points', value: '1.2.3' },
+  { label: 'negative decimal', value: '-12.5' },
+  { label: 'huge decimal', value: `${'9'.repeat(400)}.5` },
+  { label: 'SQL', value: "'; drop table accounts; --" },
+  { label: 'not a uuid', value: 'not-a-uuid' },
+  { label: 'random uuid', value: randomUUID() },
+  { label: '5000-char id', value: 'a'.repeat(5000) },
+  { label: 'percent text', value: '%E0%A4%A' },
+  { label: 'path traversal', value: '../../etc/passwd' },
+  { label: 'CRLF', value: 'a\r\nb: c' },
+];
+
+const numberCases = (): Case[] => [
+  { label: 'string for number', value: '12', core: true },
+  { label: 'NaN-like string', value: 'NaN', core: true },
+  { label: 'negative', value: -1, core: true },
+  { label: '2^53', value: 2 ** 53, core: true },
+  { label: 'huge', value: 1e308, core: true },
+  { label: 'fraction', value: 1.5, core: true },
+  { label: '-0', value: -0 },
+  { label: 'zero', value: 0 },
+  { label: '-2^53', value: -(2 ** 53) },
+  { label: 'max safe', value: Number.MAX_SAFE_INTEGER },
+  { label: 'min safe', value: Number.MIN_SAFE_INTEGER },
+  { label: '2^31', value: 2 ** 31 },
+  { label: 'tiny fraction', value: 1e-9 },
+  { label: 'empty string', value: '' },
+];
+
+const typeCases = (schema: Schema): Case[] => {
+  const t = typeOf(schema);
+  const out: Case[] = [
+    { label: 'null', value: null, core: true },
+    { label: 'missing', value: MISSING, core: true, missing: true },
+    { label: 'object', value: { a: 1 }, core: true },
+    { label: 'array', value: ['x'], core: true },
+  ];
+  if (t !== 'boolean') out.push({ label: 'boolean', value: true, core: true });
+  if (t !== 'number' && t !== 'integer') out.push({ label: 'number', value: 123, core: true });
+  if (t !== 'string') out.push({ label: 'string', value: 'x', core: true });
+  return out;
+};
+
+const casesFor = (schema: Schema, foreign: string | undefined): Case[] => {
+  const t = typeOf(schema);
+  const out = typeCases(schema);
+  if (t === 'string') out.push(...stringCases());
+  if (t === 'number' || t === 'integer') out.push(...numberCases());
+  if (t === 'array') {
+    out.push({ label: 'empty array', value: [], core: true }, { label: 'array of null', value: [null] });
+    const item = schema.items ? validValue(schema.items, '', {}) : 'x';
+    out.push({ label: '5000 items', value: Array.from({ length: 5000 }, () => item) });
+  }
+  if (t === 'object') out.push({ label: 'empty object', value: {}, core: true });
+  if (foreign) out.push({ label: "another company's id", value: foreign, core: true });
+  return out;
+};
+
+const pathCases = (foreign: string | undefined): Case[] => [
+  { label: 'not a uuid', value: 'not-a-uuid', core: true },
+  { label: 'random uuid', value: randomUUID(), core: true },
+  { label: 'malformed percent-encoding', value: '%E0%A4%A', core: true },
+  { label: 'lone percent', value: '%', core: true },
+  { label: 'encoded NUL', value: 'a%00b', core: true },
+  { label: 'encoded lone surrogate', value: '%ED%A0%80', core: true },
+  { label: '5000-char id', value: 'a'.repeat(5000), core: true },
+  { label: '101-char id', value: 'b'.repeat(101), core: true },
+  { label: 'year 9999', value: '9999-12-31', core: true },
+  { label: 'February 30th', value: '2026-02-30' },
+  { label: 'bad hex', value: '%ZZ' },
+  { label: 'encoded emoji', value: encodeURIComponent('💸') },
+  { label: 'encoded slash', value: 'a%2Fb' },
+  { label: 'dot dot', value: '..' },
+  ...(foreign ? [{ label: "another company's id", value: foreign, core: true }] : []),
+];
+
+/** encodeURIComponent, with lone surrogates written as their (invalid) UTF-8 bytes. */
+const encodeLoosely = (text: string) =>
+  text
+    .split(/([\ud800-\udfff])/)
+    .map((part) => (/^[\ud800-\udfff]$/.test(part) ? '%ED%A0%80' : encodeURIComponent(part)))
+    .join('');
+
+const queryCases = (foreign: string | undefined): Case[] => [
+  ...stringCases().map((c) => ({ ...c, value: encodeLoosely(String(c.value)) })),
+  { label: 'malformed percent-encoding', value: '%E0%A4%A', core: true },
+  { label: 'encoded lone surrogate', value: '%ED%A0%80', core: true },
+  { label: 'lone percent', value: '%', core: true },
+  { label: 'negative', value: '-1', core: true },
+  { label: '2^53', value: String(2 ** 53), core: true },
+  { label: 'repeated', value: ['1', '2'], core: true },
+  ...(foreign ? [{ label: "another company's id", value: foreign, core: true }] : []),
+];
+
+// --- Valid values from the schema --------------------------------------------------------
+
+const typeOf = (schema: Schema): string | undefined => {
+  const s = pick(schema);
+  if (Array.isArray(s.type)) return s.type.find((t) => t !== 'null');
+  if (s.type) return s.type;
+  if (s.properties) return 'object';
+  if (s.enum) return typeof s.enum[0];
+  return undefined;
+};
+
+/** The first non-null branch of a union. */
+const pick = (schema: Schema): Schema => {
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (branches) return pick(branches.find((b) => b.type !== 'null') ?? branches[0]!);
+  if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map(pick));
+  return schema;
+};
+
+// Which pool of real ids a field or parameter name draws from.
+const KIND_BY_NAME: Record<string, string> = {
+  organizationId: 'org',
+  moneyAccountId: 'moneyAccount',
+  fromAccountId: 'moneyAccount',
+  toAccountId: 'moneyAccount',
+  accountId: 'account',
+  parentId: 'account',
+  categoryAccountId: 'account',
+  setCategoryAccountId: 'account',
+  incomeAccountId: 'account',
+  depositAccountId: 'account',
+  categoryId: 'account',
+  customerId: 'customer',
+  itemId: 'item',
+  taxRateId: 'taxRate',
+  taxRateIds: 'taxRate',
+  invoiceId: 'invoice',
+  entryId: 'entry',
+  entityId: 'entry',
+  scheduleId: 'schedule',
+  paymentId: 'payment',
+  creditNoteId: 'creditNote',
+  attachmentId: 'attachment',
+  userId: 'user',
+  invitationId: 'invitation',
+  transactionIds: 'transaction',
+  ids: 'transaction',
+  reconciliationId: 'reconciliation',
+};
+const KIND_BY_COLLECTION: Record<string, string> = {
+  accounts: 'moneyAccount',
+  transfers: 'transfer',
+  transactions: 'transaction',
+  'transaction-rules': 'rule',
+  reconciliations: 'reconciliation',
+};
+
+type ValueContext = { pools?: Pools; used?: Map<string, number> };
+
+const poolValue = (kind: string | undefined, ctx: ValueContext) => {
+  const pool = kind ? ctx.pools?.[kind] : undefined;
+  if (!kind || !pool?.length) return undefined;
+  const n = ctx.used?.get(kind) ?? 0;
+  ctx.used?.set(kind, n + 1);
+  return pool[n % pool.length];
+};
+
+const SAMPLE_STRINGS = ['USD', VALID_DATE, '1', 'fuzz@example.com', 'Fuzz value', 'x'];
+
+const validValue = (raw: Schema, name: string, ctx: ValueContext): unknown => {
+  const schema = pick(raw);
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum?.length) return schema.enum[0];
+  const t = typeOf(schema);
+  const kind = KIND_BY_NAME[name];
+  switch (t) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const key of schema.required ?? []) {
+        const prop = schema.properties?.[key];
+        if (prop) out[key] = validValue(prop, key, ctx);
+      }
+      return out;
+    }
+    case 'array': {
+      const count = Math.max(schema.minItems ?? 1, 1);
+      return Array.from({ length: count }, () => validValue(schema.items ?? {}, name, ctx));
+    }
+    case 'integer':
+    case 'number': {
+      const min = typeof schema.minimum === 'number' ? schema.minimum : undefined;
+      const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
+      let v = /amount|price|balance/i.test(name) ? 1000 : 1;
+      if (min !== undefined && v < min) v = min + (schema.exclusiveMinimum === true ? 1 : 0);
+      if (max !== undefined && v > max) v = max;
+      return v;
+    }
+    case 'boolean':
+      return false;
+    case 'string': {
+      const fromPool = poolValue(kind, ctx);
+      if (fromPool) return fromPool;
+      if (schema.format === 'email' || /email|^to$/i.test(name)) return 'fuzz@example.com';
+      if (schema.format === 'uuid' || kind) return randomUUID();
+      if (schema.format === 'date-time') return '2026-03-15T10:00:00.000Z';
+      if (schema.format === 'uri' || /url/i.test(name)) return 'https://example.com/a.png';
+      if (schema.pattern === DATE_PATTERN || /date$|^from$|^to$|^asOf$/i.test(name)) return VALID_DATE;
+      if (/currency/i.test(name)) return 'USD';
+      if (schema.pattern) {
+        const re = new RegExp(schema.pattern);
+        const fit = SAMPLE_STRINGS.find((s) => re.test(s));
+        if (fit) return fit;
+      }
+      const length = Math.max(schema.minLength ?? 1, 10);
+      return 'Fuzz value'.padEnd(length, 'x').slice(0, schema.maxLength ?? length);
+    }
+    default:
+      return 'x';
+  }
+};
+
+// --- Reading the OpenAPI document ----------------------------------------------------------
+
+const operationsOf = (doc: {
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+}): Operation[] => {
+  const ops: Operation[] = [];
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const content = (op.requestBody as { content?: Record<string, { schema: Schema }> } | undefined)
+        ?.content;
+      ops.push({
+        method: method.toUpperCase(),
+        path,
+        parameters: (op.parameters as Parameter[] | undefined) ?? [],
+        body: content?.['application/json']?.schema,
+        bodyRequired: Boolean((op.requestBody as { required?: boolean } | undefined)?.required),
+      });
+    }
+  }
+  // Read first, then write, then what changes the company's settings or members, deletes last:
+  // so a fuzzed lock date or a deleted resource hides as little as possible from the rest.
+  const phase = (o: Operation) => {
+    if (o.method === 'GET') return 0;
+    if (o.method === 'DELETE') return 3;
+    if (
+      /ledger\/settings|fiscal-years|\/leave|\/members|\{answer\}|^\/api\/orgs\/\{organizationId\}$/.test(
+        o.path,
+      )
+    )
+      return 2;
+    return 1;
+  };
+  return ops.sort((a, b) => phase(a) - phase(b));
+};
+
+const kindOfPathParam = (path: string, name: string) => {
+  if (KIND_BY_NAME[name]) return KIND_BY_NAME[name];
+  const segments = path.split('/');
+  const at = segments.indexOf(`{${name}}`);
+  const collection = segments[at - 1] ?? '';
+  if (collection === 'accounts' && segments[at - 2] !== 'wallet') return 'account';
+  return KIND_BY_COLLECTION[collection];
+};
+
+// --- Deterministic sampling -------------------------------------------------------------------
+
+let sampleCounter = 0;
+const sampled = (cases: Case[]): Case[] => {
+  if (FULL) return cases;
+  const core = cases.filter((c) => c.core);
+  const rest = cases.filter((c) => !c.core);
+  if (rest.length <= SAMPLE_PER_FIELD) return cases;
+  const [chosen] = fc.sample(
+    fc.shuffledSubarray(rest, { minLength: SAMPLE_PER_FIELD, maxLength: SAMPLE_PER_FIELD }),
+    { seed: SEED + sampleCounter++, numRuns: 1 },
+  );
+  return [...core, ...(chosen ?? [])];
+};
+
+// --- Body field paths ---------------------------------------------------------------------------
+
+type FieldPath = (string | number)[];
+
+/** Every field of a body schema, recursively, with the schema at that place. */
+const fieldsOf = (schema: Schema, prefix: FieldPath = []): { path: FieldPath; schema: Schema }[] => {
+  const s = pick(schema);
+  const out: { path: FieldPath; schema: Schema }[] = [];
+  const t = typeOf(s);
+  if (t === 'object') {
+    for (const [key, prop] of Object.entries(s.properties ?? {})) {
+      out.push({ path: [...prefix, key], schema: prop });
+      out.push(...fieldsOf(prop, [...prefix, key]));
+    }
+  } else if (t === 'array' && s.items) {
+    out.push(...fieldsOf(s.items, [...prefix, 0]));
+  }
+  return out;
+};
+
+const withField = (body: unknown, path: FieldPath, value: unknown, schemaAt: (p: FieldPath) => Schema) => {
+  const copy = structuredClone(body ?? {}) as Record<string | number, unknown>;
+  let node: Record<string | number, unknown> = copy;
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i]!;
+    if (node[key] === undefined || node[key] === null || typeof node[key] !== 'object') {
+      node[key] = validValue(schemaAt(path.slice(0, i + 1)), String(key), {});
+    }
+    node = node[key] as Record<string | number, unknown>;
+  }
+  const last = path[path.length - 1]!;
+  if (value === MISSING) {
+    if (Array.isArray(node) && typeof last === 'number') node.splice(last, 1);
+    else delete node[last];
+  } else node[last] = value;
+  return copy;
+};
+
+const schemaAtPath = (root: Schema, path: FieldPath): Schema => {
+  let s = pick(root);
+  for (const key of path) {
+    s = pick(typeof key === 'number' ? (s.items ?? {}) : (s.properties?.[key] ?? {}));
+  }
+  return s;
+};
+
+// --- The walk -----------------------------------------------------------------------------
+
+describe('bad input never answers 5xx (OpenAPI fuzz)', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  let a: TestCompany;
+  let b: TestCompany;
+  const poolsA: Pools = {};
+  const poolsB: Pools = {};
+  let ops: Operation[];
+  let clientIp = 0;
+
+  const request = async (
+    method: string,
+    url: string,
+    options: { cookie?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ) => {
+    const hasBody = options.rawBody !== undefined || options.body !== undefined;
+    const res = await t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: {
+        ...(options.cookie ? { cookie: options.cookie } : {}),
+        ...(hasBody ? { 'content-type': 'application/json' } : {}),
+        'x-forwarded-for': `10.99.${(clientIp >> 8) & 255}.${clientIp++ & 255}`,
+        ...options.headers,
+      },
+      ...(hasBody ? { payload: options.rawBody ?? JSON.stringify(options.body) } : {}),
+    });
+    return res;
+  };
+
+  /** Seeds one company with one or two of every resource and returns their ids by kind. */
+  const seed = async (company: TestCompany, pools: Pools) => {
+    await ensureLedger(t.database, company);
+    const add = (kind: string, id: unknown) => {
+      if (typeof id === 'string') pools[kind] = [...(pools[kind] ?? []), id];
+      return id as string;
+    };
+    add('org', company.id);
+    const base = `/api/orgs/${company.id}`;
+    const post = async (kind: string, path: string, body: unknown) => {
+      const res = await request('POST', `${base}${path}`, { cookie: company.owner.cookie, body });
+      if (res.statusCode >= 300) throw new Error(`seed ${path}: ${res.statusCode} ${res.body}`);
+      return add(kind, res.json().id);
+    };
+    const accounts = (await request('GET', `${base}/accounts`, { cookie: company.owner.cookie })).json();
+    const list = (Array.isArray(accounts) ? accounts : (accounts.accounts ?? accounts.items)) as {
+      id: string;
+      type: string;
+    }[];
+    const byType = (type: string) => list.find((x) => x.type === type)!.id;
+    add('account', byType('expense'));
+    add('account', byType('income'));
+    const m1 = await post('moneyAccount', '/wallet/accounts', {
+      name: 'Checking',
+      kind: 'bank',
+      currency: 'USD',
+      openingDate: '2026-01-01',
+      openingBalance: 500_000,
+    });
+    const m2 = await post('moneyAccount', '/wallet/accounts', {
+      name: 'Cash box',
+      kind: 'cash',
+      currency: 'USD',
+      openingDate: '2026-01-01',
+    });
+    const customer = await post('customer', '/customers', { name: 'Northwind', email: 'n@example.com' });
+    const taxRate = await post('taxRate', '/tax-rates', { name: 'VAT 20%', percent: '20' });
+    await post('item', '/items', { name: 'Consulting', unitPrice: 12_500, taxRateId: taxRate });
+    const tx = await post('transaction', '/transactions', {
+      moneyAccountId: m1,
+      date: '2026-03-01',
+      description: 'Coffee beans',
+      amount: -1_250,
+      categoryAccountId: pools.account![0],
+    });
+    await post('transaction', '/transactions', {
+      moneyAccountId: m1,
+      date: '2026-03-02',
+      description: 'Sale',
+      amount: 5_000,
+    });
+    await post('transfer', '/wallet/transfers', {
+      fromAccountId: m1,
+      toAccountId: m2,
+      date: '2026-03-03',
+      amount: 1_000,
+    });
+    await post('rule', '/transaction-rules', {
+      name: 'Coffee',
+      descriptionContains: 'coffee',
+      setCategoryAccountId: pools.account![0],
+    });
+    await post('reconciliation', '/reconciliations', {
+      moneyAccountId: m2,
+      statementDate: '2026-03-31',
+      statementBalance: 1_000,
+    });
+    await post('attachment', `/transactions/${tx}/attachments`, {
+      fileName: 'receipt.txt',
+      contentType: 'text/plain',
+      dataBase64: Buffer.from('receipt').toString('base64'),
+    });
+    const lines = [
+      { accountId: pools.account![0], debit: 700 },
+      { accountId: pools.account![1], credit: 700 },
+    ];
+    await post('entry', '/journal-entries', { date: '2026-03-04', memo: 'Draft', lines, status: 'draft' });
+    await post('entry', '/journal-entries', { date: '2026-03-05', memo: 'Posted', lines });
+    const invoiceBody = {
+      customerId: customer,
+      issueDate: '2026-03-06',
+      lines: [{ description: 'Work', quantity: '2', unitPrice: 10_000, taxRateIds: [taxRate] }],
+    };
+    await post('invoice', '/invoices', invoiceBody);
+    const sent = await post('invoice', '/invoices', invoiceBody);
+    await request('POST', `${base}/invoices/${sent}/send`, {
+      cookie: company.owner.cookie,
+      body: { email: false },
+    });
+    const payment = await request('POST', `${base}/invoices/${sent}/payments`, {
+      cookie: company.owner.cookie,
+      body: { date: '2026-03-07', amount: 1_000, depositAccountId: m1 },
+    });
+    if (payment.statusCode < 300) add('payment', payment.json().id ?? payment.json().payment?.id);
+    const credit = await request('POST', `${base}/invoices/${sent}/credit-notes`, {
+      cookie: company.owner.cookie,
+      body: { date: '2026-03-08', lines: [{ description: 'Refund', quantity: '1', unitPrice: 500 }] },
+    });
+    if (credit.statusCode < 300) add('creditNote', credit.json().id ?? credit.json().creditNote?.id);
+    await post('schedule', '/recurring-invoices', {
+      customerId: customer,
+      frequency: 'monthly',
+      startDate: '2026-04-01',
+      lines: [{ description: 'Retainer', quantity: '1', unitPrice: 50_000 }],
+    });
+    // Invitations and members are optional here (they may need a verified sender).
+    const invitation = await request('POST', `${base}/invitations`, {
+      cookie: company.owner.cookie,
+      body: { email: `invitee-${company.id}@example.com`, role: 'viewer' },
+    });
+    if (invitation.statusCode < 300) add('invitation', invitation.json().id);
+    const member = await addTestMember(t.app, company, 'accountant').catch(() => undefined);
+    if (member) add('user', member.id);
+  };
+
+  // Bodies the schema alone cannot make valid (balanced lines, distinct accounts, files).
+  const validBody = (op: Operation, pools: Pools): unknown => {
+    const ctx: ValueContext = { pools, used: new Map() };
+    const generated = op.body ? validValue(op.body, '', ctx) : undefined;
+    const p = op.path.replace('/api/orgs/{organizationId}', '');
+    const lines = [
+      { accountId: pools.account![0], debit: 700 },
+      { accountId: pools.account![1], credit: 700 },
+    ];
+    const extra: Record<string, unknown> = {};
+    if (/^\/(journal-entries|opening-balances)$/.test(p) || p === '/journal-entries/{entryId}')
+      extra.lines = lines;
+    if (p === '/statement-imports' || p === '/statement-imports/preview' || p === '/statement-imports/sniff')
+      Object.assign(extra, {
+        format: p === '/statement-imports/sniff' ? undefined : 'csv',
+        content: 'date,description,amount\n2026-03-09,Lunch,-12.50\n',
+        mapping:
+          p === '/statement-imports/sniff'
+            ? undefined
+            : { dateColumn: 0, descriptionColumn: 1, amountColumn: 2, dateFormat: 'YYYY-MM-DD' },
+      });
+    if (p === '/accounts/import') extra.csv = 'code,name,type\n6999,Fuzz supplies,expense\n';
+    if (p === '/ledger/import') extra.journal = '2026-03-10 Fuzz\n  expenses:fuzz  5 USD\n  assets:cash\n';
+    if (p === '/transactions/{id}/attachments')
+      Object.assign(extra, { contentType: 'text/plain', dataBase64: Buffer.from('hi').toString('base64') });
+    if (p === '/accounts') Object.assign(extra, { code: '6998', type: 'expense' });
+    if (p === '/invoices/{invoiceId}/send') extra.email = false;
+    if (generated && typeof generated === 'object' && !Array.isArray(generated)) {
+      const merged = { ...(generated as object), ...extra };
+      for (const [k, v] of Object.entries(merged)) if (v === undefined) delete (merged as never)[k];
+      return merged;
+    }
+    return generated;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await createTestCompany(t.app, { name: 'Fuzz A' });
+    b = await createTestCompany(t.app, { name: 'Fuzz B' });
+    await seed(a, poolsA);
+    await seed(b, poolsB);
+    const doc = await request('GET', '/api/openapi.json');
+    ops = operationsOf(doc.json());
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('walks every operation with the bad-input catalogue', { timeout: 600_000 }, async () => {
+    const started = Date.now();
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    let sent = 0;
+
+    const check = async (
+      op: Operation,
+      where: string,
+      url: string,
+      options: { body?: unknown; rawBody?: string; headers?: Record<string, string> },
+    ) => {
+      sent++;
+      let res: Awaited<ReturnType<typeof request>>;
+      try {
+        res = await request(op.method, url, { cookie: a.owner.cookie, ...options });
+      } catch (error) {
+        failures.push(`${op.method} ${op.path} [${where}] threw ${(error as Error).message}`);
+        return;
+      }
+      statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+      const body = (() => {
+        try {
+          return JSON.parse(res.body) as unknown;
+        } catch {
+          return undefined;
+        }
+      })();
+      if (res.statusCode >= 500)
+        failures.push(`${op.method} ${op.path} [${where}] → ${res.statusCode} ${res.body.slice(0, 160)}`);
+      else if (res.statusCode >= 400 && !isApiErrorBody(body))
+        failures.push(
+          `${op.method} ${op.path} [${where}] → ${res.statusCode} outside the error shape: ${res.body.slice(0, 160)}`,
+        );
+    };
+
+    for (const op of ops) {
+      const pathParams = op.parameters.filter((p) => p.in === 'path');
+      const queryParams = op.parameters.filter((p) => p.in === 'query');
+      const headerParams = op.parameters.filter((p) => p.in === 'header');
+      const validPath: Record<string, string> = {};
+      for (const p of pathParams) {
+        const kind = kindOfPathParam(op.path, p.name);
+        const fromPool = kind ? poolsA[kind]?.[0] : undefined;
+        validPath[p.name] =
+          fromPool ?? (p.name === 'answer' ? 'accept' : p.name === 'endDate' ? '2026-12-31' : randomUUID());
+      }
+      const validQuery: Record<string, string> = {};
+      for (const q of queryParams.filter((x) => x.required)) {
+        validQuery[q.name] = String(validValue(q.schema ?? { type: 'string' }, q.name, { pools: poolsA }));
+      }
+      const buildUrl = (pathValues: Record<string, string>, query: Record<string, string | string[]>) => {
+        let url = op.path;
+        for (const [k, v] of Object.entries(pathValues)) url = url.replace(`{${k}}`, v);
+        const qs = Object.entries(query).flatMap(([k, v]) => [v].flat().map((x) => `${k}=${x}`));
+        return qs.length ? `${url}?${qs.join('&')}` : url;
+      };
+      const encodedPath = Object.fromEntries(
+        Object.entries(validPath).map(([k, v]) => [k, encodeURIComponent(v)]),
+      );
+      const encodedQuery = Object.fromEntries(
+        Object.entries(validQuery).map(([k, v]) => [k, encodeURIComponent(v)]),
+      );
+      const baseUrl = buildUrl(encodedPath, encodedQuery);
+      const body = validBody(op, poolsA);
+      const bodyOption = op.body ? { body } : {};
+
+      await check(op, 'valid', baseUrl, bodyOption);
+
+      for (const p of pathParams) {
+        const kind = kindOfPathParam(op.path, p.name);
+        for (const c of sampled(pathCases(kind ? poolsB[kind]?.[0] : undefined))) {
+          await check(
+            op,
+            `path ${p.name}: ${c.label}`,
+            buildUrl({ ...encodedPath, [p.name]: String(c.value) }, encodedQuery),
+            bodyOption,
+          );
+        }
+      }
+      for (const q of queryParams) {
+        const kind = KIND_BY_NAME[q.name];
+        for (const c of sampled(queryCases(kind ? poolsB[kind]?.[0] : undefined))) {
+          await check(
+            op,
+            `query ${q.name}: ${c.label}`,
+            buildUrl(encodedPath, { ...encodedQuery, [q.name]: c.value as string }),
+            bodyOption,
+          );
+        }
+      }
+      for (const h of headerParams) {
+        for (const c of sampled(stringCases().filter((x) => /^[ -~]*$/.test(String(x.value))))) {
+          await check(op, `header ${h.name}: ${c.label}`, baseUrl, {
+            ...bodyOption,
+            headers: { [h.name]: String(c.value) },
+          });
+        }
+      }
+      if (!op.body) continue;
+      // The body as a whole.
+      for (const [label, raw] of [
+        ['empty object', '{}'],
+        ['array', '[]'],
+        ['null', 'null'],
+        ['string', '"x"'],
+        ['broken JSON', '{"a":'],
+        ['lone surrogate escape', '{"x":"\\ud800"}'],
+        ['deep nesting', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+      ] as const) {
+        await check(op, `body: ${label}`, baseUrl, { rawBody: raw });
+      }
+      await check(op, 'body: extra unknown field', baseUrl, {
+        body: { ...(body as object), unknownFuzzField: 'a\u0000b' },
+      });
+      // Each field, recursively.
+      const root = op.body;
+      for (const field of fieldsOf(root)) {
+        const name = String(field.path.filter((x) => typeof x === 'string').at(-1) ?? '');
+        const kind = KIND_BY_NAME[name];
+        for (const c of sampled(casesFor(field.schema, kind ? poolsB[kind]?.[0] : undefined))) {
+          const fuzzed = withField(body, field.path, c.value, (p) => schemaAtPath(root, p));
+          await check(op, `body ${field.path.join('.')}: ${c.label}`, baseUrl, { body: fuzzed });
+        }
+      }
+    }
+
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const histogram = [...statuses.entries()]
+      .sort(([x], [y]) => x - y)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ');
+    console.info(
+      `fuzz (${testDatabaseKind()}, seed ${SEED}${FULL ? ', full' : ''}): ${ops.length} operations, ${sent} requests in ${seconds}s; ${histogram}; ${failures.length} failures`,
+    );
+    if (process.env.FUZZ_OUT) writeFileSync(process.env.FUZZ_OUT, failures.join('\n'));
+    expect(failures).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type ApiErrorBody, badRequest } from '../../shared/errors.ts';
+import { unsafeTextProblem } from '../../shared/input.ts';
+
+// Requests the router or the text rules refuse before any route runs, in the API's error
+// shape (decision 0014).
+
+/** The longest path parameter the router accepts; every id the API issues is far shorter. */
+export const MAX_PARAM_LENGTH = 200;
+
+type Found = { field: string; message: string };
+
+const findUnsafeText = (value: unknown, path: string, depth = 0): Found | undefined => {
+  if (typeof value === 'string') {
+    const problem = unsafeTextProblem(value);
+    return problem ? { field: path, message: problem } : undefined;
+  }
+  if (depth > 64 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const keyProblem = unsafeTextProblem(key);
+    const at = path ? `${path}.${key}` : key;
+    if (keyProblem) return { field: at, message: `its name ${keyProblem}` };
+    const found = findUnsafeText(inner, at, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+};
+
+/**
+ * Refuses any string in the path, query or JSON body that text cannot hold — a NUL character or
+ * a lone UTF-16 surrogate — with 400 naming the field, before validation or the database sees it.
+ */
+export const registerTextGuard = (app: FastifyInstance) => {
+  app.addHook('preValidation', async (request) => {
+    for (const [where, value] of [
+      ['path', request.params],
+      ['query', request.query],
+      ['body', request.body],
+    ] as const) {
+      const found = findUnsafeText(value, '');
+      if (found) {
+        const field = found.field || where;
+        throw badRequest('validation_failed', `Please check the ${where}: ${field}: ${found.message}.`, [
+          { field, message: found.message },
+        ]);
+      }
+    }
+  });
+};
+
+/**
+ * Fastify's `frameworkErrors`: a URL whose percent-encoding does not decode answers 400 and a
+ * path parameter longer than MAX_PARAM_LENGTH answers 404 (no such resource exists), both in
+ * the API's error shape rather than the router's own.
+ */
+export const frameworkErrors = (
+  error: { code?: string; message: string },
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => {
+  const path = request.url.split('?')[0] ?? '/';
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.status(404).send({
+      error: {
+        code: 'not_found',
+        message: `No route ${request.method} ${path.slice(0, 200)}: a path segment is longer than ${MAX_PARAM_LENGTH} characters.`,
+      },
+    } satisfies ApiErrorBody);
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return reply.status(400).send({
+      error: {
+        code: 'bad_url',
+        message: 'The address is not valid: it has a malformed percent-encoded (%XX) sequence.',
+      },
+    } satisfies ApiErrorBody);
+  }
+  return reply
+    .status(400)
+    .send({ error: { code: 'bad_request', message: error.message } } satisfies ApiErrorBody);
+};
