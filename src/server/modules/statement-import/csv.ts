@@ -6,6 +6,7 @@ import {
   type DecimalSeparator,
 } from '../../../shared/transactions.ts';
 import {
+  type CsvTableLayout,
   type ParsedStatement,
   type ParsedStatementRow,
   collectErrors,
@@ -485,16 +486,6 @@ export const sniffCsv = (text: string) => {
 
 const cell = (fields: string[], index: number | null) => (index === null ? '' : (fields[index] ?? '').trim());
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
-
-export type CsvTableLayout = {
-  headerLine: number | null;
-  firstLine: number;
-  lastLine: number;
-  linesAbove: number[];
-  linesBelow: number[];
-  /** Rows inside the table with neither a date nor an amount, left out (and shown). */
-  leftOut: { line: number; text: string }[];
-};
 
 export type CsvParseOptions = {
   exponent: number;

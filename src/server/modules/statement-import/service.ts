@@ -353,6 +353,7 @@ export const previewStatement = async (
       statement: r.statement,
     })),
     mapping,
+    csvLayout: format === 'csv' ? (first.statement.csvLayout ?? null) : null,
   };
 };
 

@@ -33,6 +33,19 @@ export type ParsedStatement = {
   periodEnd?: string | null;
   /** What the parser left out on purpose (zero-amount notices, pending entries), said aloud. */
   notices?: string[];
+  /** CSV only: where the table was read and what was left out around and inside it. */
+  csvLayout?: CsvTableLayout;
+};
+
+/** Where a CSV's table was read: header, first and last data line, lines left out (all 1-based file lines). */
+export type CsvTableLayout = {
+  headerLine: number | null;
+  firstLine: number;
+  lastLine: number;
+  linesAbove: number[];
+  linesBelow: number[];
+  /** Rows inside the table with neither a date nor an amount, left out (and shown). */
+  leftOut: { line: number; text: string }[];
 };
 
 /** A parsed file: one or more statements (OFX and CAMT files may hold several accounts). */
