@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TOO_LARGE_TEXT } from '../../../shared/attachments.ts';
 import { AppError, badRequest } from '../../../shared/errors.ts';
 
 // What an attachment may be, the same for every owner (journal entries, bank transactions):
@@ -7,8 +8,7 @@ import { AppError, badRequest } from '../../../shared/errors.ts';
 // the file name's extension are never trusted) and a clean file name that keeps its Unicode.
 // See decision 0015.
 
-export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
-const MAX_LABEL = '10 MB';
+export { ATTACHMENT_MAX_BYTES };
 
 /** The types the product accepts, as sniffed; the value says whether a browser may show it inline. */
 export const ATTACHMENT_TYPES: Readonly<Record<string, { inline: boolean }>> = {
@@ -23,12 +23,7 @@ export const ATTACHMENT_TYPES: Readonly<Record<string, { inline: boolean }>> = {
 };
 const ACCEPTED = 'a PDF, PNG, JPEG, GIF, WebP or HEIC image, or a plain-text or CSV file';
 
-export const tooLarge = () =>
-  new AppError(
-    413,
-    'attachment_too_large',
-    `Attachments can be at most ${MAX_LABEL}. Choose a smaller file.`,
-  );
+export const tooLarge = () => new AppError(413, 'attachment_too_large', ATTACHMENT_TOO_LARGE_TEXT);
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 // Text may hold tab, line feed, form feed and carriage return, nothing else below a space.

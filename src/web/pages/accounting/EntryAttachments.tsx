@@ -1,6 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Download, Paperclip, Trash2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
+import {
+  ATTACHMENT_ACCEPT,
+  ATTACHMENT_KINDS_TEXT,
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_TOO_LARGE_TEXT,
+} from '../../../shared/attachments.ts';
 import type { JournalEntry } from '../../../shared/ledger.ts';
 import { isApiErrorBody } from '../../../shared/errors.ts';
 import { Button } from '../../components/ui/Button.tsx';
@@ -12,9 +18,6 @@ import { errorText } from './parts.tsx';
 
 // Receipts on a journal entry: list, download, upload (multipart, checked by content on the
 // server) and remove. Shown inside the entry's detail dialog.
-
-const MAX_BYTES = 10 * 1024 * 1024;
-const ACCEPT = 'application/pdf,image/png,image/jpeg,image/webp,image/heic,.heic,.pdf,.png,.jpg,.jpeg,.webp';
 
 const sizeText = (bytes: number) =>
   bytes < 1024
@@ -60,8 +63,8 @@ export const EntryAttachments = ({ entry }: { entry: JournalEntry }) => {
   const upload = async (file: File | undefined) => {
     if (!file) return;
     setError(null);
-    if (file.size > MAX_BYTES) {
-      setError('Attachments can be at most 10 MB. Choose a smaller file.');
+    if (file.size > ATTACHMENT_MAX_BYTES) {
+      setError(ATTACHMENT_TOO_LARGE_TEXT);
       return;
     }
     setBusy(true);
@@ -152,15 +155,13 @@ export const EntryAttachments = ({ entry }: { entry: JournalEntry }) => {
               ref={inputRef}
               id={inputId}
               type="file"
-              accept={ACCEPT}
+              accept={ATTACHMENT_ACCEPT}
               disabled={busy}
               className="sr-only"
               onChange={(e) => void upload(e.target.files?.[0])}
             />
           </label>
-          <span className="text-xs text-slate-500 dark:text-slate-400">
-            PDF, PNG, JPEG, WebP or HEIC, up to 10 MB.
-          </span>
+          <span className="text-xs text-slate-500 dark:text-slate-400">{ATTACHMENT_KINDS_TEXT}.</span>
         </div>
       ) : null}
     </section>

@@ -1,6 +1,12 @@
 import { Plus, Trash2 } from 'lucide-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import {
+  ATTACHMENT_ACCEPT,
+  ATTACHMENT_KINDS_TEXT,
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_TOO_LARGE_TEXT,
+} from '../../../shared/attachments.ts';
 import { formatMinorPlain } from '../../../shared/money.ts';
 import type { Transaction } from '../../../shared/transactions.ts';
 import { Money } from '../../components/money/Money.tsx';
@@ -403,7 +409,7 @@ export const EditTransactionDialog = ({ tx, onClose }: { tx: Transaction; onClos
   const upload = async (file: File | undefined) => {
     if (!file) return;
     setError(null);
-    if (file.size > 5 * 1024 * 1024) return setError('Files can be at most 5 MB.');
+    if (file.size > ATTACHMENT_MAX_BYTES) return setError(ATTACHMENT_TOO_LARGE_TEXT);
     setUploading(true);
     try {
       await api.post(`/orgs/${orgId}/transactions/${tx.id}/attachments`, {
@@ -545,11 +551,11 @@ export const EditTransactionDialog = ({ tx, onClose }: { tx: Transaction; onClos
           )}
           {can('record') ? (
             <div className="mt-2">
-              <Label htmlFor="edit-receipt">Attach a receipt (PDF or image, up to 5 MB)</Label>
+              <Label htmlFor="edit-receipt">Attach a receipt ({ATTACHMENT_KINDS_TEXT})</Label>
               <input
                 id="edit-receipt"
                 type="file"
-                accept="application/pdf,image/png,image/jpeg,image/webp,image/heic,text/plain"
+                accept={ATTACHMENT_ACCEPT}
                 disabled={uploading}
                 onChange={(e) => upload(e.target.files?.[0])}
                 className={`${inputClass} py-2`}

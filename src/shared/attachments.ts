@@ -1,0 +1,16 @@
+// What an attachment (a receipt on a journal entry or a bank transaction) may be: the one
+// size limit and the kinds of file, shared by the server's checks and the pages' file
+// pickers. The server reads the type from the bytes; the picker's `accept` only helps people
+// choose. See decision 0015.
+
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+
+/** The file picker's filter: types and extensions of the files the server accepts. */
+export const ATTACHMENT_ACCEPT =
+  'application/pdf,image/png,image/jpeg,image/gif,image/webp,image/heic,image/heif,text/plain,text/csv,' +
+  '.pdf,.png,.jpg,.jpeg,.gif,.webp,.heic,.heif,.txt,.csv';
+
+/** The same, in words for people. */
+export const ATTACHMENT_KINDS_TEXT = 'PDF, PNG, JPEG, GIF, WebP, HEIC, text or CSV, up to 10 MB';
+
+export const ATTACHMENT_TOO_LARGE_TEXT = 'Attachments can be at most 10 MB. Choose a smaller file.';
