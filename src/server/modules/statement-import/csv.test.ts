@@ -1,0 +1,295 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type CsvDateFormat, csvMappingSchema } from '../../../shared/transactions.ts';
+import { classifyIndicators, detectDelimiter, parseCsvStatement, readCsvRecords, sniffCsv } from './csv.ts';
+import { StatementParseError } from './types.ts';
+import { detectDateFormat, detectDecimalMark, parseBankAmount, parseDateIn } from './values.ts';
+
+// CSV statements as banks write them: number and date formats (property tests: any amount
+// or date written in a format reads back as itself), line ends, table detection, amount
+// layouts, currency and description rules.
+
+const errorsOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof StatementParseError) return error.errors;
+    throw error;
+  }
+  throw new Error('expected the file to be refused');
+};
+
+const group = (digits: string, sep: string) =>
+  sep === '' ? digits : digits.replace(/\B(?=(\d{3})+(?!\d))/g, sep);
+
+/** An amount in minor units written the way one bank or another writes it. */
+const written = fc
+  .record({
+    minor: fc.integer({ min: -99_999_999_999, max: 99_999_999_999 }),
+    mark: fc.constantFrom('.' as const, ',' as const),
+    groupIndex: fc.nat(4),
+    negative: fc.constantFrom('lead', 'trail', 'parens', 'unicode'),
+    plus: fc.boolean(),
+    money: fc.constantFrom('', '€', '$', '£', ' EUR', 'EUR ', ' €', ' kr'),
+  })
+  .map(({ minor, mark, groupIndex, negative, plus, money }) => {
+    const seps = mark === '.' ? ['', ',', ' ', "'"] : ['', '.', ' ', '\u00a0', "'"];
+    const sep = seps[groupIndex % seps.length]!;
+    const abs = Math.abs(minor);
+    const body = `${group(String(Math.floor(abs / 100)), sep)}${mark}${String(abs % 100).padStart(2, '0')}`;
+    const decorated = money.startsWith(' ') ? `${body}${money}` : `${money}${body}`;
+    let text = decorated;
+    if (minor < 0) {
+      if (negative === 'lead') text = `-${decorated}`;
+      else if (negative === 'trail') text = `${decorated}-`;
+      else if (negative === 'parens') text = `(${decorated})`;
+      else text = `\u2212${decorated}`;
+    } else if (plus) text = `+${decorated}`;
+    return { minor, mark, text };
+  });
+
+describe('amounts', () => {
+  it('reads any amount written in any bank format back exactly', () => {
+    fc.assert(
+      fc.property(written, ({ minor, mark, text }) => {
+        expect(parseBankAmount(text, 2, mark)).toBe(minor === 0 ? 0 : minor);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('decides the decimal mark of a column from its values', () => {
+    fc.assert(
+      fc.property(
+        fc.array(written, { minLength: 1, maxLength: 20 }),
+        fc.constantFrom('.' as const, ',' as const),
+        (values, mark) => {
+          const column = values
+            .map((v) => parseBankAmount(v.text, 2, v.mark))
+            .map((minor) => {
+              const abs = Math.abs(minor);
+              return `${minor < 0 ? '-' : ''}${group(String(Math.floor(abs / 100)), mark === '.' ? ',' : '.')}${mark}${String(abs % 100).padStart(2, '0')}`;
+            });
+          expect(detectDecimalMark(column).mark).toBe(mark);
+        },
+      ),
+    );
+    // Thousands alone cannot tell: "1,234" is 1234 or 1.234 — the user chooses.
+    expect(detectDecimalMark(['1,234', '12,500', '-3,000'])).toEqual({
+      mark: null,
+      ambiguousValues: ['1,234', '12,500', '-3,000'],
+    });
+    expect(detectDecimalMark(['1,234', '5,50'])).toEqual({ mark: ',', ambiguousValues: [] });
+    expect(detectDecimalMark(['100', '-350'])).toEqual({ mark: '.', ambiguousValues: [] });
+  });
+
+  it('refuses what it cannot read exactly', () => {
+    expect(() => parseBankAmount('1,23,456.00', 2, '.')).toThrow(/not an amount/);
+    expect(() => parseBankAmount('1 2 3', 2, ',')).toThrow(/not an amount/);
+    expect(() => parseBankAmount('12,50', 2, '.')).toThrow(/decimal comma; change the decimal mark/);
+    expect(() => parseBankAmount('-12.00-', 2, '.')).toThrow(/more than one sign/);
+    expect(() => parseBankAmount('(-5.00)', 2, '.')).toThrow(/more than one sign/);
+    expect(() => parseBankAmount('12.345', 2, '.')).toThrow(/lose part of a cent/);
+    expect(() => parseBankAmount('12 USD EUR', 2, '.')).toThrow(/not an amount/);
+    expect(() => parseBankAmount('', 2, '.')).toThrow(/empty/);
+    expect(parseBankAmount('30.000', 2, '.')).toBe(3000);
+    expect(parseBankAmount('1.500', 0, ',')).toBe(1500);
+    expect(parseBankAmount('+ £1,100.00', 2, '.')).toBe(110000);
+    expect(parseBankAmount('1\u202f234,56 €', 2, ',')).toBe(123456);
+  });
+});
+
+const fromIso = (iso: string) => iso.split('-').map(Number) as [number, number, number];
+const MON = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const WRITERS: Record<CsvDateFormat, (y: number, m: number, d: number) => string> = {
+  'YYYY-MM-DD': (y, m, d) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
+  'DD/MM/YYYY': (y, m, d) => `${d}/${m}/${y}`,
+  'MM/DD/YYYY': (y, m, d) => `${m}/${d}/${y}`,
+  'DD.MM.YYYY': (y, m, d) => `${String(d).padStart(2, '0')}.${String(m).padStart(2, '0')}.${y}`,
+  'DD-MM-YYYY': (y, m, d) => `${d}-${m}-${y}`,
+  'YYYY/MM/DD': (y, m, d) => `${y}/${m}/${d}`,
+  YYYYMMDD: (y, m, d) => `${y}${String(m).padStart(2, '0')}${String(d).padStart(2, '0')}`,
+  'YYYY.MM.DD': (y, m, d) => `${y}.${String(m).padStart(2, '0')}.${String(d).padStart(2, '0')}.`,
+  'DD.MM.YY': (y, m, d) => `${d}.${m}.${String(y % 100).padStart(2, '0')}`,
+  'DD/MM/YY': (y, m, d) => `${d}/${m}/${String(y % 100).padStart(2, '0')}`,
+  'MM/DD/YY': (y, m, d) => `${m}/${d}/${String(y % 100).padStart(2, '0')}`,
+  'MM-DD-YYYY': (y, m, d) => `${m}-${d}-${y}`,
+  'DD-MM-YY': (y, m, d) => `${d}-${m}-${String(y % 100).padStart(2, '0')}`,
+  'DD-MMM-YYYY': (y, m, d) => `${String(d).padStart(2, '0')}-${MON[m - 1]}-${y}`,
+  'DD-MMM-YY': (y, m, d) => `${d} ${MON[m - 1]!.toUpperCase()} ${String(y % 100).padStart(2, '0')}`,
+  'MMM DD, YYYY': (y, m, d) => `${MON[m - 1]} ${d}, ${y}`,
+};
+
+describe('dates', () => {
+  const day = fc
+    .date({ min: new Date(Date.UTC(1970, 0, 1)), max: new Date(Date.UTC(2069, 11, 31)), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10));
+
+  it('reads any date written in each format back as itself, with or without a time', () => {
+    fc.assert(
+      fc.property(
+        day,
+        fc.constantFrom(...(Object.keys(WRITERS) as CsvDateFormat[])),
+        fc.constantFrom('', ' 12:34', ' 7:05:09', 'T08:26:29Z', ' 12:34:56 +0000'),
+        (iso, format, time) => {
+          const text = WRITERS[format](...fromIso(iso)) + (format === 'YYYYMMDD' ? '' : time);
+          expect(parseDateIn(text, format)).toBe(iso);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('decides the format from the whole column, and asks when day and month cannot be told apart', () => {
+    expect(detectDateFormat(['01/02/2026', '12/11/2026'])).toEqual({
+      format: null,
+      fitting: ['DD/MM/YYYY', 'MM/DD/YYYY'],
+    });
+    expect(detectDateFormat(['01/02/2026', '12/11/2026', '13/11/2026']).format).toBe('DD/MM/YYYY');
+    expect(detectDateFormat(['01/02/2026', '11/30/2026']).format).toBe('MM/DD/YYYY');
+    expect(detectDateFormat(['22.02.18', '01.03.18']).format).toBe('DD.MM.YY');
+    expect(detectDateFormat(['27 Feb 2018', '3. Dez. 2019', '1-Mär-2020']).format).toBe('DD-MMM-YYYY');
+    expect(detectDateFormat(['Pending', '12-Dec-2019', '02-Dec-2019'])).toEqual({
+      format: 'DD-MMM-YYYY',
+      fitting: [],
+    });
+  });
+
+  it('refuses impossible dates and stray text', () => {
+    expect(parseDateIn('2026-02-29', 'YYYY-MM-DD')).toBeNull();
+    expect(parseDateIn('29.02.28', 'DD.MM.YY')).toBe('2028-02-29');
+    expect(parseDateIn('31-Jun-2026', 'DD-MMM-YYYY')).toBeNull();
+    expect(parseDateIn('2026-11-02 garbage', 'YYYY-MM-DD')).toBeNull();
+    expect(parseDateIn('02-Foo-2026', 'DD-MMM-YYYY')).toBeNull();
+  });
+});
+
+describe('reading records', () => {
+  const field = fc.stringMatching(/^[a-z ,;"\n0-9]{0,8}$/);
+  const quote = (f: string) => (/[,"\n]/.test(f) || f.trim() === '' ? `"${f.replace(/"/g, '""')}"` : f);
+
+  it('numbers records by the line they start on for \\n, \\r\\n, \\r and \\r\\r\\n, with line breaks inside quotes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(field, { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 8 }),
+        fc.constantFrom('\n', '\r\n', '\r', '\r\r\n'),
+        (rows, end) => {
+          const lines = rows.map((r) => r.map(quote).join(','));
+          // Line breaks inside quoted fields are written with the file's own line end too.
+          const text = lines.map((l) => l.replace(/\n/g, end)).join(end) + end;
+          const records = readCsvRecords(text, ',');
+          let line = 1;
+          expect(records.map((r) => r.line)).toEqual(
+            rows.map((r) => {
+              const start = line;
+              line += 1 + r.join('').split('\n').length - 1;
+              return start;
+            }),
+          );
+          expect(records.map((r) => r.fields)).toEqual(rows);
+        },
+      ),
+    );
+  });
+
+  it('finds the delimiter of the table, not of the preamble', () => {
+    const tab =
+      'Konto\t123\n\nDatum\tText\tBetrag\n01.11.2026\tMiete\t-900,00\n02.11.2026\tKunde\t1.200,00\n';
+    expect(detectDelimiter(tab)).toBe('\t');
+    expect(detectDelimiter('Date|Memo|Amount\n2026-11-01|a, b|1.00\n2026-11-02|c, d|2.00\n')).toBe('|');
+    expect(
+      detectDelimiter(
+        'Saldo;150,00;EUR\nDatum;Text;Betrag;W\n01.11.2026;A;1,00;EUR\n01.11.2026;B;2,00;EUR\n',
+      ),
+    ).toBe(';');
+  });
+});
+
+describe('amount layouts, currency and descriptions', () => {
+  const base = {
+    delimiter: ';',
+    dateColumn: 0,
+    descriptionColumn: 1,
+    payeeColumn: 2,
+    amountColumn: 3,
+    dateFormat: 'DD.MM.YYYY',
+    decimalSeparator: ',',
+  } as const;
+
+  it('signs amounts by an S/H, Soll/Haben, DR/CR or +/- indicator, and refuses an unknown one by line', () => {
+    for (const [out, inn] of [
+      ['S', 'H'],
+      ['Soll', 'Haben'],
+      ['DR', 'CR'],
+      ['-', '+'],
+      ['Debit', 'Credit'],
+    ]) {
+      const c = classifyIndicators([out!, inn!, out!]);
+      expect(c).toEqual({ debit: [out], credit: [inn] });
+      const text = `Datum;Text;Name;Betrag;X\n01.11.2026;Miete;;900,00;${out}\n02.11.2026;Kunde;;-1.200,00;${inn}\n03.11.2026;?;;1,00;Q\n`;
+      const mapping = csvMappingSchema.parse({
+        ...base,
+        indicatorColumn: 4,
+        debitIndicators: c!.debit,
+        creditIndicators: c!.credit,
+      });
+      expect(errorsOf(() => parseCsvStatement(text, mapping, 2))).toEqual([
+        { line: 4, reason: expect.stringContaining('"X": "Q", which is neither a money-out') },
+      ]);
+      const ok = parseCsvStatement(text.split('\n').slice(0, 3).join('\n'), mapping, 2);
+      expect(ok.rows.map((r) => r.amount)).toEqual([-90000, 120000]);
+    }
+    expect(classifyIndicators(['', 'CR', ''])).toEqual({ debit: [''], credit: ['CR'] });
+    expect(classifyIndicators(['POS', 'ATM'])).toBeNull();
+  });
+
+  it('refuses a row with both a debit and a credit, or in another currency, naming the line', () => {
+    const split = csvMappingSchema.parse({
+      ...base,
+      amountColumn: null,
+      debitColumn: 3,
+      creditColumn: 4,
+      currencyColumn: 5,
+    });
+    const text =
+      'Datum;Text;Name;Soll;Haben;Währung\n01.11.2026;Miete;;900,00;;EUR\n02.11.2026;Kunde;;;1.200,00;EUR\n03.11.2026;Both;;1,00;2,00;EUR\n04.11.2026;Card;;5,00;;USD\n05.11.2026;Fee;;1,00 USD;;EUR\n';
+    expect(errorsOf(() => parseCsvStatement(text, split, { exponent: 2, currency: 'EUR' }))).toEqual([
+      { line: 4, reason: '"Soll": both "Soll" and "Haben" hold an amount' },
+      {
+        line: 5,
+        reason: 'the row is in USD but the account is kept in EUR; import USD rows into a USD account',
+      },
+      { line: 6, reason: '"Soll": "1,00 USD" is in USD, the account in EUR' },
+    ]);
+  });
+
+  it('falls back from an empty description to the payee, then the reference; lists rows without date or amount', () => {
+    const mapping = csvMappingSchema.parse({ ...base, referenceColumn: 4 });
+    const text =
+      'Datum;Text;Name;Betrag;Ref\n01.11.2026;;Stadtwerke;-10,00;R1\n02.11.2026;;;-20,00;R2\n;second line of the text;;;\n03.11.2026;;;-30,00;\n';
+    const errors = errorsOf(() => parseCsvStatement(text, mapping, 2));
+    expect(errors).toEqual([{ line: 5, reason: 'the description, payee and reference are all empty' }]);
+    const statement = parseCsvStatement(text.split('\n').slice(0, 4).join('\n'), mapping, 2);
+    expect(statement.rows.map((r) => r.description)).toEqual(['Stadtwerke', 'R2']);
+    expect(statement.csvLayout.leftOut).toEqual([{ line: 4, text: 'second line of the text' }]);
+    expect(statement.notices).toEqual([
+      'Line 4 has no date and no amount and was left out: "second line of the text"',
+    ]);
+  });
+
+  it('reads the table between a preamble and a summary, and a mistyped last row is refused, not taken for a summary', () => {
+    const text =
+      'Kontoauszug;;\nIBAN;DE00 1234;\n\nDatum;Text;Betrag\n01.11.2026;Miete;-900,00\n02.11.2026;Kunde;1.200,00\nSumme;;300,00\n';
+    const sniff = sniffCsv(text);
+    expect(sniff.suggestedMapping).toMatchObject({ headerRow: 2, firstDataRow: 3, footerRows: 1 });
+    const statement = parseCsvStatement(text, sniff.suggestedMapping!, 2);
+    expect(statement.rows.map((r) => r.line)).toEqual([5, 6]);
+    expect(statement.csvLayout).toMatchObject({ headerLine: 4, linesAbove: [1, 2], linesBelow: [7] });
+    const typo = text.replace('Summe;;300,00', '31.11.2026;Gebühr;-4,90');
+    const typoSniff = sniffCsv(typo);
+    expect(typoSniff.suggestedMapping!.footerRows).toBe(0);
+    expect(errorsOf(() => parseCsvStatement(typo, typoSniff.suggestedMapping!, 2))).toEqual([
+      { line: 7, reason: '"31.11.2026" in "Datum" is not a date in the format DD.MM.YYYY' },
+    ]);
+  });
+});
