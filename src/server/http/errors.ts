@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, type ApiErrorBody } from '../../shared/errors.ts';
+import { databaseRefusal } from './input.ts';
 import { LEDGER_LIMIT_MESSAGE } from '../../shared/money.ts';
 
 // Every error leaves the API as `{ error: { code, message, details? } }`.
@@ -37,6 +38,15 @@ export const registerErrorHandling = (app: FastifyInstance) => {
       return reply.status(409).send({
         error: { code: 'ledger_limit_reached', message: LEDGER_LIMIT_MESSAGE },
       } satisfies ApiErrorBody);
+    }
+    // Safety net: a value the database refuses answers 4xx (decision 0014); logged, since it
+    // means a route lacks a validation rule.
+    const refusal = databaseRefusal(error);
+    if (refusal) {
+      request.log.warn({ err: error }, 'the database refused a value the route did not validate');
+      return reply
+        .status(refusal.status)
+        .send({ error: { code: refusal.code, message: refusal.message } } satisfies ApiErrorBody);
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');

@@ -79,3 +79,39 @@ export const frameworkErrors = (
     .status(400)
     .send({ error: { code: 'bad_request', message: error.message } } satisfies ApiErrorBody);
 };
+
+export type DatabaseRefusal = { status: 400 | 409; code: string; message: string };
+
+/**
+ * The safety net behind the routes' own validation (decision 0014): a value PostgreSQL refuses
+ * — SQLSTATE class 22 (data exception: out of range, malformed, untranslatable), a foreign key,
+ * unique, not-null or check violation — is the request's fault, so it answers 4xx, not 500.
+ * Reaching this means a route misses a rule; the error handler logs it so it gets one.
+ */
+export const databaseRefusal = (error: unknown): DatabaseRefusal | undefined => {
+  if (!error || typeof error !== 'object' || !('severity' in error)) return undefined;
+  const code = (error as { code?: unknown }).code;
+  const message = String((error as { message?: unknown }).message ?? '');
+  if (typeof code !== 'string') return undefined;
+  if (/^22[0-9A-Z]{3}$/.test(code) || code === '23502' || code === '23514')
+    return {
+      status: 400,
+      code: 'invalid_value',
+      message: 'A value in the request cannot be stored: it is malformed or out of range. Please check it.',
+    };
+  if (code === '23503')
+    return message.startsWith('update or delete')
+      ? {
+          status: 409,
+          code: 'still_referenced',
+          message: 'Other records still use this one, so it cannot be changed or removed.',
+        }
+      : {
+          status: 400,
+          code: 'unknown_reference',
+          message: 'The request names a record that does not exist.',
+        };
+  if (code === '23505')
+    return { status: 409, code: 'already_exists', message: 'A record with these details already exists.' };
+  return undefined;
+};
