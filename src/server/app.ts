@@ -14,10 +14,11 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import { ENVIRONMENT_SETTINGS } from '../shared/config/environments.ts';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { MAX_PARAM_LENGTH, frameworkErrors, registerTextGuard } from './http/input.ts';
+import { apiRateLimitOptions } from './http/rate-limit.ts';
+import { registerRequestSecurity } from './http/request-security.ts';
 import { authRoutes } from './auth/routes.ts';
 import { registerCompanyMembershipCheck } from './modules/companies/guard.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
@@ -47,8 +48,9 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
   const app = Fastify({
     logger: options.logger ?? false,
     // Only behind a proxy may X-Forwarded-For name the client: otherwise anyone could pick
-    // their own address and step around the per-address rate limits.
-    trustProxy: ctx.config.trustProxy,
+    // their own address and step around the per-address rate limits. Even then only the one
+    // hop our proxy appended counts: entries further left are whatever the client sent.
+    trustProxy: ctx.config.trustProxy ? (_address: string, hop: number) => hop < 1 : false,
     bodyLimit: 5 * 1024 * 1024,
     forceCloseConnections: 'idle',
     // Malformed percent-encoding and over-long path parameters answer in the API's error shape.
@@ -60,6 +62,8 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
   registerErrorHandling(app);
   // NUL characters and lone surrogates in any field: 400 naming it (decision 0014).
   registerTextGuard(app);
+  // Cross-site refusal and Cache-Control: no-store for every /api route (docs/security.md).
+  registerRequestSecurity(app, ctx);
   // Every route, as registered: the tenant-isolation test walks this list.
   const registeredRoutes: { method: string; url: string }[] = [];
   app.addHook('onRoute', (route) => {
@@ -90,13 +94,8 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
     hsts: ctx.config.app.SECURE_COOKIES,
   });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
-  const cap = ENVIRONMENT_SETTINGS[ctx.config.app.ENVIRONMENT].securityRequestCap;
-  await app.register(rateLimit, {
-    global: cap !== null,
-    max: cap ?? 1000,
-    timeWindow: '1 minute',
-    allowList: (request) => !request.url.startsWith('/api/'),
-  });
+  // Per signed-in session, or per address when anonymous; 429 with Retry-After.
+  await app.register(rateLimit, apiRateLimitOptions(ctx));
 
   await app.register(swagger, {
     openapi: {

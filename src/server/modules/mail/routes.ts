@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../../shared/errors.ts';
 import type { AppContext } from '../../context.ts';
+import { developmentOnly } from '../../http/request-security.ts';
 import { listMailbox, mailboxEnabled, readMailbox } from './service.ts';
 
 // The development mailbox: the outbox as JSON for the /dev/mailbox page and for tests.
-// Answers 404 outside development and test, as if it did not exist.
+// Answers 404 outside development and test, as if it did not exist, and 403 to any client
+// that is not on the machine running the server (docs/security.md).
 
 const errorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
@@ -23,9 +24,8 @@ const message = summary.extend({
 export const mailRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    app.addHook('onRequest', async () => {
-      if (!mailboxEnabled(ctx)) throw notFound('No route here.');
-    });
+    // Reset and verification links are in here: only the developer on this machine reads them.
+    app.addHook('onRequest', developmentOnly(mailboxEnabled, ctx));
 
     app.get(
       '/dev/mailbox',

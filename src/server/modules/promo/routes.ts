@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, notFound } from '../../../shared/errors.ts';
+import { AppError } from '../../../shared/errors.ts';
 import { requireUser } from '../../auth/session.ts';
 import type { AppContext } from '../../context.ts';
+import { developmentOnly } from '../../http/request-security.ts';
 import { mailboxEnabled } from '../mail/service.ts';
 import { PLAN_ACCESS, createPromoCode, redeemPromoCode, validatePromoCode } from './service.ts';
 
@@ -89,13 +90,11 @@ export const promoRoutes =
       },
     );
 
-    // Development and test only (like /dev/mailbox): create codes without a shell, for the
-    // browser tests and local trials. Operators use `npm run admin -- promo create`.
+    // Development and test only, and only from this machine (like /dev/mailbox): create codes
+    // without a shell, for the browser tests and local trials. Operators use `npm run admin -- promo create`.
     await app.register(async (plain) => {
       const dev = plain.withTypeProvider<ZodTypeProvider>();
-      dev.addHook('onRequest', async () => {
-        if (!mailboxEnabled(ctx)) throw notFound('No route here.');
-      });
+      dev.addHook('onRequest', developmentOnly(mailboxEnabled, ctx));
       dev.post(
         '/dev/promo-codes',
         {

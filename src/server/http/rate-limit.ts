@@ -1,0 +1,114 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { RateLimitPluginOptions } from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../shared/errors.ts';
+import { getAuth } from '../auth/auth.ts';
+import type { AppContext } from '../context.ts';
+
+// The global /api rate limit (issue 11 §10), keyed by the signed-in session for signed-in
+// calls and by client address for anonymous ones.
+//
+// The key must cost no database round-trip and must not be something an attacker can mint:
+// a made-up cookie per request would otherwise get a fresh budget per request. Better Auth
+// signs its session cookie (`<token>.<HMAC-SHA256 of token, base64>`) with AUTH_SECRET, so
+// the signature is checked here with the same secret; only a cookie the server itself issued
+// earns a per-session key (the SHA-256 of its token, never the token). Anything else (no
+// cookie, a bad signature, an unsigned bearer token) counts against the address.
+
+const SIGNATURE_LENGTH = 44; // base64 of 32 bytes, as better-call writes it
+
+type SessionCookie = { name: string; secret: string };
+
+const cookieSettings = new WeakMap<AppContext, Promise<SessionCookie>>();
+
+const sessionCookieOf = (ctx: AppContext): Promise<SessionCookie> => {
+  let settings = cookieSettings.get(ctx);
+  if (!settings) {
+    settings = getAuth(ctx).$context.then((auth) => ({
+      name: auth.authCookies.sessionToken.name,
+      secret: auth.secret,
+    }));
+    cookieSettings.set(ctx, settings);
+  }
+  return settings;
+};
+
+const cookieValue = (header: string | undefined, name: string): string | null => {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return null;
+    }
+  }
+  return null;
+};
+
+/** The token of a correctly signed `<token>.<signature>` value, else null. */
+export const verifiedToken = (signed: string, secret: string): string | null => {
+  const dot = signed.lastIndexOf('.');
+  if (dot < 1) return null;
+  const token = signed.slice(0, dot);
+  const signature = signed.slice(dot + 1);
+  if (signature.length !== SIGNATURE_LENGTH) return null;
+  const expected = createHmac('sha256', secret).update(token).digest();
+  const given = Buffer.from(signature, 'base64');
+  return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
+};
+
+/** The session token a request carries in its cookie or bearer header, when the server signed it. */
+export const signedSessionToken = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+): Promise<string | null> => {
+  const authorization = request.headers.authorization;
+  const cookie = request.headers.cookie;
+  if (!cookie && !authorization) return null;
+  const { name, secret } = await sessionCookieOf(ctx);
+  const fromCookie = cookieValue(cookie, name);
+  if (fromCookie) {
+    const token = verifiedToken(fromCookie, secret);
+    if (token) return token;
+  }
+  if (authorization?.toLowerCase().startsWith('bearer ')) {
+    let bearer = authorization.slice(7).trim();
+    try {
+      bearer = decodeURIComponent(bearer);
+    } catch {
+      return null;
+    }
+    return verifiedToken(bearer, secret);
+  }
+  return null;
+};
+
+export const rateLimitKey = async (ctx: AppContext, request: FastifyRequest) => {
+  const token = await signedSessionToken(ctx, request);
+  return token
+    ? `session:${createHash('sha256').update(token).digest('base64url')}`
+    : `address:${request.ip}`;
+};
+
+const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
+/** @fastify/rate-limit options: global on /api when the environment limits requests. */
+export const apiRateLimitOptions = (ctx: AppContext): RateLimitPluginOptions => {
+  const limits = ctx.config.apiRateLimit;
+  return {
+    global: limits !== null,
+    max: (_request, key) =>
+      key.startsWith('session:') ? (limits?.perSession ?? 1000) : (limits?.perAddress ?? 1000),
+    timeWindow: '1 minute',
+    keyGenerator: (request) => rateLimitKey(ctx, request),
+    allowList: (request) => !isApiPath(request.url),
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        429,
+        'rate_limited',
+        `Too many requests (more than ${context.max} a minute). Please wait ${context.after} and try again.`,
+      ),
+  };
+};
