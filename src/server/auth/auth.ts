@@ -59,7 +59,9 @@ export const createAuth = (ctx: AppContext) => {
     baseURL: config.publicUrl,
     basePath: '/api/auth',
     secret: config.authSecret ?? DEV_SECRET,
-    trustedOrigins: [config.publicUrl, ...config.app.CORS_ORIGINS],
+    // PUBLIC_URL and CORS_ORIGINS; in development also the loopback (and, when HOST exposes
+    // the server, the network) addresses it is served at: src/server/http/origins.ts.
+    trustedOrigins: config.trustedOrigins,
     database: { db: ctx.database.db, type: 'postgres' },
     emailAndPassword: {
       enabled: true,
@@ -144,6 +146,9 @@ export const createAuth = (ctx: AppContext) => {
       },
     },
     advanced: {
+      // The library skips its origin check when NODE_ENV=test; ours runs everywhere, so the
+      // tests exercise the same check as production.
+      disableOriginCheck: false,
       useSecureCookies: config.app.SECURE_COOKIES,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: config.app.SECURE_COOKIES },
       // routes.ts sets this header from Fastify's request.ip (which honours trustProxy) and
