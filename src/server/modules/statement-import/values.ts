@@ -1,5 +1,5 @@
 import { type CsvDateFormat, CSV_DATE_FORMATS, type DecimalSeparator } from '../../../shared/transactions.ts';
-import { MoneyParseError } from '../../../shared/money.ts';
+import { AMOUNT_LIMIT_MESSAGE, MoneyParseError, isAmountWithinLimit } from '../../../shared/money.ts';
 
 // Dates and amounts as banks write them, turned into ISO dates and minor units without
 // ever passing an amount through a float. Each reader is strict: a value is read exactly
@@ -250,8 +250,9 @@ export const toMinor = (a: ReadAmount, exponent: number, text: string): number =
     fraction = fraction.slice(0, exponent);
   }
   const minor = BigInt(a.whole + fraction.padEnd(exponent, '0'));
+  // The one amount bound (decision 0013): the line is refused, naming it, like any bad value.
+  if (!isAmountWithinLimit(minor)) throw new MoneyParseError(`"${text}" is too large. ${AMOUNT_LIMIT_MESSAGE}`);
   const value = Number(a.negative ? -minor : minor);
-  if (!Number.isSafeInteger(value)) throw new MoneyParseError(`"${text}" is too large an amount`);
   return value === 0 ? 0 : value;
 };
 
