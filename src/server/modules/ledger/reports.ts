@@ -443,7 +443,9 @@ export const journalReport = async (
       }),
     })),
     nextCursor:
-      entries.length > query.limit && last ? encodeCursor({ date: last.date, number: last.number ?? 0 }) : null,
+      entries.length > query.limit && last
+        ? encodeCursor({ date: last.date, number: last.number ?? 0 })
+        : null,
   };
 };
 

@@ -251,7 +251,8 @@ export const toMinor = (a: ReadAmount, exponent: number, text: string): number =
   }
   const minor = BigInt(a.whole + fraction.padEnd(exponent, '0'));
   // The one amount bound (decision 0013): the line is refused, naming it, like any bad value.
-  if (!isAmountWithinLimit(minor)) throw new MoneyParseError(`"${text}" is too large. ${AMOUNT_LIMIT_MESSAGE}`);
+  if (!isAmountWithinLimit(minor))
+    throw new MoneyParseError(`"${text}" is too large. ${AMOUNT_LIMIT_MESSAGE}`);
   const value = Number(a.negative ? -minor : minor);
   return value === 0 ? 0 : value;
 };
