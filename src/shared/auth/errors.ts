@@ -15,10 +15,19 @@ export const AUTH_ERROR_MESSAGES = {
   'network-request-failed': 'Network error. Please check your internet connection.',
   'email-already-in-use': 'An account with this email already exists. Try logging in instead.',
   'weak-password': 'Password is too weak. Please use at least 6 characters.',
+  // Not in SPEC: new passwords are also checked against a list of common ones (decision 0011).
+  'common-password': 'This password is one of the most common ones and easy to guess. Please choose another.',
   'internal-error': 'Internal authentication error. Please try again.',
   'invalid-totp': 'Invalid verification code. Please try again.',
   'invalid-reset-link': 'This reset link is invalid or has expired. Please request a new one.',
+  // Not in SPEC: the server refused the page's origin (issue 11 §4); see untrustedOriginMessage.
+  'untrusted-origin':
+    'This page was opened at an address the server does not trust, so it refused the request. Open Kontor at the address it is configured with (PUBLIC_URL), or add this address to CORS_ORIGINS.',
 } as const;
+
+/** The refusal of an untrusted origin, naming the address the page was opened at. */
+export const untrustedOriginMessage = (origin: string) =>
+  `This page was opened at ${origin}, an address the server does not trust, so it refused the request. Open Kontor at the address it is configured with (PUBLIC_URL), or add ${origin} to CORS_ORIGINS.`;
 
 export type AuthErrorCode = keyof typeof AUTH_ERROR_MESSAGES | 'unknown';
 
@@ -61,12 +70,17 @@ const SERVER_CODES: Record<string, AuthErrorCode> = {
   USER_ALREADY_EXISTS: 'email-already-in-use',
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: 'email-already-in-use',
   PASSWORD_TOO_SHORT: 'weak-password',
+  PASSWORD_TOO_COMMON: 'common-password',
   INVALID_CODE: 'invalid-totp',
   INVALID_TWO_FACTOR_COOKIE: 'invalid-totp',
   INVALID_BACKUP_CODE: 'invalid-totp',
   INVALID_TOKEN: 'invalid-reset-link',
   FAILED_TO_CREATE_USER: 'internal-error',
   FAILED_TO_CREATE_SESSION: 'internal-error',
+  // The auth library's origin check, and the API's own cross-site refusal (docs/security.md).
+  INVALID_ORIGIN: 'untrusted-origin',
+  MISSING_OR_NULL_ORIGIN: 'untrusted-origin',
+  untrusted_origin: 'untrusted-origin',
 };
 
 /** SPEC's code for an auth API answer: HTTP status (0 = unreachable) and its code. */

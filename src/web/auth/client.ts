@@ -1,4 +1,9 @@
-import { type AuthErrorCode, authErrorCode, authErrorMessage } from '../../shared/auth/errors.ts';
+import {
+  type AuthErrorCode,
+  authErrorCode,
+  authErrorMessage,
+  untrustedOriginMessage,
+} from '../../shared/auth/errors.ts';
 import type { SignupProfile } from '../../shared/auth/profile.ts';
 
 // The browser side of our own auth server (Better Auth under /api/auth). Same origin, the
@@ -49,8 +54,12 @@ const call = async (path: string, body?: unknown, method = body === undefined ? 
   }
   const raw: Raw = { status: response.status, data, headers: response.headers };
   if (!response.ok) {
-    const code = (data as { code?: string } | null)?.code ?? null;
-    throw new AuthError(authErrorCode(response.status, code), response.status);
+    // Better Auth answers { code, message }; the API's own refusals { error: { code, message } }.
+    const body = data as { code?: string; error?: { code?: string } } | null;
+    const code = authErrorCode(response.status, body?.code ?? body?.error?.code ?? null);
+    // A refused origin is not "authentication failed": say where the page is open and what to do.
+    const message = code === 'untrusted-origin' ? untrustedOriginMessage(window.location.origin) : undefined;
+    throw new AuthError(code, response.status, message);
   }
   return raw;
 };

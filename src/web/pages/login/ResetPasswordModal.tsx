@@ -48,7 +48,10 @@ export const ResetPasswordModal = ({
       await sendPasswordResetEmail(clean);
       setSentTo(clean);
     } catch (e) {
-      setError(resetErrorMessage(codeOf(e)));
+      // A refused origin says where the page is open and what to do, not "failed to send".
+      setError(
+        e instanceof AuthError && e.code === 'untrusted-origin' ? e.message : resetErrorMessage(codeOf(e)),
+      );
     } finally {
       setSending(false);
     }
