@@ -18,6 +18,9 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/api': { target: `http://localhost:${process.env.PORT ?? 3000}`, changeOrigin: false } },
+    // 127.0.0.1, not localhost: the API listens on IPv4 loopback by default (HOST), and
+    // `localhost` may resolve to ::1 first. Host and Origin stay localhost:5173, which the
+    // API trusts in development (src/server/http/origins.ts).
+    proxy: { '/api': { target: `http://127.0.0.1:${process.env.PORT ?? 3000}`, changeOrigin: false } },
   },
 });
