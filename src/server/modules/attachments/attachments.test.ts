@@ -92,9 +92,11 @@ const newEntry = async () => {
   return res.json().id as string;
 };
 
+let accounts = 0;
 const newTransaction = async () => {
+  accounts += 1;
   const account = await inject('POST', '/wallet/accounts', {
-    payload: { name: 'Checking', kind: 'bank', currency: 'USD', openingDate: '2026-10-31' },
+    payload: { name: `Checking ${accounts}`, kind: 'bank', currency: 'USD', openingDate: '2026-10-31' },
   });
   expect(account.statusCode, account.body).toBe(201);
   const tx = await inject('POST', '/transactions', {
