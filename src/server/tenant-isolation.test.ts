@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './testing/app.ts';
 import { type TestCompany, createTestCompany } from './testing/companies.ts';
+import { verifyTestUser } from './testing/users.ts';
 
 // Walks every /api route registered on the app and proves that a member of company A gets
 // 403 or 404 — never data — for company B's resources. A new route must either live under
@@ -45,6 +46,9 @@ describe('tenant isolation over every route', () => {
     t = await createTestApp();
     a = await createTestCompany(t.app, { name: 'Company A' });
     b = await createTestCompany(t.app, { name: 'Company B' });
+    // A verified owner, so routes that mail (invoice email, invitations) reach their lookups
+    // instead of stopping at the verified-sender check.
+    await verifyTestUser(t.app, a.owner);
     routes = t.app.registeredRoutes.filter(
       (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !isInfrastructure(r.url),
     );

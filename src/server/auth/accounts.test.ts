@@ -89,14 +89,24 @@ describe('accounts (enumeration protection on)', () => {
     expect(short.status).toBe(400);
     expect(short.body?.code).toBe('PASSWORD_TOO_SHORT');
 
-    const user = await signUpTestUser(t.app);
-    const dup = await authPost(t.app, '/sign-up/email', {
-      email: user.email.toUpperCase(),
-      password: 'secret12',
+    const common = await authPost(t.app, '/sign-up/email', {
+      email: 'common@example.com',
+      password: 'Password1',
       name: 'X Y',
     });
-    expect(dup.status).toBe(422);
-    expect(dup.body?.code).toBe('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL');
+    expect(common.status).toBe(400);
+    expect(common.body).toEqual({
+      code: 'PASSWORD_TOO_COMMON',
+      message: 'This password is one of the most common ones and easy to guess. Please choose another.',
+    });
+    // Refused: no account was created.
+    const created = await t.database.db
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', 'common@example.com')
+      .executeTakeFirst();
+    expect(created).toBeUndefined();
+    // A taken address answers like a new one (signup-enumeration.test.ts).
   });
 
   it('answers unknown email and wrong password the same way', async () => {
@@ -155,23 +165,84 @@ describe('accounts (enumeration protection on)', () => {
     expect(profile.lastLoginAt > profile.createdAt).toBe(true);
   });
 
-  it('rate-limits sign-in attempts with 429 per client address', async () => {
+  it('rate-limits sign-in attempts with 429 per client address and account', async () => {
     const ip = freshIp();
+    const victim = await signUpTestUser(t.app);
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const r = await authPost(
-        t.app,
-        '/sign-in/email',
-        { email: 'flood@example.com', password: 'nope12' },
-        { ip },
-      );
+      const r = await authPost(t.app, '/sign-in/email', { email: victim.email, password: 'nope12' }, { ip });
       statuses.push(r.status);
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
-    // Another address is not affected.
-    const other = await authPost(t.app, '/sign-in/email', { email: 'flood@example.com', password: 'nope12' });
-    expect(other.status).toBe(401);
+    // Brute force stays limited: even the right password waits out the window from there.
+    const right = await authPost(
+      t.app,
+      '/sign-in/email',
+      { email: victim.email, password: victim.password },
+      { ip },
+    );
+    expect(right.status).toBe(429);
+    expect(right.body?.message).toBeTruthy();
+    // Someone else in the same office (same address) signs in as usual...
+    const colleague = await signUpTestUser(t.app);
+    const office = await authPost(
+      t.app,
+      '/sign-in/email',
+      { email: colleague.email, password: colleague.password },
+      { ip },
+    );
+    expect(office.status).toBe(200);
+    // ...and so does the account's owner from their own address.
+    const owner = await authPost(t.app, '/sign-in/email', { email: victim.email, password: victim.password });
+    expect(owner.status).toBe(200);
+    // After the window the pair may try again.
+    t.clock.advance(61_000);
+    try {
+      const later = await authPost(
+        t.app,
+        '/sign-in/email',
+        { email: victim.email, password: victim.password },
+        { ip },
+      );
+      expect(later.status).toBe(200);
+    } finally {
+      t.clock.set(new Date());
+    }
+  });
+
+  it('caps sign-in attempts from one address across many accounts', async () => {
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 101; i++) {
+      const r = await authPost(
+        t.app,
+        '/sign-in/email',
+        { email: `spray-${i}@example.com`, password: 'nope12' },
+        { ip },
+      );
+      statuses.push(r.status);
+    }
+    expect(statuses.slice(0, 100).every((s) => s === 401)).toBe(true);
+    expect(statuses[100]).toBe(429);
+  });
+
+  it('refuses a common password on change, keeping the old one', async () => {
+    const user = await signUpTestUser(t.app);
+    const res = await authPost(
+      t.app,
+      '/change-password',
+      { currentPassword: user.password, newPassword: 'qwerty123', revokeOtherSessions: false },
+      { cookie: user.cookie },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body?.code).toBe('PASSWORD_TOO_COMMON');
+    expect(
+      (await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password })).status,
+    ).toBe(200);
+    expect(
+      (await authPost(t.app, '/sign-in/email', { email: user.email, password: 'qwerty123' })).status,
+    ).toBe(401);
   });
 
   it('ignores a client-sent copy of the internal client-IP header', async () => {
@@ -276,7 +347,7 @@ describe('accounts (enumeration protection on)', () => {
   it('sets the session cookie httpOnly and SameSite=Lax', async () => {
     const res = await authPost(t.app, '/sign-up/email', {
       email: 'cookie-check@example.com',
-      password: 'secret12',
+      password: 'Quiet-River-71',
       name: 'Cookie Check',
     });
     const raw = ([] as string[])
@@ -320,7 +391,7 @@ describe('cookies in production', () => {
     try {
       const res = await authPost(t.app, '/sign-up/email', {
         email: 'secure-cookie@example.com',
-        password: 'secret12',
+        password: 'Quiet-River-71',
         name: 'Secure Cookie',
       });
       expect(res.status).toBe(200);

@@ -1,5 +1,7 @@
 import { betterAuth } from 'better-auth';
-import { createAuthMiddleware } from 'better-auth/api';
+import { randomUUID } from 'node:crypto';
+import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
+import { generateRandomString } from 'better-auth/crypto';
 import { admin, bearer, twoFactor } from 'better-auth/plugins';
 import { AUTH_ERROR_MESSAGES } from '../../shared/auth/errors.ts';
 import type { AppContext } from '../context.ts';
@@ -10,9 +12,11 @@ import {
   recordSecurityEvent,
   syncTwoFactor,
 } from '../modules/profile/service.ts';
-import { loginAlertMail, resetPasswordMail, verificationMail } from './mails.ts';
+import { isCommonPassword } from './common-passwords.ts';
 import { deliverAuthMail } from './delivery.ts';
+import { existingAccountSignUpMail, loginAlertMail, resetPasswordMail, verificationMail } from './mails.ts';
 import { hashPassword, verifyPassword } from './password.ts';
+import { consumeSignInAttempt, signInLimitKey } from './sign-in-limit.ts';
 
 // Identity runs on our own server: Better Auth on the app's database (DESIGN.md).
 // Sessions live in the database (stateless server) in httpOnly cookies.
@@ -47,6 +51,14 @@ const sendLoginAlert = async (
   );
 };
 
+// The body field holding a new password, per endpoint: each is checked against the list of
+// common passwords (issue 11 §10b) once it has the minimum length (that message comes first).
+const NEW_PASSWORD_FIELDS: Record<string, 'password' | 'newPassword'> = {
+  '/sign-up/email': 'password',
+  '/reset-password': 'newPassword',
+  '/change-password': 'newPassword',
+};
+
 const DEV_SECRET = 'kontor-development-secret-change-me-in-production-0123456789';
 
 export const createAuth = (ctx: AppContext) => {
@@ -73,6 +85,13 @@ export const createAuth = (ctx: AppContext) => {
       password: { hash: hashPassword, verify: verifyPassword },
       // Our own page opens the link (SPEC route /reset-password), not the library's redirect.
       sendResetPassword: async ({ user, token }) => {
+        // Only the newest link works (issue 11 §10c): older unused ones are deleted now.
+        await ctx.database.db
+          .deleteFrom('verification')
+          .where('value', '=', user.id)
+          .where('identifier', 'like', 'reset-password:%')
+          .where('identifier', '!=', `reset-password:${token}`)
+          .execute();
         const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
         await deliverAuthMail(ctx, resetPasswordMail(user.email, link));
       },
@@ -118,7 +137,95 @@ export const createAuth = (ctx: AppContext) => {
       },
     },
     hooks: {
+      before: createAuthMiddleware(async (hook) => {
+        const body = hook.body as Record<string, unknown> | undefined;
+        const field = NEW_PASSWORD_FIELDS[hook.path];
+        const password = field ? body?.[field] : undefined;
+        if (typeof password === 'string' && password.length >= 6 && isCommonPassword(password)) {
+          throw APIError.from('BAD_REQUEST', {
+            code: 'PASSWORD_TOO_COMMON',
+            message: AUTH_ERROR_MESSAGES['common-password'],
+          });
+        }
+        if (hook.path === '/sign-in/email' && typeof body?.email === 'string') {
+          const ip = hook.headers?.get(CLIENT_IP_HEADER) ?? 'unknown';
+          const { allowed, retryAfter } = await consumeSignInAttempt(
+            ctx.database.db,
+            signInLimitKey(ip, body.email),
+            ctx.now().getTime(),
+          );
+          if (!allowed) {
+            throw new APIError(
+              'TOO_MANY_REQUESTS',
+              { code: 'TOO_MANY_REQUESTS', message: 'Too many requests. Please try again later.' },
+              { 'X-Retry-After': String(retryAfter) },
+            );
+          }
+        }
+      }),
       after: createAuthMiddleware(async (hook) => {
+        // Sign-up with an address that already has an account (issue 11 §10a): unless the
+        // operator turned revealing on, the answer is a new account's 200 (same body shape,
+        // a session cookie and bearer header that open nothing, the same Argon2id work) and
+        // the account's owner is told by email instead. See docs/auth.md, enumeration.
+        const returned = hook.context.returned;
+        if (
+          hook.path === '/sign-up/email' &&
+          !config.authRevealUnknownEmail &&
+          isAPIError(returned) &&
+          (returned.body as { code?: string } | undefined)?.code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL'
+        ) {
+          const body = hook.body as {
+            email: string;
+            password: string;
+            name: string;
+            image?: string;
+            rememberMe?: boolean;
+          };
+          const email = body.email.toLowerCase();
+          await hashPassword(body.password);
+          const existing = await hook.context.internalAdapter.findUserByEmail(email);
+          if (existing) {
+            await deliverAuthMail(
+              ctx,
+              existingAccountSignUpMail(existing.user.email, { loginUrl: `${config.publicUrl}/login` }),
+            ).catch((error: unknown) => console.warn('kontor: existing-account mail not sent', error));
+          }
+          const token = generateRandomString(32, 'a-z', 'A-Z', '0-9');
+          const cookies = hook.context.authCookies;
+          const forgetOnClose = body.rememberMe === false;
+          await hook.setSignedCookie(cookies.sessionToken.name, token, hook.context.secret, {
+            ...cookies.sessionToken.attributes,
+            maxAge: forgetOnClose ? undefined : hook.context.sessionConfig.expiresIn,
+          });
+          if (forgetOnClose) {
+            await hook.setSignedCookie(
+              cookies.dontRememberToken.name,
+              'true',
+              hook.context.secret,
+              cookies.dontRememberToken.attributes,
+            );
+          }
+          const now = new Date();
+          const user = {
+            name: body.name,
+            email,
+            emailVerified: false,
+            image: body.image ?? null,
+            createdAt: now,
+            updatedAt: now,
+            twoFactorEnabled: false,
+            role: 'user',
+            banned: false,
+            banReason: null,
+            banExpires: null,
+            id: randomUUID(),
+          };
+          return new Response(JSON.stringify({ token, user }), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          });
+        }
         if (hook.context.returned instanceof Error) return;
         const userId = hook.context.session?.user.id ?? hook.context.newSession?.user.id;
         if (!userId) return;
@@ -136,7 +243,10 @@ export const createAuth = (ctx: AppContext) => {
       window: 60,
       max: 100,
       customRules: {
-        '/sign-in/email': { window: 60, max: 10 },
+        // Per address, a cap on one address trying many accounts; each (address, account)
+        // pair has its own 10 a minute (sign-in-limit.ts), so an office behind one address
+        // is not locked out by one person's typos.
+        '/sign-in/email': { window: 60, max: 100 },
         '/sign-up/email': { window: 60, max: config.authSignupLimitPerMinute },
         // Reading one's own session guesses nothing, and every page load does it: limiting it
         // would sign out a busy office behind one address, not slow an attacker.

@@ -70,3 +70,17 @@ export const loginAlertMail = (
     html: html(lines, { label: 'Review security settings', url: info.settingsUrl }),
   };
 };
+
+export const existingAccountSignUpMail = (to: string, info: { loginUrl: string }): Mail => {
+  const lines = [
+    'Someone just tried to create a Kontor account with this email address, which already has one.',
+    'If it was you: you do not need a new account. Sign in instead; if you forgot your password, choose "Forgot password?" on the sign-in page.',
+    'If it was not you, you can ignore this email: no account was created and nothing about yours changed.',
+  ];
+  return {
+    to,
+    subject: 'Someone tried to sign up to Kontor with your email address',
+    text: [...lines, '', `Sign in: ${info.loginUrl}`].join('\n'),
+    html: html(lines, { label: 'Sign in to Kontor', url: info.loginUrl }),
+  };
+};

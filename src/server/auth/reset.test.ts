@@ -66,8 +66,40 @@ describe('password reset', () => {
     const short = await authPost(t.app, '/reset-password', { token, newPassword: '12345' });
     expect(short.status).toBe(400);
     expect(short.body?.code).toBe('PASSWORD_TOO_SHORT');
-    // The refused attempt did not use the link up.
-    expect((await authPost(t.app, '/reset-password', { token, newPassword: '123456' })).status).toBe(200);
+    const common = await authPost(t.app, '/reset-password', { token, newPassword: 'iloveyou' });
+    expect(common.status).toBe(400);
+    expect(common.body?.code).toBe('PASSWORD_TOO_COMMON');
+    expect(common.body?.message).toBe(
+      'This password is one of the most common ones and easy to guess. Please choose another.',
+    );
+    // The refused attempts changed nothing and did not use the link up.
+    expect(
+      (await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password })).status,
+    ).toBe(200);
+    expect((await authPost(t.app, '/reset-password', { token, newPassword: 'Six-ch' })).status).toBe(200);
+  });
+
+  it('a new link invalidates older ones', async () => {
+    const user = await signUpTestUser(t.app);
+    const first = await requestLink(user.email);
+    const second = await requestLink(user.email);
+    expect(second).not.toBe(first);
+    const old = await authPost(t.app, '/reset-password', { token: first, newPassword: 'Fresh-Start-12' });
+    expect(old.status).toBe(400);
+    expect(old.body?.code).toBe('INVALID_TOKEN');
+    // The refused old link changed nothing.
+    expect(
+      (await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password })).status,
+    ).toBe(200);
+    const fresh = await authPost(t.app, '/reset-password', { token: second, newPassword: 'Second-Try-34' });
+    expect(fresh.status).toBe(200);
+    // Another user's links are untouched by this user's requests.
+    const other = await signUpTestUser(t.app);
+    const otherToken = await requestLink(other.email);
+    await requestLink(user.email);
+    expect(
+      (await authPost(t.app, '/reset-password', { token: otherToken, newPassword: 'Other-Reset-56' })).status,
+    ).toBe(200);
   });
 
   it('stores the link for 24 hours and refuses it once that has passed', async () => {

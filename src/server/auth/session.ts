@@ -5,7 +5,7 @@ import { getAuth } from './auth.ts';
 
 // The signed-in user of a request, from the session cookie or a bearer token.
 
-export type SessionUser = { id: string; email: string; name: string };
+export type SessionUser = { id: string; email: string; name: string; emailVerified: boolean };
 export type RequestSession = { user: SessionUser; sessionId: string };
 
 declare module 'fastify' {
@@ -32,7 +32,12 @@ export const getSession = async (
   const found = await getAuth(ctx).api.getSession({ headers: toHeaders(request) });
   request.session = found
     ? {
-        user: { id: found.user.id, email: found.user.email, name: found.user.name },
+        user: {
+          id: found.user.id,
+          email: found.user.email,
+          name: found.user.name,
+          emailVerified: found.user.emailVerified === true,
+        },
         sessionId: found.session.id,
       }
     : null;

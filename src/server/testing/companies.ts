@@ -1,5 +1,5 @@
 import type { App } from '../app.ts';
-import { type TestUser, signUpTestUser } from './users.ts';
+import { type TestUser, signUpTestUser, verifyTestUser } from './users.ts';
 
 // A signed-up owner with a fresh company, for integration tests of company routes.
 
@@ -27,6 +27,10 @@ export const createTestCompany = async (
 /** Adds an existing user to a company with a role, through a real invitation. */
 export const addTestMember = async (app: App, company: TestCompany, role: string, user?: TestUser) => {
   const member = user ?? (await signUpTestUser(app));
+  // Inviting mails from the owner's address and accepting needs the invited one: both are
+  // verified first, through the links Kontor mailed them (issue 11 §1).
+  await verifyTestUser(app, company.owner);
+  await verifyTestUser(app, member);
   const invite = await app.inject({
     method: 'POST',
     url: `/api/orgs/${company.id}/invitations`,

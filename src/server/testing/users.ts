@@ -8,7 +8,7 @@ let counter = 0;
 /** A distinct client address per test user (10.x.y.z). */
 export const testClientIp = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
-export type TestUser = { id: string; email: string; password: string; cookie: string };
+export type TestUser = { id: string; email: string; password: string; cookie: string; verified?: boolean };
 
 export const cookieFrom = (setCookie: string | string[] | undefined) =>
   (Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [])
@@ -17,7 +17,14 @@ export const cookieFrom = (setCookie: string | string[] | undefined) =>
 
 export const signUpTestUser = async (
   app: App,
-  overrides: { email?: string; password?: string; name?: string; profile?: Record<string, unknown> } = {},
+  overrides: {
+    email?: string;
+    password?: string;
+    name?: string;
+    profile?: Record<string, unknown>;
+    /** Open the confirmation link from the sign-up mail right away. */
+    verified?: boolean;
+  } = {},
 ): Promise<TestUser> => {
   counter += 1;
   const email = overrides.email ?? `user${counter}-${Date.now().toString(36)}@example.com`;
@@ -37,5 +44,35 @@ export const signUpTestUser = async (
   });
   if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
   const body = res.json() as { user: { id: string } };
-  return { id: body.user.id, email, password, cookie: cookieFrom(res.headers['set-cookie']) };
+  const user: TestUser = { id: body.user.id, email, password, cookie: cookieFrom(res.headers['set-cookie']) };
+  return overrides.verified ? verifyTestUser(app, user) : user;
+};
+
+/** The confirmation link of the newest verification mail to an address (development mailbox). */
+export const verificationLinkFor = async (app: App, email: string) => {
+  const list = await app.inject({ method: 'GET', url: `/api/dev/mailbox?to=${encodeURIComponent(email)}` });
+  const messages = (list.json() as { messages: { id: string; subject: string }[] }).messages;
+  const mail = messages.find((m) => m.subject === 'Confirm your email address for Kontor');
+  if (!mail) throw new Error(`no verification mail to ${email}`);
+  const one = await app.inject({ method: 'GET', url: `/api/dev/mailbox/${mail.id}` });
+  const match = /https?:\/\/\S+\/api\/auth\/verify-email\?\S+/.exec((one.json() as { text: string }).text);
+  if (!match) throw new Error(`no verification link in the mail to ${email}`);
+  const url = new URL(match[0]);
+  return `${url.pathname}${url.search}`;
+};
+
+/**
+ * Verifies a test user's address the way the user does: opens the link from the mail
+ * Kontor sent at sign-up (through the development mailbox), nothing written behind the API.
+ */
+export const verifyTestUser = async <U extends { email: string; verified?: boolean }>(app: App, user: U) => {
+  if (user.verified) return user;
+  const res = await app.inject({ method: 'GET', url: await verificationLinkFor(app, user.email) });
+  if (res.statusCode !== 302 && res.statusCode !== 200) {
+    throw new Error(`verification failed: ${res.statusCode} ${res.body}`);
+  }
+  const location = String(res.headers.location ?? '');
+  if (location.includes('error=')) throw new Error(`verification refused: ${location}`);
+  user.verified = true;
+  return user;
 };

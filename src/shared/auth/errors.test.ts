@@ -33,6 +33,7 @@ describe('auth error catalogue (SPEC section 8)', () => {
     expect(authErrorCode(403, 'BANNED_USER')).toBe('user-disabled');
     expect(authErrorCode(422, 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')).toBe('email-already-in-use');
     expect(authErrorCode(400, 'PASSWORD_TOO_SHORT')).toBe('weak-password');
+    expect(authErrorCode(400, 'PASSWORD_TOO_COMMON')).toBe('common-password');
     expect(authErrorCode(500)).toBe('internal-error');
     expect(authErrorCode(400, 'SOMETHING_NEW')).toBe('unknown');
     expect(authErrorMessage('unknown')).toBe('Authentication failed. Please try again.');

@@ -50,7 +50,8 @@ export type AuthContextValue = {
   sessionError: string | null;
   login: (email: string, password: string) => Promise<LoginOutcome>;
   verifyTwoFactor: (code: string, kind?: 'totp' | 'backup') => Promise<void>;
-  signup: (input: SignupInput) => Promise<{ user: AuthUser; token: string | null }>;
+  /** `user` is null when the address already had an account: nobody is signed in then. */
+  signup: (input: SignupInput) => Promise<{ user: AuthUser | null; token: string | null }>;
   logout: () => Promise<void>;
   sendPasswordResetEmail: (email: string) => Promise<void>;
   refreshProfile: () => Promise<void>;
@@ -182,7 +183,10 @@ export const AuthProvider = ({ children }: { children: ReactNode }) => {
         const created = await signUpWithEmail(normalizeEmail(input.email), input.password, profile);
         if (!created.user) throw new Error(AUTH_OTHER_MESSAGES.signupNoUser);
         const user = await loadSession();
-        if (!user) throw new Error(AUTH_OTHER_MESSAGES.signupNoUser);
+        // An address that already has an account gets a new account's answer whose session
+        // opens nothing (sign-up does not reveal accounts; its owner is emailed instead): the
+        // page then asks to check the inbox.
+        if (!user) return { user: null, token: null };
         return { user, token: created.token };
       } catch (e) {
         setError(messageOf(e));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../testing/app.ts';
 import { addTestMember, createTestCompany } from '../../testing/companies.ts';
-import { signUpTestUser } from '../../testing/users.ts';
+import { signUpTestUser, verifyTestUser } from '../../testing/users.ts';
 
 describe('companies, members and invitations', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -13,6 +13,12 @@ describe('companies, members and invitations', () => {
   });
 
   const as = (cookie: string) => ({ cookie });
+  // Inviting needs a verified sender (issue 11 §1): the owner opens their confirmation link.
+  const verifiedCompany = async () => {
+    const company = await createTestCompany(t.app);
+    await verifyTestUser(t.app, company.owner);
+    return company;
+  };
 
   it('creates a company whose creator is the owner, and lists it', async () => {
     const owner = await signUpTestUser(t.app);
@@ -114,9 +120,9 @@ describe('companies, members and invitations', () => {
   });
 
   it('invites by email; only the invited address can accept, once', async () => {
-    const company = await createTestCompany(t.app);
-    const invitee = await signUpTestUser(t.app);
-    const other = await signUpTestUser(t.app);
+    const company = await verifiedCompany();
+    const invitee = await signUpTestUser(t.app, { verified: true });
+    const other = await signUpTestUser(t.app, { verified: true });
     const invite = await t.app.inject({
       method: 'POST',
       url: `/api/orgs/${company.id}/invitations`,
@@ -175,8 +181,8 @@ describe('companies, members and invitations', () => {
   });
 
   it('refuses an expired invitation', async () => {
-    const company = await createTestCompany(t.app);
-    const invitee = await signUpTestUser(t.app);
+    const company = await verifiedCompany();
+    const invitee = await signUpTestUser(t.app, { verified: true });
     const invite = await t.app.inject({
       method: 'POST',
       url: `/api/orgs/${company.id}/invitations`,
@@ -195,7 +201,7 @@ describe('companies, members and invitations', () => {
   });
 
   it('refuses to invite an existing member or with an unknown role', async () => {
-    const company = await createTestCompany(t.app);
+    const company = await verifiedCompany();
     const dup = await t.app.inject({
       method: 'POST',
       url: `/api/orgs/${company.id}/invitations`,

@@ -13,6 +13,7 @@ import {
 } from '../../../shared/companies.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../../shared/errors.ts';
 import type { SessionUser } from '../../auth/session.ts';
+import { isEmailVerified, refuseUnverifiedInvitee, requireVerifiedSender } from '../../auth/verification.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import type { Role } from '../../db/types.ts';
@@ -228,6 +229,8 @@ export const inviteMember = async (
   deliver: (sent: InvitationSent, trx: Db) => Promise<void>,
 ): Promise<Invitation> =>
   ctx.database.db.transaction().execute(async (trx) => {
+    // The invitation is mailed from Kontor in the inviter's name: their address must be theirs.
+    await requireVerifiedSender(ctx, actor.userId, trx);
     const existingMember = await trx
       .selectFrom('organization_members as m')
       .innerJoin('user as u', 'u.id', 'm.user_id')
@@ -317,6 +320,9 @@ export const respondToInvitation = async (
   ctx.database.db.transaction().execute(async (trx) => {
     const row = await selectInvitationById(trx, invitationId);
     if (!row || row.email.toLowerCase() !== user.email.toLowerCase()) throw notFound('Invitation not found.');
+    // Signing up with an address proves nothing: only its verified owner may answer
+    // (issue 11 §1), so nobody can take an invitation over by registering the address first.
+    if (!(await isEmailVerified(trx, user.id))) throw refuseUnverifiedInvitee(row.email);
     const now = ctx.now();
     if (row.status !== 'pending')
       throw conflict('invitation_closed', 'This invitation has already been answered or withdrawn.');

@@ -1,4 +1,5 @@
 import { badRequest } from '../../../shared/errors.ts';
+import { requireVerifiedSender } from '../../auth/verification.ts';
 import type { AppContext } from '../../context.ts';
 import { sendMail } from '../mail/service.ts';
 import { type Actor, describeAmount, markEmailed, refuseTransition } from './invoices.ts';
@@ -14,6 +15,8 @@ export const emailInvoice = async (
   options: { to?: string; subject?: string; message?: string },
 ) => {
   const db = ctx.database.db;
+  // Mail to a customer leaves in the sender's name: they must have verified their address.
+  await requireVerifiedSender(ctx, actor.userId);
   const { pdf, invoice, company } = await renderInvoicePdf(db, actor.organizationId, invoiceId, actor.now);
   if (invoice.storedStatus === 'draft') {
     throw refuseTransition('emailed', 'draft', 'Send it first so it has a number and is posted.');

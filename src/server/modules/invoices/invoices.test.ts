@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
 import { testDatabaseKind } from '../../testing/db.ts';
+import { verifyTestUser } from '../../testing/users.ts';
 import { runDueRecurringInvoices } from './recurring.ts';
 import {
   type InvoicingFixture,
@@ -25,6 +26,8 @@ beforeAll(async () => {
   t = await createTestApp();
   t.clock.set('2026-03-10T12:00:00Z');
   company = await createTestCompany(t.app, { name: 'Invoicing Co' });
+  // Emailing invoices needs a verified sender (issue 11 §1).
+  await verifyTestUser(t.app, company.owner);
   fx = await setUpInvoicing(t.app, t.database, company);
   client = api(t.app, company);
 }, 60_000);

@@ -29,6 +29,7 @@ import {
   taxReportSchema,
   voidInvoiceSchema,
 } from '../../../shared/invoices.ts';
+import { requireVerifiedSender } from '../../auth/verification.ts';
 import type { AppContext } from '../../context.ts';
 import { type CsvCell, csvAmount, csvReply, csvRows } from '../../http/csv.ts';
 import { memberOf, requirePermission } from '../companies/guard.ts';
@@ -473,6 +474,8 @@ export const invoiceRoutes =
       async (request) => {
         const actor = actorOf(request);
         const body = sendInvoiceSchema.parse(request.body ?? {});
+        // Refused before anything is posted, so a 403 leaves the draft as it was.
+        if (body.email) await requireVerifiedSender(ctx, actor.userId);
         let invoice = await sendInvoice(db, actor, request.params.invoiceId);
         let emailedTo: string | null = null;
         let emailError: string | null = null;

@@ -125,7 +125,7 @@ describe('mail over SMTP (SMTP_URL set)', () => {
         method: 'POST',
         url: '/api/auth/sign-up/email',
         headers: { origin: 'http://localhost:3000', 'x-forwarded-for': '198.51.100.9' },
-        payload: { email: 'cy@example.com', password: 'secret12', name: 'Cy Young' },
+        payload: { email: 'cy@example.com', password: 'Quiet-River-71', name: 'Cy Young' },
       });
       expect(signUp.statusCode).toBe(200);
       await t.app.inject({

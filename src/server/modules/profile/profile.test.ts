@@ -36,7 +36,7 @@ describe('user profile API', () => {
       method: 'POST',
       url: '/api/auth/sign-up/email',
       headers: { origin: 'http://localhost:3000', 'x-forwarded-for': '198.51.100.5' },
-      payload: { email: 'bearer@example.com', password: 'secret12', name: 'Bearer User' },
+      payload: { email: 'bearer@example.com', password: 'Quiet-River-71', name: 'Bearer User' },
     });
     const token = res.headers['set-auth-token'] as string;
     expect(token).toBeTruthy();

@@ -92,7 +92,7 @@ describe('promo codes', () => {
       method: 'POST',
       url: '/api/auth/sign-up/email',
       headers: { origin: 'http://localhost:3000', 'x-forwarded-for': '198.51.100.201' },
-      payload: { email: `bearer-${n}@example.com`, password: 'secret12', name: 'Bea Rer' },
+      payload: { email: `bearer-${n}@example.com`, password: 'Quiet-River-71', name: 'Bea Rer' },
     });
     const token = signUp.headers['set-auth-token'] as string;
     const first = await redeem(c.toLowerCase(), { authorization: `Bearer ${token}` });

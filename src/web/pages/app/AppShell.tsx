@@ -19,6 +19,7 @@ import {
 } from 'lucide-react';
 import { type ComponentType, Suspense, lazy, useMemo, useState } from 'react';
 import { NavLink } from 'react-router';
+import { VerifyEmailBanner } from '../../auth/EmailVerification.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { PageSpinner } from '../../components/Spinner.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
@@ -303,6 +304,7 @@ const ShellLayout = ({ page }: { page: AppPage }) => {
           </div>
         </header>
         <ConnectionStatus />
+        <VerifyEmailBanner />
         <main id="main" data-page={page} className="flex-1 px-4 py-6 sm:px-6 lg:px-8">
           {content}
         </main>

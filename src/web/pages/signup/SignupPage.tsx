@@ -5,6 +5,7 @@ import {
   MESSAGES,
   isValidEmail,
   isValidName,
+  normalizeEmail,
   normalizePromoCode,
   validateSignup,
 } from '../../../shared/auth/rules.ts';
@@ -55,6 +56,7 @@ const SignupPage = () => {
   const [showPromo, setShowPromo] = useState(false);
   const [busy, setBusy] = useState(false);
   const [localError, setLocalError] = useState<string | null>(null);
+  const [checkInbox, setCheckInbox] = useState<string | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
   const promoRef = useRef<HTMLInputElement>(null);
   const promo = usePromoCheck(showPromo ? form.promoCode : '');
@@ -73,6 +75,24 @@ const SignupPage = () => {
   }, [showPromo]);
 
   if (isAuthenticated && !busy) return <Navigate to="/dashboard" replace />;
+
+  if (checkInbox) {
+    return (
+      <AuthLayout title="Check your inbox" subtitle={`We sent a message to ${checkInbox}.`}>
+        <div role="status" className="space-y-4 text-sm text-slate-700 dark:text-slate-300">
+          <p>
+            It tells you how to continue. If you already have a Kontor account with this address, sign in
+            instead.
+          </p>
+          <p>
+            <Link to="/login" className={LINK}>
+              Go to sign in
+            </Link>
+          </p>
+        </div>
+      </AuthLayout>
+    );
+  }
 
   const set = (field: keyof typeof form, value: string) => {
     setForm((f) => ({ ...f, [field]: value }));
@@ -98,7 +118,12 @@ const SignupPage = () => {
     }
     setBusy(true);
     try {
-      const { token } = await signup(form);
+      const { user, token } = await signup(form);
+      if (!user) {
+        setCheckInbox(normalizeEmail(form.email));
+        setBusy(false);
+        return;
+      }
       if (showPromo && promo.state === 'valid') await redeemPromo(form.promoCode, token);
       navigate('/dashboard', { replace: true });
     } catch {

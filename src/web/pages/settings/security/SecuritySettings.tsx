@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { KeyRound, Laptop, LogOut, ShieldCheck, Smartphone } from 'lucide-react';
+import { KeyRound, Laptop, LogOut, Mail, ShieldCheck, Smartphone } from 'lucide-react';
 import QRCode from 'qrcode';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { MESSAGES, validateNewPassword } from '../../../../shared/auth/rules.ts';
 import type { UserProfile } from '../../../../shared/auth/profile.ts';
 import { useAuth } from '../../../auth/AuthProvider.tsx';
+import { EmailVerificationStatus } from '../../../auth/EmailVerification.tsx';
 import {
   AuthError,
   type SessionInfo,
@@ -504,6 +505,13 @@ export const SecuritySettings = () => {
   };
   return (
     <div className="space-y-6" data-testid="security-settings">
+      <Section
+        title="Email address"
+        description="Invitations and the email Kontor sends for you need a confirmed address."
+        icon={<Mail className="h-5 w-5" aria-hidden="true" />}
+      >
+        <EmailVerificationStatus />
+      </Section>
       <ChangePassword />
       <TwoFactor enabled={enabled} onChanged={changed} />
       <Sessions />

@@ -1,0 +1,38 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../db/client.ts';
+
+// Sign-in attempts counted per client address AND account (issue 11 §10d). Better Auth's own
+// limiter keys on address and path only, so one person's typos behind an office's shared
+// address would lock everybody there out. Here each (address, email) pair has its own
+// window; Better Auth's per-address rule stays as a looser cap on one address trying many
+// accounts. Counts live in Better Auth's "rateLimit" table (one atomic upsert, so it holds
+// across several server copies); the email is stored only as a hash.
+
+export const SIGN_IN_PER_ACCOUNT = { windowSeconds: 60, max: 10 } as const;
+
+export const signInLimitKey = (ip: string, email: string) =>
+  `sign-in|${ip}|${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
+
+/** Counts one attempt; `allowed` false (with seconds to wait) once the window's maximum is used. */
+export const consumeSignInAttempt = async (
+  db: Db,
+  key: string,
+  nowMs: number,
+  rule: { windowSeconds: number; max: number } = SIGN_IN_PER_ACCOUNT,
+) => {
+  const windowStart = nowMs - rule.windowSeconds * 1000;
+  const { rows } = await sql<{ count: number; lastRequest: string | number }>`
+    insert into "rateLimit" ("id", "key", "count", "lastRequest")
+    values (${randomUUID()}, ${key}, 1, ${nowMs})
+    on conflict ("key") do update set
+      "count" = case when "rateLimit"."lastRequest" <= ${windowStart} then 1 else "rateLimit"."count" + 1 end,
+      "lastRequest" = case when "rateLimit"."lastRequest" <= ${windowStart} then ${nowMs} else "rateLimit"."lastRequest" end
+    returning "count", "lastRequest"`.execute(db);
+  const row = rows[0]!;
+  const allowed = Number(row.count) <= rule.max;
+  const retryAfter = allowed
+    ? 0
+    : Math.max(1, Math.ceil((Number(row.lastRequest) + rule.windowSeconds * 1000 - nowMs) / 1000));
+  return { allowed, retryAfter };
+};
