@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import {
-  CSV_DATE_FORMATS,
   type CsvMapping,
+  csvMappingSchema,
   type CsvSniff,
   type StatementImportResult,
   type StatementPreview,
@@ -22,6 +22,7 @@ import {
   useWallet,
 } from './api.ts';
 import { Label, ProgressBar, inputClass } from './Controls.tsx';
+import { CsvMappingStep } from './CsvMappingStep.tsx';
 
 // Statement import in four steps: file → column mapping (CSV only; remembered per account)
 // → preview with duplicates marked and rules applied → import with progress. A broken file
@@ -107,29 +108,20 @@ export const ImportWizard = ({
       try {
         const s = await apiCalls.sniff(orgId, {
           moneyAccountId: accountId,
-          // The header and first rows are all the mapping step needs.
-          content:
-            file.content.length > 65536
-              ? file.content.slice(0, file.content.lastIndexOf('\n', 65536) + 1 || 65536)
-              : file.content,
+          // The whole file: the table's end (summary rows) and every date and amount decide the formats.
+          content: file.content,
         });
         setSniff(s);
         setMapping(
           s.savedMapping ??
-            s.suggestedMapping ?? {
+            s.suggestedMapping ??
+            csvMappingSchema.parse({
               delimiter: s.delimiter,
-              hasHeader: true,
               dateColumn: 0,
-              descriptionColumn: Math.min(1, s.header.length - 1),
-              payeeColumn: null,
-              amountColumn: Math.min(2, s.header.length - 1),
-              debitColumn: null,
-              creditColumn: null,
-              externalIdColumn: null,
+              descriptionColumn: Math.max(0, Math.min(1, s.header.length - 1)),
+              amountColumn: Math.max(0, Math.min(2, s.header.length - 1)),
               dateFormat: 'YYYY-MM-DD',
-              decimalSeparator: '.',
-              invertAmounts: false,
-            },
+            }),
         );
         setStep('mapping');
       } catch (err) {
@@ -169,17 +161,6 @@ export const ImportWizard = ({
       setStep('preview');
     }
   };
-
-  const columnOptions = (allowNone: boolean) => [
-    ...(allowNone ? [{ value: '', label: '— none —' }] : []),
-    ...(sniff?.header ?? []).map((h, i) => ({
-      value: String(i),
-      label: mapping?.hasHeader ? `${i + 1}. ${h || '(blank)'}` : `Column ${i + 1}`,
-    })),
-  ];
-  const setColumn = (key: keyof CsvMapping, value: string) =>
-    mapping && setMapping({ ...mapping, [key]: value === '' ? null : Number(value) });
-  const usesSplitColumns = mapping ? mapping.amountColumn === null : false;
 
   return (
     <Dialog
@@ -273,242 +254,14 @@ export const ImportWizard = ({
       ) : null}
 
       {step === 'mapping' && sniff && mapping ? (
-        <div className="space-y-4">
-          <p className="text-sm text-slate-600 dark:text-slate-300">
-            Tell us which column holds what.{' '}
-            {sniff.savedMapping
-              ? 'This is the mapping you used last time for this account.'
-              : 'We guessed from the header; check it.'}
-          </p>
-          <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-            <table className="w-full text-xs">
-              <caption className="sr-only">First rows of the file</caption>
-              <thead>
-                <tr>
-                  {sniff.header
-                    .map((h, i) => ({ id: `col-${i}`, n: i, h }))
-                    .map(({ id, n: i, h }) => (
-                      <th
-                        key={id}
-                        scope="col"
-                        className="bg-slate-50 px-2 py-1.5 text-left font-semibold dark:bg-slate-900"
-                      >
-                        {i + 1}. {h}
-                      </th>
-                    ))}
-                </tr>
-              </thead>
-              <tbody>
-                {sniff.sampleRows.slice(0, 4).map((r, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: sample rows are positional
-                  <tr key={i}>
-                    {r
-                      .map((c, j) => ({ id: `cell-${j}`, c }))
-                      .map(({ id, c }) => (
-                        <td
-                          key={id}
-                          className="border-t border-slate-100 px-2 py-1 whitespace-nowrap dark:border-slate-800"
-                        >
-                          {c}
-                        </td>
-                      ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div className="grid gap-3 sm:grid-cols-3">
-            {(
-              [
-                ['dateColumn', 'Date', false],
-                ['descriptionColumn', 'Description', false],
-                ['payeeColumn', 'Payee', true],
-              ] as const
-            ).map(([key, label, none]) => (
-              <div key={key}>
-                <Label htmlFor={`map-${key}`}>{label}</Label>
-                <select
-                  id={`map-${key}`}
-                  value={mapping[key] === null ? '' : String(mapping[key])}
-                  onChange={(e) => setColumn(key, e.target.value)}
-                  className={inputClass}
-                >
-                  {columnOptions(none).map((o) => (
-                    <option key={o.value} value={o.value}>
-                      {o.label}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            ))}
-            <fieldset className="sm:col-span-3">
-              <legend className="mb-1 text-xs font-medium text-slate-600 dark:text-slate-300">
-                Amounts are in
-              </legend>
-              <div className="flex flex-wrap gap-4 text-sm">
-                <label className="flex min-h-11 items-center gap-2">
-                  <input
-                    type="radio"
-                    name="amount-mode"
-                    checked={!usesSplitColumns}
-                    onChange={() =>
-                      setMapping({
-                        ...mapping,
-                        amountColumn: mapping.debitColumn ?? 0,
-                        debitColumn: null,
-                        creditColumn: null,
-                      })
-                    }
-                  />
-                  one signed column
-                </label>
-                <label className="flex min-h-11 items-center gap-2">
-                  <input
-                    type="radio"
-                    name="amount-mode"
-                    checked={usesSplitColumns}
-                    onChange={() =>
-                      setMapping({
-                        ...mapping,
-                        amountColumn: null,
-                        debitColumn: mapping.amountColumn ?? 0,
-                        creditColumn: Math.min((mapping.amountColumn ?? 0) + 1, sniff.header.length - 1),
-                      })
-                    }
-                  />
-                  separate money-out and money-in columns
-                </label>
-              </div>
-            </fieldset>
-            {usesSplitColumns ? (
-              <>
-                <div>
-                  <Label htmlFor="map-debit">Money out</Label>
-                  <select
-                    id="map-debit"
-                    value={String(mapping.debitColumn ?? '')}
-                    onChange={(e) => setColumn('debitColumn', e.target.value)}
-                    className={inputClass}
-                  >
-                    {columnOptions(false).map((o) => (
-                      <option key={o.value} value={o.value}>
-                        {o.label}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <div>
-                  <Label htmlFor="map-credit">Money in</Label>
-                  <select
-                    id="map-credit"
-                    value={String(mapping.creditColumn ?? '')}
-                    onChange={(e) => setColumn('creditColumn', e.target.value)}
-                    className={inputClass}
-                  >
-                    {columnOptions(false).map((o) => (
-                      <option key={o.value} value={o.value}>
-                        {o.label}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-              </>
-            ) : (
-              <div>
-                <Label htmlFor="map-amount">Amount</Label>
-                <select
-                  id="map-amount"
-                  value={String(mapping.amountColumn ?? '')}
-                  onChange={(e) => setColumn('amountColumn', e.target.value)}
-                  className={inputClass}
-                >
-                  {columnOptions(false).map((o) => (
-                    <option key={o.value} value={o.value}>
-                      {o.label}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            )}
-            <div>
-              <Label htmlFor="map-id">Bank transaction id</Label>
-              <select
-                id="map-id"
-                value={mapping.externalIdColumn === null ? '' : String(mapping.externalIdColumn)}
-                onChange={(e) => setColumn('externalIdColumn', e.target.value)}
-                className={inputClass}
-              >
-                {columnOptions(true).map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <Label htmlFor="map-date-format">Date format</Label>
-              <select
-                id="map-date-format"
-                value={mapping.dateFormat}
-                onChange={(e) =>
-                  setMapping({ ...mapping, dateFormat: e.target.value as CsvMapping['dateFormat'] })
-                }
-                className={inputClass}
-              >
-                {CSV_DATE_FORMATS.map((f) => (
-                  <option key={f} value={f}>
-                    {f}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <Label htmlFor="map-decimal">Decimal separator</Label>
-              <select
-                id="map-decimal"
-                value={mapping.decimalSeparator}
-                onChange={(e) =>
-                  setMapping({
-                    ...mapping,
-                    decimalSeparator: e.target.value as CsvMapping['decimalSeparator'],
-                  })
-                }
-                className={inputClass}
-              >
-                <option value=".">Point (1,234.56)</option>
-                <option value=",">Comma (1.234,56)</option>
-              </select>
-            </div>
-            <div className="flex flex-col justify-end gap-1 text-sm">
-              <label className="flex min-h-11 items-center gap-2">
-                <input
-                  type="checkbox"
-                  checked={mapping.hasHeader}
-                  onChange={(e) => setMapping({ ...mapping, hasHeader: e.target.checked })}
-                  className="h-5 w-5"
-                />
-                First row is a header
-              </label>
-              <label className="flex min-h-11 items-center gap-2">
-                <input
-                  type="checkbox"
-                  checked={mapping.invertAmounts}
-                  onChange={(e) => setMapping({ ...mapping, invertAmounts: e.target.checked })}
-                  className="h-5 w-5"
-                />
-                Money out is shown as positive
-              </label>
-            </div>
-          </div>
-          <div className="flex justify-between gap-2">
-            <Button variant="secondary" onClick={() => setStep('file')}>
-              Back
-            </Button>
-            <Button onClick={() => runPreview(mapping)} busy={busy}>
-              Preview
-            </Button>
-          </div>
-        </div>
+        <CsvMappingStep
+          sniff={sniff}
+          mapping={mapping}
+          onChange={setMapping}
+          onBack={() => setStep('file')}
+          onPreview={(m) => runPreview(m)}
+          busy={busy}
+        />
       ) : null}
 
       {step === 'preview' && preview && account ? (
