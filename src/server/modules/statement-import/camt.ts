@@ -125,6 +125,18 @@ export const parseCamtFile = (
   };
   const valid = XMLValidator.validate(content);
   if (valid !== true) {
+    // Elements still open at the end: the validator names them all, on line 1.
+    const open = /^Invalid '\[(.*)\]' found/s.exec(valid.err.msg);
+    if (open) {
+      const names = [...open[1]!.matchAll(/"([^"]+)"/g)].map((m) => `<${m[1]}>`);
+      const lastLine = content.replace(/\s+$/, '').split('\n').length;
+      throw new StatementParseError([
+        {
+          line: lastLine,
+          reason: `the XML is malformed: the file ends before ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} closed (it looks cut off)`,
+        },
+      ]);
+    }
     throw new StatementParseError([
       { line: valid.err.line, reason: `the XML is malformed: ${valid.err.msg}` },
     ]);

@@ -171,11 +171,11 @@ const EXPECTED: Record<string, Expectation> = {
   },
   'ofx/ofxgo-moneymrkt1_v103.ofx': {
     why: 'TRNAMT "-995.4190396554627" has non-zero digits past the cents: cents would be lost',
-    refused: { line: 42, reason: /-995\.4190396554627.*lose part of a cent/ },
+    refused: { line: 45, reason: /-995\.4190396554627.*lose part of a cent/ },
   },
   'ofx/ofxgo-moneymrkt1_v203.ofx': {
     why: 'declares encoding="utf-16" over one-byte text (read as UTF-8); TRNAMT "1303.7355652284177" would lose cents',
-    refused: { line: 33, reason: /1303\.7355652284177/ },
+    refused: { line: 36, reason: /1303\.7355652284177/ },
   },
   'ofx/ofxgo-wellsfargo.qfx': {
     why: 'the whole file on one line, header included; one 12.34 debit',
@@ -247,7 +247,7 @@ const EXPECTED: Record<string, Expectation> = {
   },
   'ofx/ofxparse-failnice-decimal_error.ofx': {
     why: 'TRNAMT "$120" is not an OFX amount (and the date 2011-20-00 is not a date)',
-    refused: { line: 34, reason: /DTPOSTED "201120000000"/ },
+    refused: { line: 36, reason: /DTPOSTED "201120000000"/ },
   },
   'ofx/ofxparse-failnice-empty_balance.ofx': {
     why: 'LEDGERBAL with an empty BALAMT: the transaction imports, no closing balance (said in a notice)',

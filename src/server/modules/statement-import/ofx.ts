@@ -133,7 +133,7 @@ export const parseOfxFile = (
   const statements: ParsedStatement[] = [];
   const fileNotices: string[] = [];
   let building: Building | null = null;
-  let tx: { line: number; fields: Map<string, string> } | null = null;
+  let tx: { line: number; fields: Map<string, string>; lines: Map<string, number> } | null = null;
   let sub: string | null = null;
   let inAccountFrom = false;
   let inTranList = false;
@@ -158,7 +158,7 @@ export const parseOfxFile = (
     const date = parseOfxDate(posted);
     if (!date) {
       problems.add(
-        t.line,
+        t.lines.get('DTPOSTED') ?? t.line,
         posted
           ? `DTPOSTED "${posted}" is not a date (YYYYMMDD)`
           : 'the transaction has no DTPOSTED (date posted)',
@@ -170,7 +170,7 @@ export const parseOfxFile = (
       return;
     }
     if (!date) {
-      amountOf(b, amountText, t.line, 'TRNAMT');
+      amountOf(b, amountText, t.lines.get('TRNAMT') ?? t.line, 'TRNAMT');
       return;
     }
     const currencyOfRow = f.get('CURRENCY.CURSYM')?.toUpperCase();
@@ -182,7 +182,7 @@ export const parseOfxFile = (
       );
       return;
     }
-    const amount = amountOf(b, amountText, t.line, 'TRNAMT');
+    const amount = amountOf(b, amountText, t.lines.get('TRNAMT') ?? t.line, 'TRNAMT');
     if (amount === null) return;
     if (amount === 0) {
       b.zeroLines.push(t.line);
@@ -274,7 +274,7 @@ export const parseOfxFile = (
     if (name === 'STMTTRN') {
       if (!closing) {
         if (tx) problems.add(tx.line, 'this <STMTTRN> is not closed before the next one starts');
-        tx = { line: at, fields: new Map() };
+        tx = { line: at, fields: new Map(), lines: new Map() };
       } else {
         if (!tx) problems.add(at, '</STMTTRN> without a matching <STMTTRN>');
         else finishTransaction(b, tx);
@@ -294,7 +294,10 @@ export const parseOfxFile = (
         inTranList = false;
         continue;
       }
-      if (!closing && value !== '') tx.fields.set(sub ? `${sub}.${name}` : name, value);
+      if (!closing && value !== '') {
+        tx.fields.set(sub ? `${sub}.${name}` : name, value);
+        tx.lines.set(sub ? `${sub}.${name}` : name, at);
+      }
       continue;
     }
     if (name === 'BANKTRANLIST') {

@@ -213,7 +213,7 @@ describe('OFX and QFX', () => {
   it('refuses a broken OFX file with the lines at fault', () => {
     const errors = errorsOf(() => parseOfxStatement(fixture('broken.ofx'), 2));
     expect(errors).toEqual([
-      { line: 27, reason: 'DTPOSTED "20261341" is not a date (YYYYMMDD)' },
+      { line: 29, reason: 'DTPOSTED "20261341" is not a date (YYYYMMDD)' },
       { line: 34, reason: 'this <STMTTRN> is never closed (the file looks cut off)' },
     ]);
     expect(errorsOf(() => parseOfxStatement('hello', 2))[0]!.reason).toMatch(/not an OFX/);

@@ -276,7 +276,7 @@ describe('statement import', () => {
     const entriesBefore = await countRows(t.database.db, 'journal_entries', company.id);
     const cases = [
       { fileName: 'broken.csv', mapping: US_MAPPING, line: 5 },
-      { fileName: 'broken.ofx', line: 27 },
+      { fileName: 'broken.ofx', line: 29 },
       { fileName: 'broken-camt053.xml', line: undefined },
       { fileName: 'camt053-bad-entry.xml', line: 12 },
     ];
