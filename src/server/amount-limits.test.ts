@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEDGER_VOLUME_LIMIT, MAX_AMOUNT_MINOR } from '../shared/money.ts';
@@ -151,6 +152,67 @@ describe(`amount bound and exact sums (${testDatabaseKind()})`, () => {
     expect(invoices.statusCode).toBe(200);
     expect(invoices.json().totalCount).toBe(0);
   });
+
+  it('property: random postings near the bound give reports equal to BigInt sums; beyond it nothing changes', async () => {
+    const company = await createTestCompany(t.app);
+    const call = api(company);
+    const a = await systemAccounts(company);
+    const keys = ['bank', 'services', 'wages', 'equipment', 'loans_payable', 'sales'] as const;
+    const net = new Map<string, bigint>();
+    let posted = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            dr: fc.constantFrom(...keys),
+            cr: fc.constantFrom(...keys),
+            amount: fc.oneof(
+              fc.integer({ min: MAX - 1_000_000, max: MAX }),
+              fc.integer({ min: 1, max: MAX }),
+            ),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        fc.integer({ min: MAX + 1, max: Number.MAX_SAFE_INTEGER }),
+        async (postings, tooBig) => {
+          for (const p of postings) {
+            if (p.dr === p.cr) continue;
+            const res = await call('POST', '/journal-entries', {
+              date: '2026-04-01',
+              memo: 'Random',
+              status: 'posted',
+              lines: [
+                { accountId: a[p.dr], debit: p.amount },
+                { accountId: a[p.cr], credit: p.amount },
+              ],
+            });
+            expect(res.statusCode, res.body).toBe(201);
+            posted += 1;
+            net.set(a[p.dr]!, (net.get(a[p.dr]!) ?? 0n) + BigInt(p.amount));
+            net.set(a[p.cr]!, (net.get(a[p.cr]!) ?? 0n) - BigInt(p.amount));
+          }
+          const refused = await call('POST', '/journal-entries', {
+            date: '2026-04-01',
+            memo: 'Too big',
+            status: 'posted',
+            lines: [
+              { accountId: a.bank, debit: tooBig },
+              { accountId: a.services, credit: tooBig },
+            ],
+          });
+          expect(refused.statusCode).toBe(400);
+          expect(fieldsOf(refused.json())).toContain('lines.0.debit');
+          const tb = (await call('GET', '/reports/trial-balance?to=2026-12-31')).json();
+          for (const row of tb.rows as { accountId: string; debit: number; credit: number }[]) {
+            expect(BigInt(row.debit) - BigInt(row.credit), row.accountId).toBe(net.get(row.accountId) ?? 0n);
+          }
+          const list = (await call('GET', '/journal-entries?limit=200')).json();
+          expect(list.entries.length).toBe(Math.min(posted, 200));
+        },
+      ),
+      { numRuns: 12 },
+    );
+  }, 300_000);
 
   it('posts the largest amounts up to the ledger limit; every read answers 2xx with exact figures', async () => {
     const company = await createTestCompany(t.app);
