@@ -30,8 +30,12 @@ export const apiRequest = async <T>(path: string, options: RequestOptions = {}):
     response = await fetch(url, {
       credentials: 'same-origin',
       ...rest,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
+      // FormData (file uploads) goes as multipart; the browser writes its content type.
+      headers: {
+        ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body instanceof FormData ? body : body !== undefined ? JSON.stringify(body) : undefined,
     });
   } catch {
     throw new ApiError(0, 'network_error', 'Network error. Please check your internet connection.');
