@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import {
   ACCOUNT_SUBTYPES,
@@ -306,33 +307,18 @@ export const deleteAccount = (
 
 /** Splits CSV text into rows (RFC 4180: quoted fields, doubled quotes, CRLF). */
 export const parseCsv = (text: string): string[][] => {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i += 1;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
+  // csv-parse is the app's one CSV reader (decision record 0017): RFC 4180 quoting, BOM,
+  // any line end. Broken quoting is refused with its line rather than read some other way.
+  let rows: string[][];
+  try {
+    rows = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
+  } catch (error) {
+    const e = error as { code?: unknown; lines?: unknown };
+    if (typeof e.code !== 'string') throw error;
+    throw badRequest(
+      'csv_invalid',
+      `The chart was not imported: line ${String(e.lines)} has a quote (") that does not open or close a field. Nothing was changed.`,
+    );
   }
   return rows.filter((r) => r.some((f) => f.trim() !== ''));
 };

@@ -292,6 +292,15 @@ describe(`ledger routes (${testDatabaseKind()})`, () => {
     const badCsv = await call('POST', '/accounts/import', { csv: 'code,name,type\n9999,Thing,widget\n' });
     expect(badCsv.statusCode).toBe(400);
     expect(badCsv.json().error.code).toBe('csv_invalid');
+    // Broken quoting is refused naming its line (csv-parse, the app's one CSV reader), not read some other way.
+    const badQuote = await call('POST', '/accounts/import', {
+      csv: '\ufeffcode,name,type\r\n6420,"Fonts ""Pro"", licences",expense\r\n6430,Bad "quote,expense\r\n',
+    });
+    expect(badQuote.statusCode).toBe(400);
+    expect(badQuote.json().error).toMatchObject({
+      code: 'csv_invalid',
+      message: expect.stringContaining('line 3'),
+    });
   });
 
   it('stores attachments with size and type limits', async () => {
