@@ -21,12 +21,21 @@ export type DatabaseHandle = {
   close: () => Promise<void>;
 };
 
-// bigint (int8) columns hold money in minor units: read them as JS numbers only when safe.
-pg.types.setTypeParser(20, (value) => {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw new Error(`bigint ${value} is beyond the safe integer range`);
-  return n;
-});
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * bigint (int8) columns hold money in minor units. The text is range-checked as a BigInt
+ * first, so a value is never rounded: within ±(2^53 − 1) it becomes an exact number, beyond it
+ * reading fails. The ledger's volume limit keeps every stored amount and every sum a query
+ * makes far inside that range (decision 0013). numeric (OID 1700) is left as text on both
+ * drivers, so `sum()` results can be read exactly with BigInt where needed.
+ */
+export const parseInt8 = (value: string): number => {
+  const exact = BigInt(value);
+  if (exact > SAFE || exact < -SAFE) throw new Error(`bigint ${value} is beyond the exact integer range`);
+  return Number(exact);
+};
+pg.types.setTypeParser(20, parseInt8);
 // `date` stays an ISO calendar-date string: no time zone ever touches an accounting date.
 pg.types.setTypeParser(1082, (value) => value);
 
@@ -35,11 +44,7 @@ export type OpenDatabaseOptions =
   | { kind: 'pglite'; dataDir: string | null };
 
 const PGLITE_PARSERS = {
-  20: (value: string) => {
-    const n = Number(value);
-    if (!Number.isSafeInteger(n)) throw new Error(`bigint ${value} is beyond the safe integer range`);
-    return n;
-  },
+  20: parseInt8,
   1082: (value: string) => value,
 };
 
