@@ -120,6 +120,17 @@ export type AccountsTable = {
   updated_at: Timestamp;
 };
 
+/** Journal files imported into a company (hledger/ledger), by fingerprint (decision 0018). */
+export type JournalImportsTable = {
+  organization_id: string;
+  id: string;
+  fingerprint: string;
+  entries: number;
+  created_accounts: number;
+  imported_by: string | null;
+  created_at: Timestamp;
+};
+
 export type JournalEntriesTable = {
   organization_id: string;
   id: string;
@@ -660,6 +671,7 @@ export type Database = {
   account_period_balances: AccountPeriodBalancesTable;
   fiscal_year_closes: FiscalYearClosesTable;
   journal_attachments: JournalAttachmentsTable;
+  journal_imports: JournalImportsTable;
   idempotency_keys: IdempotencyKeysTable;
   money_accounts: MoneyAccountsTable;
   exchange_rates: ExchangeRatesTable;

@@ -900,10 +900,28 @@ export const ledgerRoutes =
         schema: {
           tags,
           summary:
-            'Import an hledger/ledger journal file: every transaction is posted, unknown accounts are created',
+            'Import an hledger/ledger journal file: every transaction is posted, unknown accounts are created; the same file twice is refused (409)',
           params: orgParams,
           body: z.object({ journal: z.string().min(1, 'Paste or upload the journal text.') }),
-          response: { 200: z.object({ entries: z.number(), createdAccounts: z.number() }) },
+          response: {
+            200: z.object({
+              entries: z.number(),
+              createdAccounts: z.number(),
+              accounts: z.array(
+                z.object({
+                  journalName: z.string(),
+                  accountId: z.string(),
+                  code: z.string(),
+                  name: z.string(),
+                  created: z.boolean(),
+                }),
+              ),
+              notices: z.array(z.object({ line: z.number(), message: z.string() })),
+              noticeCount: z.number(),
+            }),
+            400: errorBody,
+            409: errorBody,
+          },
         },
         preHandler: guard('manage_settings'),
       },

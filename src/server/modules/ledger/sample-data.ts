@@ -63,7 +63,7 @@ const EXPENSE_NAMES = [
 const INCOME_NAMES = [
   'Product sales',
   'Services',
-  'Subscriptions',
+  'Subscription revenue',
   'Support plans',
   'Training revenue',
   'Licensing',
