@@ -35,7 +35,7 @@ export const readMultipartUpload = async (request: FastifyRequest) => {
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-    if (code?.startsWith('FST_') && (error as { statusCode?: number }).statusCode === 413) throw tooLarge();
+    // Other multipart refusals (too many parts or fields, a broken body) keep their own 4xx.
     throw error;
   }
   // Belt and braces: a stream cut at the limit is never taken as the whole file.
