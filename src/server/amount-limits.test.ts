@@ -153,6 +153,33 @@ describe(`amount bound and exact sums (${testDatabaseKind()})`, () => {
     expect(invoices.json().totalCount).toBe(0);
   });
 
+  it('a year-end close carries balances beyond the field bound: it closes and reopens', async () => {
+    const company = await createTestCompany(t.app);
+    const call = api(company);
+    const a = await systemAccounts(company);
+    for (let i = 0; i < 3; i += 1) {
+      const res = await call('POST', '/journal-entries', {
+        date: '2025-06-01',
+        memo: `Largest sale ${i}`,
+        status: 'posted',
+        lines: [
+          { accountId: a.bank, debit: MAX },
+          { accountId: a.services, credit: MAX },
+        ],
+      });
+      expect(res.statusCode).toBe(201);
+    }
+    let res = await call('POST', '/fiscal-years/2025-12-31/close', {});
+    expect(res.statusCode, res.body).toBe(200);
+    const bs = (await call('GET', '/reports/balance-sheet?asOf=2026-01-31')).json();
+    expect(BigInt(bs.totals.assets)).toBe(3n * BIG_MAX);
+    expect(BigInt(bs.totals.liabilitiesAndEquity)).toBe(3n * BIG_MAX);
+    res = await call('POST', '/fiscal-years/2025-12-31/reopen', {});
+    expect(res.statusCode, res.body).toBe(200);
+    const is = (await call('GET', '/reports/income-statement?from=2025-01-01&to=2025-12-31')).json();
+    expect(BigInt(is.totals.netIncome)).toBe(3n * BIG_MAX);
+  });
+
   it('property: random postings near the bound give reports equal to BigInt sums; beyond it nothing changes', async () => {
     const company = await createTestCompany(t.app);
     const call = api(company);

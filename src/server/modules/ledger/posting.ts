@@ -4,6 +4,8 @@ import type { JournalEntry, JournalLine, JournalSourceName } from '../../../shar
 import { JOURNAL_SOURCES } from '../../../shared/ledger.ts';
 import {
   AMOUNT_LIMIT_MESSAGE,
+  LEDGER_VOLUME_LIMIT,
+  MAX_AMOUNT_MINOR,
   MoneyParseError,
   convertMinorExact,
   isAmountWithinLimit,
@@ -88,8 +90,17 @@ const isMinor = (v: unknown): v is number => typeof v === 'number' && Number.isS
 export const normalizeLines = (
   lines: PostingLineInput[],
   baseCurrency: string,
-  options: { requireBalanced: boolean },
+  options: {
+    requireBalanced: boolean;
+    /**
+     * Largest line amount: the field bound (MAX_AMOUNT_MINOR) for anything a person or a file
+     * gives; a year-end close (and its reopening) carries whole-year balances, which the
+     * ledger's volume limit bounds instead (decision 0013).
+     */
+    lineLimit?: number;
+  },
 ): ValidLine[] => {
+  const lineLimit = options.lineLimit ?? MAX_AMOUNT_MINOR;
   if (!Array.isArray(lines) || (options.requireBalanced && lines.length < 2)) {
     throw badRequest('entry_too_few_lines', 'An entry needs at least two lines: one debit and one credit.');
   }
@@ -103,7 +114,7 @@ export const normalizeLines = (
       ['credit', line.credit],
       ['amount', line.amount],
     ] as const) {
-      if (isMinor(value) && !isAmountWithinLimit(value)) {
+      if (isMinor(value) && value > lineLimit) {
         throw lineError(i, `${name} is too large. ${AMOUNT_LIMIT_MESSAGE}`, 'amount_too_large');
       }
       if (value !== undefined && value !== null && !isMinor(value)) {
@@ -316,7 +327,10 @@ export const postJournalEntry = (db: Executor, input: PostJournalEntryInput, opt
       throw badRequest('invalid_source', `"${input.source}" is not a journal source.`);
     }
     const settings = await loadSettingsOrThrow(trx, organizationId);
-    const lines = normalizeLines(input.lines, settings.base_currency, { requireBalanced: true });
+    const lines = normalizeLines(input.lines, settings.base_currency, {
+      requireBalanced: true,
+      ...(options.isClosing ? { lineLimit: LEDGER_VOLUME_LIMIT } : {}),
+    });
     const accountsById = await checkAccounts(trx, organizationId, settings.base_currency, lines, {
       allowArchived: options.allowArchived ?? false,
     });
