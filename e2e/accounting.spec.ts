@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { verifyEmail } from './auth-helpers.ts';
 
 // Issue 5, done when: a new user creates a company, records a manual entry, sees it in the
 // journal, the general ledger and the trial balance, exports the trial balance (CSV with the
@@ -64,6 +65,7 @@ test('record, see, export and reverse a journal entry; a viewer reads but cannot
 
   // A new user and company.
   await signUpInUi(page, ownerEmail, 'Olga', 'Owner');
+  await verifyEmail(page.request, ownerEmail);
   await expect(page.getByRole('heading', { name: 'Set up your company' })).toBeVisible();
   await page.getByLabel('Company name').fill('Harbor Books');
   await page.getByLabel('Base currency').selectOption('USD');
@@ -265,6 +267,8 @@ test('record, see, export and reverse a journal entry; a viewer reads but cannot
   // The viewer, in a browser of their own, joins and reads the books but cannot post.
   const viewer = await viewerPage(browser, baseURL!);
   await signUpInUi(viewer, viewerEmail, 'Vera', 'Viewer');
+  // Only the confirmed owner of the invited address may accept.
+  await verifyEmail(viewer.request, viewerEmail);
   await viewer.getByRole('button', { name: 'Accept' }).click();
   await expect(viewer.getByRole('button', { name: /Company: Harbor Books/ })).toBeVisible();
   await viewer.getByRole('link', { name: 'Accounting' }).first().click();
@@ -315,6 +319,7 @@ test('drafts, chart of accounts with CSV import, lock date and the approval queu
   const origin = new URL(baseURL!).origin;
   const memberEmail = `member-${stamp}@example.com`;
   await signUpInUi(page, `books-${stamp}@example.com`, 'Bea', 'Bookkeeper');
+  await verifyEmail(page.request, `books-${stamp}@example.com`);
   await page.getByLabel('Company name').fill('Canal Cafe');
   await page.getByLabel('Base currency').selectOption('EUR');
   await page.getByRole('button', { name: 'Create company' }).click();
@@ -417,6 +422,7 @@ test('drafts, chart of accounts with CSV import, lock date and the approval queu
     headers: { origin },
   });
   expect(signUp.ok()).toBe(true);
+  await verifyEmail(member.request, memberEmail);
   const invitations = (await (await member.request.get('/api/me/invitations')).json()) as {
     invitations: { id: string }[];
   };

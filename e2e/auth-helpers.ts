@@ -1,4 +1,4 @@
-import { type Page, expect } from '@playwright/test';
+import { type APIRequestContext, type Page, expect } from '@playwright/test';
 
 // Shared steps of the account browser tests.
 
@@ -33,4 +33,29 @@ export const signIn = async (page: Page, email: string, password: string) => {
 export const signOut = async (page: Page) => {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL('**/login');
+};
+
+/** The confirmation link of the newest verification mail to an address (development mailbox). */
+export const verificationLink = async (request: APIRequestContext, email: string) => {
+  const list = (await (await request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
+    messages: { id: string; subject: string }[];
+  };
+  const mail = list.messages.find((m) => m.subject === 'Confirm your email address for Kontor');
+  expect(mail, `a confirmation mail to ${email}`).toBeTruthy();
+  const one = (await (await request.get(`/api/dev/mailbox/${mail!.id}`)).json()) as { text: string };
+  const match = /https?:\/\/\S+\/api\/auth\/verify-email\?\S+/.exec(one.text);
+  expect(match, 'a confirmation link in the mail').toBeTruthy();
+  const url = new URL(match![0]);
+  return `${url.pathname}${url.search}`;
+};
+
+/**
+ * Confirms a user's address the way they would: opens the link Kontor mailed at sign-up
+ * (read from the development mailbox). Accepting invitations and sending invoices or
+ * invitations by email need it.
+ */
+export const verifyEmail = async (request: APIRequestContext, email: string) => {
+  const res = await request.get(await verificationLink(request, email), { maxRedirects: 0 });
+  expect(res.status()).toBe(302);
+  expect(res.headers().location ?? '').not.toContain('error=');
 };

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { signIn, signOut, signUp, uniqueEmail } from './auth-helpers.ts';
+import { signIn, signOut, signUp, uniqueEmail, verifyEmail } from './auth-helpers.ts';
 
 // The account journey of issue 3 in Chromium: sign up, stay signed in across a reload, sign
 // out, get sent to /login from a private page, sign in, reset the password from the
@@ -62,6 +62,90 @@ test('sign up, reload, sign out, guard, sign in, reset the password, sign in wit
   await page.getByLabel('Password', { exact: true }).fill(newPassword);
   await expect(page.getByRole('alert')).toHaveCount(0); // the error clears on edit
   await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/dashboard');
+});
+
+test('confirm the email address: banner, resend, the emailed link, Settings', async ({ page }) => {
+  const email = uniqueEmail('verify');
+  await signUp(page, email, 'Verify-Pass-44');
+  // Unconfirmed users still work in their own company (Settings needs one).
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const company = await page.request.post('/api/orgs', {
+    data: { name: 'Confirm Co', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
+    headers: { origin },
+  });
+  expect(company.status()).toBe(201);
+  await page.reload();
+
+  // Signed in and unconfirmed: the banner says so on every app page and sends a new link.
+  const banner = page.getByTestId('verify-email-banner');
+  await expect(banner).toContainText('Please confirm your email address');
+  await expect(banner).toContainText(email);
+  await banner.getByRole('button', { name: 'Send a new link' }).click();
+  await expect(banner.getByRole('status')).toHaveText(
+    `We sent a new confirmation link to ${email}. It is valid for 24 hours.`,
+  );
+  await page.goto('/settings?tab=security');
+  const status = page.getByTestId('email-verification');
+  await expect(status).toContainText('not confirmed yet.');
+  await expect(status.getByRole('button', { name: 'Send a new link' })).toBeVisible();
+
+  // The link from the mailbox confirms the address and lands on the dashboard.
+  await page.goto('/dev/mailbox');
+  await page
+    .getByRole('button', { name: /Confirm your email address for Kontor/ })
+    .first()
+    .click();
+  const link = page.getByTestId('mail-text').getByRole('link', { name: /verify-email\?token=/ });
+  await expect(link).toBeVisible();
+  await link.click();
+  await page.waitForURL('**/dashboard');
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(page.getByTestId('verify-email-banner')).toHaveCount(0);
+  await page.goto('/settings?tab=security');
+  await expect(page.getByTestId('email-verification')).toContainText('Your email address is confirmed.');
+});
+
+test('sign-up does not reveal an existing account; common passwords are refused', async ({
+  page,
+  browser,
+}) => {
+  const email = uniqueEmail('taken');
+  await signUp(page, email, 'Owner-Pass-55');
+  await verifyEmail(page.request, email);
+
+  // Someone else tries the same address in another browser: "Check your inbox", nobody signed in.
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const other = await context.newPage();
+  await other.goto('/signup');
+  await other.getByLabel('First name').fill('Eve');
+  await other.getByLabel('Last name').fill('Intruder');
+  await other.getByLabel('Email address').fill(email);
+  await other.getByLabel('Password', { exact: true }).fill('password1');
+  await other.getByLabel('Confirm password').fill('password1');
+  await other.getByRole('button', { name: 'Create Account' }).click();
+  await expect(other.getByRole('alert')).toHaveText(
+    'This password is one of the most common ones and easy to guess. Please choose another.',
+  );
+  await other.getByLabel('Password', { exact: true }).fill('Another-Pass-66');
+  await other.getByLabel('Confirm password').fill('Another-Pass-66');
+  await other.getByRole('button', { name: 'Create Account' }).click();
+  await expect(other.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+  await other.goto('/dashboard');
+  await other.waitForURL('**/login');
+  await context.close();
+
+  // The owner got an email about it, and their password still works.
+  const list = (await (
+    await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)
+  ).json()) as {
+    messages: { subject: string }[];
+  };
+  expect(list.messages.map((m) => m.subject)).toContain(
+    'Someone tried to sign up to Kontor with your email address',
+  );
+  await signOut(page);
+  await signIn(page, email, 'Owner-Pass-55');
   await page.waitForURL('**/dashboard');
 });
 

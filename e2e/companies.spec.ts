@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { verifyEmail } from './auth-helpers.ts';
 
 // A new user without a company is asked to create one, lands in it, and manages members.
 
@@ -13,6 +14,8 @@ const signUp = async (request: import('@playwright/test').APIRequestContext, ema
 test('create a company, switch between companies, invite a member', async ({ page }) => {
   const email = `owner-${Date.now()}@example.com`;
   await signUp(page.request, email);
+  // Invitations are mailed in the owner's name: confirm the address first.
+  await verifyEmail(page.request, email);
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { name: 'Set up your company' })).toBeVisible();
   await page.getByLabel('Company name').fill('A');

@@ -1,4 +1,5 @@
 import { type Page, expect, test } from '@playwright/test';
+import { verifyEmail } from './auth-helpers.ts';
 
 // Issue 6, done when: create a customer and an item, create an invoice with two lines and a
 // tax, send it (the email with the PDF arrives in the mailbox), record a partial and then the
@@ -42,6 +43,8 @@ test('invoice from draft to paid: customer, item, tax, send with PDF email, paym
     headers: { origin },
   });
   expect(signUp.ok()).toBe(true);
+  // Emailing invoices needs a confirmed address: open the link from the sign-up mail.
+  await verifyEmail(page.request, email);
   const created = await page.request.post('/api/orgs', {
     data: { name: 'Harbour Design Ltd', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
     headers: { origin },
