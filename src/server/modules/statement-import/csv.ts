@@ -68,14 +68,13 @@ export const readCsvRecords = (text: string, delimiter: string, options: { relax
       relax_column_count: true,
       relax_quotes: options.relaxQuotes ?? false,
       skip_empty_lines: true,
-      raw: true,
-      on_record: (value, context) => {
-        const { record, raw } = value as unknown as { record: string[]; raw: string };
-        // raw holds the blank lines skipped before the record, and its own line end.
-        const body = raw.replace(/^\n+/, '');
-        const inside = (body.match(/\n/g)?.length ?? 0) - (body.endsWith('\n') ? 1 : 0);
+      on_record: (record, context) => {
+        const fields = record as unknown as string[];
+        // context.lines is the line the record ends on; quoted line breaks are kept in its fields.
+        let inside = 0;
+        for (const f of fields) for (let i = f.indexOf('\n'); i >= 0; i = f.indexOf('\n', i + 1)) inside += 1;
         lastEnd = context.lines;
-        records.push({ index: records.length, line: context.lines - inside, fields: record });
+        records.push({ index: records.length, line: context.lines - inside, fields });
         return null;
       },
     });
@@ -320,8 +319,10 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
     if (i >= 0) taken.add(i);
     return i >= 0 ? i : null;
   };
+  // Column roles are judged on the first and last rows; formats below read every value.
+  const sample = body.length > 400 ? [...body.slice(0, 200), ...body.slice(-200)] : body;
   const share = (i: number, test: (v: string) => boolean) => {
-    const values = column(body, i).filter((v) => v.trim() !== '');
+    const values = column(sample, i).filter((v) => v.trim() !== '');
     return values.length === 0 ? 0 : values.filter(test).length / values.length;
   };
   const isDates = (i: number) => share(i, looksLikeDate) >= 0.5;
@@ -353,8 +354,8 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
     // column of amounts that is not a running balance.
     for (let i = 0; i + 1 < width && debitColumn === null; i += 1) {
       if (taken.has(i) || taken.has(i + 1) || i === dateColumn || i + 1 === dateColumn) continue;
-      const a = column(body, i).map((v) => v.trim() !== '');
-      const b = column(body, i + 1).map((v) => v.trim() !== '');
+      const a = column(sample, i).map((v) => v.trim() !== '');
+      const b = column(sample, i + 1).map((v) => v.trim() !== '');
       const exclusive = a.every((x, k) => !(x && b[k])) && a.some(Boolean) && b.some(Boolean);
       if (exclusive && isAmounts(i) && isAmounts(i + 1)) {
         debitColumn = i;

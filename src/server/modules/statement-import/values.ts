@@ -116,17 +116,21 @@ export type DateFormatGuess = {
 export const detectDateFormat = (samples: string[]): DateFormatGuess => {
   const values = [...new Set(samples.map((s) => s.trim()).filter(Boolean))];
   if (values.length === 0) return { format: null, fitting: [] };
-  const scores = CSV_DATE_FORMATS.map((f) => ({
-    f,
-    n: values.filter((v) => parseDateIn(v, f) !== null).length,
-  }));
-  const fitting = scores.filter((s) => s.n === values.length).map((s) => s.f);
+  // Every value is checked against each format (a wrong format fails at once).
+  const fitting = CSV_DATE_FORMATS.filter((f) => values.every((v) => parseDateIn(v, f) !== null));
   if (fitting.length === 1) return { format: fitting[0]!, fitting };
   if (fitting.length > 1) {
     const twin = TWINS.find(([a, b]) => fitting.includes(a) && fitting.includes(b));
     if (twin) return { format: null, fitting };
     return { format: fitting[0]!, fitting };
   }
+  // None fits every value: suggest the one most values fit; the others are refused by line.
+  const sample =
+    values.length > 5000 ? values.filter((_, i) => i % Math.ceil(values.length / 5000) === 0) : values;
+  const scores = CSV_DATE_FORMATS.map((f) => ({
+    f,
+    n: sample.filter((v) => parseDateIn(v, f) !== null).length,
+  }));
   const best = scores.reduce((a, b) => (b.n > a.n ? b : a));
   return { format: best.n > 0 ? best.f : null, fitting: [] };
 };
@@ -172,6 +176,13 @@ const SIGN_RE = Object.keys(SIGNS)
 const LEADING_CURRENCY = new RegExp(`^(${SIGN_RE}|[A-Z]{3}(?![A-Za-z]))\\s*`);
 const TRAILING_CURRENCY = new RegExp(`\\s*(${SIGN_RE}|(?<![A-Za-z])[A-Z]{3})$`);
 const GROUP = "[ \\u00a0\\u202f']";
+
+const numberPattern = (decimal: DecimalSeparator) => {
+  const sep = decimal === '.' ? ',' : '\\.';
+  const point = decimal === '.' ? '\\.' : ',';
+  return new RegExp(`^(\\d+|\\d{1,3}(?:(${sep}|${GROUP})\\d{3})(?:\\2\\d{3})*)?(?:${point}(\\d+))?$`);
+};
+const NUMBER: Record<DecimalSeparator, RegExp> = { '.': numberPattern('.'), ',': numberPattern(',') };
 
 export type ReadAmount = {
   negative: boolean;
@@ -222,10 +233,7 @@ export const readAmount = (text: string, decimal: DecimalSeparator): ReadAmount 
   takeCurrency('end');
   takeSign('end');
   if (signs > 1) throw new MoneyParseError(`"${original}" has more than one sign`);
-  const sep = decimal === '.' ? ',' : '\\.';
-  const point = decimal === '.' ? '\\.' : ',';
-  const re = new RegExp(`^(\\d+|\\d{1,3}(?:(${sep}|${GROUP})\\d{3})(?:\\2\\d{3})*)?(?:${point}(\\d+))?$`);
-  const m = re.exec(value);
+  const m = NUMBER[decimal].exec(value);
   if (!m || (m[1] === undefined && m[3] === undefined)) {
     const other = decimal === '.' ? 'a decimal comma' : 'a decimal point';
     const hint =
@@ -284,9 +292,10 @@ export type DecimalGuess = {
  */
 export const detectDecimalMark = (samples: string[]): DecimalGuess => {
   const values = [...new Set(samples.map((s) => s.trim()).filter(Boolean))];
-  const point = values.filter((v) => readsAs(v, '.'));
-  const comma = values.filter((v) => readsAs(v, ','));
-  if (point.length === values.length && comma.length === values.length) {
+  const allPoint = values.every((v) => readsAs(v, '.'));
+  const allComma = values.every((v) => readsAs(v, ','));
+  if (allPoint !== allComma) return { mark: allPoint ? '.' : ',', ambiguousValues: [] };
+  if (allPoint && allComma) {
     const differ = values.filter((v) => {
       const a = readsAs(v, '.')!;
       const b = readsAs(v, ',')!;
@@ -296,8 +305,9 @@ export const detectDecimalMark = (samples: string[]): DecimalGuess => {
       ? { mark: null, ambiguousValues: differ.slice(0, 5) }
       : { mark: '.', ambiguousValues: [] };
   }
-  if (comma.length > point.length) return { mark: ',', ambiguousValues: [] };
-  return { mark: '.', ambiguousValues: [] };
+  const point = values.filter((v) => readsAs(v, '.')).length;
+  const comma = values.filter((v) => readsAs(v, ',')).length;
+  return { mark: comma > point ? ',' : '.', ambiguousValues: [] };
 };
 
 /** Compatibility: a decimal mark for sample amounts (a point when they do not say). */
