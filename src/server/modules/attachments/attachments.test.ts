@@ -117,9 +117,10 @@ const owners = [
     base: (id: string) => `/journal-entries/${id}/attachments`,
     upload: (id: string, f: Upload) => {
       const boundary = '----kontor-test';
+      // As browsers send it: the name as raw UTF-8 inside filename="…".
       const payload = Buffer.concat([
         Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${encodeURIComponent(f.name)}\r\nContent-Type: ${f.type}\r\n\r\n`,
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name.replace(/["\r\n]/g, encodeURIComponent)}"\r\nContent-Type: ${f.type}\r\n\r\n`,
         ),
         f.data,
         Buffer.from(`\r\n--${boundary}--\r\n`),
