@@ -43,7 +43,7 @@ const upload = async (
 ) => {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([file.bytes]), file.name);
+  form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
   const request = new Request('http://localhost/', { method: 'POST', body: form });
   const res = await t.app.inject({
     method: 'POST',

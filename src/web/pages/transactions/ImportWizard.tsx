@@ -16,6 +16,7 @@ import {
   commitStatementWithProgress,
   errorMessage,
   formatDay,
+  statementForm,
   useCategories,
   useInvalidateMoney,
   useOrgId,
@@ -34,7 +35,7 @@ type LineError = { line: number; reason: string };
 const isCsv = (name: string, content: string) => {
   const ext = name.toLowerCase().split('.').pop();
   if (ext === 'ofx' || ext === 'qfx' || ext === 'xml') return false;
-  return !/OFXHEADER|<OFX|BkToCstmrStmt/.test(content.slice(0, 4096));
+  return !/OFXHEADER|<OFX|BkToCstmr|urn:iso:std:iso:20022:tech:xsd:camt/.test(content.slice(0, 4096));
 };
 
 const lineErrorsOf = (error: unknown): LineError[] => {
@@ -61,7 +62,11 @@ export const ImportWizard = ({
   const live = (wallet.data?.accounts ?? []).filter((a) => !a.archived);
   const [step, setStep] = useState<Step>('file');
   const [accountId, setAccountId] = useState(live[0]?.id ?? '');
-  const [file, setFile] = useState<{ name: string; content: string } | null>(null);
+  // The file as the browser holds it: its bytes go to the server untouched (the server reads
+  // the character set); `head` is its first bytes, only to tell CSV from OFX/CAMT here.
+  const [file, setFile] = useState<{ name: string; blob: Blob; head: string } | null>(null);
+  /** Files with several statements: the money account chosen for each ('' leaves it out). */
+  const [assign, setAssign] = useState<Record<number, string>>({});
   const [sniff, setSniff] = useState<CsvSniff | null>(null);
   const [mapping, setMapping] = useState<CsvMapping | null>(null);
   const [preview, setPreview] = useState<StatementPreview | null>(null);
@@ -78,18 +83,48 @@ export const ImportWizard = ({
     setError(errorMessage(err));
   };
 
-  const runPreview = async (m: CsvMapping | null) => {
+  const statementsOf = (a: Record<number, string>) =>
+    Object.entries(a).map(([index, id]) => ({ index: Number(index), moneyAccountId: id || null }));
+
+  const runPreview = async (m: CsvMapping | null, chosen: Record<number, string> = assign) => {
     if (!file) return;
     setBusy(true);
     setError(null);
     setLineErrors([]);
     try {
-      const p = await apiCalls.preview(orgId, {
-        moneyAccountId: accountId,
-        fileName: file.name,
-        content: file.content,
-        ...(m ? { mapping: m } : {}),
-      });
+      let p = await apiCalls.preview(
+        orgId,
+        statementForm({
+          moneyAccountId: accountId,
+          file: file.blob,
+          fileName: file.name,
+          mapping: m ?? undefined,
+          statements: statementsOf(chosen),
+        }),
+      );
+      if (p.statements.length > 1 && Object.keys(chosen).length === 0) {
+        // First look at a file with several statements: suggest the account whose number ends
+        // like the statement's and keeps its currency; the user confirms or changes each.
+        const guess: Record<number, string> = {};
+        for (const st of p.statements) {
+          const last4 = (st.accountNumber ?? '').replace(/[^0-9A-Za-z]/g, '').slice(-4);
+          const match = live.find(
+            (a) => last4 && a.maskedNumber?.endsWith(last4) && (!st.currency || st.currency === a.currency),
+          );
+          guess[st.index] = st.index === 0 ? (match?.id ?? accountId) : (match?.id ?? '');
+        }
+        setAssign(guess);
+        p = await apiCalls.preview(
+          orgId,
+          statementForm({
+            moneyAccountId: accountId,
+            file: file.blob,
+            fileName: file.name,
+            mapping: m ?? undefined,
+            statements: statementsOf(guess),
+          }),
+        );
+      }
       setPreview(p);
       setStep('preview');
     } catch (err) {
@@ -103,14 +138,14 @@ export const ImportWizard = ({
     if (!file || !account) return setError('Choose the account and the statement file.');
     setError(null);
     setLineErrors([]);
-    if (isCsv(file.name, file.content)) {
+    if (isCsv(file.name, file.head)) {
       setBusy(true);
       try {
-        const s = await apiCalls.sniff(orgId, {
-          moneyAccountId: accountId,
-          // The whole file: the table's end (summary rows) and every date and amount decide the formats.
-          content: file.content,
-        });
+        // The whole file: the table's end (summary rows) and every date and amount decide the formats.
+        const s = await apiCalls.sniff(
+          orgId,
+          statementForm({ moneyAccountId: accountId, file: file.blob, fileName: file.name }),
+        );
         setSniff(s);
         setMapping(
           s.savedMapping ??
@@ -142,12 +177,13 @@ export const ImportWizard = ({
     try {
       const r = await commitStatementWithProgress(
         orgId,
-        {
+        statementForm({
           moneyAccountId: accountId,
+          file: file.blob,
           fileName: file.name,
-          content: file.content,
-          ...(mapping && sniff ? { mapping } : {}),
-        },
+          mapping: mapping && sniff ? mapping : undefined,
+          statements: statementsOf(assign),
+        }),
         (f) => setProgress(f >= 1 ? null : f),
       );
       setResult(r);
@@ -167,7 +203,7 @@ export const ImportWizard = ({
       open={open}
       onOpenChange={(o) => !o && step !== 'importing' && onClose()}
       title="Import bank statement"
-      description="CSV, OFX/QFX or CAMT.053. You see a preview before anything is imported."
+      description="CSV, OFX/QFX or CAMT.052/053/054. You see a preview before anything is imported."
       wide
     >
       <ol className="mb-4 flex flex-wrap gap-2 text-xs font-medium" aria-label="Import steps">
@@ -235,7 +271,16 @@ export const ImportWizard = ({
                 const f = e.target.files?.[0];
                 setError(null);
                 setLineErrors([]);
-                setFile(f ? { name: f.name, content: await f.text() } : null);
+                setAssign({});
+                setFile(
+                  f
+                    ? {
+                        name: f.name,
+                        blob: f,
+                        head: new TextDecoder('windows-1252').decode(await f.slice(0, 4096).arrayBuffer()),
+                      }
+                    : null,
+                );
               }}
             />
             <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
@@ -304,6 +349,88 @@ export const ImportWizard = ({
               ) : null}
             </p>
           ) : null}
+          {preview.encoding && preview.encoding !== 'utf-8' ? (
+            <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="preview-encoding">
+              Characters read as {preview.encoding}.
+            </p>
+          ) : null}
+          {preview.statements.length > 1 ? (
+            <fieldset className="space-y-2" data-testid="preview-statements">
+              <legend className="mb-1 text-sm font-medium">
+                This file holds {preview.statements.length} statements. Choose the account for each.
+              </legend>
+              {preview.statements.map((st) => {
+                const target = live.find((a) => a.id === st.moneyAccountId);
+                return (
+                  <div
+                    key={st.index}
+                    className="grid gap-2 rounded-lg border border-slate-200 p-3 text-sm sm:grid-cols-2 dark:border-slate-800"
+                    data-testid="preview-statement"
+                  >
+                    <div>
+                      <div className="font-medium">
+                        {st.kind}
+                        {st.accountNumber ? ` · ${st.accountNumber}` : ''}
+                        {st.currency ? ` · ${st.currency}` : ''}
+                      </div>
+                      <div className="text-xs text-slate-500 dark:text-slate-400">
+                        {st.totalRows} row{st.totalRows === 1 ? '' : 's'}
+                        {st.periodStart && st.periodEnd
+                          ? ` · ${formatDay(st.periodStart)} – ${formatDay(st.periodEnd)}`
+                          : st.firstDate
+                            ? ` · ${formatDay(st.firstDate)} – ${formatDay(st.lastDate!)}`
+                            : ''}
+                        {st.closingBalance ? (
+                          <>
+                            {' '}
+                            · closing balance{' '}
+                            <Money
+                              minor={st.closingBalance.amount}
+                              currency={st.currency ?? target?.currency ?? account.currency}
+                            />{' '}
+                            on {formatDay(st.closingBalance.date)}
+                          </>
+                        ) : null}
+                      </div>
+                    </div>
+                    <div>
+                      <Label htmlFor={`imp-statement-${st.index}`}>Import into</Label>
+                      <select
+                        id={`imp-statement-${st.index}`}
+                        value={assign[st.index] ?? st.moneyAccountId ?? ''}
+                        onChange={(e) => {
+                          const chosen = { ...assign, [st.index]: e.target.value };
+                          setAssign(chosen);
+                          void runPreview(sniff ? mapping : null, chosen);
+                        }}
+                        className={inputClass}
+                      >
+                        <option value="">— leave this statement out —</option>
+                        {live.map((a) => (
+                          <option key={a.id} value={a.id}>
+                            {a.name} ({a.currency})
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                    {st.notices.length > 0 ? (
+                      <ul className="text-xs text-amber-700 sm:col-span-2 dark:text-amber-400">
+                        {st.notices.map((n) => (
+                          <li key={n}>{n}</li>
+                        ))}
+                      </ul>
+                    ) : null}
+                  </div>
+                );
+              })}
+            </fieldset>
+          ) : preview.statements[0]?.notices.length ? (
+            <ul className="text-xs text-amber-700 dark:text-amber-400" data-testid="preview-notices">
+              {preview.statements[0].notices.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+          ) : null}
           <div className="max-h-72 overflow-auto rounded-lg border border-slate-200 dark:border-slate-800">
             <table className="w-full text-sm">
               <caption className="sr-only">Preview of the statement rows</caption>
@@ -326,7 +453,7 @@ export const ImportWizard = ({
               <tbody>
                 {preview.rows.map((r) => (
                   <tr
-                    key={r.line}
+                    key={`${r.statement ?? 0}-${r.line}`}
                     className={
                       r.duplicate ? 'bg-slate-50 text-slate-400 dark:bg-slate-900/60 dark:text-slate-500' : ''
                     }
@@ -348,7 +475,13 @@ export const ImportWizard = ({
                       )}
                     </td>
                     <td className="border-t border-slate-100 px-3 py-1.5 text-right dark:border-slate-800">
-                      <Money minor={r.amount} currency={account.currency} />
+                      <Money
+                        minor={r.amount}
+                        currency={
+                          live.find((a) => a.id === preview.statements[r.statement ?? 0]?.moneyAccountId)
+                            ?.currency ?? account.currency
+                        }
+                      />
                     </td>
                   </tr>
                 ))}

@@ -167,9 +167,10 @@ export const apiCalls = {
     api.post<{ updated: number; unchanged: number }>(`/orgs/${orgId}/transactions/bulk-categorize`, body),
   applyRules: (orgId: string, body: { moneyAccountId?: string | null }) =>
     api.post<{ categorized: number; checked: number }>(`/orgs/${orgId}/transactions/apply-rules`, body),
-  sniff: (orgId: string, body: { moneyAccountId: string; content: string }) =>
+  // Statement files go as their raw bytes (multipart, statementForm): the server decodes them.
+  sniff: (orgId: string, body: FormData) =>
     api.post<CsvSniff>(`/orgs/${orgId}/statement-imports/sniff`, body),
-  preview: (orgId: string, body: Record<string, unknown>) =>
+  preview: (orgId: string, body: FormData) =>
     api.post<StatementPreview>(`/orgs/${orgId}/statement-imports/preview`, body),
   createRule: (orgId: string, body: Record<string, unknown>) =>
     api.post<Rule>(`/orgs/${orgId}/transaction-rules`, body),
@@ -200,18 +201,37 @@ export const apiCalls = {
 };
 
 /**
+ * A statement upload as the server reads it: the file's bytes untouched (no decoding in the
+ * browser) and the options as fields; mapping and statements as JSON.
+ */
+export const statementForm = (input: {
+  moneyAccountId: string;
+  file: Blob;
+  fileName: string;
+  mapping?: unknown;
+  statements?: { index: number; moneyAccountId: string | null }[];
+}) => {
+  const form = new FormData();
+  form.append('moneyAccountId', input.moneyAccountId);
+  form.append('fileName', input.fileName);
+  if (input.mapping) form.append('mapping', JSON.stringify(input.mapping));
+  if (input.statements) form.append('statements', JSON.stringify(input.statements));
+  form.append('file', input.file, input.fileName);
+  return form;
+};
+
+/**
  * Sends a statement with upload progress (fetch cannot report it). Resolves with the result,
  * rejects with ApiError carrying the server's line-by-line errors.
  */
 export const commitStatementWithProgress = (
   orgId: string,
-  body: Record<string, unknown>,
+  body: FormData,
   onProgress: (fraction: number) => void,
 ): Promise<StatementImportResult> =>
   new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `/api/orgs/${orgId}/statement-imports`);
-    xhr.setRequestHeader('content-type', 'application/json');
     xhr.setRequestHeader('idempotency-key', crypto.randomUUID());
     xhr.withCredentials = true;
     xhr.upload.onprogress = (e) => {
@@ -240,7 +260,7 @@ export const commitStatementWithProgress = (
     };
     xhr.onerror = () =>
       reject(new ApiError(0, 'network_error', 'Network error. Please check your internet connection.'));
-    xhr.send(JSON.stringify(body));
+    xhr.send(body);
   });
 
 /** Reads "1,234.56" or "-12" into minor units; null and a message when it is not an amount. */
