@@ -385,9 +385,10 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
     const candidates = [...Array(width).keys()].filter((i) => !taken.has(i));
     const hinted = candidates.filter((i) => HINTS.indicator.test(names[i] ?? ''));
     for (const i of [...hinted, ...candidates.filter((c) => !hinted.includes(c))]) {
-      const values = column(body, i);
-      if (values.every((v) => v.trim() === '')) continue;
-      const c = classifyIndicators(values);
+      if (column(sample, i).every((v) => v.trim() === '')) continue;
+      if (!classifyIndicators(column(sample, i))) continue;
+      // The first and last rows look like indicators: every value of the column must be one.
+      const c = classifyIndicators(column(body, i));
       if (c && (hinted.includes(i) || c.debit.length + c.credit.length >= 2)) {
         indicatorColumn = i;
         indicators = c;
