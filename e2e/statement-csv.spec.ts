@@ -1,0 +1,91 @@
+import { expect, test } from '@playwright/test';
+
+// Issue 12 §4 in the browser: a bank CSV with a preamble, a summary line and dates that fit
+// both day-first and month-first. The mapping step shows what it found, waits for the user
+// to choose the date format, and the next import into the same account starts from the
+// mapping the user confirmed.
+
+const PASSWORD = 'Correct-Horse-9';
+const STATEMENT = [
+  'Account statement;Checking',
+  'Date;Details;Amount',
+  '01/02/2026;Coffee beans;-3,50',
+  '03/04/2026;Client payment;1.250,00',
+  'Closing balance;;1.246,50',
+  '',
+].join('\r\n');
+
+test('CSV mapping step: preamble and summary shown, ambiguous dates chosen by the user, mapping remembered', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const signUp = await page.request.post('/api/auth/sign-up/email', {
+    data: { email: `csv-${Date.now()}@example.com`, password: PASSWORD, name: 'Cleo Ledger' },
+    headers: { origin },
+  });
+  expect(signUp.ok()).toBe(true);
+  const company = await page.request.post('/api/orgs', {
+    data: { name: 'Bean Counters', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
+    headers: { origin },
+  });
+  expect(company.status()).toBe(201);
+  const orgId = (await company.json()).id as string;
+  const account = await page.request.post(`/api/orgs/${orgId}/wallet/accounts`, {
+    data: { kind: 'bank', name: 'Checking', currency: 'USD', openingDate: '2026-01-01' },
+    headers: { origin },
+  });
+  expect(account.status()).toBe(201);
+
+  const file = { name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(STATEMENT) };
+  await page.goto('/transactions');
+  await page.getByRole('button', { name: 'Import statement' }).first().click();
+  const wizard = page.getByRole('dialog', { name: 'Import bank statement' });
+  await wizard.getByLabel('Statement file').setInputFiles(file);
+  await wizard.getByRole('button', { name: 'Continue' }).click();
+
+  // What was found, said in words and shown line by line.
+  await expect(wizard.getByText('line 1 above the header is not transactions.')).toBeVisible();
+  await expect(
+    wizard.getByText('line 5 after the last transaction is a summary, not transactions.'),
+  ).toBeVisible();
+  await expect(wizard.getByText('Lines 3 to 4 are read as transactions (2 rows).')).toBeVisible();
+  await expect(wizard.getByLabel('Decimal mark')).toHaveValue(',');
+
+  // 01/02 and 03/04 fit both readings: nothing is preselected and the preview waits.
+  const dateFormat = wizard.getByLabel('Date format');
+  await expect(dateFormat).toHaveValue('');
+  await expect(wizard.getByText('Choose the date format to see the preview.')).toBeVisible();
+  await expect(wizard.getByRole('button', { name: 'Preview' })).toBeDisabled();
+  await dateFormat.focus();
+  await dateFormat.selectOption('DD/MM/YYYY');
+  await expect(wizard.getByRole('button', { name: 'Preview' })).toBeEnabled();
+  await wizard.getByRole('button', { name: 'Preview' }).click();
+  await expect(wizard.getByTestId('preview-new')).toHaveText('2');
+  await wizard.getByRole('button', { name: 'Import 2 transactions' }).click();
+  await expect(wizard.getByText(/Imported 2 transactions/)).toBeVisible();
+  await wizard.getByRole('button', { name: 'Done' }).click();
+
+  const list = await page.request.get(`/api/orgs/${orgId}/transactions?sort=date&direction=asc`);
+  const dates = ((await list.json()).transactions as { date: string; amount: number }[]).map((t) => [
+    t.date,
+    t.amount,
+  ]);
+  expect(dates).toEqual(
+    expect.arrayContaining([
+      ['2026-02-01', -350],
+      ['2026-04-03', 125_000],
+    ]),
+  );
+
+  // The next file for this account starts from the confirmed mapping: no question this time.
+  await page.getByRole('button', { name: 'Import statement' }).first().click();
+  await wizard.getByLabel('Statement file').setInputFiles(file);
+  await wizard.getByRole('button', { name: 'Continue' }).click();
+  await expect(
+    wizard.getByText('This is the mapping you confirmed last time for this account.'),
+  ).toBeVisible();
+  await expect(wizard.getByLabel('Date format')).toHaveValue('DD/MM/YYYY');
+  await wizard.getByRole('button', { name: 'Preview' }).click();
+  await expect(wizard.getByTestId('preview-duplicates')).toHaveText('2');
+});
