@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+
+// Issue 12 §1–2: the page sends a statement's raw bytes; the server reads its character set,
+// and a file with several statements is imported per statement into the account chosen for each.
+
+const PASSWORD = 'Correct-Horse-9';
+const fixture = (name: string) =>
+  path.resolve(import.meta.dirname, '../src/server/modules/statement-import/fixtures', name);
+
+const setUp = async (page: Page) => {
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const signUp = await page.request.post('/api/auth/sign-up/email', {
+    data: { email: `upload-${Date.now()}@example.com`, password: PASSWORD, name: 'Rita Books' },
+    headers: { origin },
+  });
+  expect(signUp.ok()).toBe(true);
+  const company = await page.request.post('/api/orgs', {
+    data: { name: 'Harbor Coffee Co', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
+    headers: { origin },
+  });
+  expect(company.status()).toBe(201);
+  const orgId = (await company.json()).id as string;
+  const add = async (data: Record<string, unknown>) => {
+    const res = await page.request.post(`/api/orgs/${orgId}/wallet/accounts`, {
+      data: { kind: 'bank', currency: 'USD', openingDate: '2026-10-01', openingBalance: 0, ...data },
+      headers: { origin },
+    });
+    expect(res.status()).toBe(201);
+  };
+  await page.request.post(`/api/orgs/${orgId}/wallet/rates`, {
+    data: { currency: 'EUR', date: '2026-10-01', rate: '1.08' },
+    headers: { origin },
+  });
+  await add({ name: 'Business checking', accountNumber: '000111222' });
+  await add({ name: 'Company Visa', kind: 'credit_card', accountNumber: '4111 0000 1111 4821' });
+  await add({ name: 'Compte EUR', currency: 'EUR' });
+};
+
+test('statement upload: accents from a Windows-1252 file, two statements into two accounts', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await setUp(page);
+  await page.goto('/transactions');
+  await expect(page.getByRole('heading', { name: 'Transactions' })).toBeVisible();
+
+  // A CHARSET:1252 QFX: the names come out as the bank wrote them.
+  await page.getByRole('button', { name: 'Import statement' }).first().click();
+  const wizard = page.getByRole('dialog', { name: 'Import bank statement' });
+  await wizard.getByLabel('Account', { exact: true }).selectOption({ label: 'Compte EUR (EUR)' });
+  await wizard.getByLabel('Statement file').setInputFiles(fixture('accents-1252.qfx'));
+  await wizard.getByRole('button', { name: 'Continue' }).click();
+  await expect(wizard.getByText("Café Müller – Bäckerei - Déjeuner d'équipe €")).toBeVisible();
+  await expect(wizard.getByTestId('preview-encoding')).toHaveText('Characters read as windows-1252.');
+  await wizard.getByRole('button', { name: 'Close' }).click();
+  await page.reload();
+
+  // An OFX with a checking and a credit-card statement: each is listed and goes to its account.
+  await page.getByRole('button', { name: 'Import statement' }).first().click();
+  await wizard.getByLabel('Account', { exact: true }).selectOption({ label: 'Business checking (USD)' });
+  await wizard.getByLabel('Statement file').setInputFiles(fixture('multi-statement.ofx'));
+  await wizard.getByRole('button', { name: 'Continue' }).click();
+  const statements = wizard.getByTestId('preview-statement');
+  await expect(statements).toHaveCount(2);
+  await expect(statements.nth(0)).toContainText('000111222');
+  await expect(statements.nth(0)).toContainText('$4,966.23');
+  await expect(statements.nth(1)).toContainText('credit card · 4111000011114821');
+  // The card's statement is matched to the account whose number ends alike.
+  await expect(wizard.getByLabel('Import into').nth(1)).toHaveValue(/.+/);
+  await expect(wizard.getByTestId('preview-new')).toHaveText('5');
+  await wizard.getByRole('button', { name: 'Import 5 transactions' }).click();
+  await expect(wizard.getByText(/Imported 5 transactions/)).toBeVisible();
+  await wizard.getByRole('button', { name: 'Done' }).click();
+  await page.goto('/wallet');
+  await expect(page.getByText('$2,466.23').first()).toBeVisible();
+  await expect(page.getByText('$370.10').first()).toBeVisible();
+});
