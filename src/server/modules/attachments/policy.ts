@@ -17,8 +17,12 @@ export const ATTACHMENT_TYPES: Readonly<Record<string, { inline: boolean }>> = {
   'image/jpeg': { inline: true },
   'image/gif': { inline: true },
   'image/webp': { inline: true },
+  'image/apng': { inline: true },
   'image/heic': { inline: false },
   'image/heif': { inline: false },
+  // iPhone photos taken as a burst or Live Photo (accepted as HEIC before this module).
+  'image/heic-sequence': { inline: false },
+  'image/heif-sequence': { inline: false },
   'text/plain': { inline: false },
 };
 const ACCEPTED = 'a PDF, PNG, JPEG, GIF, WebP or HEIC image, or a plain-text or CSV file';
