@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { parse } from 'csv-parse/sync';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import {
@@ -131,6 +132,31 @@ const codeTaken = (code: string) =>
 const isUniqueViolation = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
 
+/** Names are unique per company ignoring letter case (index accounts_name_ci, decision 0018). */
+const nameTaken = (name: string, other?: { code: string; name: string }) =>
+  conflict(
+    'account_name_taken',
+    other
+      ? `An account named "${other.name}" (code ${other.code}) already exists in this company; account names must differ by more than letter case. Choose another name.`
+      : `An account named "${name}" already exists in this company; account names must differ by more than letter case. Choose another name.`,
+  );
+
+const isNameViolation = (error: unknown) =>
+  isUniqueViolation(error) &&
+  /accounts_name_ci/.test(
+    String((error as { constraint?: string; message?: string }).constraint ?? (error as Error).message),
+  );
+
+const accountNamed = (db: Executor, organizationId: string, name: string, exceptId?: string) => {
+  let q = db
+    .selectFrom('accounts')
+    .select(['id', 'code', 'name'])
+    .where('organization_id', '=', organizationId)
+    .where(sql<boolean>`lower(name) = lower(${name})`);
+  if (exceptId) q = q.where('id', '<>', exceptId);
+  return q.executeTakeFirst();
+};
+
 export const createAccount = (
   db: Executor,
   organizationId: string,
@@ -153,6 +179,8 @@ export const createAccount = (
       .where('code', '=', input.code.trim())
       .executeTakeFirst();
     if (existing) throw codeTaken(input.code.trim());
+    const sameName = await accountNamed(trx, organizationId, input.name.trim());
+    if (sameName) throw nameTaken(input.name.trim(), sameName);
     const row = await trx
       .insertInto('accounts')
       .values({
@@ -170,6 +198,7 @@ export const createAccount = (
       .returningAll()
       .executeTakeFirstOrThrow()
       .catch((error) => {
+        if (isNameViolation(error)) throw nameTaken(input.name.trim());
         if (isUniqueViolation(error)) throw codeTaken(input.code.trim());
         throw error;
       });
@@ -213,6 +242,10 @@ export const updateAccount = (
         .executeTakeFirst();
       if (existing) throw codeTaken(input.code.trim());
     }
+    if (input.name !== undefined && input.name.trim() !== row.name) {
+      const sameName = await accountNamed(trx, organizationId, input.name.trim(), row.id);
+      if (sameName) throw nameTaken(input.name.trim(), sameName);
+    }
     if (
       input.archived === true &&
       row.system_key &&
@@ -239,7 +272,12 @@ export const updateAccount = (
       .where('organization_id', '=', organizationId)
       .where('id', '=', accountId)
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirstOrThrow()
+      .catch((error) => {
+        if (isNameViolation(error)) throw nameTaken(input.name?.trim() ?? row.name);
+        if (isUniqueViolation(error)) throw codeTaken(input.code?.trim() ?? row.code);
+        throw error;
+      });
     const account = toAccount(updated);
     const action =
       input.archived === true && !before.archived
@@ -392,6 +430,19 @@ export const importChartCsv = (
       if (codes.has(p.code)) errors.push(`Code ${p.code} appears twice in the file.`);
       codes.add(p.code);
     }
+    // Names are unique ignoring case: against the file's other rows and the accounts it leaves as they are.
+    const names = new Map<string, string>();
+    for (const a of existing.values())
+      if (!codes.has(a.code)) names.set(a.name.toLowerCase(), `account ${a.code}`);
+    parsed.forEach((p, i) => {
+      const key = p.name.toLowerCase();
+      const holder = names.get(key);
+      if (holder)
+        errors.push(
+          `Row ${i + 2}: the name "${p.name}" is already used by ${holder} (names must differ by more than letter case).`,
+        );
+      else names.set(key, `row ${i + 2}`);
+    });
     for (const p of parsed) {
       if (p.parentCode && !codes.has(p.parentCode) && !existing.has(p.parentCode)) {
         errors.push(`Account ${p.code}: parent code ${p.parentCode} is not in the file or the chart.`);
@@ -404,6 +455,19 @@ export const importChartCsv = (
     let created = 0;
     let updated = 0;
     const idByCode = new Map([...existing.values()].map((a) => [a.code, a.id]));
+    // Renames may swap names between accounts; park the renamed ones under their ids first so
+    // the unique name index never sees two accounts with one name in between.
+    const renamed = parsed
+      .map((p) => existing.get(p.code))
+      .filter((a, i) => a && a.name.toLowerCase() !== parsed[i]!.name.toLowerCase())
+      .map((a) => a!.id);
+    if (renamed.length > 0)
+      await trx
+        .updateTable('accounts')
+        .set({ name: sql<string>`'renaming ' || id` })
+        .where('organization_id', '=', organizationId)
+        .where('id', 'in', renamed)
+        .execute();
     for (const p of parsed) {
       const prior = existing.get(p.code);
       if (prior) {

@@ -1,0 +1,500 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/errors.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { createTestDatabase, testDatabaseKind } from '../../testing/db.ts';
+import { importJournal, planJournalImport } from './hledger.ts';
+import { trialBalance } from './reports.ts';
+import { createTestOrganization } from './testing.ts';
+
+// One journal per syntax point (issue 12 §5), all written for this test: each is imported
+// into a fresh company and its trial balance checked by account name, or refused at the line.
+
+let handle: DatabaseHandle;
+beforeAll(async () => {
+  handle = await createTestDatabase();
+});
+afterAll(async () => {
+  await handle?.close();
+});
+
+const j = (...lines: string[]) => `${lines.join('\n')}\n`;
+
+/** Imports into a fresh company; balances by Kontor account name (debit positive), in minor units. */
+const importInto = async (journal: string, baseCurrency = 'USD') => {
+  const org = await createTestOrganization(handle.db, { baseCurrency });
+  const result = await importJournal(handle.db, org.id, null, journal);
+  const tb = await trialBalance(handle.db, org.id, { to: '2100-12-31' });
+  const balances = Object.fromEntries(
+    tb.rows.filter((r) => r.closingBalance !== 0).map((r) => [r.name, r.closingBalance]),
+  );
+  return { org, result, balances };
+};
+
+const refusal = async (journal: string, baseCurrency = 'USD') => {
+  const org = await createTestOrganization(handle.db, { baseCurrency });
+  const error = await importJournal(handle.db, org.id, null, journal).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(AppError);
+  const tb = await trialBalance(handle.db, org.id, { to: '2100-12-31' });
+  expect(tb.rows, 'nothing was posted').toEqual([]);
+  return error as AppError;
+};
+
+describe(`journal import syntax (${testDatabaseKind()})`, () => {
+  it('reads a decimal-comma journal at face value (decimal-mark directive)', async () => {
+    const { balances } = await importInto(
+      j(
+        'decimal-mark ,',
+        '2026-01-05 Miete',
+        '    Expenses:Rent        1.234,56 EUR',
+        '    Assets:Bank         -1.234,56 EUR',
+        '2026-01-06 Kaffee',
+        '    Expenses:Food        3,50 EUR',
+        '    Assets:Bank',
+      ),
+      'EUR',
+    );
+    expect(balances).toEqual({ Rent: 123_456, Food: 350, Bank: -123_806 });
+  });
+
+  it('takes the decimal mark from commodity and D directives, before or after the amounts', async () => {
+    const { balances } = await importInto(
+      j(
+        '2026-01-05 a',
+        '    Expenses:Rent        1.000 EUR',
+        '    Assets:Bank',
+        '',
+        'commodity 1.000,00 EUR',
+      ),
+      'EUR',
+    );
+    expect(balances).toEqual({ Rent: 100_000, Bank: -100_000 });
+    const d = await importInto(
+      j('D 1.000,00 EUR', '', '2026-01-05 a', '    Expenses:Rent        2.500', '    Assets:Bank'),
+      'EUR',
+    );
+    expect(d.balances).toEqual({ Rent: 250_000, Bank: -250_000 });
+    const format = await importInto(
+      j(
+        'commodity EUR',
+        '    format 1.000,00 EUR',
+        '',
+        '2026-01-05 a',
+        '    Expenses:Rent   7,5 EUR',
+        '    Assets:Bank',
+      ),
+      'EUR',
+    );
+    expect(format.balances).toEqual({ Rent: 750, Bank: -750 });
+  });
+
+  it('learns a commodity style from the file, and refuses a number no style decides', async () => {
+    const { balances } = await importInto(
+      j('2026-01-05 a', '    Expenses:Rent        $1,000', '    Assets:Bank          $-1,000.00'),
+    );
+    expect(balances).toEqual({ Rent: 100_000, Bank: -100_000 });
+    const error = await refusal(j('2026-01-05 a', '    Expenses:Rent        $1,000', '    Assets:Bank'));
+    expect(error.message).toMatch(/^Line 2: "1,000" is ambiguous/);
+  });
+
+  it('reads amount styles: commodity before or after, spaced or not, signs on either side, groups', async () => {
+    const { balances } = await importInto(
+      j(
+        '2026-01-05 a',
+        '    Expenses:A        $10.00',
+        '    Expenses:B        -$1.50',
+        '    Expenses:C        $ -2.25',
+        '    Expenses:D        10.00 USD',
+        '    Expenses:E        USD -0.25',
+        '    Expenses:F        1,234.50USD',
+        '    Expenses:G        +3 USD',
+        "    Expenses:H        1'000.00 USD",
+        '    Assets:Bank',
+      ),
+    );
+    expect(balances).toMatchObject({
+      A: 1000,
+      B: -150,
+      C: -225,
+      D: 1000,
+      E: -25,
+      F: 123_450,
+      G: 300,
+      H: 100_000,
+    });
+    expect(balances.Bank).toBe(-(1000 - 150 - 225 + 1000 - 25 + 123_450 + 300 + 100_000));
+  });
+
+  it('refuses more decimals than the currency has, unless they are zeros', async () => {
+    const ok = await importInto(j('2026-01-05 a', '    Expenses:A   1.5000 USD', '    Assets:Bank'));
+    expect(ok.balances).toMatchObject({ A: 150 });
+    const error = await refusal(j('2026-01-05 a', '    Expenses:A   1.5051 USD', '    Assets:Bank'));
+    expect(error.message).toMatch(/^Line 2: 1\.5051 USD has more decimals than USD has/);
+  });
+
+  it('ignores comment and test blocks and every kind of comment line', async () => {
+    const { balances, result } = await importInto(
+      j(
+        '; semicolon',
+        '# hash',
+        '* star (org heading)',
+        '% percent',
+        '| bar',
+        'comment',
+        '2026-01-01 not a transaction',
+        '    Expenses:Rent   $999',
+        '    Assets:Bank',
+        'end comment',
+        'test balance',
+        '2026-01-01 neither',
+        '    Expenses:Rent   $999',
+        'end test',
+        '2026-01-05 * (42) Real  ; note with tag: value',
+        '    ; a transaction comment',
+        '    Expenses:Rent        $10  ; inline, with date2:2026-02-01',
+        '    # hash comment in a transaction',
+        '    Assets:Bank',
+      ),
+    );
+    expect(balances).toEqual({ Rent: 1000, Bank: -1000 });
+    expect(result.entries).toBe(1);
+  });
+
+  it('fills in year-less dates from Y, year and apply year, with every date separator', async () => {
+    const { org } = await importInto(
+      j(
+        'Y 2024',
+        '02/29 leap',
+        '    Expenses:A   $1',
+        '    Assets:Bank',
+        '',
+        'year 2025',
+        '03-01 dash',
+        '    Expenses:A   $1',
+        '    Assets:Bank',
+        '',
+        'apply year 2023',
+        '4.2 dot',
+        '    Expenses:A   $1',
+        '    Assets:Bank',
+        'end apply year',
+        '',
+        '05/06 back to 2025',
+        '    Expenses:A   $1',
+        '    Assets:Bank',
+        '',
+        '2026.07.08=2026.07.10 ! (7) full date with a secondary date',
+        '    Expenses:A   $1',
+        '    Assets:Bank',
+      ),
+    );
+    const dates = await handle.db
+      .selectFrom('journal_entries')
+      .select('date')
+      .where('organization_id', '=', org.id)
+      .orderBy('date')
+      .execute();
+    expect(dates.map((d) => d.date)).toEqual([
+      '2023-04-02',
+      '2024-02-29',
+      '2025-03-01',
+      '2025-05-06',
+      '2026-07-08',
+    ]);
+    const error = await refusal(j('02/30 no such day', '    Expenses:A  $1', '    Assets:Bank'));
+    expect(error.message).toMatch(/^Line 1: the date "02\/30" has no year/);
+  });
+
+  it('applies automated transactions as ledger does: multipliers and fixed amounts, to later transactions', async () => {
+    const { balances, result } = await importInto(
+      j(
+        '2026-01-01 before the rule: not matched',
+        '    Expenses:Books   $100',
+        '    Assets:Bank',
+        '',
+        '= /^Expenses:Books/',
+        '    Liabilities:Tax      0.1',
+        '    Assets:Bank          (*-0.1)',
+        '',
+        '= expenses:food not:expenses:food:snacks',
+        '    Expenses:Tips        $2',
+        '    Assets:Bank          $-2',
+        '',
+        '2026-01-02 books',
+        '    Expenses:Books   $50',
+        '    Assets:Bank',
+        '',
+        '2026-01-03 food',
+        '    Expenses:Food:Lunch   $10',
+        '    Expenses:Food:Snacks  $3',
+        '    Assets:Bank',
+      ),
+    );
+    expect(result.entries).toBe(3);
+    expect(balances).toEqual({
+      Books: 15_000,
+      Tax: 500,
+      'Food / Lunch': 1000,
+      'Food / Snacks': 300,
+      Tips: 200,
+      Bank: -(15_000 + 500 + 1300 + 200),
+    });
+  });
+
+  it('refuses automated transactions it cannot apply exactly, naming the line', async () => {
+    const query = await refusal(j('= payee:Shop', '    Expenses:X   $1', '    Assets:Bank  $-1'));
+    expect(query.message).toMatch(/^Line 1: the automated transaction query/);
+    const cents = await refusal(
+      j(
+        '= Expenses:Books',
+        '    Liabilities:Tax   0.1',
+        '    Assets:Bank   -0.1',
+        '',
+        '2026-01-02 b',
+        '    Expenses:Books  $0.05',
+        '    Assets:Bank',
+      ),
+    );
+    expect(cents.message).toMatch(/^Line 2: this automated posting \(for line 6\) gives 0\.005 USD/);
+    const virtual = await refusal(
+      j(
+        '= Income',
+        '    (Liabilities:Tithe)   0.1',
+        '',
+        '2026-01-02 pay',
+        '    Assets:Bank  $100',
+        '    Income:Salary',
+      ),
+    );
+    expect(virtual.message).toMatch(
+      /^Line 2: \(Liabilities:Tithe\) is an unbalanced virtual posting of -10\.00 USD/,
+    );
+  });
+
+  it('ignores periodic transactions and unused directives with a notice per line', async () => {
+    const { result, balances } = await importInto(
+      j(
+        'account Assets:Bank',
+        'commodity $1,000.00',
+        'payee Shop',
+        'tag project',
+        'P 2026-01-01 EUR $1.08',
+        '~ monthly',
+        '    Expenses:Rent   $500',
+        '    Assets:Bank',
+        '',
+        '2026-01-05 rent',
+        '    Expenses:Rent   $500',
+        '    Assets:Bank',
+      ),
+    );
+    expect(balances).toEqual({ Rent: 50_000, Bank: -50_000 });
+    expect(result.notices.map((n) => n.line)).toEqual(expect.arrayContaining([1, 3, 4, 5, 6]));
+    expect(result.notices.find((n) => n.line === 6)!.message).toMatch(/periodic transaction/);
+  });
+
+  it('applies alias and apply account, and refuses include, regex aliases and unknown directives', async () => {
+    const { balances } = await importInto(
+      j(
+        'alias Assets:Chk = Assets:Bank',
+        'apply account Assets',
+        '2026-01-05 move',
+        '    Bank   $-6',
+        '    Petty',
+        'end apply account',
+        '',
+        '2026-01-06 b',
+        '    Expenses:Rent   $5',
+        '    Assets:Chk:sub',
+        'end aliases',
+        '2026-01-07 c',
+        '    Expenses:Rent   $1',
+        '    Assets:Chk',
+      ),
+    );
+    expect(balances).toEqual({ Rent: 600, Petty: 600, Bank: -600, 'Bank / sub': -500, Chk: -100 });
+    expect((await refusal(j('include other.journal'))).message).toMatch(
+      /^Line 1: include cannot be followed/,
+    );
+    expect((await refusal(j('alias /chk/ = Assets:Bank'))).message).toMatch(
+      /^Line 1: regular-expression aliases/,
+    );
+    expect((await refusal(j('frobnicate 3'))).message).toMatch(/^Line 1: "frobnicate" is not a directive/);
+  });
+
+  it('checks balance assertions and computes balance assignments', async () => {
+    const { balances } = await importInto(
+      j(
+        '2026-01-01 open',
+        '    Assets:Bank          $100 = $100',
+        '    Equity:Opening',
+        '',
+        '2026-01-03 later in the file, earlier by date',
+        '    Assets:Bank:Sub      $5',
+        '    Equity:Opening',
+        '',
+        '2026-01-02 spend',
+        '    Expenses:Food        $30',
+        '    Assets:Bank          $-30 == $70',
+        '',
+        '2026-01-04 reconcile',
+        '    Assets:Bank          = $50',
+        '    Expenses:Fees',
+        '',
+        '2026-01-05 total',
+        '    Expenses:Food        $0   ',
+        '    Assets:Bank          $0 =* $55',
+      ),
+    );
+    expect(balances).toEqual({ Bank: 5000, 'Bank / Sub': 500, Opening: -10_500, Food: 3000, Fees: 2000 });
+    const failed = await refusal(
+      j(
+        '2026-01-01 open',
+        '    Assets:Bank   $100',
+        '    Equity:Opening',
+        '',
+        '2026-01-02 x',
+        '    Assets:Bank  $-1 = $98',
+        '    Expenses:X',
+      ),
+    );
+    expect(failed.message).toBe(
+      'Line 6: balance assertion failed: Assets:Bank is 99.00 USD here, the file says 98.00 USD.',
+    );
+  });
+
+  it('books foreign amounts at their written or inferred cost and refuses ones without a cost', async () => {
+    const { balances, result } = await importInto(
+      j(
+        '2026-01-05 trip',
+        '    Expenses:Travel     20.00 EUR @ 1.10 USD',
+        '    Assets:Bank',
+        '',
+        '2026-01-06 hotel',
+        '    Expenses:Hotel      €100 @@ $108.25',
+        '    Assets:Bank         $-108.25',
+        '',
+        '2026-01-07 exchange',
+        '    Assets:Cash EUR     €50',
+        '    Assets:Bank         $-54.10',
+      ),
+    );
+    expect(balances).toEqual({
+      Travel: 2200,
+      Hotel: 10_825,
+      'Cash EUR': 5410,
+      Bank: -(2200 + 10_825 + 5410),
+    });
+    expect(result.notices.some((n) => n.line === 10 && /taken from the other postings/.test(n.message))).toBe(
+      true,
+    );
+    const lines = await handle.db
+      .selectFrom('journal_lines')
+      .select(['currency', 'amount', 'debit'])
+      .where(
+        'organization_id',
+        '=',
+        result.accounts[0]
+          ? (
+              await handle.db
+                .selectFrom('accounts')
+                .select('organization_id')
+                .where('id', '=', result.accounts[0].accountId)
+                .executeTakeFirstOrThrow()
+            ).organization_id
+          : '',
+      )
+      .where('currency', 'is not', null)
+      .orderBy('debit')
+      .execute();
+    expect(lines.map((l) => [l.currency?.trim(), Number(l.amount), Number(l.debit)])).toEqual([
+      ['EUR', 2000, 2200],
+      ['EUR', 5000, 5410],
+      ['EUR', 10_000, 10_825],
+    ]);
+    const error = await refusal(
+      j('2026-01-05 gift', '    Assets:Cash   20 EUR', '    Income:Gifts  -20 EUR'),
+    );
+    expect(error.message).toMatch(
+      /^Line 2: 20\.00 EUR is not in USD, the company's currency, and has no cost/,
+    );
+    const notMoney = await refusal(
+      j('2026-01-05 shares', '    Assets:Broker   10 AAPL @ $30', '    Assets:Bank'),
+    );
+    expect(notMoney.message).toMatch(/^Line 2: "AAPL" is not a currency/);
+  });
+
+  it('refuses what it cannot post exactly, naming the line', async () => {
+    const cases: [string, RegExp][] = [
+      [
+        j('2026-01-05 a', '    Expenses:A   $1', '    Assets:Bank  $-2'),
+        /^Line 1: the postings do not balance \(off by -1\.00 USD\)/,
+      ],
+      [j('2026-01-05 a', '    Expenses:A', '    Assets:Bank'), /^Line 3: only one posting/],
+      [j('2026-01-05 a', '    Stuff:A   $1', '    Assets:Bank'), /^Line 2: "Stuff:A" must start with Assets/],
+      [
+        j('2026-01-05 a', '    Expenses:A   $1  ; [2026-01-09]', '    Assets:Bank'),
+        /^Line 2: the posting date/,
+      ],
+      [
+        j('2026-01-05 a', '    Expenses:A   $1', '    ; date:2026-01-09', '    Assets:Bank'),
+        /^Line 3: the date: tag/,
+      ],
+      [
+        j('2026-01-05 a', '    Expenses:Food   $1', '    expenses:food   $1', '    Assets:Bank'),
+        /^Line 3: "expenses:food" and "Expenses:Food" differ only in letter case/,
+      ],
+      [j('2026-01-05 a', '    Assets:Broker   10 AAPL {$30}', '    Assets:Bank'), /^Line 2: lot prices/],
+      [j('C 1.00 Kb = 1024 bytes'), /^Line 1: commodity conversions/],
+      [j('2026-13-01 a'), /^Line 1: 2026-13-01 is not a real date/],
+    ];
+    for (const [journal, message] of cases) expect((await refusal(journal)).message).toMatch(message);
+  });
+
+  it('reuses an existing account of the same name and type, ignoring case, and never makes a second one', async () => {
+    const { result, balances } = await importInto(
+      j('2026-01-05 a', '    expenses:TRAVEL   $5', '    assets:business bank account'),
+    );
+    expect(result.createdAccounts).toBe(0);
+    expect(balances).toEqual({ Travel: 500, 'Business bank account': -500 });
+    // "Sales" exists as income; an asset called Sales gets its full path as its name.
+    const other = await importInto(j('2026-01-05 a', '    Assets:Sales   $5', '    Income:Sales'));
+    expect(other.balances).toEqual({ 'Assets / Sales': 500, Sales: -500 });
+  });
+
+  it('refuses the same file twice with 409 and imports it into another company', async () => {
+    const journal = j('2026-01-05 a', '    Expenses:Rent   $5', '    Assets:Bank');
+    const { org, balances } = await importInto(journal);
+    // The same text with other line endings and trailing blanks is the same file.
+    const again = await importJournal(
+      handle.db,
+      org.id,
+      null,
+      `\uFEFF${journal.replace(/\n/g, '  \r\n')}\n\n`,
+    ).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(AppError);
+    expect((again as AppError).status).toBe(409);
+    expect((again as AppError).code).toBe('journal_already_imported');
+    expect((again as AppError).message).toMatch(/already imported on \d{4}-\d{2}-\d{2} \(1 entries\)/);
+    const tb = await trialBalance(handle.db, org.id, { to: '2100-12-31' });
+    expect(Object.fromEntries(tb.rows.map((r) => [r.name, r.closingBalance]))).toEqual(balances);
+    // A changed file is another file.
+    const changed = await importJournal(handle.db, org.id, null, journal.replace('$5', '$6'));
+    expect(changed.entries).toBe(1);
+    await importInto(journal);
+  });
+
+  it('plans without a database: a journal of 20,000 transactions reads in well under a few seconds', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 20_000; i += 1)
+      lines.push(
+        `2026-01-${String((i % 28) + 1).padStart(2, '0')} t${i}`,
+        `    Expenses:E${i % 50}   $${i}.25`,
+        '    Assets:Bank',
+        '',
+      );
+    const started = performance.now();
+    const { planned } = planJournalImport(lines.join('\n'), 'USD');
+    expect(planned).toHaveLength(20_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});
