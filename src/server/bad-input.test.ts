@@ -182,6 +182,35 @@ describe('bad input is refused with a 4xx naming the problem', () => {
     }
   });
 
+  it('answers a broken multipart upload with 400, not a parser crash', async () => {
+    const accounts = (await client.get('/accounts')).body;
+    const list = (Array.isArray(accounts) ? accounts : accounts.accounts) as { id: string; type: string }[];
+    const entry = await client.post('/journal-entries', {
+      date: '2026-03-03',
+      lines: [
+        { accountId: list.find((x) => x.type === 'expense')!.id, debit: 100 },
+        { accountId: list.find((x) => x.type === 'income')!.id, credit: 100 },
+      ],
+    });
+    expect(entry.status).toBe(201);
+    const upload = (payload: string, type: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/orgs/${a.id}/journal-entries/${entry.body.id}/attachments`,
+        headers: { cookie: a.owner.cookie, 'content-type': type },
+        payload,
+      });
+    const cut = await upload(
+      '--b0undary\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n',
+      'multipart/form-data; boundary=b0undary',
+    );
+    expect(cut.statusCode).toBe(400);
+    expect(cut.json()).toMatchObject({ error: { code: 'multipart_invalid' } });
+    const noBoundary = await upload('x', 'multipart/form-data');
+    expect(noBoundary.statusCode).toBe(400);
+    expect(isApiErrorBody(noBoundary.json())).toBe(true);
+  });
+
   it('maps a value the database refuses to 4xx as a safety net', async () => {
     const refused = async (sql: string) => {
       try {

@@ -1,7 +1,7 @@
 import type { FastifyMultipartOptions } from '@fastify/multipart';
 import contentDisposition from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest } from '../../../shared/errors.ts';
+import { AppError, badRequest } from '../../../shared/errors.ts';
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_TYPES,
@@ -35,8 +35,14 @@ export const readMultipartUpload = async (request: FastifyRequest) => {
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-    // Other multipart refusals (too many parts or fields, a broken body) keep their own 4xx.
-    throw error;
+    // Other multipart refusals (too many parts or fields) keep their own 4xx; the parser's
+    // plain errors (no boundary, a body cut short) are the request's fault too.
+    if (error instanceof AppError || typeof (error as { statusCode?: unknown }).statusCode === 'number')
+      throw error;
+    throw badRequest(
+      'multipart_invalid',
+      `The upload is not a complete multipart/form-data body (${(error as Error).message}). Send the file again.`,
+    );
   }
   // Belt and braces: a stream cut at the limit is never taken as the whole file.
   if (file.file.truncated || data.length > ATTACHMENT_MAX_BYTES) throw tooLarge();
