@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -95,6 +95,13 @@ const readUpload = async (request: FastifyRequest) => {
 export const statementImportRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    // An upload is read only for a member allowed to do the request (401/403 before any parsing).
+    const upload =
+      (permission: 'record' | 'post') => async (request: FastifyRequest, reply: FastifyReply) => {
+        if (!request.isMultipart()) return;
+        await requirePermission(ctx, permission)(request, reply);
+        await readUpload(request);
+      };
     // Multipart for this plugin's uploads only; the size limit is enforced while streaming.
     await app.register(multipart, {
       limits: { fileSize: MAX_STATEMENT_BYTES, files: 1, fields: 10, fieldSize: 1024 * 1024, parts: 12 },
@@ -114,7 +121,7 @@ export const statementImportRoutes =
           }),
           response: { 200: csvSniffSchema },
         },
-        preValidation: readUpload,
+        preValidation: upload('record'),
         preHandler: requirePermission(ctx, 'record'),
       },
       async (request) => sniffStatement(ctx, memberOf(request), request.body),
@@ -132,7 +139,7 @@ export const statementImportRoutes =
           body: statementImportInputSchema,
           response: { 200: statementPreviewSchema },
         },
-        preValidation: readUpload,
+        preValidation: upload('record'),
         preHandler: requirePermission(ctx, 'record'),
       },
       async (request) =>
@@ -154,7 +161,7 @@ export const statementImportRoutes =
           body: statementImportInputSchema,
           response: { 200: statementImportResultSchema },
         },
-        preValidation: readUpload,
+        preValidation: upload('post'),
         preHandler: requirePermission(ctx, 'post'),
       },
       async (request, reply) => {

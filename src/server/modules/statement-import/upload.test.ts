@@ -324,6 +324,34 @@ describe('statement upload (raw bytes)', () => {
     expect(await countRows(t.database.db, 'bank_transactions', company.id)).toBe(before);
   });
 
+  it('reads an upload only for a member allowed to do the request', async () => {
+    const usd = await addAccount({ name: 'Guarded' });
+    const form = new FormData();
+    form.append('moneyAccountId', usd.id);
+    // A file the decoder refuses: only a member may learn even that.
+    form.append('file', new Blob([new Uint8Array([0x25, 0x50, 0x44, 0x46, 0, 0, 1])]), 'x.pdf');
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    const payload = Buffer.from(await request.arrayBuffer());
+    const headers = { 'content-type': request.headers.get('content-type')! };
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: `/api/orgs/${company.id}/statement-imports`,
+      headers,
+      payload,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().error.code).not.toBe('statement_invalid');
+    const stranger = await createTestCompany(t.app);
+    const other = await t.app.inject({
+      method: 'POST',
+      url: `/api/orgs/${company.id}/statement-imports/preview`,
+      headers: { ...headers, cookie: stranger.owner.cookie },
+      payload,
+    });
+    expect([403, 404]).toContain(other.statusCode);
+    expect(other.json().error.code).not.toBe('statement_invalid');
+  });
+
   it('answers 413 in the standard shape for a file over 60 MB', async () => {
     const usd = await addAccount({ name: 'Big' });
     const res = await upload(

@@ -1,0 +1,157 @@
+import iconv from 'iconv-lite';
+import { describe, expect, it } from 'vitest';
+import { decodeStatementBytes } from './decode.ts';
+import { parseCamtFile } from './camt.ts';
+import { parseOfxFile } from './ofx.ts';
+import { StatementParseError } from './types.ts';
+
+// Bytes to text for every statement format, and the OFX/CAMT rules that depend on reading
+// the file exactly (issue 12 §1–3).
+
+const errorsOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof StatementParseError) return error.errors;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+};
+
+const ofxHeader = (charset: string, encoding = 'USASCII') =>
+  `OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nSECURITY:NONE\nENCODING:${encoding}\nCHARSET:${charset}\nCOMPRESSION:NONE\nOLDFILEUID:NONE\nNEWFILEUID:NONE\n\n`;
+
+const ofxBody = (trn: string, extra = '') =>
+  `<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR\n<BANKACCTFROM><ACCTID>1</BANKACCTFROM>\n<BANKTRANLIST>\n${trn}\n</BANKTRANLIST>${extra}</STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n`;
+
+describe('decodeStatementBytes', () => {
+  const text = 'Café Müller – 5 €';
+  it('follows the BOM, then the XML declaration, then the OFX header', () => {
+    expect(
+      decodeStatementBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])),
+    ).toMatchObject({
+      text,
+      encoding: 'utf-8',
+    });
+    expect(
+      decodeStatementBytes(Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(text, 'utf-16le')])).text,
+    ).toBe(text);
+    const xml = '<?xml version="1.0" encoding="ISO-8859-15"?><a>Café Müller 5 €</a>';
+    expect(decodeStatementBytes(iconv.encode(xml, 'iso-8859-15'))).toMatchObject({
+      text: xml,
+      encoding: 'iso-8859-15',
+    });
+    const ofx = `${ofxHeader('1252')}<OFX>${text}</OFX>`;
+    expect(decodeStatementBytes(iconv.encode(ofx, 'windows-1252'))).toMatchObject({
+      text: ofx,
+      encoding: 'windows-1252',
+    });
+  });
+
+  it('reads ISO-8859-1 labels as Windows-1252, as browsers do', () => {
+    const ofx = `${ofxHeader('ISO-8859-1')}<OFX>Prépayée – ok</OFX>`;
+    expect(decodeStatementBytes(iconv.encode(ofx, 'windows-1252')).text).toBe(ofx);
+  });
+
+  it('reads UTF-8 without a label, and falls back to Windows-1252 when the bytes are not UTF-8', () => {
+    expect(decodeStatementBytes(Buffer.from(`a;${text}`))).toMatchObject({
+      text: `a;${text}`,
+      encoding: 'utf-8',
+    });
+    expect(decodeStatementBytes(iconv.encode(`a;${text}`, 'windows-1252'))).toMatchObject({
+      text: `a;${text}`,
+      encoding: 'windows-1252',
+    });
+  });
+
+  it('believes the bytes over a label they disprove', () => {
+    // CHARSET:1252 above real UTF-8 text.
+    const ofx = `${ofxHeader('1252')}<OFX>${text}</OFX>`;
+    expect(decodeStatementBytes(Buffer.from(ofx)).text).toBe(ofx);
+    // encoding="utf-16" on a one-byte file.
+    const xml = `<?xml version="1.0" encoding="utf-16"?><a>${text}</a>`;
+    expect(decodeStatementBytes(Buffer.from(xml)).text).toBe(xml);
+  });
+
+  it('refuses binary files and unknown character sets on line 1', () => {
+    expect(errorsOf(() => decodeStatementBytes(Buffer.from('PK\u0003\u0004\0\0zip')))[0]).toEqual({
+      line: 1,
+      reason: expect.stringMatching(/not a text file/),
+    });
+    expect(
+      errorsOf(() => decodeStatementBytes(Buffer.from('<?xml version="1.0" encoding="x-klingon"?><a/>')))[0],
+    ).toEqual({
+      line: 1,
+      reason: expect.stringMatching(/x-klingon/),
+    });
+  });
+});
+
+describe('OFX exactness', () => {
+  const trn = (amount: string, name = 'SHOP') =>
+    `<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261102<TRNAMT>${amount}<FITID>1<NAME>${name}</STMTTRN>`;
+  it('accepts zeros past the cents and refuses lost cents with line and value', () => {
+    expect(parseOfxFile(ofxBody(trn('-30.000')), 2).statements[0]!.rows[0]!.amount).toBe(-3000);
+    expect(parseOfxFile(ofxBody(trn('-3,77000')), 2).statements[0]!.rows[0]!.amount).toBe(-377);
+    expect(errorsOf(() => parseOfxFile(ofxBody(trn('-3.775')), 2))).toEqual([
+      { line: 4, reason: expect.stringMatching(/"-3\.775" has more decimals than EUR allows \(2\)/) },
+    ]);
+  });
+
+  it('does not read transactions inside comments, and refuses a comment that never ends', () => {
+    const commented = ofxBody(`${trn('-1.00')}\n<!-- ${trn('-999.00', 'HIDDEN')} -->\n${trn('-2.00')}`);
+    expect(parseOfxFile(commented, 2).statements[0]!.rows.map((r) => r.amount)).toEqual([-100, -200]);
+    expect(errorsOf(() => parseOfxFile(ofxBody(`${trn('-1.00')}\n<!-- ${trn('-2.00')}`), 2))[0]).toEqual({
+      line: 5,
+      reason: expect.stringMatching(/never closed/),
+    });
+  });
+
+  it('refuses a character reference beyond Unicode with its line, never throwing anything else', () => {
+    expect(errorsOf(() => parseOfxFile(ofxBody(trn('-1.00', 'A&#x110000;B')), 2))).toEqual([
+      { line: 4, reason: 'the character reference &#x110000; names no Unicode character' },
+    ]);
+    expect(parseOfxFile(ofxBody(trn('-1.00', 'Caf&#233; &amp; Co')), 2).statements[0]!.rows[0]!.payee).toBe(
+      'Café & Co',
+    );
+  });
+});
+
+describe('CAMT', () => {
+  const doc = (entries: string, root = 'BkToCstmrStmt', item = 'Stmt') => `<?xml version="1.0"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02">
+<${root}><GrpHdr><MsgId>1</MsgId></GrpHdr>
+<${item}><Id>1</Id><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>
+${entries}
+</${item}></${root}></Document>`;
+  const entry = (amount: string, ind: string, extra = '') =>
+    `<Ntry><Amt Ccy="EUR">${amount}</Amt><CdtDbtInd>${ind}</CdtDbtInd>${extra}<Sts>BOOK</Sts><BookgDt><Dt>2026-11-02</Dt></BookgDt></Ntry>`;
+
+  it('signs an entry by CdtDbtInd alone; RvslInd does not flip it', () => {
+    const rows = parseCamtFile(
+      doc(
+        `${entry('10.00', 'DBIT', '<RvslInd>true</RvslInd>')}\n${entry('4.00', 'CRDT', '<RvslInd>true</RvslInd>')}`,
+      ),
+      2,
+    ).statements[0]!.rows;
+    expect(rows.map((r) => r.amount)).toEqual([-1000, 400]);
+  });
+
+  it('reads camt.052 reports and camt.054 notifications alike', () => {
+    for (const [root, item] of [
+      ['BkToCstmrAcctRpt', 'Rpt'],
+      ['BkToCstmrDbtCdtNtfctn', 'Ntfctn'],
+    ] as const) {
+      const file = parseCamtFile(doc(entry('1.50', 'CRDT'), root, item), 2);
+      expect(file.statements[0]!.rows.map((r) => r.amount)).toEqual([150]);
+    }
+  });
+
+  it('refuses cents that would be lost, naming the entry, and negative amounts', () => {
+    expect(errorsOf(() => parseCamtFile(doc(`\n${entry('1.005', 'CRDT')}`), 2))[0]).toEqual({
+      line: 6,
+      reason: expect.stringMatching(/"1\.005" has more decimals/),
+    });
+    expect(errorsOf(() => parseCamtFile(doc(entry('-1.00', 'CRDT')), 2))[0]!.reason).toMatch(/negative/);
+  });
+});
