@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
-import { testDatabaseKind } from '../../testing/db.ts';
+import * as migration from '../../db/migrations/20261124_0800_account_names_and_journal_imports.ts';
+import { createTestDatabase, testDatabaseKind } from '../../testing/db.ts';
+import { createTestOrganization } from './testing.ts';
 
 // Account names are unique per company ignoring case (index accounts_name_ci, migration
 // 20261124_0800): creating, renaming and importing answer 4xx with a clear message and change
@@ -102,5 +104,57 @@ describe(`account names and journal import over HTTP (${testDatabaseKind()})`, (
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatchObject({ code: 'journal_invalid', details: { line: 2 } });
+  });
+
+  it('migration 0800 renames existing duplicates (keeping system accounts and the oldest) before adding the index', async () => {
+    const handle = await createTestDatabase();
+    try {
+      const db = handle.db;
+      const org = await createTestOrganization(db);
+      await migration.down(db as never);
+      const add = (code: string, name: string, created: string) =>
+        db
+          .insertInto('accounts')
+          .values({
+            organization_id: org.id,
+            id: crypto.randomUUID(),
+            code,
+            name,
+            type: 'expense',
+            subtype: 'operating_expense',
+            parent_id: null,
+            currency: 'USD',
+            system_key: null,
+            created_at: created,
+          })
+          .execute();
+      await add('9001', 'bank FEES', '2020-01-01'); // older, but Bank fees is a system account: it keeps its name
+      await add('9002', 'Coffee', '2021-01-01');
+      await add('9003', 'COFFEE', '2020-06-01');
+      await add('9004', 'Coffee (9005)', '2022-01-01');
+      await add('9005', 'coffee', '2023-01-01');
+      await migration.up(db as never);
+      const names = await db
+        .selectFrom('accounts')
+        .select(['code', 'name'])
+        .where('organization_id', '=', org.id)
+        .where((eb) => eb.or([eb('code', 'like', '9%'), eb('name', 'ilike', 'bank fees%')]))
+        .orderBy('code')
+        .execute();
+      const byCode = Object.fromEntries(names.map((n) => [n.code, n.name]));
+      expect(byCode['9003']).toBe('COFFEE'); // the oldest keeps its name
+      expect(byCode['9002']).toBe('Coffee (9002)');
+      expect(byCode['9004']).toBe('Coffee (9005)');
+      // "coffee (9005)" would collide with 9004's name, so the id is appended too.
+      expect(byCode['9005']).toMatch(/^coffee \(9005\) [0-9a-f-]{36}$/);
+      expect(byCode['9001']).toBe('bank FEES (9001)');
+      expect(names.some((n) => n.name === 'Bank fees')).toBe(true);
+      const lower = names.map((n) => n.name.toLowerCase());
+      expect(new Set(lower).size).toBe(lower.length);
+      // And the index now refuses a new duplicate.
+      await expect(add('9006', 'coffee (9002)', '2024-01-01')).rejects.toThrow(/accounts_name_ci/);
+    } finally {
+      await handle.close();
+    }
   });
 });
