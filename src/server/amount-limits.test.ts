@@ -342,6 +342,7 @@ describe(`amount bound and exact sums (${testDatabaseKind()})`, () => {
         date: `2026-0${3 + (i % 6)}-15`,
         memo: `Largest ${i}`,
         source: 'manual' as const,
+        actorUserId: company.owner.id,
         lines: [
           { accountId: dr, debit: MAX },
           { accountId: cr, credit: MAX },

@@ -40,6 +40,7 @@ beforeAll(async () => {
       date: DATE,
       memo: `Sale ${i}`,
       source: 'manual' as const,
+      actorUserId: company.owner.id,
       lines: [
         { accountId: accounts.bank!, debit: 100 + (i % 7) },
         { accountId: accounts.services!, credit: 100 + (i % 7) },

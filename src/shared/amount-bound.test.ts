@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.ts';
-import { InvoiceCalcError, calculateInvoice } from './invoices.ts';
+import { InvoiceCalcError, type TaxForCalc, calculateInvoice } from './invoices.ts';
 import {
   AMOUNT_LIMIT_MESSAGE,
   LEDGER_VOLUME_LIMIT,
@@ -105,12 +105,13 @@ describe('the amount bound', () => {
         fc.integer({ min: 0, max: MAX_AMOUNT_MINOR }),
       ),
       discountPercent: fc.constantFrom('0', '10', '33.3333'),
-      taxes: fc.constantFrom(
+      taxes: fc.constantFrom<TaxForCalc[]>(
         [],
-        [{ id: 't1', percent: '20' }],
+        [{ id: 't1', percent: '20', compound: false, inclusive: false }],
+        [{ id: 't1', percent: '20', compound: false, inclusive: true }],
         [
-          { id: 't1', percent: '5' },
-          { id: 't2', percent: '9.975', compound: true },
+          { id: 't1', percent: '5', compound: false, inclusive: false },
+          { id: 't2', percent: '9.975', compound: true, inclusive: false },
         ],
       ),
     });
