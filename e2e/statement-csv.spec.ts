@@ -45,12 +45,13 @@ test('CSV mapping step: preamble and summary shown, ambiguous dates chosen by th
   await wizard.getByRole('button', { name: 'Continue' }).click();
 
   // What was found, said in words and shown line by line.
-  await expect(wizard.getByText('line 1 above the header is not transactions.')).toBeVisible();
+  await expect(wizard.getByText('Line 1, above the header, is not a transaction.')).toBeVisible();
   await expect(
-    wizard.getByText('line 5 after the last transaction is a summary, not transactions.'),
+    wizard.getByText('Line 5, after the last transaction, is a summary, not a transaction.'),
   ).toBeVisible();
   await expect(wizard.getByText('Lines 3 to 4 are read as transactions (2 rows).')).toBeVisible();
   await expect(wizard.getByLabel('Decimal mark')).toHaveValue(',');
+  await page.screenshot({ path: 'e2e-artifacts/statement-csv-mapping.png', fullPage: true });
 
   // 01/02 and 03/04 fit both readings: nothing is preselected and the preview waits.
   const dateFormat = wizard.getByLabel('Date format');

@@ -88,8 +88,8 @@ describe('CSV statement import through the API', () => {
       dateFormat: 'DD.MM.YYYY',
       decimalSeparator: ',',
     });
-    expect(sniff.notes.join(' ')).toMatch(/lines 1–2 above the header are not transactions/);
-    expect(sniff.notes.join(' ')).toMatch(/line 9 after the last transaction is a summary/);
+    expect(sniff.notes.join(' ')).toMatch(/Lines 1–2, above the header, are not transactions/);
+    expect(sniff.notes.join(' ')).toMatch(/Line 9, after the last transaction, is a summary/);
     // Records start on the file's lines: the blank line 3 is none, the quoted field spans 6–7.
     expect(sniff.records.map((r: { line: number }) => r.line)).toEqual([1, 2, 4, 5, 6, 8, 9]);
 

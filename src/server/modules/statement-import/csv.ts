@@ -442,7 +442,7 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
 const lineList = (records: CsvRecord[]) => {
   if (records.length === 0) return '';
   const lines = records.map((r) => r.line);
-  return lines.length === 1 ? `line ${lines[0]}` : `lines ${lines[0]}–${lines[lines.length - 1]}`;
+  return lines.length === 1 ? `Line ${lines[0]}` : `Lines ${lines[0]}–${lines[lines.length - 1]}`;
 };
 
 /** What the mapping step needs: the delimiter, the records, a suggested mapping and what is unsure. */
@@ -455,11 +455,15 @@ export const sniffCsv = (text: string) => {
   const notes: string[] = [];
   if (table.above.length > 0)
     notes.push(
-      `${lineList(table.above)} above the ${layout.hasHeader ? 'header' : 'first transaction'} ${table.above.length === 1 ? 'is' : 'are'} not transactions.`,
+      table.above.length === 1
+        ? `${lineList(table.above)}, above the ${layout.hasHeader ? 'header' : 'first transaction'}, is not a transaction.`
+        : `${lineList(table.above)}, above the ${layout.hasHeader ? 'header' : 'first transaction'}, are not transactions.`,
     );
   if (table.below.length > 0)
     notes.push(
-      `${lineList(table.below)} after the last transaction ${table.below.length === 1 ? 'is' : 'are'} a summary, not transactions.`,
+      table.below.length === 1
+        ? `${lineList(table.below)}, after the last transaction, is a summary, not a transaction.`
+        : `${lineList(table.below)}, after the last transaction, are a summary, not transactions.`,
     );
   if (suggestion.dateFormatChoices.length > 1)
     notes.push(

@@ -173,7 +173,7 @@ export const CsvMappingStep = ({
         </Alert>
       ) : null}
 
-      <fieldset className="space-y-3">
+      <fieldset className="min-w-0 space-y-3">
         <legend className="text-sm font-semibold">Where the transactions are</legend>
         <div className="max-h-64 overflow-auto rounded-lg border border-slate-200 dark:border-slate-800">
           <table className="w-full text-xs">
@@ -208,8 +208,10 @@ export const CsvMappingStep = ({
                         {role}
                       </Badge>
                     </td>
-                    <td className="max-w-[40rem] truncate border-t border-slate-100 px-2 py-1 font-mono dark:border-slate-800">
-                      {r.fields.join(' │ ')}
+                    <td className="border-t border-slate-100 px-2 py-1 dark:border-slate-800">
+                      <div className="max-w-[28rem] truncate font-mono" title={r.fields.join(' │ ')}>
+                        {r.fields.join(' │ ')}
+                      </div>
                     </td>
                   </tr>
                 );
@@ -290,7 +292,7 @@ export const CsvMappingStep = ({
         </p>
       </fieldset>
 
-      <fieldset className="grid gap-3 sm:grid-cols-3">
+      <fieldset className="min-w-0 grid gap-3 sm:grid-cols-3">
         <legend className="mb-2 text-sm font-semibold">Columns</legend>
         {columnSelect('dateColumn', 'Date', false)}
         {columnSelect('descriptionColumn', 'Description', false)}
@@ -300,7 +302,7 @@ export const CsvMappingStep = ({
         {columnSelect('currencyColumn', 'Currency (rows in another currency are refused)', true)}
       </fieldset>
 
-      <fieldset className="space-y-3">
+      <fieldset className="min-w-0 space-y-3">
         <legend className="text-sm font-semibold">Amounts are in</legend>
         <div className="flex flex-wrap gap-x-5 text-sm">
           {(
@@ -417,7 +419,7 @@ export const CsvMappingStep = ({
         </label>
       </fieldset>
 
-      <fieldset className="grid gap-3 sm:grid-cols-2">
+      <fieldset className="min-w-0 grid gap-3 sm:grid-cols-2">
         <legend className="mb-2 text-sm font-semibold">Formats</legend>
         <div>
           <Label htmlFor={`${id}-date-format`}>Date format</Label>
