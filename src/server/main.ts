@@ -1,6 +1,7 @@
 import { ConfigError } from '../shared/config/config.ts';
 import { type ServerConfig, loadServerConfig } from './config.ts';
 import { buildApp } from './app.ts';
+import { isLocalEnvironment, isLoopbackHostname } from './http/origins.ts';
 import { openConfiguredDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startRecurringInvoiceRunner } from './modules/invoices/recurring.ts';
@@ -75,6 +76,11 @@ const main = async () => {
   app.log.info(
     `Kontor ${config.version} (${config.app.ENVIRONMENT}) on ${config.publicUrl} using ${dbLabel}`,
   );
+  if (!isLoopbackHostname(config.host) && isLocalEnvironment(config.app.ENVIRONMENT)) {
+    app.log.warn(
+      `HOST=${config.host}: this ${config.app.ENVIRONMENT} server is reachable from your network (development tools still answer only on this machine). Beyond your own desk, run APP_ENV=production behind HTTPS.`,
+    );
+  }
 };
 
 await main();
