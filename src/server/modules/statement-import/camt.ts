@@ -123,6 +123,16 @@ export const parseCamtFile = (
     const at = startOf(node);
     return at === undefined ? fallback : lineAt(lineStarts, at);
   };
+  // Bank statements never declare entities; a DTD that does could expand without bound.
+  const entityDeclaration = /<!ENTITY/i.exec(content);
+  if (entityDeclaration) {
+    throw new StatementParseError([
+      {
+        line: lineAt(lineStarts, entityDeclaration.index),
+        reason: 'the file declares XML entities (<!ENTITY>), which bank statements never do',
+      },
+    ]);
+  }
   const valid = XMLValidator.validate(content);
   if (valid !== true) {
     // Elements still open at the end: the validator names them all, on line 1.

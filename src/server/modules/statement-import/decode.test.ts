@@ -155,3 +155,12 @@ ${entries}
     expect(errorsOf(() => parseCamtFile(doc(entry('-1.00', 'CRDT')), 2))[0]!.reason).toMatch(/negative/);
   });
 });
+
+describe('CAMT safety', () => {
+  it('refuses a DTD that declares entities, naming its line', () => {
+    const bomb = `<?xml version="1.0"?>\n<!DOCTYPE Document [\n<!ENTITY a "aaaaaaaaaa">\n<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n]>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Ntry>&b;</Ntry></Stmt></BkToCstmrStmt></Document>`;
+    expect(errorsOf(() => parseCamtFile(bomb, 2))).toEqual([
+      { line: 3, reason: expect.stringMatching(/<!ENTITY>/) },
+    ]);
+  });
+});
