@@ -15,6 +15,7 @@ import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { JournalImportForm, JournalImportIcon } from './JournalImport.tsx';
 import { useAccounts, useCreateAccount, useImportAccounts, useUpdateAccount } from './ledgerApi.ts';
 import { errorText, Loading, LoadError } from './parts.tsx';
 
@@ -214,6 +215,7 @@ export const ChartOfAccountsTab = ({ onOpenAccount }: { onOpenAccount: (accountI
   const [filter, setFilter] = useState('');
   const [editing, setEditing] = useState<Account | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
+  const [importingJournal, setImportingJournal] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const manage = can('manage_settings');
@@ -251,6 +253,11 @@ export const ChartOfAccountsTab = ({ onOpenAccount }: { onOpenAccount: (accountI
               <Button variant="secondary" onClick={() => setImporting(true)}>
                 <Upload className="h-4 w-4" aria-hidden="true" /> Import CSV
               </Button>
+              {can('post') ? (
+                <Button variant="secondary" onClick={() => setImportingJournal(true)}>
+                  <JournalImportIcon className="h-4 w-4" aria-hidden="true" /> Import journal
+                </Button>
+              ) : null}
               <Button onClick={() => setEditing('new')}>
                 <Plus className="h-4 w-4" aria-hidden="true" /> Add account
               </Button>
@@ -428,6 +435,14 @@ export const ChartOfAccountsTab = ({ onOpenAccount }: { onOpenAccount: (accountI
             setNotice(message);
           }}
         />
+      </Dialog>
+      <Dialog
+        open={importingJournal}
+        onOpenChange={setImportingJournal}
+        title="Import hledger or ledger journal"
+        description="Post every transaction of a plain-text accounting file."
+      >
+        {importingJournal ? <JournalImportForm onClose={() => setImportingJournal(false)} /> : null}
       </Dialog>
     </Card>
   );

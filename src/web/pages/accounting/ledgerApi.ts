@@ -25,6 +25,7 @@ export const ledgerPaths = (orgId: string) => {
     accounts: `${base}/accounts`,
     account: (id: string) => `${base}/accounts/${id}`,
     accountsImport: `${base}/accounts/import`,
+    journalImport: `${base}/ledger/import`,
     settings: `${base}/ledger/settings`,
     entries: `${base}/journal-entries`,
     entry: (id: string) => `${base}/journal-entries/${id}`,
@@ -268,6 +269,20 @@ export type ImportResult = { created: number; updated: number };
 export const useImportAccounts = () =>
   useLedgerMutation((orgId, csv: string) =>
     api.post<ImportResult>(ledgerPaths(orgId).accountsImport, { csv }),
+  );
+
+/** What POST /ledger/import answers: entries posted, account mapping, and what was ignored by line. */
+export type JournalImportResult = {
+  entries: number;
+  createdAccounts: number;
+  accounts: { journalName: string; accountId: string; code: string; name: string; created: boolean }[];
+  notices: { line: number; message: string }[];
+  noticeCount: number;
+};
+
+export const useImportJournal = () =>
+  useLedgerMutation((orgId, journal: string) =>
+    api.post<JournalImportResult>(ledgerPaths(orgId).journalImport, { journal }),
   );
 
 export const useUpdateLedgerSettings = () =>
