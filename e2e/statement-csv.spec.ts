@@ -63,6 +63,9 @@ test('CSV mapping step: preamble and summary shown, ambiguous dates chosen by th
   await expect(wizard.getByRole('button', { name: 'Preview' })).toBeEnabled();
   await wizard.getByRole('button', { name: 'Preview' }).click();
   await expect(wizard.getByTestId('preview-new')).toHaveText('2');
+  await expect(wizard.getByTestId('preview-csv-layout')).toHaveText(
+    'Transactions read from lines 3 to 4 (header on line 2); 1 line above and 1 below are not transactions.',
+  );
   await wizard.getByRole('button', { name: 'Import 2 transactions' }).click();
   await expect(wizard.getByText(/Imported 2 transactions/)).toBeVisible();
   await wizard.getByRole('button', { name: 'Done' }).click();

@@ -354,6 +354,29 @@ export const ImportWizard = ({
               Characters read as {preview.encoding}.
             </p>
           ) : null}
+          {preview.csvLayout ? (
+            <div className="text-xs text-slate-500 dark:text-slate-400" data-testid="preview-csv-layout">
+              <p>
+                Transactions read from lines {preview.csvLayout.firstLine} to {preview.csvLayout.lastLine}
+                {preview.csvLayout.headerLine !== null
+                  ? ` (header on line ${preview.csvLayout.headerLine})`
+                  : ''}
+                {preview.csvLayout.linesAbove.length + preview.csvLayout.linesBelow.length > 0
+                  ? `; ${preview.csvLayout.linesAbove.length} line${preview.csvLayout.linesAbove.length === 1 ? '' : 's'} above and ${preview.csvLayout.linesBelow.length} below are not transactions`
+                  : ''}
+                .
+              </p>
+              {preview.csvLayout.leftOut.length > 0 ? (
+                <ul className="mt-1 list-disc pl-4" aria-label="Rows left out of the import">
+                  {preview.csvLayout.leftOut.map((r) => (
+                    <li key={r.line}>
+                      Line {r.line} has no date and no amount and is left out: “{r.text}”
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ) : null}
           {preview.statements.length > 1 ? (
             <fieldset className="space-y-2" data-testid="preview-statements">
               <legend className="mb-1 text-sm font-medium">
