@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CsvDateFormat, csvMappingSchema } from '../../../shared/transactions.ts';
+import { type CsvDateFormat, csvMappingSchema, csvSniffSchema } from '../../../shared/transactions.ts';
 import { classifyIndicators, detectDelimiter, parseCsvStatement, readCsvRecords, sniffCsv } from './csv.ts';
 import { StatementParseError } from './types.ts';
 import { detectDateFormat, detectDecimalMark, parseBankAmount, parseDateIn } from './values.ts';
@@ -202,6 +202,19 @@ describe('reading records', () => {
         'Saldo;150,00;EUR\nDatum;Text;Betrag;W\n01.11.2026;A;1,00;EUR\n01.11.2026;B;2,00;EUR\n',
       ),
     ).toBe(';');
+  });
+});
+
+describe('sniffing any file', () => {
+  it('answers in the shape the API promises, also for very wide or very long preambles', () => {
+    const wide = `${[...Array(250).keys()].map((i) => `c${i}`).join(',')}\n${[...Array(250).keys()].map((i) => (i === 220 ? '2026-11-02' : i === 230 ? '1.00' : 'x')).join(',')}\n`;
+    const preamble = `${'Note;x\n'.repeat(1200)}Date;Text;Amount\n2026-11-02;A;1,00\n`;
+    for (const text of [wide, preamble, '\n\n', 'just words', ';;;\n,,,']) {
+      const sniff = { ...sniffCsv(text), savedMapping: null };
+      expect(csvSniffSchema.safeParse(sniff).success).toBe(true);
+    }
+    expect(sniffCsv(wide).suggestedMapping).toBeNull();
+    expect(sniffCsv(preamble).suggestedMapping).toBeNull();
   });
 });
 

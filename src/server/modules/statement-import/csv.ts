@@ -411,8 +411,17 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
       (i) => !taken.has(i) && share(i, (v) => !looksLikeAmount(v) && !looksLikeDate(v)) >= 0.8,
     ) ??
     null;
+  // A mapping names at most column 200 and row 1000 (csvMappingSchema); a table beyond that is
+  // mapped by hand, never half-suggested.
+  const outOfReach =
+    Math.max(layout.headerRow, layout.firstDataRow, layout.footerRows) > 999 ||
+    [dateColumn, textColumn, amountColumn, debitColumn, creditColumn].some((c) => c !== null && c > 199);
+  const within = (c: number | null) => (c !== null && c > 199 ? null : c);
   const mapping: CsvMapping | null =
-    dateColumn === null || textColumn === null || (amountColumn === null && debitColumn === null)
+    outOfReach ||
+    dateColumn === null ||
+    textColumn === null ||
+    (amountColumn === null && debitColumn === null)
       ? null
       : {
           delimiter,
@@ -422,16 +431,16 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
           footerRows: layout.footerRows,
           dateColumn,
           descriptionColumn: textColumn,
-          payeeColumn: payeeColumn === textColumn ? null : payeeColumn,
+          payeeColumn: payeeColumn === textColumn ? null : within(payeeColumn),
           amountColumn,
           debitColumn,
           creditColumn,
-          indicatorColumn,
+          indicatorColumn: within(indicatorColumn),
           debitIndicators: indicators?.debit ?? [],
           creditIndicators: indicators?.credit ?? [],
-          currencyColumn,
-          referenceColumn,
-          externalIdColumn,
+          currencyColumn: within(currencyColumn),
+          referenceColumn: within(referenceColumn),
+          externalIdColumn: within(externalIdColumn),
           dateFormat: date.format ?? date.fitting[0] ?? 'YYYY-MM-DD',
           decimalSeparator: decimal.mark ?? '.',
           invertAmounts: false,
@@ -482,7 +491,11 @@ export const sniffCsv = (text: string) => {
       : (table.body[0]?.fields.map(() => '') ?? []),
     sampleRows: table.body.slice(0, 10).map((r) => r.fields),
     suggestedMapping: suggestion.mapping,
-    records: [...head, ...tail],
+    // What the page shows of each line: enough to recognise it, bounded for very wide files.
+    records: [...head, ...tail].map((r) => ({
+      ...r,
+      fields: r.fields.slice(0, 200).map((f) => (f.length > 300 ? `${f.slice(0, 300)}…` : f)),
+    })),
     totalRecords: records.length,
     dateFormatChoices: suggestion.dateFormatChoices,
     ambiguousAmounts: suggestion.ambiguousAmounts,
