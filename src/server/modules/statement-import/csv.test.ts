@@ -214,6 +214,46 @@ describe('sniffing any file', () => {
       expect(csvSniffSchema.safeParse(sniff).success).toBe(true);
     }
     expect(sniffCsv(wide).suggestedMapping).toBeNull();
+    // Any text: a sniff in the promised shape and a parse, or a refusal by line — nothing else.
+    const piece = fc.constantFrom(
+      '2026-11-02',
+      '02.11.26',
+      '1.234,56',
+      '-12.00',
+      '(5)',
+      'CR',
+      '"',
+      '""',
+      'a b',
+      '',
+      ';',
+      ',',
+      '\t',
+      '\n',
+      '\r',
+      '€',
+      '31/02/2026',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
+        const text = pieces.join('');
+        try {
+          const sniff = sniffCsv(text);
+          expect(csvSniffSchema.safeParse({ ...sniff, savedMapping: null }).success).toBe(true);
+          if (sniff.suggestedMapping)
+            parseCsvStatement(text, sniff.suggestedMapping, { exponent: 2, currency: 'EUR' });
+        } catch (error) {
+          if (!(error instanceof StatementParseError)) throw error;
+          expect(error.errors.length).toBeGreaterThan(0);
+          const lines = text.replace(/\r\r\n|\r\n|\r/g, '\n').split('\n').length;
+          for (const e of error.errors) {
+            expect(e.line).toBeGreaterThanOrEqual(1);
+            expect(e.line).toBeLessThanOrEqual(lines);
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
     expect(sniffCsv(preamble).suggestedMapping).toBeNull();
   });
 });
