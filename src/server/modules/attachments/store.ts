@@ -3,9 +3,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { notFound } from '../../../shared/errors.ts';
+import { type Executor, inTransaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/record.ts';
-import { inTransaction } from '../ledger/posting.ts';
-import type { Executor } from '../ledger/queries.ts';
 import type { CheckedUpload } from './policy.ts';
 
 // Where attachments live: in the database, in each owner's table (journal_attachments for

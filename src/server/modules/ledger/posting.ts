@@ -12,6 +12,7 @@ import {
   isCurrencyCode,
   parseRate,
 } from '../../../shared/money.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { JournalEntriesTable } from '../../db/types.ts';
 import { recordAudit } from '../audit/record.ts';
 import { isIsoDate } from './dates.ts';
@@ -63,8 +64,8 @@ type Selectable<T> = { [K in keyof T]: T[K] extends { __select__: infer S } ? S 
 type EntryRow = NonNullable<Awaited<ReturnType<typeof selectEntry>>>;
 export type { EntryRow };
 
-export const inTransaction = <T>(db: Executor, fn: (trx: Executor) => Promise<T>): Promise<T> =>
-  db.isTransaction ? fn(db) : db.transaction().execute(fn);
+// Kept here for the modules that import it from the ledger; it lives in db/ (plumbing).
+export { inTransaction };
 
 const lineError = (index: number, message: string, code = 'invalid_line') =>
   badRequest(code, `Line ${index + 1}: ${message}`, { line: index + 1 });
