@@ -700,6 +700,12 @@ export const importJournal = (
           await resolve(w.account, w.line);
           continue;
         }
+        if (w.amount!.currency !== base && (w.amount!.minor === 0n || value === 0n)) {
+          throw importError(
+            w.line,
+            `${money(w.amount!)} at a cost of ${money({ currency: base, minor: value })} has no exchange rate; write a non-zero amount and cost.`,
+          );
+        }
         const accountId = await resolve(w.account, w.line);
         const minor = Number(value < 0n ? -value : value);
         if (!Number.isSafeInteger(minor)) throw importError(w.line, 'the amount is too large.');

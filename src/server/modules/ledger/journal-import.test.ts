@@ -445,6 +445,14 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
       ],
       [j('2026-01-05 a', '    Assets:Broker   10 AAPL {$30}', '    Assets:Bank'), /^Line 2: lot prices/],
       [j('C 1.00 Kb = 1024 bytes'), /^Line 1: commodity conversions/],
+      [
+        j('2026-01-05 a', '    Expenses:A   0 EUR @@ $5', '    Assets:Bank'),
+        /^Line 2: 0\.00 EUR at a cost of 5\.00 USD has no exchange rate/,
+      ],
+      [
+        j('2026-01-05 a', '    Expenses:A   5 EUR @@ $0', '    Assets:Bank'),
+        /^Line 2: 5\.00 EUR at a cost of 0\.00 USD has no exchange rate/,
+      ],
       [j('2026-13-01 a'), /^Line 1: 2026-13-01 is not a real date/],
     ];
     for (const [journal, message] of cases) expect((await refusal(journal)).message).toMatch(message);
