@@ -67,7 +67,15 @@ export const signedSessionToken = async (
   const authorization = request.headers.authorization;
   const cookie = request.headers.cookie;
   if (!cookie && !authorization) return null;
-  const { name, secret } = await sessionCookieOf(ctx);
+  let settings: SessionCookie;
+  try {
+    settings = await sessionCookieOf(ctx);
+  } catch {
+    // The limiter must never turn a request into a 500: count it against the address.
+    cookieSettings.delete(ctx);
+    return null;
+  }
+  const { name, secret } = settings;
   const fromCookie = cookieValue(cookie, name);
   if (fromCookie) {
     const token = verifiedToken(fromCookie, secret);
