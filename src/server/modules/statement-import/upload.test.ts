@@ -352,6 +352,38 @@ describe('statement upload (raw bytes)', () => {
     expect(other.json().error.code).not.toBe('statement_invalid');
   });
 
+  it('answers a broken or incomplete multipart body with a 4xx, never a 5xx', async () => {
+    const usd = await addAccount({ name: 'Broken uploads' });
+    const url = `/api/orgs/${company.id}/statement-imports/preview`;
+    const cookie = company.owner.cookie;
+    const bodies: { headers: Record<string, string>; payload: string }[] = [
+      { headers: { 'content-type': 'multipart/form-data' }, payload: 'no boundary' },
+      {
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        payload: '--x\r\nContent-Disposition: form-data; name="file"; filename="a.ofx"\r\n\r\ncut',
+      },
+      {
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        payload: `--x\r\nContent-Disposition: form-data; name="moneyAccountId"\r\n\r\n${usd.id}\r\n--x--\r\n`,
+      },
+      {
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        payload: `--x\r\nContent-Disposition: form-data; name="moneyAccountId"\r\n\r\n${usd.id}\r\n--x\r\nContent-Disposition: form-data; name="mapping"\r\n\r\n{not json\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\na,b\r\n--x--\r\n`,
+      },
+    ];
+    for (const b of bodies) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...b.headers, cookie },
+        payload: b.payload,
+      });
+      expect(res.statusCode, b.payload).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, b.payload).toBeLessThan(500);
+      expect(res.json().error.code).toMatch(/^[a-z_]+$/);
+    }
+  });
+
   it('answers 413 in the standard shape for a file over 60 MB', async () => {
     const usd = await addAccount({ name: 'Big' });
     const res = await upload(
