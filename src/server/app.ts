@@ -16,7 +16,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
-import { MAX_PARAM_LENGTH, frameworkErrors, registerTextGuard } from './http/input.ts';
+import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, registerTextGuard } from './http/input.ts';
 import { apiRateLimitOptions } from './http/rate-limit.ts';
 import { registerRequestSecurity } from './http/request-security.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -56,6 +56,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
     // Malformed percent-encoding and over-long path parameters answer in the API's error shape.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

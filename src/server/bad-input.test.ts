@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isApiErrorBody } from '../shared/errors.ts';
 import { databaseRefusal } from './http/input.ts';
@@ -209,6 +210,29 @@ describe('bad input is refused with a 4xx naming the problem', () => {
     const noBoundary = await upload('x', 'multipart/form-data');
     expect(noBoundary.statusCode).toBe(400);
     expect(isApiErrorBody(noBoundary.json())).toBe(true);
+  });
+
+  it('answers what the HTTP parser refuses (a 20 KB address, a broken request line) in the error shape', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const raw = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
+        let answer = '';
+        socket.on('data', (chunk) => {
+          answer += chunk.toString();
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const long = await raw(`GET /api/health?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    expect(long).toMatch(/^HTTP\/1\.1 431 /);
+    expect(isApiErrorBody(JSON.parse(long.slice(long.indexOf('\r\n\r\n') + 4)))).toBe(true);
+    const broken = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expect(broken).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(broken.slice(broken.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      error: { code: 'bad_request' },
+    });
   });
 
   it('maps a value the database refuses to 4xx as a safety net', async () => {

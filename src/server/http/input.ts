@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiErrorBody, badRequest } from '../../shared/errors.ts';
 import { unsafeTextProblem } from '../../shared/input.ts';
@@ -114,4 +115,33 @@ export const databaseRefusal = (error: unknown): DatabaseRefusal | undefined => 
   if (code === '23505')
     return { status: 409, code: 'already_exists', message: 'A record with these details already exists.' };
   return undefined;
+};
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before any route sees it
+ * (headers or address over 16 KB, a malformed request line, a client too slow) still answers
+ * in the API's error shape, like Fastify's default otherwise does.
+ */
+export const clientErrorHandler = (error: Error & { code?: string }, socket: Socket) => {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, body] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', { code: 'request_timeout', message: 'The request took too long to arrive.' }]
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [
+            431,
+            'Request Header Fields Too Large',
+            {
+              code: 'headers_too_large',
+              message: 'The address or headers are too long (over 16 KB); shorten them and try again.',
+            },
+          ]
+        : [400, 'Bad Request', { code: 'bad_request', message: 'The request is not valid HTTP.' }];
+  const text = JSON.stringify({ error: body } satisfies ApiErrorBody);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(error);
 };
