@@ -233,6 +233,25 @@ describe('global /api rate limit', () => {
     }
   });
 
+  it('behind a proxy, keys anonymous calls by the address the proxy saw, not what the client wrote', async () => {
+    const t = await createTestApp({ env: { API_ANONYMOUS_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'true' } });
+    try {
+      // The proxy appends the real client (192.0.2.70); the client made up the entry before it.
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/api/me/profile',
+          headers: { 'x-forwarded-for': `203.0.113.${i}, 192.0.2.70` },
+        });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it("lets a signed-in office's dashboard bursts through in production", async () => {
     const t = await createTestApp({ env: { APP_ENV: 'production', AUTH_SECRET: SECRET } });
     try {
