@@ -59,6 +59,24 @@ const NEW_PASSWORD_FIELDS: Record<string, 'password' | 'newPassword'> = {
   '/change-password': 'newPassword',
 };
 
+// Sign-up answers no sooner than this after the request reached the handler, whether the
+// address was free or taken: creating an account does a few more writes than the taken-address
+// answer, and the floor hides that difference (Better Auth does the same, 500 ms, when it
+// resends a confirmation link). Off under tests unless a test sets it (setSignUpAnswerFloor).
+export const SIGN_UP_ANSWER_FLOOR_MS = 400;
+const signUpFloors = new WeakMap<AppContext, number>();
+export const setSignUpAnswerFloor = (ctx: AppContext, ms: number) => signUpFloors.set(ctx, ms);
+const signUpStarted = new WeakMap<Request, number>();
+
+const waitForSignUpFloor = async (ctx: AppContext, request: Request | undefined) => {
+  const started = request ? signUpStarted.get(request) : undefined;
+  const floor =
+    signUpFloors.get(ctx) ?? (ctx.config.app.ENVIRONMENT === 'test' ? 0 : SIGN_UP_ANSWER_FLOOR_MS);
+  if (started === undefined || floor <= 0) return;
+  const remaining = floor - (performance.now() - started);
+  if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
+};
+
 const DEV_SECRET = 'kontor-development-secret-change-me-in-production-0123456789';
 
 export const createAuth = (ctx: AppContext) => {
@@ -138,6 +156,8 @@ export const createAuth = (ctx: AppContext) => {
     },
     hooks: {
       before: createAuthMiddleware(async (hook) => {
+        if (hook.path === '/sign-up/email' && hook.request)
+          signUpStarted.set(hook.request, performance.now());
         const body = hook.body as Record<string, unknown> | undefined;
         const field = NEW_PASSWORD_FIELDS[hook.path];
         const password = field ? body?.[field] : undefined;
@@ -221,11 +241,13 @@ export const createAuth = (ctx: AppContext) => {
             banExpires: null,
             id: randomUUID(),
           };
+          await waitForSignUpFloor(ctx, hook.request);
           return new Response(JSON.stringify({ token, user }), {
             status: 200,
             headers: { 'content-type': 'application/json' },
           });
         }
+        if (hook.path === '/sign-up/email') await waitForSignUpFloor(ctx, hook.request);
         if (hook.context.returned instanceof Error) return;
         const userId = hook.context.session?.user.id ?? hook.context.newSession?.user.id;
         if (!userId) return;
