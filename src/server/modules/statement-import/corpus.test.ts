@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StatementPart } from '../../../shared/transactions.ts';
+import { createTestApp } from '../../testing/app.ts';
+import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
 import { parseStatementBytes } from './parse.ts';
 import { StatementParseError } from './types.ts';
 
@@ -271,11 +274,11 @@ const EXPECTED: Record<string, Expectation> = {
     ],
   },
   'ofx/ofxparse-ofx-v102-empty-tags.ofx': {
-    why: "empty CURDEF and BALAMT: no currency stated (the account's applies), one 12.34 credit",
+    why: "empty CURDEF and BALAMT: the currency is the transaction's CURRENCY (CURSYM AUD at rate 1), one 12.34 credit",
     statements: [
       {
         account: '12345678',
-        currency: null,
+        currency: 'AUD',
         count: 1,
         sum: 1234,
         first: '2018-05-07',
@@ -683,6 +686,95 @@ describe.skipIf(!present)('real-world OFX and CAMT corpus', () => {
         if (want.closing !== undefined) expect(got.closingBalance).toEqual(want.closing);
         if (want.payee) expect(got.rows.map((r) => r.payee)).toContain(want.payee);
         for (const row of got.rows) expect(`${row.description}${row.payee ?? ''}`).not.toContain('\ufffd');
+      });
+    });
+  }
+});
+
+// The same expectations through the HTTP API, each file posted as bytes the way the page
+// posts it, every statement sent to a money account in its currency.
+describe.skipIf(!present)('real-world OFX and CAMT corpus through the API', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  let company: TestCompany;
+  const accounts = new Map<string, string>();
+  const inject = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({
+      method,
+      url: `/api/orgs/${company.id}${url}`,
+      headers: { cookie: company.owner.cookie },
+      payload,
+    });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    company = await createTestCompany(t.app);
+    for (const currency of ['USD', 'CAD', 'AUD', 'BRL', 'EUR', 'CHF', 'RON']) {
+      if (currency !== 'USD') {
+        const rate = await inject('POST', '/wallet/rates', { currency, date: '1990-01-01', rate: '1.5' });
+        expect(rate.statusCode).toBeLessThan(300);
+      }
+      const res = await inject('POST', '/wallet/accounts', {
+        name: `Corpus ${currency}`,
+        kind: 'bank',
+        currency,
+        openingDate: '1990-01-01',
+        openingBalance: 0,
+      });
+      expect(res.statusCode).toBe(201);
+      accounts.set(currency, res.json().id);
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  for (const [file, expected] of Object.entries(EXPECTED)) {
+    it(`${file} (API)`, async () => {
+      const wanted = 'statements' in expected ? expected.statements : [];
+      const form = new FormData();
+      form.append('moneyAccountId', accounts.get(wanted[0]?.currency ?? 'USD')!);
+      form.append(
+        'statements',
+        JSON.stringify(
+          wanted.map((w, index) => ({ index, moneyAccountId: accounts.get(w.currency ?? 'USD')! })),
+        ),
+      );
+      form.append(
+        'file',
+        new Blob([new Uint8Array(fs.readFileSync(path.join(corpus, file)))]),
+        path.basename(file),
+      );
+      const request = new Request('http://localhost/', { method: 'POST', body: form });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/orgs/${company.id}/statement-imports/preview`,
+        headers: { cookie: company.owner.cookie, 'content-type': request.headers.get('content-type')! },
+        payload: Buffer.from(await request.arrayBuffer()),
+      });
+      if ('refused' in expected) {
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error.code).toBe('statement_invalid');
+        expect(res.json().error.details.errors[0]).toEqual({
+          line: expected.refused.line,
+          reason: expect.stringMatching(expected.refused.reason),
+        });
+        return;
+      }
+      expect(res.statusCode, res.body).toBe(200);
+      const parts = res.json().statements as StatementPart[];
+      expect(
+        parts.map((p) => ({
+          account: p.accountNumber,
+          count: p.totalRows,
+          sum: p.moneyIn - p.moneyOut,
+          new: p.newRows,
+        })),
+      ).toEqual(wanted.map((w) => ({ account: w.account, count: w.count, sum: w.sum, new: w.count })));
+      wanted.forEach((w, i) => {
+        if (w.first !== undefined) expect(parts[i]!.firstDate).toBe(w.first);
+        if (w.last !== undefined) expect(parts[i]!.lastDate).toBe(w.last);
+        if (w.opening !== undefined) expect(parts[i]!.openingBalance).toEqual(w.opening);
+        if (w.closing !== undefined) expect(parts[i]!.closingBalance).toEqual(w.closing);
       });
     });
   }

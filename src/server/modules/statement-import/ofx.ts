@@ -105,6 +105,8 @@ type Building = {
   statement: ParsedStatement;
   exponent: number;
   zeroLines: number[];
+  /** The currency came from a transaction's CURSYM, the statement stating no CURDEF. */
+  currencyFromRows?: boolean;
 };
 
 /**
@@ -174,6 +176,20 @@ export const parseOfxFile = (
       return;
     }
     const currencyOfRow = f.get('CURRENCY.CURSYM')?.toUpperCase();
+    // A statement without CURDEF takes the currency its transactions state (CURRENCY/CURSYM).
+    if (currencyOfRow && !b.statement.currency && !b.currencyFromRows) {
+      const exponent = exponentOfCode(currencyOfRow);
+      if (exponent === null) {
+        problems.add(
+          t.lines.get('CURRENCY.CURSYM') ?? t.line,
+          `CURSYM "${currencyOfRow}" is not an ISO 4217 currency code`,
+        );
+        return;
+      }
+      b.statement.currency = currencyOfRow;
+      b.exponent = exponent;
+      b.currencyFromRows = true;
+    }
     const statementCurrency = b.statement.currency ?? fallbackCurrency;
     if (currencyOfRow && statementCurrency && currencyOfRow !== statementCurrency) {
       problems.add(
