@@ -234,5 +234,16 @@ describe(`cursor pagination returns every row once (${testDatabaseKind()})`, () 
         expect(res.json().error.code).toBe('invalid_cursor');
       }
     }
+    // A general-ledger cursor carrying a running balance no ledger can hold.
+    const huge = Buffer.from(
+      JSON.stringify({ date: '2026-03-15', number: 1, line: 1, balance: Number.MAX_SAFE_INTEGER }),
+    ).toString('base64url');
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/orgs/${company.id}/reports/general-ledger?accountId=${accounts.bank}&to=2026-12-31&cursor=${huge}`,
+      headers: { cookie: company.owner.cookie },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('invalid_cursor');
   });
 });

@@ -9,8 +9,9 @@ import {
   type TrialBalance,
   isDebitNormal,
 } from '../../../shared/ledger.ts';
+import { LEDGER_VOLUME_LIMIT } from '../../../shared/money.ts';
 import { addDays, fiscalYearOf, previousPeriod, wholeMonthSpan } from './dates.ts';
-import { decodeCursor, encodeCursor } from '../../db/cursor.ts';
+import { decodeCursor, encodeCursor, invalidCursor } from '../../db/cursor.ts';
 import { type BalanceRow, type Executor, selectBalances, selectSettings } from './queries.ts';
 
 // Financial reports, computed exactly in integer minor units. Sums come from SQL: whole
@@ -280,6 +281,8 @@ export const generalLedger = async (
     line: 'integer',
     balance: 'integer',
   });
+  // The running balance rides in the cursor; a real one is within the ledger's volume limit.
+  if (cursor && Math.abs(cursor.balance) > LEDGER_VOLUME_LIMIT) throw invalidCursor();
   const openingRows = from
     ? await balancesOver(db, organizationId, null, addDays(from, -1), null, account.id)
     : [];
