@@ -57,10 +57,20 @@ test('CSV mapping step: preamble and summary shown, ambiguous dates chosen by th
   const dateFormat = wizard.getByLabel('Date format');
   await expect(dateFormat).toHaveValue('');
   await expect(wizard.getByText('Choose the date format to see the preview.')).toBeVisible();
+  await expect(wizard.getByText('Make the choices above to see the first transactions.')).toBeVisible();
   await expect(wizard.getByRole('button', { name: 'Preview' })).toBeDisabled();
   await dateFormat.focus();
   await dateFormat.selectOption('DD/MM/YYYY');
   await expect(wizard.getByRole('button', { name: 'Preview' })).toBeEnabled();
+  // The resulting preview, read by the server with the mapping as it stands.
+  const trial = wizard.getByTestId('mapping-trial');
+  await expect(trial.getByRole('row')).toHaveCount(3);
+  await expect(trial.getByRole('row').nth(1)).toContainText('2026-02-01');
+  await expect(trial.getByRole('row').nth(2)).toContainText('2026-04-03');
+  await dateFormat.selectOption('MM/DD/YYYY');
+  await expect(trial.getByRole('row').nth(1)).toContainText('2026-01-02');
+  await dateFormat.selectOption('DD/MM/YYYY');
+  await expect(trial.getByRole('row').nth(1)).toContainText('2026-02-01');
   await wizard.getByRole('button', { name: 'Preview' }).click();
   await expect(wizard.getByTestId('preview-new')).toHaveText('2');
   await expect(wizard.getByTestId('preview-csv-layout')).toHaveText(

@@ -1,5 +1,12 @@
-import { useId, useState } from 'react';
-import { CSV_DATE_FORMATS, type CsvMapping, type CsvSniff } from '../../../shared/transactions.ts';
+import { useEffect, useId, useRef, useState } from 'react';
+import {
+  CSV_DATE_FORMATS,
+  type CsvMapping,
+  type CsvSniff,
+  type StatementPreview,
+} from '../../../shared/transactions.ts';
+import { Money } from '../../components/money/Money.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge } from '../../components/ui/Card.tsx';
 import { Label, inputClass } from './Controls.tsx';
@@ -40,12 +47,20 @@ const listOf = (text: string) =>
     .map((v) => v.trim())
     .filter(Boolean);
 
+type Trial =
+  | { state: 'idle' }
+  | { state: 'reading' }
+  | { state: 'read'; preview: StatementPreview }
+  | { state: 'refused'; errors: { line: number; reason: string }[]; message: string };
+
 export const CsvMappingStep = ({
   sniff,
   mapping,
   onChange,
   onBack,
   onPreview,
+  tryMapping,
+  currency,
   busy,
 }: {
   sniff: CsvSniff;
@@ -53,6 +68,9 @@ export const CsvMappingStep = ({
   onChange: (m: CsvMapping) => void;
   onBack: () => void;
   onPreview: (m: CsvMapping) => void;
+  /** Reads the whole file with a mapping on the server (the preview call; writes nothing). */
+  tryMapping?: (m: CsvMapping) => Promise<StatementPreview>;
+  currency: string;
   busy: boolean;
 }) => {
   const id = useId();
@@ -116,6 +134,39 @@ export const CsvMappingStep = ({
       ? ['the indicator values']
       : []),
   ];
+
+  // The resulting preview: the server reads the whole file with the mapping as it stands
+  // (a moment after the last change) and shows the first rows or the lines it refuses.
+  const [trial, setTrial] = useState<Trial>({ state: 'idle' });
+  const asked = useRef(0);
+  const ready = missing.length === 0;
+  useEffect(() => {
+    if (!tryMapping || !ready) {
+      setTrial({ state: 'idle' });
+      return;
+    }
+    const ticket = ++asked.current;
+    setTrial({ state: 'reading' });
+    const timer = setTimeout(() => {
+      tryMapping(mapping).then(
+        (preview) => ticket === asked.current && setTrial({ state: 'read', preview }),
+        (error: unknown) => {
+          if (ticket !== asked.current) return;
+          const details =
+            error instanceof ApiError
+              ? (error.details as { errors?: { line: number; reason: string }[] })
+              : undefined;
+          setTrial({
+            state: 'refused',
+            errors: details?.errors ?? [],
+            message:
+              error instanceof Error ? error.message : 'The file could not be read with these settings.',
+          });
+        },
+      );
+    }, 500);
+    return () => clearTimeout(timer);
+  }, [tryMapping, mapping, ready]);
 
   const columnSelect = (key: keyof CsvMapping, label: string, allowNone: boolean) => (
     <div key={key}>
@@ -476,6 +527,85 @@ export const CsvMappingStep = ({
           </p>
         </div>
       </fieldset>
+
+      {tryMapping ? (
+        <section aria-labelledby={`${id}-trial`} className="space-y-2">
+          <h3 id={`${id}-trial`} className="text-sm font-semibold">
+            How the file reads with these settings
+          </h3>
+          <div aria-live="polite" aria-busy={trial.state === 'reading'} className="text-sm">
+            {trial.state === 'idle' ? (
+              <p className="text-slate-500">Make the choices above to see the first transactions.</p>
+            ) : trial.state === 'reading' ? (
+              <p className="text-slate-500">Reading the whole file…</p>
+            ) : trial.state === 'refused' ? (
+              <div className="space-y-1">
+                <p className="font-medium text-red-700 dark:text-red-300">
+                  {trial.errors.length > 0
+                    ? 'These lines cannot be read with these settings; change them, or fix the file:'
+                    : trial.message}
+                </p>
+                <ul className="max-h-32 overflow-y-auto text-red-800 dark:text-red-200">
+                  {trial.errors.slice(0, 8).map((e) => (
+                    <li key={`${e.line}-${e.reason}`}>
+                      <span className="font-semibold">Line {e.line}:</span> {e.reason}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : (
+              <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+                <table className="w-full text-xs" data-testid="mapping-trial">
+                  <caption className="sr-only">The first transactions as they will be imported</caption>
+                  <thead className="bg-slate-50 text-left dark:bg-slate-900">
+                    <tr>
+                      <th scope="col" className="px-2 py-1.5">
+                        Line
+                      </th>
+                      <th scope="col" className="px-2 py-1.5">
+                        Date
+                      </th>
+                      <th scope="col" className="px-2 py-1.5">
+                        Description
+                      </th>
+                      <th scope="col" className="px-2 py-1.5">
+                        Payee
+                      </th>
+                      <th scope="col" className="px-2 py-1.5 text-right">
+                        Amount
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {trial.preview.rows.slice(0, 5).map((r) => (
+                      <tr key={r.line}>
+                        <td className="border-t border-slate-100 px-2 py-1 tabular-nums dark:border-slate-800">
+                          {r.line}
+                        </td>
+                        <td className="border-t border-slate-100 px-2 py-1 whitespace-nowrap dark:border-slate-800">
+                          {r.date}
+                        </td>
+                        <td className="border-t border-slate-100 px-2 py-1 dark:border-slate-800">
+                          {r.description}
+                        </td>
+                        <td className="border-t border-slate-100 px-2 py-1 dark:border-slate-800">
+                          {r.payee ?? ''}
+                        </td>
+                        <td className="border-t border-slate-100 px-2 py-1 text-right dark:border-slate-800">
+                          <Money minor={r.amount} currency={currency} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                <p className="px-2 py-1 text-xs text-slate-500">
+                  {trial.preview.totalRows} transactions in all.
+                </p>
+              </div>
+            )}
+          </div>
+        </section>
+      ) : null}
 
       {missing.length > 0 ? (
         <p className="text-sm font-medium text-amber-800 dark:text-amber-300" role="status">

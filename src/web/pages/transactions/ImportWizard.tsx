@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import {
   type CsvMapping,
   csvMappingSchema,
@@ -85,6 +85,18 @@ export const ImportWizard = ({
 
   const statementsOf = (a: Record<number, string>) =>
     Object.entries(a).map(([index, id]) => ({ index: Number(index), moneyAccountId: id || null }));
+
+  // The mapping step's live reading: the same preview call, nothing written.
+  const tryMapping = useCallback(
+    (m: CsvMapping) =>
+      file
+        ? apiCalls.preview(
+            orgId,
+            statementForm({ moneyAccountId: accountId, file: file.blob, fileName: file.name, mapping: m }),
+          )
+        : Promise.reject(new Error('Choose the statement file.')),
+    [file, orgId, accountId],
+  );
 
   const runPreview = async (m: CsvMapping | null, chosen: Record<number, string> = assign) => {
     if (!file) return;
@@ -305,6 +317,8 @@ export const ImportWizard = ({
           onChange={setMapping}
           onBack={() => setStep('file')}
           onPreview={(m) => runPreview(m)}
+          tryMapping={tryMapping}
+          currency={account?.currency ?? 'USD'}
           busy={busy}
         />
       ) : null}
