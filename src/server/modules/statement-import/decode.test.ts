@@ -164,3 +164,16 @@ describe('CAMT safety', () => {
     ]);
   });
 });
+
+describe('OFX as banks write it', () => {
+  it('reads transactions whose </STMTTRN> is left out, and lines ended by a lone CR', () => {
+    const body = ofxBody(
+      '<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261102<TRNAMT>-1.00<FITID>1<NAME>A\n<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261103<TRNAMT>-2.00<FITID>2<NAME>B',
+    ).replace(/\n/g, '\r');
+    const rows = parseOfxFile(body, 2).statements[0]!.rows;
+    expect(rows.map((r) => [r.line, r.amount, r.payee])).toEqual([
+      [4, -100, 'A'],
+      [5, -200, 'B'],
+    ]);
+  });
+});

@@ -47,9 +47,18 @@ const tokenize = (body: string, baseOffset: number): Tag[] => {
   return tags;
 };
 
+/** Where each line starts; a line ends at \n, \r\n, \r\r\n or a lone \r (old Mac exports). */
 export const lineStartsOf = (text: string) => {
   const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13) {
+      const next = text.charCodeAt(i + 1);
+      const crlfFollows = next === 10 || (next === 13 && text.charCodeAt(i + 2) === 10);
+      if (!crlfFollows) starts.push(i + 1);
+    }
+  }
   return starts;
 };
 
@@ -276,10 +285,9 @@ export const parseOfxFile = (
           zeroLines: [],
         };
       } else if (building) {
-        if (tx) {
-          problems.add(tx.line, `this <STMTTRN> is not closed before </${name}>`);
-          tx = null;
-        }
+        // SGML exports sometimes leave out </STMTTRN>; a transaction cannot nest, so its end is clear.
+        if (tx) finishTransaction(building, tx);
+        tx = null;
         finishStatement(building);
         building = null;
       }
@@ -289,7 +297,7 @@ export const parseOfxFile = (
     if (!b) continue;
     if (name === 'STMTTRN') {
       if (!closing) {
-        if (tx) problems.add(tx.line, 'this <STMTTRN> is not closed before the next one starts');
+        if (tx) finishTransaction(b, tx);
         tx = { line: at, fields: new Map(), lines: new Map() };
       } else {
         if (!tx) problems.add(at, '</STMTTRN> without a matching <STMTTRN>');
@@ -305,7 +313,7 @@ export const parseOfxFile = (
         continue;
       }
       if (name === 'BANKTRANLIST' && closing) {
-        problems.add(tx.line, 'this <STMTTRN> is not closed before </BANKTRANLIST>');
+        finishTransaction(b, tx);
         tx = null;
         inTranList = false;
         continue;
