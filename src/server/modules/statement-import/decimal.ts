@@ -13,7 +13,13 @@ const PLAIN = /^([+-])?(\d*)(?:[.,](\d*))?$/;
 
 /** Signed minor units of a plain decimal ("-12.50", "1,5", ".5"); throws MoneyParseError otherwise. */
 export const parseExactDecimal = (input: string, exponent: number, currency: string | null): number => {
-  const text = input.trim();
+  let text = input.trim();
+  // Both marks: the last one is the decimal mark, the other groups thousands in threes
+  // ("1,234.56", "-1.234.567,89"); any other mix is not an amount.
+  const grouped = /^([+-]?)(\d{1,3}(?:([.,])\d{3})+)([.,])(\d*)$/.exec(text);
+  if (grouped && grouped[3] !== grouped[4]) {
+    text = `${grouped[1]}${grouped[2]!.split(grouped[3]!).join('')}.${grouped[5]}`;
+  }
   const m = PLAIN.exec(text);
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw new MoneyParseError(`"${input}" is not an amount`);
   const whole = m[2] || '0';

@@ -93,6 +93,10 @@ describe('OFX exactness', () => {
   it('accepts zeros past the cents and refuses lost cents with line and value', () => {
     expect(parseOfxFile(ofxBody(trn('-30.000')), 2).statements[0]!.rows[0]!.amount).toBe(-3000);
     expect(parseOfxFile(ofxBody(trn('-3,77000')), 2).statements[0]!.rows[0]!.amount).toBe(-377);
+    // Thousands grouped with the other mark, the decimal mark last.
+    expect(parseOfxFile(ofxBody(trn('-1,234.56')), 2).statements[0]!.rows[0]!.amount).toBe(-123456);
+    expect(parseOfxFile(ofxBody(trn('1.234.567,80')), 2).statements[0]!.rows[0]!.amount).toBe(123456780);
+    expect(errorsOf(() => parseOfxFile(ofxBody(trn('1.234.56')), 2))[0]!.reason).toMatch(/not an amount/);
     expect(errorsOf(() => parseOfxFile(ofxBody(trn('-3.775')), 2))).toEqual([
       { line: 4, reason: expect.stringMatching(/"-3\.775" has more decimals than EUR allows \(2\)/) },
     ]);
