@@ -902,7 +902,12 @@ export const ledgerRoutes =
           summary:
             'Import an hledger/ledger journal file: every transaction is posted, unknown accounts are created; the same file twice is refused (409)',
           params: orgParams,
-          body: z.object({ journal: z.string().min(1, 'Paste or upload the journal text.') }),
+          body: z.object({
+            journal: z
+              .string()
+              .min(1, 'Paste or upload the journal text.')
+              .max(10_000_000, 'The journal is longer than 10 MB; split it by year and import each part.'),
+          }),
           response: {
             200: z.object({
               entries: z.number(),
@@ -924,6 +929,7 @@ export const ledgerRoutes =
           },
         },
         preHandler: guard('manage_settings'),
+        bodyLimit: 11 * 1024 * 1024,
       },
       async (request) => {
         const m = memberOf(request);

@@ -10,7 +10,7 @@ import { errorText } from './parts.tsx';
 // Kontor account each journal account went to and every line that was ignored (periodic
 // transactions, directives Kontor does not use) or read in a particular way.
 
-const MAX_BYTES = 20_000_000;
+const MAX_BYTES = 10_000_000;
 
 export const JournalImportForm = ({ onClose }: { onClose: () => void }) => {
   const importJournal = useImportJournal();
@@ -26,7 +26,7 @@ export const JournalImportForm = ({ onClose }: { onClose: () => void }) => {
       return;
     }
     if (file.size > MAX_BYTES) {
-      setError('The file is larger than 20 MB. Split it by year and import each part.');
+      setError('The file is larger than 10 MB. Split it by year and import each part.');
       return;
     }
     try {
