@@ -258,6 +258,53 @@ describe('sniffing any file', () => {
   });
 });
 
+describe('suggestions for exports shaped like well-known banks', () => {
+  it('prefers "Description" to "Details" and the booking date to the value date', () => {
+    const chase =
+      'Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\nDEBIT,11/23/2026,"ADOBE *CREATIVE CLOUD",-54.99,ACH_DEBIT,1200.01,,\nCREDIT,11/24/2026,"ACME PAYROLL",2500.00,ACH_CREDIT,3700.01,,\nCHECK,11/25/2026,"CHECK 1042",-200.00,CHECK_PAID,3500.01,1042,\n';
+    expect(sniffCsv(chase).suggestedMapping).toMatchObject({
+      dateColumn: 1,
+      descriptionColumn: 2,
+      amountColumn: 3,
+      indicatorColumn: null,
+      dateFormat: 'MM/DD/YYYY',
+    });
+    const valuta = 'Valutadatum;Buchungstag;Text;Betrag\n03.11.2026;02.11.2026;Miete;-900,00\n';
+    expect(sniffCsv(valuta).suggestedMapping).toMatchObject({ dateColumn: 1, descriptionColumn: 2 });
+  });
+
+  it('takes the longest text column as the description of a file without a header', () => {
+    const noHeader =
+      '"11/03/2026","-54.99","*","","ADOBE CREATIVE CLOUD 800-833-6687"\n"11/04/2026","2500.00","*","","ACME PAYROLL DIR DEP"\n';
+    expect(sniffCsv(noHeader).suggestedMapping).toMatchObject({
+      hasHeader: false,
+      dateColumn: 0,
+      amountColumn: 1,
+      descriptionColumn: 4,
+    });
+  });
+
+  it('shows a summary block above the table and refuses a dated row without an amount until the user moves past it', () => {
+    const summary = [
+      'Description,,Summary Amt.',
+      'Beginning balance as of 11/01/2026,,"1,000.00"',
+      'Ending balance as of 11/30/2026,,"3,445.01"',
+      '',
+      'Date,Description,Amount,Running Bal.',
+      '11/01/2026,Beginning balance as of 11/01/2026,,"1,000.00"',
+      '11/03/2026,"ADOBE *CREATIVE CLOUD","-54.99","945.01"',
+      '11/04/2026,"ACME PAYROLL","2,500.00","3,445.01"',
+    ].join('\n');
+    const sniff = sniffCsv(summary);
+    expect(sniff.suggestedMapping).toMatchObject({ headerRow: 3, firstDataRow: 4, amountColumn: 2 });
+    expect(errorsOf(() => parseCsvStatement(summary, sniff.suggestedMapping!, 2))).toEqual([
+      { line: 6, reason: '"Amount": the amount is empty' },
+    ]);
+    const moved = parseCsvStatement(summary, { ...sniff.suggestedMapping!, firstDataRow: 5 }, 2);
+    expect(moved.rows.map((r) => r.amount)).toEqual([-5499, 250000]);
+  });
+});
+
 describe('amount layouts, currency and descriptions', () => {
   const base = {
     delimiter: ';',

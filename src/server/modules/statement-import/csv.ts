@@ -141,9 +141,9 @@ const fold = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 const HINTS = {
-  date: /^(date|booking date|transaction date|posted date|posting date|date processed|completed date|started date|buchung|buchungstag|buchungsdatum|datum|valutadatum|wertstellung|value date|fecha|date operation|datum provedeni|konyveles datuma|tranzakcio datuma|created|created_utc|date de l'operation)$/,
+  date: /^(buchungstag|buchungsdatum|buchung|booking date|transaction date|posting date|posted date|date|datum|fecha|date operation|date de l'operation|completed date|date processed|datum provedeni|konyveles datuma|tranzakcio datuma|created|created_utc|started date|valutadatum|wertstellung|value date)$/,
   description:
-    /^(description|details|memo|narrative|text|verwendungszweck|transaction description|concepto|label|libelle|note|notes|remarque|omschrijving|omschrijving-1|mededeling|vrije mededeling|kozlemeny|zprava|particulars|item title)$/,
+    /^(description|transaction description|verwendungszweck|omschrijving|omschrijving-1|vrije mededeling|mededeling|kozlemeny|zprava|concepto|libelle|label|remarque|narrative|particulars|details|memo|text|note|notes|item title)$/,
   // Only when nothing better names the description (ING and Sparkasse write the kind of
   // booking, "Lastschrift", there; others the whole text).
   description2: /^(buchungstext|transaction details)$/,
@@ -165,6 +165,17 @@ const HINTS = {
     /^(id|transaction id|fitid|id transakce|tranzakcioazonosito|balance_transaction_id|transaktions-id|volgnr)$/,
 };
 type HintKey = keyof typeof HINTS;
+// Each hint's names in order of preference: "Description" before "Details" (Chase writes
+// DEBIT/CREDIT under Details), the booking date before the value date.
+const RANKED = Object.fromEntries(
+  Object.entries(HINTS).map(([key, re]) => [
+    key,
+    re.source
+      .slice(2, -2)
+      .split('|')
+      .map((alt) => new RegExp(`^(?:${alt})$`)),
+  ]),
+) as Record<HintKey, RegExp[]>;
 
 const DEBIT_WORDS = [
   'd',
@@ -315,9 +326,14 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
   const width = Math.max(...body.slice(0, 50).map((r) => r.fields.length), names.length, 1);
   const taken = new Set<number>();
   const find = (key: HintKey, accept: (i: number) => boolean = () => true) => {
-    const i = names.findIndex((h, j) => !taken.has(j) && HINTS[key].test(h) && accept(j));
-    if (i >= 0) taken.add(i);
-    return i >= 0 ? i : null;
+    for (const name of RANKED[key]) {
+      const i = names.findIndex((h, j) => !taken.has(j) && name.test(h) && accept(j));
+      if (i >= 0) {
+        taken.add(i);
+        return i;
+      }
+    }
+    return null;
   };
   // Column roles are judged on the first and last rows; formats below read every value.
   const sample = body.length > 400 ? [...body.slice(0, 200), ...body.slice(-200)] : body;
@@ -405,11 +421,14 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
   const amountValues = [amountColumn, debitColumn, creditColumn].flatMap((c) => column(body, c));
   const decimal = detectDecimalMark(amountValues);
   const date = detectDateFormat(column(body, dateColumn));
+  // Without a named description: the column of the longest texts that are neither dates
+  // nor amounts (not a "*" flag column).
+  const textLength = (i: number) => column(sample, i).reduce((n, v) => n + v.trim().length, 0);
   const textColumn =
     descriptionColumn ??
-    [...Array(width).keys()].find(
-      (i) => !taken.has(i) && share(i, (v) => !looksLikeAmount(v) && !looksLikeDate(v)) >= 0.8,
-    ) ??
+    [...Array(width).keys()]
+      .filter((i) => !taken.has(i) && share(i, (v) => !looksLikeAmount(v) && !looksLikeDate(v)) >= 0.8)
+      .sort((a, b) => textLength(b) - textLength(a) || a - b)[0] ??
     null;
   // A mapping names at most column 200 and row 1000 (csvMappingSchema); a table beyond that is
   // mapped by hand, never half-suggested.
