@@ -241,6 +241,8 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
   });
 
   it('refuses automated transactions it cannot apply exactly, naming the line', async () => {
+    const evil = await refusal(j('= ^(a+)+$', '    Expenses:X   $1', '    Assets:Bank  $-1'));
+    expect(evil.message).toMatch(/^Line 1: the regular expression "\^\(a\+\)\+\$" is too complex/);
     const query = await refusal(j('= payee:Shop', '    Expenses:X   $1', '    Assets:Bank  $-1'));
     expect(query.message).toMatch(/^Line 1: the automated transaction query/);
     const cents = await refusal(

@@ -257,6 +257,13 @@ const compileQuery = (text: string, line: number): ((account: string) => boolean
       );
     }
     if (t.length > 1 && t.startsWith('/') && t.endsWith('/')) t = t.slice(1, -1);
+    // A quantified group holding a quantifier ("(a+)+") can take exponential time: refused.
+    if (t.length > 200 || /\([^)]*[*+?}][^)]*\)\s*[*+?{]/.test(t)) {
+      fail(
+        line,
+        `the regular expression "${t.slice(0, 60)}" is too complex for Kontor to apply safely; simplify it.`,
+      );
+    }
     let re: RegExp;
     try {
       re = new RegExp(t, 'i');
@@ -382,6 +389,7 @@ export const parseJournalText = (input: string): ParsedJournal => {
   const accountName = (name: string, line: number) => {
     let n = name.trim();
     if (n === '') fail(line, 'a posting has no account name.');
+    if (n.length > 250) fail(line, 'the account name is longer than 250 characters.');
     for (let i = aliases.length - 1; i >= 0; i -= 1) {
       const { from, to } = aliases[i]!;
       if (n === from || n.startsWith(`${from}:`)) n = to + n.slice(from.length);
