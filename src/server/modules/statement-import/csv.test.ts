@@ -92,6 +92,7 @@ describe('amounts', () => {
     expect(() => parseBankAmount('12.345', 2, '.')).toThrow(/lose part of a cent/);
     expect(() => parseBankAmount('12 USD EUR', 2, '.')).toThrow(/not an amount/);
     expect(() => parseBankAmount('', 2, '.')).toThrow(/empty/);
+    expect(() => parseBankAmount('10,000,000,000.00', 2, '.')).toThrow(/too large/);
     expect(parseBankAmount('30.000', 2, '.')).toBe(3000);
     expect(parseBankAmount('1.500', 0, ',')).toBe(1500);
     expect(parseBankAmount('+ £1,100.00', 2, '.')).toBe(110000);
