@@ -57,7 +57,8 @@ export const hledgerBalances = async (file: string): Promise<ToolBalances> => {
   const [rows] = JSON.parse(stdout) as [[string, string, number, HledgerAmount[]][], unknown];
   const out: ToolBalances = {};
   for (const [account, , , amounts] of rows) {
-    const byCommodity: Record<string, string> = (out[account] ??= {});
+    out[account] ??= {};
+    const byCommodity = out[account]!;
     for (const a of amounts) {
       byCommodity[a.acommodity] = addDecimal(byCommodity[a.acommodity], {
         mantissa: BigInt(a.aquantity.decimalMantissa),
@@ -82,7 +83,8 @@ export const ledgerBalances = async (file: string): Promise<ToolBalances> => {
   for (const line of stdout.split('\n')) {
     if (!line.trim()) continue;
     const [, , , account, commodity, amount] = csvRow(line);
-    const byCommodity: Record<string, string> = (out[account!] ??= {});
+    out[account!] ??= {};
+    const byCommodity = out[account!]!;
     byCommodity[commodity!] = addDecimal(byCommodity[commodity!], decimalOf(amount!.replace(/,/g, '')));
   }
   return dropZeros(out);

@@ -329,7 +329,10 @@ export const planJournalImport = (text: string, base: string) => {
   };
   const add = (account: string, m: Money) => {
     let byCur = running.get(account);
-    if (!byCur) running.set(account, (byCur = new Map()));
+    if (!byCur) {
+      byCur = new Map();
+      running.set(account, byCur);
+    }
     byCur.set(m.currency, (byCur.get(m.currency) ?? 0n) + m.minor);
   };
 
