@@ -69,6 +69,7 @@ test('statement upload: accents from a Windows-1252 file, two statements into tw
   // The card's statement is matched to the account whose number ends alike.
   await expect(wizard.getByLabel('Import into').nth(1)).toHaveValue(/.+/);
   await expect(wizard.getByTestId('preview-new')).toHaveText('5');
+  await page.screenshot({ path: 'e2e-artifacts/statement-upload-statements.png', fullPage: true });
   await wizard.getByRole('button', { name: 'Import 5 transactions' }).click();
   await expect(wizard.getByText(/Imported 5 transactions/)).toBeVisible();
   await wizard.getByRole('button', { name: 'Done' }).click();

@@ -353,7 +353,7 @@ export const ImportWizard = ({
           {preview.firstDate ? (
             <p className="text-sm text-slate-600 dark:text-slate-300">
               {preview.totalRows} rows from {formatDay(preview.firstDate)} to {formatDay(preview.lastDate!)}
-              {preview.closingBalance ? (
+              {preview.closingBalance && preview.statements.length <= 1 ? (
                 <>
                   {' '}
                   · statement balance{' '}
