@@ -693,6 +693,12 @@ export const importJournal = (
       return remember(created, true);
     };
 
+    /** Text longer than Kontor keeps is cut, and the cut is a notice. */
+    const clip = (text: string | null, max: number, line: number, what: string) => {
+      if (text === null || text.length <= max) return text;
+      notices.push({ line, message: `${what} cut to its first ${max} characters` });
+      return text.slice(0, max);
+    };
     const entries: Omit<PostJournalEntryInput, 'organizationId'>[] = [];
     const entryLines: number[] = [];
     for (const { tx, postings } of planned) {
@@ -722,7 +728,7 @@ export const importJournal = (
                 rate: rateOf(w.amount!, w.cost!),
               }
             : {}),
-          description: w.comment?.slice(0, 500) || null,
+          description: clip(w.comment, 500, w.line, 'comment') || null,
         });
       }
       if (lines.length === 0) {
@@ -734,8 +740,8 @@ export const importJournal = (
       }
       entries.push({
         date: tx.date,
-        memo: tx.description.slice(0, 1000),
-        reference: tx.code ? `imported #${tx.code}`.slice(0, 100) : null,
+        memo: clip(tx.description, 1000, tx.line, 'description') ?? '',
+        reference: tx.code ? clip(`imported #${tx.code}`, 100, tx.line, 'code') : null,
         source: 'manual',
         lines,
         actorUserId,

@@ -272,6 +272,16 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
     );
   });
 
+  it('says so when a description is longer than an entry memo can hold', async () => {
+    const { result } = await importInto(
+      j(`2026-01-05 ${'x'.repeat(1200)}`, '    Expenses:Rent   $5', '    Assets:Bank'),
+    );
+    expect(result.notices).toContainEqual({
+      line: 1,
+      message: 'description cut to its first 1000 characters',
+    });
+  });
+
   it('ignores periodic transactions and unused directives with a notice per line', async () => {
     const { result, balances } = await importInto(
       j(
