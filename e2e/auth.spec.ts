@@ -81,14 +81,14 @@ test('confirm the email address: banner, resend, the emailed link, Settings', as
   const banner = page.getByTestId('verify-email-banner');
   await expect(banner).toContainText('Please confirm your email address');
   await expect(banner).toContainText(email);
-  await banner.getByRole('button', { name: 'Send a new link' }).click();
+  await banner.getByRole('button', { name: 'Send a new confirmation link' }).click();
   await expect(banner.getByRole('status')).toHaveText(
     `We sent a new confirmation link to ${email}. It is valid for 24 hours.`,
   );
   await page.goto('/settings?tab=security');
   const status = page.getByTestId('email-verification');
-  await expect(status).toContainText('not confirmed yet.');
-  await expect(status.getByRole('button', { name: 'Send a new link' })).toBeVisible();
+  await expect(status).toContainText('Not confirmed yet.');
+  await expect(status.getByRole('button', { name: 'Send a new confirmation link' })).toBeVisible();
 
   // The link from the mailbox confirms the address and lands on the dashboard.
   await page.goto('/dev/mailbox');
@@ -99,9 +99,17 @@ test('confirm the email address: banner, resend, the emailed link, Settings', as
   const link = page.getByTestId('mail-text').getByRole('link', { name: /verify-email\?token=/ });
   await expect(link).toBeVisible();
   await link.click();
-  await page.waitForURL('**/dashboard');
+  await page.waitForURL(/\/dashboard\?verified=1$/);
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
   await expect(page.getByTestId('verify-email-banner')).toHaveCount(0);
+  // A one-time note says so; dismissing it leaves the plain dashboard address.
+  const notice = page.getByTestId('email-verified-notice');
+  await expect(notice.getByRole('status')).toHaveText(
+    'Your email address is confirmed. You can now accept invitations and send invoices and invitations by email.',
+  );
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(notice).toHaveCount(0);
+  await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto('/settings?tab=security');
   await expect(page.getByTestId('email-verification')).toContainText('Your email address is confirmed.');
 });

@@ -91,7 +91,7 @@ export const signUpWithEmail = async (email: string, password: string, profile: 
     password,
     name: profile.displayName || email.split('@')[0],
     profile,
-    callbackURL: '/dashboard',
+    callbackURL: '/dashboard?verified=1',
   });
   const user = (data as { user?: AuthUser } | null)?.user ?? null;
   return { user, token: headers.get('set-auth-token') ?? (data as { token?: string } | null)?.token ?? null };
@@ -149,5 +149,5 @@ export const regenerateBackupCodes = async (password: string) =>
     .backupCodes;
 
 export const sendVerificationEmail = async (email: string) => {
-  await call('/send-verification-email', { email, callbackURL: '/dashboard' });
+  await call('/send-verification-email', { email, callbackURL: '/dashboard?verified=1' });
 };

@@ -59,6 +59,7 @@ const SignupPage = () => {
   const [checkInbox, setCheckInbox] = useState<string | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
   const promoRef = useRef<HTMLInputElement>(null);
+  const inboxRef = useRef<HTMLDivElement>(null);
   const promo = usePromoCheck(showPromo ? form.promoCode : '');
 
   useEffect(() => {
@@ -74,21 +75,39 @@ const SignupPage = () => {
     if (showPromo) promoRef.current?.focus();
   }, [showPromo]);
 
+  // The form (and the focused button) is gone: move focus to the message that replaced it.
+  useEffect(() => {
+    if (checkInbox) inboxRef.current?.focus();
+  }, [checkInbox]);
+
   if (isAuthenticated && !busy) return <Navigate to="/dashboard" replace />;
 
   if (checkInbox) {
     return (
-      <AuthLayout title="Check your inbox" subtitle={`We sent a message to ${checkInbox}.`}>
-        <div role="status" className="space-y-4 text-sm text-slate-700 dark:text-slate-300">
+      <AuthLayout title="Check your inbox" subtitle={`We sent an email to ${checkInbox}.`}>
+        <div
+          ref={inboxRef}
+          tabIndex={-1}
+          role="status"
+          data-testid="signup-check-inbox"
+          className="space-y-4 text-sm text-slate-700 outline-none [overflow-wrap:anywhere] dark:text-slate-300"
+        >
+          <p>Open it and follow its instructions to continue.</p>
           <p>
-            It tells you how to continue. If you already have a Kontor account with this address, sign in
-            instead.
+            If this address already has a Kontor account, sign in instead. Forgot the password? Choose "Forgot
+            your password?" on the sign-in page.
           </p>
-          <p>
-            <Link to="/login" className={LINK}>
-              Go to sign in
-            </Link>
-          </p>
+        </div>
+        <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <Link
+            to="/login"
+            className="inline-flex min-h-11 items-center justify-center rounded-lg bg-brand-600 px-4 text-sm font-semibold text-white hover:bg-brand-700 dark:bg-brand-500 dark:text-slate-950 dark:hover:bg-brand-400"
+          >
+            Go to sign in
+          </Link>
+          <button type="button" onClick={() => setCheckInbox(null)} className={`min-h-11 text-sm ${LINK}`}>
+            Use a different email address
+          </button>
         </div>
       </AuthLayout>
     );
