@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
-import { currencyExponent, minorToDecimalString } from '../../../shared/money.ts';
+import { LEDGER_VOLUME_LIMIT, currencyExponent, minorToDecimalString } from '../../../shared/money.ts';
 import {
   type CsvMapping,
   type CsvSniff,
@@ -110,7 +110,24 @@ type PreparedPart = {
   notices: string[];
 };
 
-const sumOf = (rows: { amount: number }[]) => rows.reduce((s, r) => s + r.amount, 0);
+/**
+ * Sums a statement's amounts exactly: each amount is within the per-field bound, and a
+ * running total past the ledger's volume limit could never post, so it is refused by line
+ * before the total leaves the range where a JS number is exact.
+ */
+const sumOf = (rows: { amount: number; line?: number }[]) => {
+  let total = 0;
+  for (const r of rows) {
+    total += r.amount;
+    if (Math.abs(total) > LEDGER_VOLUME_LIMIT)
+      throw badRequest(
+        'statement_total_too_large',
+        `Line ${r.line ?? '?'}: the statement's amounts add up to more than a company's ledger can hold. Split the file into smaller statements.`,
+        { line: r.line },
+      );
+  }
+  return total;
+};
 
 const partRef = (part: { statement: ParsedStatement; index: number }) =>
   `the ${part.statement.kind ?? 'statement'}${part.statement.accountNumber ? ` of account ${part.statement.accountNumber}` : ''} (statement ${part.index + 1})`;
