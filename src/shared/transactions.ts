@@ -74,6 +74,11 @@ export const csvMappingSchema = z
     currencyColumn: column.nullable().default(null),
     /** A reference column, used as the description when the description and payee are empty. */
     referenceColumn: column.nullable().default(null),
+    /**
+     * Rows with neither a date nor an amount inside the table: left out (and listed), or added
+     * to the description of the transaction right above (banks that wrap long texts).
+     */
+    continuationRows: z.enum(['leave_out', 'append']).default('leave_out'),
   })
   .refine((m) => m.amountColumn !== null || (m.debitColumn !== null && m.creditColumn !== null), {
     message: 'Choose the amount column, or both the money-out and money-in columns.',
@@ -203,6 +208,8 @@ export const statementPreviewSchema = z.object({
       linesBelow: z.array(z.number()),
       /** Rows with neither a date nor an amount, left out of the import and listed here. */
       leftOut: z.array(z.object({ line: z.number(), text: z.string() })),
+      /** Rows added to the description of the transaction above (continuationRows: append). */
+      joined: z.array(z.object({ line: z.number(), to: z.number() })).optional(),
     })
     .nullable()
     .optional(),

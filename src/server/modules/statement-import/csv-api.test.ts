@@ -108,6 +108,7 @@ describe('CSV statement import through the API', () => {
       linesAbove: [1, 2],
       linesBelow: [9],
       leftOut: [],
+      joined: [],
     });
     expect(preview.rows.map((r: { line: number; description: string }) => [r.line, r.description])).toEqual([
       [5, 'Abschlag Strom'],

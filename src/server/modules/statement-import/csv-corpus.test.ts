@@ -38,6 +38,7 @@ type Expectation = {
       spots: Spot[];
       suggested?: Partial<CsvMapping>;
       leftOut?: number[];
+      joined?: number[];
       linesAbove?: number[];
       linesBelow?: number[];
       dateChoices?: string[];
@@ -147,6 +148,21 @@ const EXPECTED: Expectation[] = [
     leftOut: [8, 10, 12, 14, 16, 18, 20],
     linesBelow: [22],
     why: 'five preamble lines, withdrawals/deposits columns; each transaction is followed by a second description line with no date or amount, which is listed as left out',
+  },
+  {
+    file: 'b2y-TransactionHistory.csv',
+    currency: 'SGD',
+    confirm: { continuationRows: 'append', footerRows: 0 },
+    rows: 8,
+    sum: -(666 * 6 + 6666 * 2),
+    first: '2018-04-13',
+    last: '2018-04-18',
+    spots: [
+      { line: 7, amount: -666, description: 'DEBIT PURCHASE 15/04/18 66-6666 UBER EATS AN2GO HELP.UBERh' },
+      { line: 21, amount: -666, description: 'DEBIT PURCHASE 66-6666 TOAST BO6-MANULIFE CTR S 10/04/18' },
+    ],
+    joined: [8, 10, 12, 14, 16, 18, 20, 22],
+    why: 'the user says the bank wraps its texts: each second line joins the description above, the last one too once it is not taken for a summary',
   },
   {
     file: 'b2y-Umsaetze_KtoNr.CSV',
@@ -489,6 +505,7 @@ describe.skipIf(!present)('real bank CSV exports (../shared/corpus/csv)', () => 
       }
       if (e.leftOut) expect(statement.csvLayout.leftOut.map((r) => r.line)).toEqual(e.leftOut);
       else expect(statement.csvLayout.leftOut).toEqual([]);
+      expect(statement.csvLayout.joined.map((r) => r.line)).toEqual(e.joined ?? []);
       if (e.linesAbove) expect(statement.csvLayout.linesAbove).toEqual(e.linesAbove);
       if (e.linesBelow) expect(statement.csvLayout.linesBelow).toEqual(e.linesBelow);
     });

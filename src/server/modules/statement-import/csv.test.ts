@@ -378,6 +378,35 @@ describe('amount layouts, currency and descriptions', () => {
     ]);
   });
 
+  it('adds rows without date and amount to the description above only when the user says so', () => {
+    const text =
+      'Date,Details,Out,In\n,orphan note,,\n18/04/2026,DEBIT PURCHASE,6.66,\n,UBER EATS,,\n,HELP.UBER 15/04,,\n17/04/2026,SALARY,,100.00\n';
+    const mapping = csvMappingSchema.parse({
+      dateColumn: 0,
+      descriptionColumn: 1,
+      debitColumn: 2,
+      creditColumn: 3,
+      dateFormat: 'DD/MM/YYYY',
+    });
+    const left = parseCsvStatement(text, mapping, 2);
+    expect(left.rows.map((r) => r.description)).toEqual(['DEBIT PURCHASE', 'SALARY']);
+    expect(left.csvLayout.leftOut.map((r) => r.line)).toEqual([2, 4, 5]);
+    const joined = parseCsvStatement(text, { ...mapping, continuationRows: 'append' }, 2);
+    expect(joined.rows.map((r) => [r.description, r.amount])).toEqual([
+      ['DEBIT PURCHASE UBER EATS HELP.UBER 15/04', -666],
+      ['SALARY', 10000],
+    ]);
+    expect(joined.csvLayout.leftOut.map((r) => r.line)).toEqual([2]);
+    expect(joined.csvLayout.joined).toEqual([
+      { line: 4, to: 3 },
+      { line: 5, to: 3 },
+    ]);
+    expect(joined.notices).toContain('Line 5 was added to the description of line 3');
+    expect(sniffCsv(text).notes.join(' ')).toMatch(
+      /3 rows \(line 2, line 4, line 5\) have neither a date nor an amount/,
+    );
+  });
+
   it('reads the table between a preamble and a summary, and a mistyped last row is refused, not taken for a summary', () => {
     const text =
       'Kontoauszug;;\nIBAN;DE00 1234;\n\nDatum;Text;Betrag\n01.11.2026;Miete;-900,00\n02.11.2026;Kunde;1.200,00\nSumme;;300,00\n';

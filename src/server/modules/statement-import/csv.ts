@@ -463,6 +463,7 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
           dateFormat: date.format ?? date.fitting[0] ?? 'YYYY-MM-DD',
           decimalSeparator: decimal.mark ?? '.',
           invertAmounts: false,
+          continuationRows: 'leave_out',
         };
   return { layout, mapping, dateFormatChoices: date.fitting, ambiguousAmounts: decimal.ambiguousValues };
 };
@@ -493,6 +494,27 @@ export const sniffCsv = (text: string) => {
         ? `${lineList(table.below)}, after the last transaction, is a summary, not a transaction.`
         : `${lineList(table.below)}, after the last transaction, are a summary, not transactions.`,
     );
+  const m = suggestion.mapping;
+  if (m) {
+    const amounts = [m.amountColumn, m.debitColumn, m.creditColumn].filter((c): c is number => c !== null);
+    const bare = table.body.filter(
+      (r) =>
+        !isBlank(r.fields) &&
+        (r.fields[m.dateColumn] ?? '').trim() === '' &&
+        amounts.every((c) => (r.fields[c] ?? '').trim() === ''),
+    );
+    if (bare.length > 0)
+      notes.push(
+        `${
+          bare.length === 1
+            ? `Line ${bare[0]!.line} has`
+            : `${bare.length} rows (${bare
+                .slice(0, 5)
+                .map((r) => `line ${r.line}`)
+                .join(', ')}${bare.length > 5 ? ', …' : ''}) have`
+        } neither a date nor an amount: they are left out and listed, unless you choose to add such rows to the description above them.`,
+      );
+  }
   if (suggestion.dateFormatChoices.length > 1)
     notes.push(
       `Every date fits both ${suggestion.dateFormatChoices.join(' and ')}: choose the one your bank uses.`,
@@ -567,11 +589,24 @@ export const parseCsvStatement = (
   const amountCells = [mapping.amountColumn, mapping.debitColumn, mapping.creditColumn].filter(
     (c): c is number => c !== null,
   );
-  for (const { line, fields } of dataRows) {
+  const joined: { line: number; to: number }[] = [];
+  /** Position in dataRows of the record that last made or extended a row. */
+  let lastK = -2;
+  for (let k = 0; k < dataRows.length; k += 1) {
+    const { line, fields } = dataRows[k]!;
     // A row with neither a date nor an amount moves no money: a bank's second line of a
-    // description, or a note. It is left out and listed in the preview, never dropped unseen.
+    // description, or a note. It is left out and listed in the preview, never dropped unseen
+    // — or, when the user says the bank wraps long texts, added to the row right above.
     if (cell(fields, mapping.dateColumn) === '' && amountCells.every((c) => cell(fields, c) === '')) {
-      leftOut.push({ line, text: clean(fields.join(' ')).slice(0, 200) });
+      const text = clean(fields.join(' '));
+      const above = rows[rows.length - 1];
+      if (mapping.continuationRows === 'append' && above && lastK === k - 1) {
+        above.description = `${above.description} ${text}`.slice(0, 500);
+        joined.push({ line, to: above.line });
+        lastK = k;
+        continue;
+      }
+      leftOut.push({ line, text: text.slice(0, 200) });
       continue;
     }
     if (fields.length <= widest) {
@@ -660,6 +695,7 @@ export const parseCsvStatement = (
       problems.add(line, 'the description, payee and reference are all empty');
       continue;
     }
+    lastK = k;
     rows.push({
       line,
       date,
@@ -683,7 +719,11 @@ export const parseCsvStatement = (
       linesAbove: above.map((r) => r.line),
       linesBelow: below.map((r) => r.line),
       leftOut,
+      joined,
     },
-    notices: leftOut.map((r) => `Line ${r.line} has no date and no amount and was left out: "${r.text}"`),
+    notices: [
+      ...leftOut.map((r) => `Line ${r.line} has no date and no amount and was left out: "${r.text}"`),
+      ...joined.map((r) => `Line ${r.line} was added to the description of line ${r.to}`),
+    ],
   };
 };

@@ -46,6 +46,8 @@ export type CsvTableLayout = {
   linesBelow: number[];
   /** Rows inside the table with neither a date nor an amount, left out (and shown). */
   leftOut: { line: number; text: string }[];
+  /** Rows added to the description of the transaction above them. */
+  joined: { line: number; to: number }[];
 };
 
 /** A parsed file: one or more statements (OFX and CAMT files may hold several accounts). */

@@ -334,12 +334,23 @@ export const CsvMappingStep = ({
             />
           </div>
         </div>
+        <label className="flex min-h-11 items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={mapping.continuationRows === 'append'}
+            onChange={(e) => set({ continuationRows: e.target.checked ? 'append' : 'leave_out' })}
+            className="h-5 w-5"
+          />
+          Rows with neither a date nor an amount continue the description of the row above
+        </label>
         <p id={`${id}-range`} className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
           {firstLine !== undefined && lastLine !== undefined
             ? `Lines ${firstLine} to ${lastLine} are read as transactions (${end - first} rows).`
             : `${end - first} rows are read as transactions.`}{' '}
-          Rows with neither a date nor an amount are left out and listed in the preview; any other row that
-          cannot be read stops the import with its line number.
+          {mapping.continuationRows === 'append'
+            ? 'Rows with neither a date nor an amount are added to the description above them and listed in the preview;'
+            : 'Rows with neither a date nor an amount are left out and listed in the preview;'}{' '}
+          any other row that cannot be read stops the import with its line number.
         </p>
       </fieldset>
 

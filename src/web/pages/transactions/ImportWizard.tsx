@@ -380,6 +380,12 @@ export const ImportWizard = ({
                   : ''}
                 .
               </p>
+              {preview.csvLayout.joined && preview.csvLayout.joined.length > 0 ? (
+                <p className="mt-1">
+                  Added to the description above:{' '}
+                  {preview.csvLayout.joined.map((r) => `line ${r.line} → line ${r.to}`).join(', ')}.
+                </p>
+              ) : null}
               {preview.csvLayout.leftOut.length > 0 ? (
                 <ul className="mt-1 list-disc pl-4" aria-label="Rows left out of the import">
                   {preview.csvLayout.leftOut.map((r) => (
