@@ -686,7 +686,15 @@ export const importJournal = (
           description: `Imported from a journal file as ${name}`.slice(0, 500),
           system_key: null,
         })
-        .execute();
+        .execute()
+        .catch((error) => {
+          if ((error as { code?: string }).code === '23505')
+            throw conflict(
+              'account_name_taken',
+              `Line ${line}: the account "${accountName}" (or its code ${code}) was created by another change at the same time; nothing was imported. Import the file again.`,
+            );
+          throw error;
+        });
       const created = { id, code, name: accountName, type };
       byName.set(accountName.toLowerCase(), created);
       byCode.set(code, created);

@@ -503,6 +503,27 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
     await importInto(journal);
   });
 
+  it.skipIf(testDatabaseKind() !== 'postgres')(
+    'two concurrent imports of one file: one posts, the other is refused with 409 (PostgreSQL only)',
+    async () => {
+      const org = await createTestOrganization(handle.db);
+      const journal = j('2026-01-05 a', '    Expenses:Racing   $5', '    Assets:Race bank');
+      const outcomes = await Promise.allSettled([
+        importJournal(handle.db, org.id, null, journal),
+        importJournal(handle.db, org.id, null, journal),
+      ]);
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+      expect(refused.reason).toBeInstanceOf(AppError);
+      expect((refused.reason as AppError).status).toBe(409);
+      const tb = await trialBalance(handle.db, org.id, { to: '2100-12-31' });
+      expect(Object.fromEntries(tb.rows.map((r) => [r.name, r.closingBalance]))).toEqual({
+        Racing: 500,
+        'Race bank': -500,
+      });
+    },
+  );
+
   it('plans without a database: a journal of 20,000 transactions reads in well under a few seconds', () => {
     const lines: string[] = [];
     for (let i = 0; i < 20_000; i += 1)
