@@ -259,6 +259,37 @@ describe('sniffing any file', () => {
   });
 });
 
+describe('remembered mappings', () => {
+  it('reads a mapping saved before the table, indicator, currency and continuation fields existed', () => {
+    const saved = {
+      delimiter: ',',
+      hasHeader: true,
+      dateColumn: 0,
+      descriptionColumn: 1,
+      payeeColumn: null,
+      amountColumn: 2,
+      debitColumn: null,
+      creditColumn: null,
+      externalIdColumn: null,
+      dateFormat: 'MM/DD/YYYY',
+      decimalSeparator: '.',
+      invertAmounts: false,
+    };
+    const mapping = csvMappingSchema.parse(saved);
+    expect(mapping).toMatchObject({
+      headerRow: 0,
+      firstDataRow: null,
+      footerRows: 0,
+      indicatorColumn: null,
+      currencyColumn: null,
+      referenceColumn: null,
+      continuationRows: 'leave_out',
+    });
+    const statement = parseCsvStatement('Date,Text,Amount\n11/30/2026,Rent,-900.00\n', mapping, 2);
+    expect(statement.rows).toMatchObject([{ line: 2, date: '2026-11-30', amount: -90000 }]);
+  });
+});
+
 describe('suggestions for exports shaped like well-known banks', () => {
   it('prefers "Description" to "Details" and the booking date to the value date', () => {
     const chase =
