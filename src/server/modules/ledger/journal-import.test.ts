@@ -466,6 +466,10 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
         /^Line 2: 5\.00 EUR at a cost of 0\.00 USD has no exchange rate/,
       ],
       [j('2026-13-01 a'), /^Line 1: 2026-13-01 is not a real date/],
+      [
+        j('2026-01-05 a', '    Expenses:Caf\uFFFD   $1', '    Assets:Bank'),
+        /^Line 2: the line has a character that is not UTF-8/,
+      ],
     ];
     for (const [journal, message] of cases) expect((await refusal(journal)).message).toMatch(message);
   });

@@ -496,6 +496,12 @@ export const parseJournalText = (input: string): ParsedJournal => {
   for (let i = 0; i < lines.length; i += 1) {
     const n = i + 1;
     const line = lines[i]!;
+    if (line.includes('\uFFFD')) {
+      fail(
+        n,
+        'the line has a character that is not UTF-8 text (shown as �); hledger and ledger read UTF-8, so save the file as UTF-8 and import it again.',
+      );
+    }
     if (block) {
       if (/^end\s+(comment|test)\b/.test(line)) block = null;
       continue;
