@@ -102,7 +102,7 @@ describe('email verification', () => {
         const res = await post(`/api/invitations/${id}/${answer}`, invitee.cookie);
         expect(res.statusCode).toBe(403);
         expect(res.json().error.code).toBe('email_not_verified');
-        expect(res.json().error.message).toMatch(/^Verify your email address .+ then accept again\.$/);
+        expect(res.json().error.message).toMatch(/^Confirm your email address .+ Then accept again\.$/);
       }
       const still = await get('/api/me/invitations', invitee.cookie);
       expect(still.json().invitations.map((i: { id: string; status: string }) => [i.id, i.status])).toEqual([
@@ -151,7 +151,7 @@ describe('email verification', () => {
       });
       expect(res.statusCode).toBe(403);
       expect(res.json().error.code).toBe('email_not_verified');
-      expect(res.json().error.message).toMatch(/^Verify your email address/);
+      expect(res.json().error.message).toMatch(/^Confirm your email address .+ Then try again\.$/);
       const list = await get(`/api/orgs/${company.id}/invitations`, company.owner.cookie);
       expect(list.json().invitations).toEqual([]);
       expect(await mailsTo(t.app, to)).toEqual([]);
@@ -181,7 +181,7 @@ describe('email verification', () => {
       expect(sent.statusCode).toBe(200);
       const mail = await post(`${base}/invoices/${id}/email`, company.owner.cookie, {});
       expect(mail.statusCode).toBe(403);
-      expect(mail.json().error.message).toMatch(/^Verify your email address/);
+      expect(mail.json().error.message).toMatch(/^Confirm your email address .+ Then try again\.$/);
       const after = (await get(`${base}/invoices/${id}`, company.owner.cookie)).json();
       expect(after.emailedAt ?? null).toBeNull();
       expect((await mailsTo(t.app, 'billing@northwind.example')).length).toBe(mailsBefore);

@@ -11,7 +11,7 @@ import type { Db } from '../db/client.ts';
 export const EMAIL_NOT_VERIFIED = 'email_not_verified';
 
 const RESEND_HINT =
-  'open the confirmation link we emailed you (or send a new one from the banner at the top of the app or from Settings > Security)';
+  'open the confirmation link we emailed you, or send a new one from the banner at the top of the app or from Settings > Security';
 
 export const isEmailVerified = async (db: Db, userId: string) =>
   (await db.selectFrom('user').select('emailVerified').where('id', '=', userId).executeTakeFirst())
@@ -27,7 +27,7 @@ export const requireVerifiedSender = async (
   throw new AppError(
     403,
     EMAIL_NOT_VERIFIED,
-    `Verify your email address before Kontor sends email to other people on your behalf: ${RESEND_HINT}, then try again.`,
+    `Confirm your email address before Kontor sends email to other people for you: ${RESEND_HINT}. Then try again.`,
   );
 };
 
@@ -36,5 +36,5 @@ export const refuseUnverifiedInvitee = (email: string) =>
   new AppError(
     403,
     EMAIL_NOT_VERIFIED,
-    `Verify your email address ${email} before answering this invitation: ${RESEND_HINT}, then accept again.`,
+    `Confirm your email address ${email} before answering this invitation: ${RESEND_HINT}. Then accept again.`,
   );

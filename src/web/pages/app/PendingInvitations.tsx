@@ -39,6 +39,7 @@ export const PendingInvitations = ({ onAccepted }: { onAccepted: (organizationId
               size="sm"
               busy={answer.isPending}
               onClick={() => answer.mutate({ id: inv.id, action: 'accept' })}
+              aria-label={`Accept the invitation to join ${inv.organizationName}`}
             >
               Accept
             </Button>
@@ -47,6 +48,7 @@ export const PendingInvitations = ({ onAccepted }: { onAccepted: (organizationId
               variant="secondary"
               disabled={answer.isPending}
               onClick={() => answer.mutate({ id: inv.id, action: 'decline' })}
+              aria-label={`Decline the invitation to join ${inv.organizationName}`}
             >
               Decline
             </Button>
