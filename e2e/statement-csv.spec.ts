@@ -67,6 +67,8 @@ test('CSV mapping step: preamble and summary shown, ambiguous dates chosen by th
   await expect(trial.getByRole('row')).toHaveCount(3);
   await expect(trial.getByRole('row').nth(1)).toContainText('2026-02-01');
   await expect(trial.getByRole('row').nth(2)).toContainText('2026-04-03');
+  await trial.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'e2e-artifacts/statement-csv-mapping-read.png' });
   await dateFormat.selectOption('MM/DD/YYYY');
   await expect(trial.getByRole('row').nth(1)).toContainText('2026-01-02');
   await dateFormat.selectOption('DD/MM/YYYY');
