@@ -231,6 +231,8 @@ const TOP_TYPES: Record<string, AccountTypeName> = {
   asset: 'asset',
   liabilities: 'liability',
   liability: 'liability',
+  debts: 'liability',
+  debt: 'liability',
   equity: 'equity',
   income: 'income',
   revenue: 'income',

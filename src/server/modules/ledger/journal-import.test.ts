@@ -480,6 +480,22 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
     );
     expect(result.createdAccounts).toBe(0);
     expect(balances).toEqual({ Travel: 500, 'Business bank account': -500 });
+    // Top-level names as hledger infers their types: debts are liabilities, revenues income.
+    const typed = await importInto(
+      j('2026-01-05 a', '    Debts:Visa   $-5', '    Revenues:Fees   $-1', '    Asset:Till'),
+    );
+    const types = await handle.db
+      .selectFrom('accounts')
+      .select(['name', 'type'])
+      .where('organization_id', '=', typed.org.id)
+      .where('name', 'in', ['Visa', 'Fees', 'Till'])
+      .orderBy('name')
+      .execute();
+    expect(types).toEqual([
+      { name: 'Fees', type: 'income' },
+      { name: 'Till', type: 'asset' },
+      { name: 'Visa', type: 'liability' },
+    ]);
     // "Sales" exists as income; an asset called Sales gets its full path as its name.
     const other = await importInto(j('2026-01-05 a', '    Assets:Sales   $5', '    Income:Sales'));
     expect(other.balances).toEqual({ 'Assets / Sales': 500, Sales: -500 });
