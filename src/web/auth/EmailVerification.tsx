@@ -1,5 +1,5 @@
 import { AlertTriangle, CheckCircle2, MailWarning, X } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../components/ui/Button.tsx';
 import { useAuth } from './AuthProvider.tsx';
@@ -28,6 +28,7 @@ export const VERIFY_MESSAGES = {
 } as const;
 
 const useResend = (email: string | undefined) => {
+  const buttonRef = useRef<HTMLButtonElement>(null);
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -51,7 +52,19 @@ const useResend = (email: string | undefined) => {
       setBusy(false);
     }
   };
-  return { busy, sent, error, resend };
+  // The busy button is disabled, which drops keyboard focus to the page; give it back.
+  const hadFocus = useRef(false);
+  useEffect(() => {
+    if (busy || !hadFocus.current) return;
+    hadFocus.current = false;
+    if (document.activeElement === document.body || document.activeElement === null)
+      buttonRef.current?.focus();
+  }, [busy]);
+  const start = () => {
+    hadFocus.current = document.activeElement === buttonRef.current;
+    return resend();
+  };
+  return { busy, sent, error, resend: start, buttonRef };
 };
 
 const useVerification = () => {
@@ -104,7 +117,7 @@ const ResendOutcome = ({
 export const VerifyEmailBanner = () => {
   const { email, verified, signedIn } = useVerification();
   const [params, setParams] = useSearchParams();
-  const { busy, sent, error, resend } = useResend(email);
+  const { busy, sent, error, resend, buttonRef } = useResend(email);
   if (!signedIn || !email) return null;
   const linkError = /TOKEN_EXPIRED|INVALID_TOKEN|token_expired|invalid_token/.test(params.get('error') ?? '');
   if (verified) {
@@ -156,6 +169,7 @@ export const VerifyEmailBanner = () => {
           </p>
         </div>
         <Button
+          ref={buttonRef}
           size="sm"
           variant="secondary"
           busy={busy}
@@ -175,7 +189,7 @@ export const VerifyEmailBanner = () => {
 /** Settings > Security: the address, whether it is confirmed, and a new link when it is not. */
 export const EmailVerificationStatus = () => {
   const { email, verified } = useVerification();
-  const { busy, sent, error, resend } = useResend(email);
+  const { busy, sent, error, resend, buttonRef } = useResend(email);
   if (!email) return null;
   return (
     <div className="space-y-3 text-sm" data-testid="email-verification">
@@ -194,7 +208,7 @@ export const EmailVerificationStatus = () => {
           <p className="text-slate-600 dark:text-slate-400">
             {VERIFY_MESSAGES.explain} {VERIFY_MESSAGES.notArrived}
           </p>
-          <Button size="sm" variant="secondary" busy={busy} onClick={resend}>
+          <Button ref={buttonRef} size="sm" variant="secondary" busy={busy} onClick={resend}>
             {VERIFY_MESSAGES.resend}
           </Button>
           <ResendOutcome email={email} sent={sent} error={error} tone="settings" />
