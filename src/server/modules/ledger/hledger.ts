@@ -711,8 +711,11 @@ export const importJournal = (
     };
     const entries: Omit<PostJournalEntryInput, 'organizationId'>[] = [];
     const entryLines: number[] = [];
+    /** For each entry, the file line of each of its ledger lines. */
+    const postingLinesOf: number[][] = [];
     for (const { tx, postings } of planned) {
       const lines: PostingLineInput[] = [];
+      const lineRefs: number[] = [];
       for (const w of postings) {
         const value = w.amount!.currency === base ? w.amount!.minor : w.cost!.minor;
         if (value === 0n && w.amount!.minor === 0n) {
@@ -728,6 +731,7 @@ export const importJournal = (
         const accountId = await resolve(w.account, w.line);
         const minor = Number(value < 0n ? -value : value);
         if (!Number.isSafeInteger(minor)) throw importError(w.line, 'the amount is too large.');
+        lineRefs.push(w.line);
         lines.push({
           accountId,
           ...(value > 0n || (value === 0n && w.amount!.minor > 0n) ? { debit: minor } : { credit: minor }),
@@ -757,6 +761,7 @@ export const importJournal = (
         actorUserId,
       });
       entryLines.push(tx.line);
+      postingLinesOf.push(lineRefs);
     }
     if (entries.length === 0) throw badRequest('journal_empty', 'The file has no transactions with amounts.');
     const BATCH = 500;
@@ -764,10 +769,44 @@ export const importJournal = (
       await postJournalEntries(trx, organizationId, entries.slice(i, i + BATCH), actorUserId).catch(
         (error) => {
           if (error instanceof AppError) {
+            // The ledger names entries and lines of the batch; say which lines of the file they are.
+            const batch = entries.slice(i, i + BATCH);
             const m = /^Entry (\d+) \([^)]*\): /.exec(error.message);
+            const details = (error.details ?? {}) as {
+              line?: number;
+              lockDate?: string;
+              startDate?: string;
+              endDate?: string;
+            };
+            let txLine: number | undefined;
+            let rest = error.message;
             if (m) {
-              const line = entryLines[i + Number(m[1]) - 1];
-              error.message = `Transaction on line ${line}: ${error.message.slice(m[0].length)}`;
+              txLine = entryLines[i + Number(m[1]) - 1];
+              rest = error.message.slice(m[0].length);
+            } else if (error.code === 'period_locked' && details.lockDate) {
+              const k = batch.findIndex((e) => e.date <= details.lockDate!);
+              if (k >= 0) txLine = entryLines[i + k];
+            } else if (error.code === 'fiscal_year_closed' && details.startDate && details.endDate) {
+              const k = batch.findIndex((e) => details.startDate! <= e.date && e.date <= details.endDate!);
+              if (k >= 0) txLine = entryLines[i + k];
+            } else if (typeof details.line === 'number' && /^Line \d+: /.test(error.message)) {
+              // A line of the whole batch, counted across its entries: the posting's own line.
+              const postingLines = postingLinesOf.slice(i, i + BATCH).flat();
+              const postingLine = postingLines[details.line - 1];
+              if (postingLine !== undefined) {
+                throw new AppError(
+                  error.status,
+                  error.code,
+                  error.message.replace(/^Line \d+: /, `Line ${postingLine}: `),
+                  { ...details, line: postingLine },
+                );
+              }
+            }
+            if (txLine !== undefined) {
+              throw new AppError(error.status, error.code, `Transaction on line ${txLine}: ${rest}`, {
+                ...details,
+                line: txLine,
+              });
             }
           }
           throw error;

@@ -272,6 +272,62 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
     );
   });
 
+  it('names the transaction the ledger refuses (a locked period) and posts none of the file', async () => {
+    const org = await createTestOrganization(handle.db);
+    await handle.db
+      .updateTable('ledger_settings')
+      .set({ lock_date: '2026-01-31' })
+      .where('organization_id', '=', org.id)
+      .execute();
+    const error = await importJournal(
+      handle.db,
+      org.id,
+      null,
+      j(
+        '2026-02-01 open',
+        '    Expenses:Rent   $5',
+        '    Assets:Bank',
+        '',
+        '2026-01-15 locked',
+        '    Expenses:Rent   $1',
+        '    Assets:Bank',
+      ),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(409);
+    expect((error as AppError).message).toMatch(/^Transaction on line 5: /);
+    expect((error as AppError).details).toMatchObject({ line: 5 });
+    expect((await trialBalance(handle.db, org.id, { to: '2100-12-31' })).rows).toEqual([]);
+    // An archived account: the posting's own line, not the ledger's count of lines.
+    await handle.db
+      .updateTable('ledger_settings')
+      .set({ lock_date: null })
+      .where('organization_id', '=', org.id)
+      .execute();
+    await handle.db
+      .updateTable('accounts')
+      .set({ archived_at: new Date() })
+      .where('organization_id', '=', org.id)
+      .where('name', '=', 'Travel')
+      .execute();
+    const archived = await importJournal(
+      handle.db,
+      org.id,
+      null,
+      j(
+        '2026-02-01 a',
+        '    Expenses:Rent   $5',
+        '    Assets:Bank',
+        '',
+        '2026-02-02 b',
+        '    Assets:Bank   $-1',
+        '    Expenses:Travel   $1',
+      ),
+    ).catch((e: unknown) => e);
+    expect((archived as AppError).code).toBe('account_archived');
+    expect((archived as AppError).message).toMatch(/^Line 7: account \d+ Travel is archived/);
+  });
+
   it('says so when a description is longer than an entry memo can hold', async () => {
     const { result } = await importInto(
       j(`2026-01-05 ${'x'.repeat(1200)}`, '    Expenses:Rent   $5', '    Assets:Bank'),
