@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
+import { MAX_DATE } from '../../../shared/input.ts';
 import { LEDGER_VOLUME_LIMIT, currencyExponent, minorToDecimalString } from '../../../shared/money.ts';
 import {
   type CsvMapping,
@@ -240,6 +241,12 @@ const prepare = async (db: Executor, member: MemberContext, input: ImportInput, 
         problems.push({
           line: row.line,
           reason: `${row.date} is before ${money.name} opens (${money.opening_date})`,
+        });
+      }
+      if (row.date > MAX_DATE) {
+        problems.push({
+          line: row.line,
+          reason: `${row.date} is after ${MAX_DATE}, the latest date Kontor keeps`,
         });
       }
     }

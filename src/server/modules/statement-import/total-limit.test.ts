@@ -54,3 +54,30 @@ describe('statement totals', () => {
     expect(res.json().error.message).toMatch(/^Line \d+: /);
   });
 });
+
+describe('statement dates', () => {
+  it('refuses, naming the line, a row dated after the latest date the API keeps', async () => {
+    const account = await t.app.inject({
+      method: 'POST',
+      url: `/api/orgs/${company.id}/wallet/accounts`,
+      headers: { cookie: company.owner.cookie },
+      payload: {
+        kind: 'bank',
+        name: 'Far future',
+        currency: 'USD',
+        openingDate: '2000-01-01',
+        openingBalance: 0,
+      },
+    });
+    expect(account.statusCode).toBe(201);
+    const content = ofxWith(1, '12.34').replace('<DTPOSTED>20261105', '<DTPOSTED>99991231');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/orgs/${company.id}/statement-imports/preview`,
+      headers: { cookie: company.owner.cookie },
+      payload: { moneyAccountId: account.json().id, fileName: 'future.ofx', content },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(JSON.stringify(res.json().error)).toContain('9999-12-31 is after 2199-12-31');
+  });
+});
