@@ -522,6 +522,7 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
         /^Line 2: 5\.00 EUR at a cost of 0\.00 USD has no exchange rate/,
       ],
       [j('2026-13-01 a'), /^Line 1: 2026-13-01 is not a real date/],
+      [j('P 2026-01-01 EUR $1.08', '    Expenses:A   $1'), /^Line 2: an indented line outside a transaction/],
       [
         j('2026-01-05 a', '    Expenses:Caf\uFFFD   $1', '    Assets:Bank'),
         /^Line 2: the line has a character that is not UTF-8/,

@@ -707,7 +707,8 @@ export const parseJournalText = (input: string): ParsedJournal => {
     if (key && key in REFUSED) fail(n, REFUSED[key]!);
     if (key !== undefined) {
       if (IGNORED[key]) notice(n, IGNORED[key]!);
-      body = 'other';
+      // payee and tag declarations may carry indented sub-directives; the others have none.
+      if (key === 'payee' || key === 'tag') body = 'other';
       continue;
     }
     fail(n, `"${one}" is not a directive or transaction Kontor understands.`);
