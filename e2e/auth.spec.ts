@@ -81,10 +81,13 @@ test('confirm the email address: banner, resend, the emailed link, Settings', as
   const banner = page.getByTestId('verify-email-banner');
   await expect(banner).toContainText('Please confirm your email address');
   await expect(banner).toContainText(email);
-  await banner.getByRole('button', { name: 'Send a new confirmation link' }).click();
+  const resend = banner.getByRole('button', { name: 'Send a new confirmation link' });
+  await resend.click();
   await expect(banner.getByRole('status')).toHaveText(
     `We sent a new confirmation link to ${email}. It is valid for 24 hours.`,
   );
+  // The button was disabled while sending; focus comes back to it instead of the page.
+  await expect(resend).toBeFocused();
   await page.goto('/settings?tab=security');
   const status = page.getByTestId('email-verification');
   await expect(status).toContainText('Not confirmed yet.');
@@ -139,6 +142,8 @@ test('sign-up does not reveal an existing account; common passwords are refused'
   await other.getByLabel('Confirm password').fill('Another-Pass-66');
   await other.getByRole('button', { name: 'Create Account' }).click();
   await expect(other.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+  // The form is gone: focus is on the message that replaced it, not lost on the page.
+  await expect(other.getByTestId('signup-check-inbox')).toBeFocused();
   await other.goto('/dashboard');
   await other.waitForURL('**/login');
   await context.close();
@@ -269,6 +274,64 @@ test('the guard shows Authentication Error when the session check fails on the s
   await page.unroute('**/api/auth/get-session');
   await page.getByRole('button', { name: 'Go to Login' }).click();
   await page.waitForURL('**/login');
+});
+
+test('an unconfirmed invitee sees the invitation and is told to confirm first (dark, accessible)', async ({
+  page,
+  browser,
+}) => {
+  const owner = uniqueEmail('inviter');
+  const invitee = uniqueEmail('invitee');
+  await signUp(page, owner, 'Inviter-Pass-31');
+  await verifyEmail(page.request, owner);
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const company = await page.request.post('/api/orgs', {
+    data: { name: 'Lantern Ltd', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
+    headers: { origin },
+  });
+  expect(company.status()).toBe(201);
+  const { id } = (await company.json()) as { id: string };
+  const invite = await page.request.post(`/api/orgs/${id}/invitations`, {
+    data: { email: invitee, role: 'accountant' },
+    headers: { origin },
+  });
+  expect(invite.status()).toBe(201);
+
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const other = await context.newPage();
+  await other.addInitScript(() => localStorage.setItem('theme', 'dark'));
+  await signUp(other, invitee, 'Invitee-Pass-32');
+  const accept = other.getByRole('button', { name: 'Accept the invitation to join Lantern Ltd' });
+  await expect(accept).toBeVisible();
+  await expect(
+    other.getByRole('button', { name: 'Decline the invitation to join Lantern Ltd' }),
+  ).toBeVisible();
+  // The invitation card and the confirmation banner are readable in dark mode: the card's
+  // background is dark (it stayed light blue under white text while brand-950 was undefined).
+  const cardLightness = await other
+    .locator('section[aria-label="Invitations"] > div')
+    .first()
+    .evaluate((card) => {
+      const color = getComputedStyle(card).backgroundColor;
+      const oklab = /^oklab\(([\d.]+)/.exec(color);
+      if (oklab) return Number(oklab[1]);
+      const rgb = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(color);
+      return rgb
+        ? (0.2126 * Number(rgb[1]) + 0.7152 * Number(rgb[2]) + 0.0722 * Number(rgb[3])) / 255
+        : Number.NaN;
+    });
+  expect(cardLightness).toBeLessThan(0.5);
+  const results = await new AxeBuilder({ page: other })
+    .include('section[aria-label="Invitations"]')
+    .include('[data-testid="verify-email-banner"]')
+    .withTags(['wcag2a', 'wcag2aa'])
+    .analyze();
+  expect(results.violations.map((v) => `${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+  await accept.click();
+  await expect(other.getByRole('alert')).toHaveText(
+    `Confirm your email address ${invitee} before answering this invitation: open the confirmation link we emailed you, or send a new one from the banner at the top of the app or from Settings > Security. Then accept again.`,
+  );
+  await context.close();
 });
 
 for (const theme of ['light', 'dark'] as const) {
