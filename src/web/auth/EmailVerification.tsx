@@ -156,7 +156,7 @@ export const VerifyEmailBanner = () => {
   }
   return (
     <section
-      aria-labelledby="verify-email-banner-title"
+      aria-label="Email confirmation"
       data-testid="verify-email-banner"
       className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 sm:px-6 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
     >
@@ -164,7 +164,7 @@ export const VerifyEmailBanner = () => {
         <div className="flex min-w-0 flex-1 items-start gap-3">
           <MailWarning className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
           <p className="min-w-0 [overflow-wrap:anywhere]">
-            <strong id="verify-email-banner-title">{VERIFY_MESSAGES.banner}</strong> ({email}).{' '}
+            <strong>{VERIFY_MESSAGES.banner}</strong> ({email}).{' '}
             {linkError ? VERIFY_MESSAGES.badLink : VERIFY_MESSAGES.explain}
           </p>
         </div>
