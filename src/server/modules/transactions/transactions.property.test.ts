@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transactionUpdateSchema } from '../../../shared/transactions.ts';
+import { csvMappingSchema, transactionUpdateSchema } from '../../../shared/transactions.ts';
 import { loadServerConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
@@ -50,7 +50,7 @@ const csvOf = (rows: { day: number; cents: number; text: string }[]) =>
     ),
   ].join('\n');
 
-const MAPPING = {
+const MAPPING = csvMappingSchema.parse({
   delimiter: ',' as const,
   hasHeader: true,
   dateColumn: 0,
@@ -63,7 +63,7 @@ const MAPPING = {
   dateFormat: 'YYYY-MM-DD' as const,
   decimalSeparator: '.' as const,
   invertAmounts: false,
-};
+});
 
 const amount = fc.integer({ min: -500_000, max: 500_000 }).filter((n) => n !== 0);
 const statementRow = fc.record({
