@@ -102,7 +102,9 @@ test('bank account, CSV import with rules, bulk categorise, reconcile, transfer,
   await page.getByRole('button', { name: 'Import statement' }).first().click();
   await wizard.getByLabel('Statement file').setInputFiles(FIXTURE);
   await wizard.getByRole('button', { name: 'Continue' }).click();
-  await expect(wizard.getByText('This is the mapping you confirmed last time for this account.')).toBeVisible();
+  await expect(
+    wizard.getByText('This is the mapping you confirmed last time for this account.'),
+  ).toBeVisible();
   await wizard.getByRole('button', { name: 'Preview' }).click();
   await expect(wizard.getByTestId('preview-duplicates')).toHaveText('10');
   await expect(wizard.getByRole('button', { name: 'Nothing new to import' })).toBeDisabled();

@@ -70,5 +70,5 @@ export const PrivateRoute = ({ children }: { children?: ReactNode }) => {
     );
   }
   if (!currentUser) return <Navigate to="/login" replace />;
-  return children ? <>{children}</> : <Outlet />;
+  return children ? children : <Outlet />;
 };
