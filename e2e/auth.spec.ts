@@ -93,6 +93,17 @@ test('confirm the email address: banner, resend, the emailed link, Settings', as
   await expect(status).toContainText('Not confirmed yet.');
   await expect(status.getByRole('button', { name: 'Send a new confirmation link' })).toBeVisible();
 
+  // Inviting someone needs a confirmed sender: the form says so as a whole, and the address
+  // typed in (which is fine) is not marked wrong.
+  await page.getByRole('tab', { name: 'Members' }).click();
+  const inviteEmail = page.getByRole('textbox', { name: 'Email address' });
+  await inviteEmail.fill('colleague@example.com');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'Confirm your email address before Kontor sends email to other people for you: open the confirmation link we emailed you, or send a new one from the banner at the top of the app or from Settings > Security. Then try again.',
+  );
+  await expect(inviteEmail).not.toHaveAttribute('aria-invalid', 'true');
+
   // The link from the mailbox confirms the address and lands on the dashboard.
   await page.goto('/dev/mailbox');
   await page

@@ -74,6 +74,12 @@ export const MembersSettings = () => {
     invite.mutate(parsed.data);
   };
 
+  // A refusal about the sender (their own address is not confirmed yet) is not about the
+  // address typed in the field: it is shown for the whole form, not as that field's error.
+  const senderUnverified = invite.error instanceof ApiError && invite.error.code === 'email_not_verified';
+  const inviteFieldError =
+    inviteError ?? (invite.error && !senderUnverified ? errorText(invite.error) : null);
+
   const mutationError = changeRole.error ?? remove.error ?? revoke.error;
   const pending = (invitations.data ?? []).filter((i) => i.status === 'pending');
 
@@ -158,7 +164,7 @@ export const MembersSettings = () => {
               type="email"
               value={email}
               onChange={(e) => setEmail(e.target.value)}
-              error={inviteError ?? (invite.error ? errorText(invite.error) : null)}
+              error={inviteFieldError}
               placeholder="accountant@example.com"
             />
             <SelectField
@@ -173,6 +179,11 @@ export const MembersSettings = () => {
             <p className="text-xs text-slate-500 sm:col-span-3 dark:text-slate-400">
               {ROLE_LABELS[role as RoleName]}: {ROLE_DESCRIPTIONS[role as RoleName]}
             </p>
+            {senderUnverified ? (
+              <div className="sm:col-span-3">
+                <Alert>{errorText(invite.error)}</Alert>
+              </div>
+            ) : null}
             {invite.isSuccess ? (
               <div className="sm:col-span-3">
                 <Alert tone="success">Invitation sent to {invite.data.email}.</Alert>
