@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { transactionListQuerySchema } from '../../src/shared/transactions.ts';
+import { csvMappingSchema, transactionListQuerySchema } from '../../src/shared/transactions.ts';
 import { loadServerConfig } from '../../src/server/config.ts';
 import type { AppContext } from '../../src/server/context.ts';
 import { openDatabase } from '../../src/server/db/client.ts';
@@ -119,7 +119,8 @@ const main = async () => {
     openingBalance: 100_000_00,
     openingDate: '2024-12-31',
   });
-  const mapping = {
+  // Parsed through the schema so fields added later take their defaults.
+  const mapping = csvMappingSchema.parse({
     delimiter: ',' as const,
     hasHeader: true,
     dateColumn: 0,
@@ -132,7 +133,7 @@ const main = async () => {
     dateFormat: 'YYYY-MM-DD' as const,
     decimalSeparator: '.' as const,
     invertAmounts: false,
-  };
+  });
   const imports: { rows: number; ms: number; rowsPerSecond: number }[] = [];
   for (let seed = 0; seed * rowsPerFile < total; seed += 1) {
     const content = makeCsv(rowsPerFile, seed);

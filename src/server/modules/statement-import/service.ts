@@ -69,6 +69,11 @@ const savedMappingOf = (value: unknown): CsvMapping | null => {
   return parsed.success ? parsed.data : null;
 };
 
+/** Rows posted per slice of a commit (entries, lines and bank rows of one slice in memory at once). */
+const COMMIT_SLICE = 10_000;
+/** From this many new rows, an import refreshes the planner's statistics of the tables it fills. */
+const ANALYZE_FROM = 5000;
+
 const loadAccount = async (db: Executor, organizationId: string, id: string, forUpdate: boolean) => {
   const money = await selectMoneyAccount(db, organizationId, id, { forUpdate });
   if (!money) throw notFound('Money account not found.');
@@ -440,49 +445,70 @@ export const commitStatement = (
           created_by: userId,
         })
         .execute();
-      const ids = fresh.map(() => randomUUID());
-      const entryIds = await postEntriesInBulk(
-        trx,
-        {
-          organizationId,
-          actorUserId: userId,
-          audit: { action: 'statement_import.posted', entityType: 'statement_import', entityId: importId },
-        },
-        fresh.map((r, i) =>
-          entryForTransaction(pc, money, {
+      // Posted in slices, so only one slice's entries, lines and bank rows are held at a time
+      // (a 100,000-line statement otherwise keeps several copies of every row in memory). The
+      // company's number row stays locked from the first slice, so the numbers are one range.
+      for (let at = 0; at < fresh.length; at += COMMIT_SLICE) {
+        const slice = fresh.slice(at, at + COMMIT_SLICE);
+        const ids = slice.map(() => randomUUID());
+        const entryIds = await postEntriesInBulk(
+          trx,
+          {
+            organizationId,
+            actorUserId: userId,
+            audit: null,
+            refreshStatistics: at === 0 && fresh.length >= ANALYZE_FROM,
+          },
+          slice.map((r, i) =>
+            entryForTransaction(pc, money, {
+              id: ids[i]!,
+              date: r.date,
+              description: r.description,
+              amount: r.amount,
+              categoryKind: r.rule ? 'account' : 'none',
+              categoryAccountId: r.rule?.set_category_account_id ?? null,
+              splits: [],
+              taxRate: r.rule?.set_tax_rate ?? null,
+              rate: r.rate,
+            }),
+          ),
+        );
+        await insertImportedBankTransactions(
+          trx,
+          { organizationId, moneyAccountId: money.id, importId, createdBy: userId },
+          slice.map((r, i) => ({
             id: ids[i]!,
             date: r.date,
             description: r.description,
+            payee: r.rule?.set_payee ?? r.payee,
             amount: r.amount,
+            status: r.rule ? 'categorized' : 'uncategorized',
             categoryKind: r.rule ? 'account' : 'none',
             categoryAccountId: r.rule?.set_category_account_id ?? null,
-            splits: [],
             taxRate: r.rule?.set_tax_rate ?? null,
             rate: r.rate,
-          }),
-        ),
-      );
-      await insertImportedBankTransactions(
-        trx,
-        { organizationId, moneyAccountId: money.id, importId, createdBy: userId },
-        fresh.map((r, i) => ({
-          id: ids[i]!,
-          date: r.date,
-          description: r.description,
-          payee: r.rule?.set_payee ?? r.payee,
-          amount: r.amount,
-          status: r.rule ? 'categorized' : 'uncategorized',
-          categoryKind: r.rule ? 'account' : 'none',
-          categoryAccountId: r.rule?.set_category_account_id ?? null,
-          taxRate: r.rule?.set_tax_rate ?? null,
-          rate: r.rate,
-          entryId: entryIds[i]!,
-          externalId: r.externalId,
-          dedupeKey: r.dedupeKey,
-          descriptionKey: descriptionKey(r.description),
-          ruleId: r.rule?.id ?? null,
-        })),
-      );
+            entryId: entryIds[i]!,
+            externalId: r.externalId,
+            dedupeKey: r.dedupeKey,
+            descriptionKey: descriptionKey(r.description),
+            ruleId: r.rule?.id ?? null,
+          })),
+        );
+      }
+      const numbered = await trx
+        .selectFrom('ledger_settings')
+        .select('next_entry_number')
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirstOrThrow();
+      const lastNumber = Number(numbered.next_entry_number) - 1;
+      await recordAudit(trx, {
+        organizationId,
+        actorUserId: userId,
+        action: 'statement_import.posted',
+        entityType: 'statement_import',
+        entityId: importId,
+        after: { entries: fresh.length, firstNumber: lastNumber - fresh.length + 1, lastNumber },
+      });
       await addToBalance(trx, organizationId, money.id, sumOf(fresh));
       await recordAudit(trx, {
         organizationId,
@@ -512,7 +538,7 @@ export const commitStatement = (
       totalByRules += byRules;
     }
     // A large import changes the table's shape at once; fresh statistics keep the list's plans on its indexes.
-    if (totalImported >= 5000) await sql`analyze bank_transactions`.execute(trx);
+    if (totalImported >= ANALYZE_FROM) await sql`analyze bank_transactions`.execute(trx);
     return {
       id: imports.find((i) => i.id)?.id ?? null,
       imported: totalImported,

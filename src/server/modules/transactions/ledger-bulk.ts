@@ -46,7 +46,16 @@ export const postEntriesInBulk = async (
   input: {
     organizationId: string;
     actorUserId: string | null;
-    audit: { action: string; entityType: string; entityId: string };
+    /** null: the caller records one audit row for several calls (an import posted in slices). */
+    audit: { action: string; entityType: string; entityId: string } | null;
+    /**
+     * Refresh the planner's statistics of journal_entries and journal_lines after writing.
+     * The database's line guard and commit-time balance check look entries and lines up by
+     * key; with statistics from before a large load (a brand-new company, a fresh database)
+     * the planner takes another index and reads all of the company's rows per line. A large
+     * import asks for this once, on its first slice.
+     */
+    refreshStatistics?: boolean;
   },
   entries: BulkEntryInput[],
 ): Promise<string[]> => {
@@ -103,6 +112,7 @@ export const postEntriesInBulk = async (
                     ${part.map((e) => e.reversesEntryId ?? null)}::text[])
           as u(id, number, date, memo, source, source_id, reverses_entry_id)`.execute(trx);
   }
+  if (input.refreshStatistics) await sql`analyze journal_entries`.execute(trx);
   const lines = normalized.flatMap((ls, i) =>
     ls.map((l, j) => ({ entryId: ids[i]!, lineNo: j + 1, date: entries[i]!.date, number: first + i, l })),
   );
@@ -122,14 +132,17 @@ export const postEntriesInBulk = async (
           as u(entry_id, line_no, account_id, date, entry_number, debit, credit, currency, amount, rate,
                description, contact_id)`.execute(trx);
   }
-  await recordAudit(trx, {
-    organizationId,
-    actorUserId: input.actorUserId,
-    action: input.audit.action,
-    entityType: input.audit.entityType,
-    entityId: input.audit.entityId,
-    after: { entries: entries.length, firstNumber: first, lastNumber: first + entries.length - 1 },
-  });
+  if (input.refreshStatistics) await sql`analyze journal_lines`.execute(trx);
+  if (input.audit) {
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId: input.actorUserId,
+      action: input.audit.action,
+      entityType: input.audit.entityType,
+      entityId: input.audit.entityId,
+      after: { entries: entries.length, firstNumber: first, lastNumber: first + entries.length - 1 },
+    });
+  }
   return ids;
 };
 
