@@ -257,6 +257,17 @@ export const statementImportResultSchema = z.object({
 });
 export type StatementImportResult = z.infer<typeof statementImportResultSchema>;
 
+/** How far a running import is: reading (parse, duplicates, rules), posting rows, finishing, done or failed. */
+export const statementImportProgressSchema = z.object({
+  phase: z.enum(['reading', 'posting', 'finishing', 'done', 'failed']),
+  /** Rows posted so far, of `total` new rows (both 0 while reading). */
+  done: z.number().int(),
+  total: z.number().int(),
+});
+export type StatementImportProgress = z.infer<typeof statementImportProgressSchema>;
+/** The header a commit's progress id travels in (a UUID the page chose). */
+export const PROGRESS_ID_HEADER = 'x-progress-id';
+
 export const statementImportSchema = z.object({
   id: z.string(),
   moneyAccountId: z.string(),

@@ -5,8 +5,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   MAX_STATEMENT_CHARS,
+  PROGRESS_ID_HEADER,
   csvSniffSchema,
   statementImportInputSchema,
+  statementImportProgressSchema,
   statementImportResultSchema,
   statementImportSchema,
   statementPreviewSchema,
@@ -16,6 +18,7 @@ import { memberOf, requirePermission } from '../companies/guard.ts';
 import { runIdempotentRequest } from '../idempotency/idempotency.ts';
 import { AppError, badRequest } from '../../../shared/errors.ts';
 import { decodeStatementBytes } from './decode.ts';
+import { authorizeFromProgress, notRunning, readProgress, startProgress } from './progress.ts';
 import { commitStatement, listImports, previewStatement, refuse, sniffStatement } from './service.ts';
 import { StatementParseError } from './types.ts';
 
@@ -166,21 +169,58 @@ export const statementImportRoutes =
       },
       async (request, reply) => {
         const member = memberOf(request);
-        const result = await runIdempotentRequest(
-          ctx,
-          request,
-          {
-            organizationId: member.organizationId,
-            scope: 'POST /statement-imports',
-            statusCode: 200,
-            payload: {
-              ...request.body,
-              content: createHash('sha256').update(request.body.content).digest('hex'),
+        // The page's progress id (a UUID): the commit reports into the progress registry.
+        const progressId = request.headers[PROGRESS_ID_HEADER];
+        if (progressId !== undefined && !z.uuid().safeParse(progressId).success) {
+          throw badRequest('invalid_progress_id', `The ${PROGRESS_ID_HEADER} header must be a UUID.`);
+        }
+        const report =
+          typeof progressId === 'string' ? await startProgress(ctx, request, member, progressId) : undefined;
+        let finished = false;
+        try {
+          const result = await runIdempotentRequest(
+            ctx,
+            request,
+            {
+              organizationId: member.organizationId,
+              scope: 'POST /statement-imports',
+              statusCode: 200,
+              payload: {
+                ...request.body,
+                content: createHash('sha256').update(request.body.content).digest('hex'),
+              },
             },
-          },
-          (trxCtx) => commitStatement(trxCtx, member, request.body),
-        );
-        return reply.status(result.statusCode as 200).send(result.body);
+            (trxCtx) => commitStatement(trxCtx, member, request.body, report),
+          );
+          finished = true;
+          await report?.(result.body.imported, result.body.imported, 'done');
+          return reply.status(result.statusCode as 200).send(result.body);
+        } finally {
+          if (!finished) await report?.(0, 0, 'failed');
+        }
+      },
+    );
+
+    app.get(
+      '/orgs/:organizationId/statement-imports/progress/:progressId',
+      {
+        schema: {
+          tags,
+          summary:
+            "How far a running import of yours is (the UUID sent in the x-progress-id header of the import). Answered from this server process's memory: 404 when unknown, finished minutes ago, or run on another node",
+          params: orgParams.extend({ progressId: z.string().min(1).max(100) }),
+          response: { 200: statementImportProgressSchema },
+        },
+        // The import's own session is authorised from the progress entry, without the database
+        // (on PGlite the import's transaction holds the one connection until it commits).
+        onRequest: async (request) => authorizeFromProgress(ctx, request),
+        preHandler: requirePermission(ctx, 'read'),
+      },
+      async (request) => {
+        const member = memberOf(request);
+        const progress = readProgress(member.organizationId, member.userId, request.params.progressId);
+        if (!progress) throw notRunning();
+        return progress;
       },
     );
 

@@ -6,6 +6,7 @@ import { LEDGER_VOLUME_LIMIT, currencyExponent, minorToDecimalString } from '../
 import {
   type CsvMapping,
   type CsvSniff,
+  type StatementImportProgress,
   type StatementImportResult,
   type StatementFormat,
   type StatementPreview,
@@ -390,6 +391,8 @@ export const commitStatement = (
   ctx: AppContext,
   member: MemberContext,
   input: ImportInput,
+  /** Called as rows are posted (after each slice), for the page's progress bar; awaited. */
+  onProgress?: (done: number, total: number, phase: StatementImportProgress['phase']) => void | Promise<void>,
 ): Promise<StatementImportResult> =>
   inTransaction(ctx.database.db, async (trx) => {
     const started = performance.now();
@@ -412,6 +415,9 @@ export const commitStatement = (
         .where('id', '=', defaultMoney.id)
         .execute();
     }
+    const toPost = parts.reduce((n, p) => (p.money ? n + p.rows.filter((r) => !r.duplicate).length : n), 0);
+    let posted = 0;
+    await onProgress?.(0, toPost, 'posting');
     const fileSha = createHash('sha256').update(input.content).digest('hex');
     const imports: NonNullable<StatementImportResult['imports']> = [];
     let totalImported = 0;
@@ -494,6 +500,8 @@ export const commitStatement = (
             ruleId: r.rule?.id ?? null,
           })),
         );
+        posted += slice.length;
+        await onProgress?.(posted, toPost, 'posting');
       }
       const numbered = await trx
         .selectFrom('ledger_settings')
@@ -537,6 +545,7 @@ export const commitStatement = (
       totalImported += fresh.length;
       totalByRules += byRules;
     }
+    await onProgress?.(posted, toPost, 'finishing');
     // A large import changes the table's shape at once; fresh statistics keep the list's plans on its indexes.
     if (totalImported >= ANALYZE_FROM) await sql`analyze bank_transactions`.execute(trx);
     return {
