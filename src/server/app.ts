@@ -20,7 +20,7 @@ import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, registerTextGuar
 import { apiRateLimitOptions } from './http/rate-limit.ts';
 import { registerRequestSecurity } from './http/request-security.ts';
 import { authRoutes } from './auth/routes.ts';
-import { registerCompanyMembershipCheck } from './modules/companies/guard.ts';
+import { registerCompanyMembershipCheck } from './http/tenancy.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
@@ -32,6 +32,7 @@ import { profileRoutes } from './modules/profile/routes.ts';
 import { promoRoutes } from './modules/promo/routes.ts';
 import { statementImportRoutes } from './modules/statement-import/routes.ts';
 import { transactionRoutes } from './modules/transactions/routes.ts';
+import { transferRoutes } from './modules/transfers/routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
 
 // Builds the whole HTTP app without listening: main.ts listens, tests use app.inject.
@@ -117,6 +118,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(profileRoutes(ctx));
       await api.register(promoRoutes(ctx));
       await api.register(walletRoutes(ctx));
+      await api.register(transferRoutes(ctx));
       await api.register(transactionRoutes(ctx));
       await api.register(statementImportRoutes(ctx));
       await api.register(mailRoutes(ctx));

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isApiErrorBody } from '../shared/errors.ts';
 import { databaseRefusal } from './http/input.ts';
-import { api, setUpInvoicing } from './modules/invoices/testing.ts';
+import { api, setUpInvoicing } from './testing/invoices.ts';
 import { createTestApp } from './testing/app.ts';
 import { type TestCompany, createTestCompany } from './testing/companies.ts';
 

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isApiErrorBody } from '../shared/errors.ts';
-import { ensureLedger } from './modules/invoices/testing.ts';
+import { ensureLedger } from './testing/invoices.ts';
 import { createTestApp } from './testing/app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from './testing/companies.ts';
 import { testDatabaseKind } from './testing/db.ts';

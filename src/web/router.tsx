@@ -4,6 +4,7 @@ import { PrivateRoute } from './auth/PrivateRoute.tsx';
 import { PageSpinner } from './components/Spinner.tsx';
 import LandingPage from './pages/landing/LandingPage.tsx';
 import { useRouteMeta } from './lib/meta.ts';
+import { APP_PAGES } from './pages/app/pages.ts';
 
 // Routes (SPEC section 2). Every screen but the landing page loads lazily; all of them are
 // preloaded about 1 s after the first render so navigation is instant.
@@ -47,18 +48,6 @@ const Login = lazyScreen(screens.login);
 const Signup = lazyScreen(screens.signup);
 const ResetPassword = lazyScreen(screens.resetPassword);
 const DevMailbox = lazyScreen(screens.devMailbox);
-
-export const APP_PAGES = [
-  'dashboard',
-  'transactions',
-  'invoices',
-  'wallet',
-  'billing',
-  'accounting',
-  'settings',
-  'admin',
-] as const;
-export type AppPage = (typeof APP_PAGES)[number];
 
 const Root = () => {
   useRouteMeta();

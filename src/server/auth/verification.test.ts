@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ensureLedger, setUpInvoicing } from '../modules/invoices/testing.ts';
+import { ensureLedger, setUpInvoicing } from '../testing/invoices.ts';
 import { createTestApp } from '../testing/app.ts';
 import { authPost, mailsTo } from '../testing/auth-helpers.ts';
 import { createTestCompany } from '../testing/companies.ts';

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, setUpInvoicing } from '../modules/invoices/testing.ts';
+import { api, setUpInvoicing } from '../testing/invoices.ts';
 import { createTestApp } from '../testing/app.ts';
 import { createTestCompany, type TestCompany } from '../testing/companies.ts';
 import { testDatabaseKind } from '../testing/db.ts';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { badRequest } from '../../../shared/errors.ts';
 import { auditLogEntrySchema, auditLogQuerySchema } from '../../../shared/ledger.ts';
 import type { AppContext } from '../../context.ts';
-import { memberOf, requirePermission } from '../companies/guard.ts';
+import { memberOf, requirePermission } from '../../http/tenancy.ts';
 
 // The company's audit log, newest first, for admins and accountants (view_audit).
 

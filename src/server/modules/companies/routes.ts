@@ -11,7 +11,7 @@ import {
 } from '../../../shared/companies.ts';
 import { requireUser } from '../../auth/session.ts';
 import type { AppContext } from '../../context.ts';
-import { memberOf, requirePermission } from './guard.ts';
+import { memberOf, requirePermission } from '../../http/tenancy.ts';
 import { deliverInvitation } from './invitation-mail.ts';
 import {
   changeMemberRole,

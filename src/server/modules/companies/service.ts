@@ -19,8 +19,8 @@ import type { Db } from '../../db/client.ts';
 import type { Role } from '../../db/types.ts';
 import { recordAudit } from '../audit/record.ts';
 import { initializeLedger } from '../ledger/accounts.ts';
-import type { MemberContext } from './guard.ts';
-import { ROLE_PERMISSIONS } from './permissions.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
+import { ROLE_PERMISSIONS } from '../../http/permissions.ts';
 import {
   countOwners,
   insertMember,

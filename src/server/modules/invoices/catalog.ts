@@ -11,7 +11,7 @@ import type {
 } from '../../../shared/invoices.ts';
 import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
-import { inTransaction } from '../ledger/posting.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
 import { normalizeDecimal } from './common.ts';
 import {

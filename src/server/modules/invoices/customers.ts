@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../../../shared/errors.ts';
 import type { Customer, customerInputSchema, customerUpdateSchema } from '../../../shared/invoices.ts';
 import { isCurrencyCode } from '../../../shared/money.ts';
 import { recordAudit } from '../audit/record.ts';
-import { inTransaction } from '../ledger/posting.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { iso, loadCompany } from './common.ts';
 import { type Executor, countCustomers, selectCustomer, selectCustomers } from './queries.ts';
 

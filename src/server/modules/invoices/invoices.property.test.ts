@@ -9,7 +9,7 @@ import { createCustomer } from './customers.ts';
 import { type Actor, createInvoice, sendInvoice, voidInvoice } from './invoices.ts';
 import { deletePayment, recordPayment } from './payments.ts';
 import { agingReport, taxReport } from './reports.ts';
-import { balancesOn } from './testing.ts';
+import { balancesOn } from '../../testing/invoices.ts';
 
 // For random invoices (lines, decimal quantities, discounts, simple, compound and inclusive
 // taxes, base and foreign currency) and random partial payments, payment removals, credit

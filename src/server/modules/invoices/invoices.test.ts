@@ -11,7 +11,7 @@ import {
   ensureLedger,
   extractPdfText,
   setUpInvoicing,
-} from './testing.ts';
+} from '../../testing/invoices.ts';
 
 // Invoices end to end through the HTTP API: drafts, every status transition (allowed and
 // refused), rounding, payments with Idempotency-Key, credit notes, voids, recurring catch-up,

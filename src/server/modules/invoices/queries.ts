@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/types.ts';
+import { sql } from 'kysely';
+import type { Executor } from '../../db/transaction.ts';
 
 // SQL of the invoices module. Every query filters by organization_id first, the leading
 // column of every key and index here.
 
-export type Executor = Kysely<Database>;
+/** The one executor type (db/transaction.ts), re-exported for this module's own files. */
+export type { Executor };
 
 // --- Company and settings ----------------------------------------------------------------
 

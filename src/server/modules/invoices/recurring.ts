@@ -13,7 +13,7 @@ import {
 import { isCurrencyCode } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { recordAudit } from '../audit/record.ts';
-import { inTransaction } from '../ledger/posting.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { companyToday, loadCompany, prepareLines } from './common.ts';
 import { emailInvoice } from './email.ts';
 import { createInvoice, sendInvoice } from './invoices.ts';

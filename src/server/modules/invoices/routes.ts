@@ -32,7 +32,7 @@ import {
 import { requireVerifiedSender } from '../../auth/verification.ts';
 import type { AppContext } from '../../context.ts';
 import { type CsvCell, csvAmount, csvReply, csvRows } from '../../http/csv.ts';
-import { memberOf, requirePermission } from '../companies/guard.ts';
+import { memberOf, requirePermission } from '../../http/tenancy.ts';
 import { createItem, createTaxRate, listItems, listTaxRates, updateItem, updateTaxRate } from './catalog.ts';
 import { companyToday, loadCompany } from './common.ts';
 import { createCreditNote, voidCreditNote } from './credit-notes.ts';

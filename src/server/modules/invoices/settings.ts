@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { badRequest } from '../../../shared/errors.ts';
 import type { InvoiceSettings, invoiceSettingsUpdateSchema } from '../../../shared/invoices.ts';
 import { recordAudit } from '../audit/record.ts';
-import { inTransaction } from '../ledger/posting.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { type Executor, ensureSettings, selectCompany, selectCompanyLogo } from './queries.ts';
 
 // Invoice settings: number prefixes and the next number, default notes and terms, and the

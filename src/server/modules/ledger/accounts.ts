@@ -14,7 +14,7 @@ import {
 import { isCurrencyCode } from '../../../shared/money.ts';
 import { recordAudit } from '../audit/record.ts';
 import { isIsoDate } from './dates.ts';
-import { inTransaction } from './posting.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import {
   type Executor,
   accountHasPostings,

@@ -4,7 +4,8 @@ import type { FiscalYear } from '../../../shared/ledger.ts';
 import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from './accounts.ts';
 import { addDays, addMonthsToMonthStart, fiscalYearOf, isIsoDate, wholeMonthSpan } from './dates.ts';
-import { type PostingLineInput, inTransaction, postJournalEntry, reverseJournalEntry } from './posting.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from './posting.ts';
 import { type Executor, selectBalances, selectOpenCloses, selectSettings } from './queries.ts';
 
 // Fiscal years, year-end close and reopen, and opening balances.

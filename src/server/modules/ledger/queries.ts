@@ -1,10 +1,11 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/types.ts';
+import { sql } from 'kysely';
+import type { Executor } from '../../db/transaction.ts';
 
 // SQL of the ledger module. Every query filters by organization_id first, matching the
 // leading column of each key and index.
 
-export type Executor = Kysely<Database>;
+/** The one executor type (db/transaction.ts), re-exported for this module's own files. */
+export type { Executor };
 
 export const selectSettings = (db: Executor, organizationId: string) =>
   db

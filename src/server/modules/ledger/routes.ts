@@ -38,8 +38,8 @@ import {
   removeAttachment,
   storeAttachment,
 } from '../attachments/store.ts';
-import { memberOf, requirePermission } from '../companies/guard.ts';
-import { roleCan } from '../companies/permissions.ts';
+import { memberOf, requirePermission } from '../../http/tenancy.ts';
+import { roleCan } from '../../http/permissions.ts';
 import { idempotencyKeyOf, runIdempotent } from '../idempotency/idempotency.ts';
 import {
   createAccount,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { convertMinor } from '../../../shared/money.ts';
 import { addDays, daysBetween } from './dates.ts';
 import type { PostJournalEntryInput, PostingLineInput } from './posting.ts';
-import type { Executor } from './queries.ts';
+import type { Executor } from '../../db/transaction.ts';
 
 // A realistic small business for the seed script, the benchmark and tests: a few hundred
 // accounts and a deterministic stream of everyday entries (credit sales with sales tax,

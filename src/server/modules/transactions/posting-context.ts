@@ -1,7 +1,7 @@
 import { badRequest } from '../../../shared/errors.ts';
 import type { Account } from '../../../shared/ledger.ts';
 import { findSystemAccount, listAccounts } from '../ledger/accounts.ts';
-import type { Executor } from '../ledger/queries.ts';
+import type { Executor } from '../../db/transaction.ts';
 import { selectBaseCurrency, selectRatesOf } from '../wallet/queries.ts';
 import type { BulkEntryInput } from './ledger-bulk.ts';
 import { type TransactionPart, transactionLines } from './lines.ts';

@@ -1,6 +1,6 @@
 import { type Expression, type Insertable, type SqlBool, sql } from 'kysely';
 import type { BankTransactionsTable } from '../../db/types.ts';
-import type { Executor } from '../ledger/queries.ts';
+import type { Executor } from '../../db/transaction.ts';
 
 // SQL of bank transactions. Every query filters by organization_id first; the list pages by
 // keyset on (date, id), (amount, id) or (description, id), each served by an index that

@@ -4,9 +4,9 @@ import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import type { Reconciliation } from '../../../shared/transactions.ts';
 import type { AppContext } from '../../context.ts';
 import { recordAudit } from '../audit/record.ts';
-import type { MemberContext } from '../companies/guard.ts';
-import { inTransaction } from '../ledger/posting.ts';
-import type { Executor } from '../ledger/queries.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { Executor } from '../../db/transaction.ts';
 import { selectMoneyAccount } from '../wallet/queries.ts';
 
 // Reconciliation: the user picks an account, the statement's end date and balance, and ticks

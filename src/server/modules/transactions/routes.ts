@@ -26,7 +26,7 @@ import {
   removeAttachment,
   storeAttachment,
 } from '../attachments/store.ts';
-import { memberOf, requirePermission } from '../companies/guard.ts';
+import { memberOf, requirePermission } from '../../http/tenancy.ts';
 import { runIdempotentRequest } from '../idempotency/idempotency.ts';
 import {
   cancelReconciliation,

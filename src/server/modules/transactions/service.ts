@@ -12,9 +12,10 @@ import type { AppContext } from '../../context.ts';
 import { decodeCursor, encodeCursor } from '../../db/cursor.ts';
 import { csvAmount, csvRows } from '../../http/csv.ts';
 import { recordAudit } from '../audit/record.ts';
-import type { MemberContext } from '../companies/guard.ts';
-import { inTransaction, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
-import type { Executor } from '../ledger/queries.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
+import type { Executor } from '../../db/transaction.ts';
 import { addToBalance, selectMoneyAccount, selectRateOn } from '../wallet/queries.ts';
 import { postEntriesInBulk, reverseEntriesInBulk } from './ledger-bulk.ts';
 import {

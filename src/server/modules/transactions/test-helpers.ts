@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import type { Executor } from '../ledger/queries.ts';
+import type { Executor } from '../../db/transaction.ts';
 
 // Assertions and fixtures shared by the wallet, transactions and import tests.
 

@@ -5,7 +5,7 @@ import { loadServerConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase } from '../../testing/db.ts';
-import type { MemberContext } from '../companies/guard.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
 import { createTestOrganization } from '../ledger/testing.ts';
 import { commitStatement } from '../statement-import/service.ts';
 import {
@@ -16,7 +16,8 @@ import {
 } from './reconciliation.ts';
 import { bulkCategorize, deleteTransaction, recordTransaction, updateTransaction } from './service.ts';
 import { countRows, moneyAccountMismatches, trialBalanceDifference } from './test-helpers.ts';
-import { createMoneyAccount, createTransfer, setExchangeRate } from '../wallet/service.ts';
+import { createTransfer } from '../transfers/service.ts';
+import { createMoneyAccount, setExchangeRate } from '../wallet/service.ts';
 import { AppError } from '../../../shared/errors.ts';
 
 // Random sequences of imports, categorisations, splits, edits, deletions, transfers and

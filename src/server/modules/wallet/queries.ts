@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../ledger/queries.ts';
+import type { Executor } from '../../db/transaction.ts';
 
 // SQL of the wallet. Every query filters by organization_id first.
 

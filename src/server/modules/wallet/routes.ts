@@ -7,18 +7,14 @@ import {
   moneyAccountCreateSchema,
   moneyAccountSchema,
   moneyAccountUpdateSchema,
-  transferInputSchema,
-  transferSchema,
   walletSummarySchema,
 } from '../../../shared/wallet.ts';
 import type { AppContext } from '../../context.ts';
-import { memberOf, requirePermission } from '../companies/guard.ts';
+import { memberOf, requirePermission } from '../../http/tenancy.ts';
 import { runIdempotentRequest } from '../idempotency/idempotency.ts';
 import {
   balanceHistory,
   createMoneyAccount,
-  createTransfer,
-  deleteTransfer,
   getMoneyAccount,
   getWalletSummary,
   listExchangeRates,
@@ -144,46 +140,5 @@ export const walletRoutes =
         preHandler: requirePermission(ctx, 'post'),
       },
       async (request) => setExchangeRate(ctx, memberOf(request), request.body),
-    );
-
-    app.post(
-      '/orgs/:organizationId/wallet/transfers',
-      {
-        schema: {
-          tags,
-          summary: 'Move money between two accounts (same or different currency), posted as one entry',
-          params: orgParams,
-          body: transferInputSchema,
-          response: { 201: transferSchema },
-        },
-        preHandler: requirePermission(ctx, 'post'),
-      },
-      async (request, reply) => {
-        const member = memberOf(request);
-        const result = await runIdempotentRequest(
-          ctx,
-          request,
-          { organizationId: member.organizationId, scope: 'POST /wallet/transfers', statusCode: 201 },
-          (trxCtx) => createTransfer(trxCtx, member, request.body),
-        );
-        return reply.status(result.statusCode as 201).send(result.body);
-      },
-    );
-
-    app.delete(
-      '/orgs/:organizationId/wallet/transfers/:id',
-      {
-        schema: {
-          tags,
-          summary: 'Delete a transfer (its entry is reversed)',
-          params: idParams,
-          response: { 204: z.null() },
-        },
-        preHandler: requirePermission(ctx, 'post'),
-      },
-      async (request, reply) => {
-        await deleteTransfer(ctx, memberOf(request), request.params.id);
-        return reply.status(204).send(null);
-      },
     );
   };

@@ -4,40 +4,27 @@ import {
   LEDGER_VOLUME_LIMIT,
   convertMinor,
   convertMinorExact,
-  currencyExponent,
-  divideRoundHalfAwayFromZero,
   isCurrencyCode,
 } from '../../../shared/money.ts';
-import { descriptionKey } from '../../../shared/transactions.ts';
 import {
   type BalanceHistory,
   type MoneyAccount,
   type MoneyAccountKind,
-  type Transfer,
   type WalletSummary,
   lastFourOf,
   type moneyAccountCreateSchema,
   type moneyAccountUpdateSchema,
-  type transferInputSchema,
 } from '../../../shared/wallet.ts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { recordAudit } from '../audit/record.ts';
-import type { MemberContext } from '../companies/guard.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
 import { createAccount, findSystemAccount, updateAccount } from '../ledger/accounts.ts';
 import { addMonthsToMonthStart, monthEnd, monthStart } from '../ledger/dates.ts';
-import {
-  type PostingLineInput,
-  inTransaction,
-  postJournalEntry,
-  reverseJournalEntry,
-} from '../ledger/posting.ts';
-import type { Executor } from '../ledger/queries.ts';
-import { dedupePrefix } from '../transactions/posting-context.ts';
-import { countDedupePrefix, insertBankTransactions } from '../transactions/queries.ts';
+import { type Executor, inTransaction } from '../../db/transaction.ts';
+import { type PostingLineInput, postJournalEntry } from '../ledger/posting.ts';
 import {
   type MoneyAccountRow,
-  addToBalance,
   listRates,
   selectAccountCodes,
   selectBaseCurrency,
@@ -46,17 +33,16 @@ import {
   selectMoneyAccount,
   selectMoneyAccounts,
   selectRateOn,
-  selectTransfer,
   upsertRate,
 } from './queries.ts';
 
 // Money accounts (bank, cash, credit cards, payment-processor balances), each backed by a
 // ledger account created through the ledger's account service; balances in each account's
-// currency and in the base currency at the latest rate; exchange rates; transfers.
+// currency and in the base currency at the latest rate; exchange rates. Transfers
+// between money accounts live in the transfers module, above this one and transactions.
 
 type CreateInput = z.output<typeof moneyAccountCreateSchema>;
 type UpdateInput = z.output<typeof moneyAccountUpdateSchema>;
-type TransferInputParsed = z.output<typeof transferInputSchema>;
 
 const LEDGER_PLACE: Record<
   MoneyAccountKind,
@@ -134,7 +120,7 @@ const toMoneyAccount = (
   };
 };
 
-const baseCurrencyOf = async (db: Executor, organizationId: string) => {
+export const baseCurrencyOf = async (db: Executor, organizationId: string) => {
   const base = await selectBaseCurrency(db, organizationId);
   if (!base) throw notFound('Company not found.');
   return base;
@@ -182,7 +168,7 @@ const nextFreeCode = (taken: string[], [from, to]: [number, number]) => {
   throw conflict('no_free_code', 'No free account code is left for this kind of account.');
 };
 
-const rateOrThrow = async (
+export const rateOrThrow = async (
   db: Executor,
   organizationId: string,
   currency: string,
@@ -458,260 +444,3 @@ export const listExchangeRates = async (ctx: AppContext, member: MemberContext) 
 // --- Transfers ------------------------------------------------------------------------------
 
 /** Base units per one foreign unit implied by a pair of amounts, to 10 decimals. */
-const impliedRate = (
-  baseAmount: number,
-  baseCurrency: string,
-  foreignAmount: number,
-  foreignCurrency: string,
-) => {
-  const scale = 10n ** 10n;
-  const scaled = divideRoundHalfAwayFromZero(
-    BigInt(baseAmount) * 10n ** BigInt(currencyExponent(foreignCurrency)) * scale,
-    BigInt(foreignAmount) * 10n ** BigInt(currencyExponent(baseCurrency)),
-  );
-  const whole = scaled / scale;
-  const fraction = (scaled % scale).toString().padStart(10, '0');
-  return tidyRate(`${whole}.${fraction}`);
-};
-
-const toTransfer = (
-  row: NonNullable<Awaited<ReturnType<typeof selectTransfer>>>,
-  fromCurrency: string,
-  toCurrency: string,
-): Transfer => ({
-  id: row.id,
-  date: row.date,
-  fromAccountId: row.from_money_account_id,
-  toAccountId: row.to_money_account_id,
-  fromAmount: row.from_amount,
-  toAmount: row.to_amount,
-  fromCurrency,
-  toCurrency,
-  rate: tidyRate(String(row.rate)),
-  memo: row.memo,
-  entryId: row.entry_id,
-});
-
-export const createTransfer = (ctx: AppContext, member: MemberContext, input: TransferInputParsed) =>
-  inTransaction(ctx.database.db, async (trx) => {
-    const { organizationId, userId } = member;
-    // Lock both accounts in a fixed order so two opposite transfers cannot deadlock.
-    const [firstId, secondId] = [input.fromAccountId, input.toAccountId].sort();
-    const first = await selectMoneyAccount(trx, organizationId, firstId!, { forUpdate: true });
-    const second = await selectMoneyAccount(trx, organizationId, secondId!, { forUpdate: true });
-    // Match by id: an unknown (or another company's) id must not fall back to the other account.
-    const from = [first, second].find((a) => a?.id === input.fromAccountId);
-    const to = [first, second].find((a) => a?.id === input.toAccountId);
-    if (!from || !to) throw notFound('Money account not found.');
-    for (const a of [from, to]) {
-      if (a.archived_at)
-        throw conflict('account_archived', `${a.name} is archived; unarchive it to move money.`);
-      if (input.date < a.opening_date) {
-        throw badRequest(
-          'before_opening',
-          `${a.name} opens on ${a.opening_date}; transfer on or after that date.`,
-        );
-      }
-    }
-    const base = await baseCurrencyOf(trx, organizationId);
-    const fromCurrency = from.currency.trim();
-    const toCurrency = to.currency.trim();
-    let toAmount: number;
-    let rate: string;
-    if (fromCurrency === toCurrency) {
-      if (input.toAmount !== undefined && input.toAmount !== input.amount) {
-        throw badRequest(
-          'amount_mismatch',
-          'Both accounts use the same currency, so the same amount leaves and arrives.',
-        );
-      }
-      toAmount = input.amount;
-      rate = '1';
-    } else if (input.toAmount !== undefined) {
-      toAmount = input.toAmount;
-      rate = impliedRate(toAmount, toCurrency, input.amount, fromCurrency);
-    } else if (input.rate) {
-      toAmount = convertMinor(input.amount, fromCurrency, input.rate, toCurrency);
-      rate = tidyRate(input.rate);
-      if (toAmount <= 0) throw badRequest('invalid_amount', 'At this rate nothing arrives; check the rate.');
-    } else {
-      throw badRequest(
-        'rate_required',
-        `The accounts are in ${fromCurrency} and ${toCurrency}: give the amount that arrives or the rate.`,
-      );
-    }
-    // Base value of each side: a base-currency side is exact; a foreign side takes its value
-    // from the other side when that is base, else from the latest stored rate.
-    let fromBase: number;
-    let toBase: number;
-    let fromRate: string | null = null;
-    let toRate: string | null = null;
-    if (fromCurrency === base) fromBase = input.amount;
-    else if (toCurrency === base) {
-      fromBase = toAmount;
-      fromRate = impliedRate(toAmount, base, input.amount, fromCurrency);
-    } else {
-      fromRate = (await rateOrThrow(trx, organizationId, fromCurrency, base, input.date))!;
-      fromBase = convertMinor(input.amount, fromCurrency, fromRate, base);
-    }
-    if (toCurrency === base) toBase = toAmount;
-    else if (fromCurrency === base) {
-      toBase = input.amount;
-      toRate = impliedRate(input.amount, base, toAmount, toCurrency);
-    } else {
-      toRate = (await rateOrThrow(trx, organizationId, toCurrency, base, input.date))!;
-      toBase = convertMinor(toAmount, toCurrency, toRate, base);
-    }
-    const id = randomUUID();
-    const memo = input.memo || `Transfer from ${from.name} to ${to.name}`;
-    const lines: PostingLineInput[] = [
-      {
-        accountId: to.ledger_account_id,
-        debit: toBase,
-        ...(toCurrency !== base ? { currency: toCurrency, amount: toAmount, rate: toRate! } : {}),
-        description: memo,
-      },
-      {
-        accountId: from.ledger_account_id,
-        credit: fromBase,
-        ...(fromCurrency !== base ? { currency: fromCurrency, amount: input.amount, rate: fromRate! } : {}),
-        description: memo,
-      },
-    ];
-    if (toBase !== fromBase) {
-      // Two foreign currencies at their own stored rates: the difference is an exchange gain or loss.
-      const fx = await findSystemAccount(trx, organizationId, 'exchange_gain_loss');
-      const diff = toBase - fromBase;
-      lines.push({
-        accountId: fx.id,
-        ...(diff > 0 ? { credit: diff } : { debit: -diff }),
-        description: 'Exchange difference',
-      });
-    }
-    const entry = await postJournalEntry(trx, {
-      organizationId,
-      actorUserId: userId,
-      date: input.date,
-      memo,
-      source: 'transfer',
-      sourceId: id,
-      lines,
-    });
-    await trx
-      .insertInto('transfers')
-      .values({
-        organization_id: organizationId,
-        id,
-        date: input.date,
-        from_money_account_id: from.id,
-        to_money_account_id: to.id,
-        from_amount: input.amount,
-        to_amount: toAmount,
-        rate,
-        memo: input.memo,
-        entry_id: entry.id,
-        created_by: userId,
-      })
-      .execute();
-    const sides = [
-      {
-        account: from,
-        amount: -input.amount,
-        description: input.memo || `Transfer to ${to.name}`,
-        rate: fromRate,
-      },
-      {
-        account: to,
-        amount: toAmount,
-        description: input.memo || `Transfer from ${from.name}`,
-        rate: toRate,
-      },
-    ];
-    for (const side of sides) {
-      const prefix = dedupePrefix(input.date, side.amount, side.description);
-      const n = (await countDedupePrefix(trx, organizationId, side.account.id, prefix)) + 1;
-      await insertBankTransactions(trx, [
-        {
-          organization_id: organizationId,
-          id: randomUUID(),
-          money_account_id: side.account.id,
-          date: input.date,
-          description: side.description,
-          payee: null,
-          amount: side.amount,
-          status: 'categorized',
-          category_kind: 'transfer',
-          category_account_id: null,
-          transfer_id: id,
-          tax_rate: null,
-          notes: '',
-          rate: side.rate,
-          entry_id: entry.id,
-          import_id: null,
-          external_id: null,
-          dedupe_key: `${prefix}#${n}`,
-          description_key: descriptionKey(side.description),
-          rule_id: null,
-          reconciliation_id: null,
-          created_by: userId,
-        },
-      ]);
-      await addToBalance(trx, organizationId, side.account.id, side.amount);
-    }
-    const row = (await selectTransfer(trx, organizationId, id))!;
-    const transfer = toTransfer(row, fromCurrency, toCurrency);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'transfer.created',
-      entityType: 'transfer',
-      entityId: id,
-      after: transfer,
-    });
-    return transfer;
-  });
-
-export const deleteTransfer = (ctx: AppContext, member: MemberContext, id: string) =>
-  inTransaction(ctx.database.db, async (trx) => {
-    const { organizationId, userId } = member;
-    const row = await selectTransfer(trx, organizationId, id);
-    if (!row) throw notFound('Transfer not found.');
-    const legs = await trx
-      .selectFrom('bank_transactions')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('transfer_id', '=', id)
-      .forUpdate()
-      .execute();
-    if (legs.some((l) => l.status === 'reconciled' || l.reconciliation_id)) {
-      throw conflict(
-        'transaction_reconciled',
-        'A side of this transfer is reconciled or being reconciled. Undo that reconciliation first.',
-      );
-    }
-    await reverseJournalEntry(trx, {
-      organizationId,
-      entryId: row.entry_id,
-      actorUserId: userId,
-      memo: 'Transfer deleted',
-    });
-    await trx
-      .deleteFrom('bank_transactions')
-      .where('organization_id', '=', organizationId)
-      .where('transfer_id', '=', id)
-      .execute();
-    for (const leg of legs) await addToBalance(trx, organizationId, leg.money_account_id, -leg.amount);
-    await trx
-      .deleteFrom('transfers')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'transfer.deleted',
-      entityType: 'transfer',
-      entityId: id,
-      before: row,
-    });
-  });

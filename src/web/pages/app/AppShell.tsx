@@ -26,10 +26,10 @@ import { Alert } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { CompaniesProvider, useCompanies } from '../../lib/company.tsx';
 import { useTheme } from '../../lib/theme.tsx';
-import type { AppPage } from '../../router.tsx';
 import { CreateCompanyForm, CreateCompanyOnboarding } from '../onboarding/CreateCompany.tsx';
 import { ConnectionStatus } from './ConnectionStatus.tsx';
 import { PendingInvitations } from './PendingInvitations.tsx';
+import type { AppPage } from './pages.ts';
 import { UserMenuSlot } from './UserMenuSlot.tsx';
 
 // The shared shell of every private page (SPEC section 2): it receives the page identifier

@@ -1,4 +1,4 @@
-import type { Role } from '../../db/types.ts';
+import type { Role } from '../db/types.ts';
 
 // What each role may do. Checked on the server for every route; the UI reads the same
 // table (through /api/orgs) to hide what a role cannot do.

@@ -1,8 +1,8 @@
-import type { App } from '../../app.ts';
-import type { DatabaseHandle } from '../../db/client.ts';
-import type { TestCompany } from '../../testing/companies.ts';
-import { initializeLedger } from '../ledger/accounts.ts';
-import { trialBalance } from '../ledger/reports.ts';
+import type { App } from '../app.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import type { TestCompany } from './companies.ts';
+import { initializeLedger } from '../modules/ledger/accounts.ts';
+import { trialBalance } from '../modules/ledger/reports.ts';
 
 // Test helpers for invoicing: a company with its chart of accounts, a customer, a tax rate
 // and an item, created through the real API.
