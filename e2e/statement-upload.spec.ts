@@ -77,3 +77,46 @@ test('statement upload: accents from a Windows-1252 file, two statements into tw
   await expect(page.getByText('$2,466.23').first()).toBeVisible();
   await expect(page.getByText('$370.10').first()).toBeVisible();
 });
+
+// Issue 12, speed: a long import shows the upload's bytes, then the rows the server has posted.
+test('statement upload: a long statement shows upload progress, then rows posted', async ({ page }) => {
+  test.setTimeout(180_000);
+  await setUp(page);
+  const rows = 25_000;
+  const lines = Array.from(
+    { length: rows },
+    (_, i) =>
+      `<STMTTRN><TRNTYPE>CREDIT</TRNTYPE><DTPOSTED>20261105</DTPOSTED><TRNAMT>1.${String(i % 100).padStart(2, '0')}</TRNAMT><FITID>LONG${i}</FITID><NAME>Card sale ${i}</NAME><MEMO>${'x'.repeat(120)}</MEMO></STMTTRN>`,
+  );
+  const ofx = `OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nCHARSET:1252\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>000111222<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><DTSTART>20261101<DTEND>20261130\n${lines.join('\n')}\n</BANKTRANLIST><LEDGERBAL><BALAMT>0<DTASOF>20261130</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n`;
+  await page.goto('/transactions');
+  await page.getByRole('button', { name: 'Import statement' }).first().click();
+  const wizard = page.getByRole('dialog', { name: 'Import bank statement' });
+  await wizard.getByLabel('Account', { exact: true }).selectOption({ label: 'Business checking (USD)' });
+  await wizard
+    .getByLabel('Statement file')
+    .setInputFiles({ name: 'long.ofx', mimeType: 'application/x-ofx', buffer: Buffer.from(ofx) });
+  await wizard.getByRole('button', { name: 'Continue' }).click();
+  await expect(wizard.getByTestId('preview-new')).toHaveText('25000', { timeout: 60_000 });
+  // A slow line (about 2 MB/s up), so the upload takes a moment as it would over the internet.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: 2_000_000,
+  });
+  await wizard.getByRole('button', { name: 'Import 25000 transactions' }).click();
+  const uploading = wizard.getByRole('progressbar', { name: 'Uploading…' });
+  await expect(uploading).toBeVisible();
+  await expect(uploading).toHaveAttribute('aria-valuenow', /^\d+$/);
+  await expect(wizard.getByText(/^\d+%$/)).toBeVisible();
+  await page.screenshot({ path: 'e2e-artifacts/statement-upload-progress.png' });
+  const posting = wizard.getByRole('progressbar', { name: 'Posting rows…' });
+  await expect(posting).toBeVisible({ timeout: 60_000 });
+  await expect(posting).toHaveAttribute('aria-valuetext', /^[\d,]+ of 25,000$/);
+  await expect(wizard.getByText(/^[\d,]+ of 25,000$/)).toBeVisible();
+  await page.screenshot({ path: 'e2e-artifacts/statement-upload-posting.png' });
+  await expect(wizard.getByText(/Imported 25000 transactions/)).toBeVisible({ timeout: 120_000 });
+});

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatementImportProgress } from '../../../shared/transactions.ts';
+import { type StatementImportProgress, statementImportInputSchema } from '../../../shared/transactions.ts';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
 import { commitStatement } from './service.ts';
@@ -66,8 +66,10 @@ describe('statement import progress', () => {
     const result = await commitStatement(
       t.ctx,
       { organizationId: company.id, userId: company.owner.id, role: 'owner' },
-      { moneyAccountId, fileName: 'long.ofx', content: ofxWith(ROWS, 'S') },
-      (done, total, phase) => calls.push([done, total, phase]),
+      statementImportInputSchema.parse({ moneyAccountId, fileName: 'long.ofx', content: ofxWith(ROWS, 'S') }),
+      (done, total, phase) => {
+        calls.push([done, total, phase]);
+      },
     );
     expect(result.imported).toBe(ROWS);
     expect(calls).toEqual([

@@ -43,11 +43,24 @@ export const Skeleton = ({ rows = 6 }: { rows?: number }) => (
   </div>
 );
 
-export const ProgressBar = ({ value, label }: { value: number | null; label: string }) => (
+/** `detail` (e.g. "12,000 of 100,000") replaces the percentage shown and read out. */
+export const ProgressBar = ({
+  value,
+  label,
+  detail,
+}: {
+  value: number | null;
+  label: string;
+  detail?: string;
+}) => (
   <div>
-    <div className="mb-1 flex justify-between text-sm text-slate-600 dark:text-slate-300">
+    <div className="mb-1 flex justify-between gap-2 text-sm text-slate-600 dark:text-slate-300">
       <span>{label}</span>
-      {value !== null ? <span className="tabular-nums">{Math.round(value * 100)}%</span> : null}
+      {detail ? (
+        <span className="tabular-nums">{detail}</span>
+      ) : value !== null ? (
+        <span className="tabular-nums">{Math.round(value * 100)}%</span>
+      ) : null}
     </div>
     <div
       role="progressbar"
@@ -55,6 +68,7 @@ export const ProgressBar = ({ value, label }: { value: number | null; label: str
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={value !== null ? Math.round(value * 100) : undefined}
+      aria-valuetext={detail}
       className="h-2.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
     >
       <div

@@ -3,6 +3,7 @@ import {
   type CsvMapping,
   csvMappingSchema,
   type CsvSniff,
+  type StatementImportProgress,
   type StatementImportResult,
   type StatementPreview,
 } from '../../../shared/transactions.ts';
@@ -17,6 +18,7 @@ import {
   errorMessage,
   formatDay,
   statementForm,
+  statementImportProgress,
   useCategories,
   useInvalidateMoney,
   useOrgId,
@@ -36,6 +38,33 @@ const isCsv = (name: string, content: string) => {
   const ext = name.toLowerCase().split('.').pop();
   if (ext === 'ofx' || ext === 'qfx' || ext === 'xml') return false;
   return !/OFXHEADER|<OFX|BkToCstmr|urn:iso:std:iso:20022:tech:xsd:camt/.test(content.slice(0, 4096));
+};
+
+const COUNT = new Intl.NumberFormat('en-US');
+
+/**
+ * What the importing step shows: the upload's bytes, then the server's rows posted. Without
+ * an answer from the server (the poll landed on another node, or the import has not started
+ * reporting) it says "Working…" rather than guess.
+ */
+const importingView = (
+  upload: number,
+  server: StatementImportProgress | null,
+): { label: string; value: number | null; detail?: string } => {
+  if (upload < 1) return { label: 'Uploading…', value: upload };
+  if (!server || server.phase === 'failed') return { label: 'Working…', value: null };
+  if (server.phase === 'reading') return { label: 'Reading the statement…', value: null };
+  if (server.phase === 'posting')
+    return {
+      label: 'Posting rows…',
+      value: server.total > 0 ? server.done / server.total : null,
+      detail: `${COUNT.format(server.done)} of ${COUNT.format(server.total)}`,
+    };
+  return {
+    label: 'Finishing…',
+    value: 1,
+    detail: `${COUNT.format(server.total)} of ${COUNT.format(server.total)}`,
+  };
 };
 
 const lineErrorsOf = (error: unknown): LineError[] => {
@@ -73,7 +102,8 @@ export const ImportWizard = ({
   const [error, setError] = useState<string | null>(null);
   const [lineErrors, setLineErrors] = useState<LineError[]>([]);
   const [busy, setBusy] = useState(false);
-  const [progress, setProgress] = useState<number | null>(0);
+  const [uploaded, setUploaded] = useState(0);
+  const [serverProgress, setServerProgress] = useState<StatementImportProgress | null>(null);
   const [result, setResult] = useState<StatementImportResult | null>(null);
   const account = live.find((a) => a.id === accountId);
   const categoryName = (id: string | null) => categories.find((c) => c.id === id)?.name ?? null;
@@ -184,8 +214,23 @@ export const ImportWizard = ({
   const commit = async () => {
     if (!file) return;
     setStep('importing');
-    setProgress(0);
+    setUploaded(0);
+    setServerProgress(null);
     setError(null);
+    // Rows posted, polled every half second while the import runs (one request at a time).
+    const progressId = crypto.randomUUID();
+    let polling = true;
+    let timer: number | undefined;
+    const poll = async () => {
+      try {
+        const p = await statementImportProgress(orgId, progressId);
+        if (polling) setServerProgress(p);
+      } catch {
+        // 404 until the server starts the import, or from another node: keep "Working…".
+      }
+      if (polling) timer = window.setTimeout(poll, 500);
+    };
+    timer = window.setTimeout(poll, 500);
     try {
       const r = await commitStatementWithProgress(
         orgId,
@@ -196,7 +241,8 @@ export const ImportWizard = ({
           mapping: mapping && sniff ? mapping : undefined,
           statements: statementsOf(assign),
         }),
-        (f) => setProgress(f >= 1 ? null : f),
+        setUploaded,
+        progressId,
       );
       setResult(r);
       setStep('done');
@@ -207,6 +253,9 @@ export const ImportWizard = ({
     } catch (err) {
       fail(err);
       setStep('preview');
+    } finally {
+      polling = false;
+      window.clearTimeout(timer);
     }
   };
 
@@ -551,10 +600,7 @@ export const ImportWizard = ({
 
       {step === 'importing' ? (
         <div className="space-y-3 py-4">
-          <ProgressBar
-            value={progress}
-            label={progress === null ? 'Posting to the ledger…' : 'Uploading the statement…'}
-          />
+          <ProgressBar {...importingView(uploaded, serverProgress)} />
           <p className="text-sm text-slate-500 dark:text-slate-400">
             All rows are posted in one transaction: either everything is imported or nothing is.
           </p>

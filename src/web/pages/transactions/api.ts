@@ -1,15 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Account } from '../../../shared/ledger.ts';
 import { MoneyParseError, parseMoney } from '../../../shared/money.ts';
-import type {
-  CsvSniff,
-  Reconciliation,
-  Rule,
-  StatementImportResult,
-  StatementPreview,
-  Transaction,
-  TransactionPage,
-  TransactionTotals,
+import {
+  type CsvSniff,
+  PROGRESS_ID_HEADER,
+  type Reconciliation,
+  type Rule,
+  type StatementImportProgress,
+  type StatementImportResult,
+  type StatementPreview,
+  type Transaction,
+  type TransactionPage,
+  type TransactionTotals,
 } from '../../../shared/transactions.ts';
 import type { BalanceHistory, ExchangeRate, MoneyAccount, WalletSummary } from '../../../shared/wallet.ts';
 import { ApiError, api } from '../../lib/api.ts';
@@ -228,15 +230,20 @@ export const commitStatementWithProgress = (
   orgId: string,
   body: FormData,
   onProgress: (fraction: number) => void,
+  /** A UUID the server reports the rows posted under (statementImportProgress polls it). */
+  progressId?: string,
 ): Promise<StatementImportResult> =>
   new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `/api/orgs/${orgId}/statement-imports`);
     xhr.setRequestHeader('idempotency-key', crypto.randomUUID());
+    if (progressId) xhr.setRequestHeader(PROGRESS_ID_HEADER, progressId);
     xhr.withCredentials = true;
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
+    // Small bodies may go without a progress event: the upload is done when it is sent.
+    xhr.upload.onload = () => onProgress(1);
     xhr.onload = () => {
       let data: unknown;
       try {
@@ -262,6 +269,10 @@ export const commitStatementWithProgress = (
       reject(new ApiError(0, 'network_error', 'Network error. Please check your internet connection.'));
     xhr.send(body);
   });
+
+/** How far the import sent with this progress id is (404 until it starts, or on another server node). */
+export const statementImportProgress = (orgId: string, progressId: string) =>
+  api.get<StatementImportProgress>(`/orgs/${orgId}/statement-imports/progress/${progressId}`);
 
 /** Reads "1,234.56" or "-12" into minor units; null and a message when it is not an amount. */
 export const readAmount = (
