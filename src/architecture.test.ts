@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 //     src/server/db, src/server/app.ts, src/web/lib, src/shared/money.ts, ...);
 //   - src/shared imports nothing from src/server or src/web, src/server nothing from src/web,
 //     and src/web nothing from src/server.
-// Every import counts: value imports, `import type`, `export ... from` and `import()`. Type-only
+// Every import counts: value imports, `import type`, `export ... from`, `import()` and Vite's
+// `import.meta.glob()`. Type-only
 // imports vanish at run time, but a circle of types is still two units that cannot be read,
 // changed or moved one without the other — the design problem this test is about. Test files
 // are left out of the graph: nothing imports them, and their helpers (src/server/testing) sit
@@ -45,6 +46,8 @@ const sourceFiles = (dir: string): string[] =>
     return /\.tsx?$/.test(entry.name) && !/\.d\.ts$/.test(entry.name) ? [full] : [];
   });
 
+const allFiles = sourceFiles(SRC);
+
 const resolveImport = (from: string, specifier: string): string | null => {
   if (!specifier.startsWith('.')) return null; // a package
   const base = path.resolve(path.dirname(from), specifier);
@@ -60,10 +63,29 @@ const resolveImport = (from: string, specifier: string): string | null => {
   return null; // not a source file (e.g. ./styles.css); tsc reports missing modules
 };
 
-/** Every relative module a file names: import, import type, export-from and import(). */
+/** The files a Vite `import.meta.glob` pattern (relative, `*` and `**`) matches. */
+const globMatches = (from: string, pattern: string): string[] => {
+  if (!pattern.startsWith('.')) return [];
+  const absolute = path.resolve(path.dirname(from), pattern).split(path.sep).join('/');
+  const regex = new RegExp(
+    `^${absolute
+      .split('**')
+      .map((part) =>
+        part
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]*'),
+      )
+      .join('.*')}$`,
+  );
+  return allFiles.filter((file) => regex.test(file.split(path.sep).join('/')));
+};
+
+/** Every relative module a file names: import, import type, export-from, import() and import.meta.glob(). */
 const importsOf = (file: string): string[] => {
   const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const specifiers: string[] = [];
+  const globbed: string[] = [];
   const visit = (node: ts.Node) => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
       if (ts.isStringLiteral(node.moduleSpecifier)) specifiers.push(node.moduleSpecifier.text);
@@ -74,11 +96,22 @@ const importsOf = (file: string): string[] => {
       ts.isStringLiteralLike(node.arguments[0])
     ) {
       specifiers.push(node.arguments[0].text);
+    } else if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.getText(source) === 'import.meta.glob' &&
+      node.arguments[0]
+    ) {
+      const patterns = ts.isArrayLiteralExpression(node.arguments[0])
+        ? node.arguments[0].elements
+        : [node.arguments[0]];
+      for (const pattern of patterns)
+        if (ts.isStringLiteralLike(pattern)) globbed.push(...globMatches(file, pattern.text));
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return specifiers.flatMap((s) => resolveImport(file, s) ?? []);
+  return [...specifiers.flatMap((s) => resolveImport(file, s) ?? []), ...globbed];
 };
 
 const rel = (file: string) => path.relative(SRC, file).split(path.sep).join('/');
@@ -141,7 +174,7 @@ const describeCycle = (graph: Graph, component: string[]) => {
   return `${component.join(' ⇄ ')}\n${edges.join('\n')}`;
 };
 
-const files = sourceFiles(SRC).filter((file) => !/\.test\.tsx?$/.test(file));
+const files = allFiles.filter((file) => !/\.test\.tsx?$/.test(file));
 const fileImports = new Map(files.map((file) => [file, importsOf(file)]));
 
 const buildGraph = (nodeOf: (file: string) => string): Graph => {
@@ -186,8 +219,8 @@ describe('import graph of src/', () => {
       server: ['server', 'shared'],
       web: ['web', 'shared'],
     };
-    const everyFile = sourceFiles(SRC); // tests included: a test may not cross layers either
-    const crossings = everyFile.flatMap((file) => {
+    // Tests included: a test may not cross layers either.
+    const crossings = allFiles.flatMap((file) => {
       const from = rel(file).split('/')[0]!;
       return importsOf(file)
         .filter((target) => !(allowed[from] ?? [from]).includes(rel(target).split('/')[0]!))
