@@ -53,7 +53,8 @@ export const postEntriesInBulk = async (
      * The database's line guard and commit-time balance check look entries and lines up by
      * key; with statistics from before a large load (a brand-new company, a fresh database)
      * the planner takes another index and reads all of the company's rows per line. A large
-     * import asks for this once, on its first slice.
+     * import asks for this once, on its first slice. (ANALYZE's lock is held to commit, so two
+     * large imports at once take turns; ordinary writes and reads are not blocked.)
      */
     refreshStatistics?: boolean;
   },
