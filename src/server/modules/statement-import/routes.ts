@@ -14,7 +14,7 @@ import {
   statementPreviewSchema,
 } from '../../../shared/transactions.ts';
 import type { AppContext } from '../../context.ts';
-import { memberOf, requirePermission } from '../companies/guard.ts';
+import { memberOf, requirePermission } from '../../http/tenancy.ts';
 import { runIdempotentRequest } from '../idempotency/idempotency.ts';
 import { AppError, badRequest } from '../../../shared/errors.ts';
 import { decodeStatementBytes } from './decode.ts';

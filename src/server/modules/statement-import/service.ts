@@ -17,9 +17,8 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { recordAudit } from '../audit/record.ts';
-import type { MemberContext } from '../companies/guard.ts';
-import { inTransaction } from '../ledger/posting.ts';
-import type { Executor } from '../ledger/queries.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
+import { type Executor, inTransaction } from '../../db/transaction.ts';
 import { postEntriesInBulk } from '../transactions/ledger-bulk.ts';
 import {
   dedupePrefix,
