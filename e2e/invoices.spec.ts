@@ -135,6 +135,8 @@ test('invoice from draft to paid: customer, item, tax, send with PDF email, paym
   await expect(payDialog).toBeHidden();
   await expect(page.getByTestId('invoice-status')).toHaveText('Partially paid');
   await expect(page.getByTestId('amount-due')).toHaveText('$230.00');
+  // Paid shows as what was paid, a positive amount (issue 13 §5), as on the PDF and the email.
+  await expect(page.getByTestId('invoice-total-paid')).toHaveText('Paid$100.00');
   await page.getByRole('button', { name: 'Record payment' }).click();
   await expect(payDialog.getByLabel('Amount (USD)')).toHaveValue('230.00');
   await payDialog.getByRole('button', { name: 'Record payment' }).click();
@@ -166,9 +168,11 @@ test('invoice from draft to paid: customer, item, tax, send with PDF email, paym
     'Amount due',
     '$0.00',
     'PAID',
+    'Paid\n$330.00',
   ]) {
     expect(text, `PDF shows ${expected}`).toContain(expected);
   }
+  expect(text, 'no negative amount on the PDF').not.toMatch(/-\s*\$/);
 
   // The list: status chips and totals, in light and dark mode.
   await page.goto('/invoices');

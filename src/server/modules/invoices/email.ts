@@ -2,7 +2,8 @@ import { badRequest } from '../../../shared/errors.ts';
 import { requireVerifiedSender } from '../../auth/verification.ts';
 import type { AppContext } from '../../context.ts';
 import { sendMail } from '../mail/service.ts';
-import { type Actor, describeAmount, markEmailed, refuseTransition } from './invoices.ts';
+import { invoiceTotalsLines } from '../../../shared/invoice-totals.ts';
+import { type Actor, markEmailed, refuseTransition } from './invoices.ts';
 import { pdfFileName, renderInvoicePdf } from './pdf.ts';
 
 // Emails an invoice with its PDF attached, through the mail service (SMTP, or the outbox
@@ -30,12 +31,14 @@ export const emailInvoice = async (
       `${invoice.customer.name} has no email address. Add one to the customer or enter it here.`,
     );
   }
-  const due = describeAmount(invoice.amountDue, invoice.currency);
+  // The totals as the invoice page and the PDF show them: same rows, labels and signs.
+  const totals = invoiceTotalsLines(invoice);
   const intro =
     options.message?.trim() || `Please find attached invoice ${invoice.number} from ${company.name}.`;
-  const text = `${intro}\n\nAmount due: ${due}\nDue date: ${invoice.dueDate}\n\n${company.name}`;
+  const text = `${intro}\n\n${totals.join('\n')}\nDue date: ${invoice.dueDate}\n\n${company.name}`;
   const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
-  const html = `<p>${escapeHtml(intro).replace(/\n/g, '<br>')}</p><p><strong>Amount due:</strong> ${escapeHtml(due)}<br><strong>Due date:</strong> ${invoice.dueDate}</p><p>${escapeHtml(company.name)}</p>`;
+  const totalsHtml = totals.map((line) => `${escapeHtml(line)}<br>`).join('');
+  const html = `<p>${escapeHtml(intro).replace(/\n/g, '<br>')}</p><p>${totalsHtml}Due date: ${invoice.dueDate}</p><p>${escapeHtml(company.name)}</p>`;
   await sendMail(ctx, {
     to,
     subject: options.subject ?? `Invoice ${invoice.number} from ${company.name}`,

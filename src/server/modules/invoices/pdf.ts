@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { type Invoice, STATUS_LABELS } from '../../../shared/invoices.ts';
-import { formatMoney } from '../../../shared/money.ts';
+import { formatInvoiceAmount, invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
 import { loadCompany } from './common.ts';
 import { getInvoice } from './invoices.ts';
 import type { Executor } from './queries.ts';
@@ -12,7 +12,7 @@ import { getLogo } from './settings.ts';
 
 type Company = Awaited<ReturnType<typeof loadCompany>>;
 
-const money = (minor: number, currency: string) => formatMoney(minor, currency, { locale: 'en-US' });
+const money = formatInvoiceAmount;
 
 const draw = (doc: PDFKit.PDFDocument, invoice: Invoice, company: Company, logo: { data: Buffer } | null) => {
   const left = 50;
@@ -129,13 +129,8 @@ const draw = (doc: PDFKit.PDFDocument, invoice: Invoice, company: Company, logo:
     doc.text(value, right - 100, y, { width: 100, align: 'right' });
     y += bold ? 18 : 14;
   };
-  if (invoice.discountTotal > 0) totalRow('Discounts included', money(invoice.discountTotal, c));
-  totalRow('Subtotal', money(invoice.subtotal, c));
-  for (const t of invoice.taxes) totalRow(`${t.name} (${t.percent}%)`, money(t.amount, c));
-  totalRow('Total', money(invoice.total, c), true);
-  if (invoice.amountPaid > 0) totalRow('Paid', `-${money(invoice.amountPaid, c)}`);
-  if (invoice.amountCredited > 0) totalRow('Credited', `-${money(invoice.amountCredited, c)}`);
-  totalRow('Amount due', money(invoice.amountDue, c), true);
+  // The same rows, labels and signs as the invoice page and the email (shared/invoice-totals.ts).
+  for (const row of invoiceTotalsRows(invoice)) totalRow(row.label, money(row.amount, c), row.strong);
 
   y += 10;
   for (const [title, body] of [

@@ -1,5 +1,6 @@
 import { ArrowLeft, Ban, Download, FileMinus, Mail, Pencil, Send, Trash2, Wallet } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
 import type { Invoice } from '../../../shared/invoices.ts';
 import { Money, formatAmount } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
@@ -175,28 +176,31 @@ const InvoiceDetail = ({
           <Card>
             <CardHeader title="Summary" />
             <dl className="space-y-2 px-5 py-4 text-sm">
-              {(
-                [
-                  ['Subtotal', invoice.subtotal],
-                  ...invoice.taxes.map((t) => [`${t.name} (${t.percent}%)`, t.amount] as const),
-                  ['Total', invoice.total],
-                  ['Paid', -invoice.amountPaid],
-                  ['Credited', -invoice.amountCredited],
-                ] as const
-              ).map(([label, amount]) => (
-                <div key={label} className="flex justify-between">
-                  <dt className="text-slate-600 dark:text-slate-300">{label}</dt>
-                  <dd>
-                    <Money minor={amount} currency={c} tintNegative={false} />
-                  </dd>
-                </div>
-              ))}
-              <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold dark:border-slate-700">
-                <dt>Amount due</dt>
-                <dd data-testid="amount-due">
-                  <Money minor={invoice.amountDue} currency={c} />
-                </dd>
-              </div>
+              {/* The same rows, labels and signs as the PDF and the email (shared/invoice-totals.ts). */}
+              {invoiceTotalsRows(invoice).map((row) =>
+                row.key === 'due' ? (
+                  <div
+                    key={row.id}
+                    className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold dark:border-slate-700"
+                  >
+                    <dt>{row.label}</dt>
+                    <dd data-testid="amount-due">
+                      <Money minor={row.amount} currency={c} />
+                    </dd>
+                  </div>
+                ) : (
+                  <div
+                    key={row.id}
+                    className={`flex justify-between ${row.strong ? 'font-medium' : ''}`}
+                    data-testid={`invoice-total-${row.key}`}
+                  >
+                    <dt className="text-slate-600 dark:text-slate-300">{row.label}</dt>
+                    <dd>
+                      <Money minor={row.amount} currency={c} />
+                    </dd>
+                  </div>
+                ),
+              )}
               {c !== company.baseCurrency ? (
                 <p className="pt-1 text-xs text-slate-500 dark:text-slate-400">
                   At {invoice.exchangeRate} {company.baseCurrency} per {c}; still receivable:{' '}
