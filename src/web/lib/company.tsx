@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import type { MyCompany } from '../../shared/companies.ts';
 import { api } from './api.ts';
+import { forgetAllButCompanies, invalidateAfter, keys } from './queryKeys.ts';
 
 // The companies the signed-in user belongs to and the one they are working in. The choice
 // is remembered per browser; every company page reads it through useCompany().
@@ -27,13 +28,11 @@ const readStored = () => {
   }
 };
 
-export const companiesQueryKey = ['companies'] as const;
-
 export const CompaniesProvider = ({ children }: { children: ReactNode }) => {
   const queryClient = useQueryClient();
   const [selected, setSelected] = useState<string | null>(readStored);
   const query = useQuery({
-    queryKey: companiesQueryKey,
+    queryKey: keys.companies,
     queryFn: () => api.get<{ companies: MyCompany[] }>('/orgs').then((r) => r.companies),
   });
   const companies = query.data ?? [];
@@ -48,13 +47,13 @@ export const CompaniesProvider = ({ children }: { children: ReactNode }) => {
         // storage unavailable: the choice lasts for this page only
       }
       // Everything cached belongs to the previous company.
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== companiesQueryKey[0] });
+      forgetAllButCompanies(queryClient);
     },
     [queryClient],
   );
 
   const refresh = useCallback(async () => {
-    await queryClient.invalidateQueries({ queryKey: companiesQueryKey });
+    await invalidateAfter.companies(queryClient);
   }, [queryClient]);
 
   const value = useMemo<CompaniesContextValue>(

@@ -13,6 +13,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { invalidateAfter } from '../../lib/queryKeys.ts';
 import { ledgerPaths } from './ledgerApi.ts';
 import { errorText } from './parts.tsx';
 
@@ -58,7 +59,7 @@ export const EntryAttachments = ({ entry }: { entry: JournalEntry }) => {
   const [confirmId, setConfirmId] = useState<string | null>(null);
   const attachments = entry.attachments ?? [];
   const base = `${ledgerPaths(company.id).entry(entry.id)}/attachments`;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['ledger', company.id] });
+  const refresh = () => invalidateAfter.entryAttachments(queryClient, company.id);
 
   const upload = async (file: File | undefined) => {
     if (!file) return;

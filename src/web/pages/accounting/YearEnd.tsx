@@ -11,9 +11,10 @@ import { TextField } from '../../components/ui/Field.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
 import { AccountPicker } from './AccountPicker.tsx';
 import { fiscalYearLabel, formatDate } from './dates.ts';
-import { ledgerKey, newIdempotencyKey, useAccounts } from './ledgerApi.ts';
+import { newIdempotencyKey, useAccounts } from './ledgerApi.ts';
 import { errorText, Loading, LoadError } from './parts.tsx';
 
 // Year end: the company's fiscal years with year-end close and reopen, and the opening
@@ -24,7 +25,7 @@ const useLedgerOrg = () => useCompany().company.id;
 const useFiscalYears = () => {
   const orgId = useLedgerOrg();
   return useQuery({
-    queryKey: ledgerKey(orgId, 'fiscal-years'),
+    queryKey: keys.ledger(orgId, 'fiscal-years'),
     queryFn: () => api.get<{ years: FiscalYear[] }>(`/orgs/${orgId}/fiscal-years`).then((d) => d.years),
   });
 };
@@ -34,7 +35,7 @@ const useMutate = () => {
   const queryClient = useQueryClient();
   return async <T,>(fn: (orgId: string) => Promise<T>) => {
     const result = await fn(orgId);
-    await queryClient.invalidateQueries({ queryKey: ['ledger', orgId] });
+    await invalidateAfter.money(queryClient, orgId);
     return result;
   };
 };

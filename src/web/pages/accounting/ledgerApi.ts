@@ -14,6 +14,7 @@ import type {
 } from '../../../shared/ledger.ts';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
 
 // Every ledger call the accounting and dashboard pages make, in one place: the routes of
 // src/server/modules/ledger under /api/orgs/:organizationId, and TanStack Query keys that all
@@ -83,8 +84,6 @@ export type JournalReport = {
 
 const useOrg = () => useCompany().company.id;
 
-export const ledgerKey = (orgId: string, ...rest: unknown[]) => ['ledger', orgId, ...rest] as const;
-
 /**
  * Invoices, payments and bank transactions post to the ledger from other pages (and other
  * people), so balances and reports are refetched whenever a view mounts or the window
@@ -107,7 +106,7 @@ const unwrapOne = <T>(value: unknown, key: string): T => {
 export const useAccounts = () => {
   const orgId = useOrg();
   return useQuery({
-    queryKey: ledgerKey(orgId, 'accounts'),
+    queryKey: keys.ledger(orgId, 'accounts'),
     queryFn: async () => unwrap<Account>(await api.get(ledgerPaths(orgId).accounts), 'accounts'),
     staleTime: 30_000,
   });
@@ -116,7 +115,7 @@ export const useAccounts = () => {
 export const useLedgerSettings = () => {
   const orgId = useOrg();
   return useQuery({
-    queryKey: ledgerKey(orgId, 'settings'),
+    queryKey: keys.ledger(orgId, 'settings'),
     queryFn: async () => unwrapOne<LedgerSettings>(await api.get(ledgerPaths(orgId).settings), 'settings'),
     ...FRESH,
   });
@@ -134,7 +133,7 @@ export type EntryFilter = {
 export const useJournalEntries = (filter: EntryFilter) => {
   const orgId = useOrg();
   return useQuery({
-    queryKey: ledgerKey(orgId, 'entries', filter),
+    queryKey: keys.ledger(orgId, 'entries', filter),
     queryFn: async (): Promise<JournalList> => {
       const data = await api.get<JournalList | JournalEntry[]>(ledgerPaths(orgId).entries, {
         ...filter,
@@ -152,7 +151,7 @@ export const useJournalEntries = (filter: EntryFilter) => {
 export const useJournalEntry = (id: string | null) => {
   const orgId = useOrg();
   return useQuery({
-    queryKey: ledgerKey(orgId, 'entry', id),
+    queryKey: keys.ledger(orgId, 'entry', id),
     queryFn: async () => unwrapOne<JournalEntry>(await api.get(ledgerPaths(orgId).entry(id!)), 'entry'),
     enabled: id !== null,
   });
@@ -161,7 +160,7 @@ export const useJournalEntry = (id: string | null) => {
 export const useReport = <T>(name: ReportName, query: ReportQuery, enabled = true) => {
   const orgId = useOrg();
   return useQuery({
-    queryKey: ledgerKey(orgId, 'report', name, query),
+    queryKey: keys.ledger(orgId, 'report', name, query),
     queryFn: () => api.get<T>(ledgerPaths(orgId).report(name), query),
     enabled,
     placeholderData: (previous) => previous,
@@ -182,13 +181,16 @@ export const useGeneralLedger = (
 export const useJournalReport = (query: { from?: string; to: string; limit?: number; cursor?: string }) =>
   useReport<JournalReport>('journal', query);
 
-/** Mutations refresh every ledger figure of the company: balances move together. */
+/**
+ * Mutations refresh every money figure of the company: balances move together, and an entry
+ * on a bank account or receivables changes the wallet, transactions and invoices too.
+ */
 const useLedgerMutation = <V, R>(fn: (orgId: string, vars: V) => Promise<R>) => {
   const orgId = useOrg();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (vars: V) => fn(orgId, vars),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['ledger', orgId] }),
+    onSuccess: () => invalidateAfter.money(queryClient, orgId),
   });
 };
 

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { checkHealth } from '../../../shared/config/health.ts';
 import { appConfig } from '../../lib/config.ts';
+import { keys } from '../../lib/queryKeys.ts';
 
 // Tells the user plainly when the server or its database cannot be reached, instead of
 // leaving every page to fail on its own. Checks once a minute.
 
 export const ConnectionStatus = () => {
   const health = useQuery({
-    queryKey: ['health'],
+    queryKey: keys.health,
     queryFn: () => checkHealth(appConfig()),
     refetchInterval: 60_000,
     retry: false,

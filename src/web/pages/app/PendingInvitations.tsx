@@ -4,20 +4,21 @@ import type { Invitation } from '../../../shared/companies.ts';
 import { ROLE_LABELS } from '../../../shared/companies.ts';
 import { Button } from '../../components/ui/Button.tsx';
 import { ApiError, api } from '../../lib/api.ts';
+import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
 
 // Invitations waiting for the signed-in user, shown at the top of every app page.
 
 export const PendingInvitations = ({ onAccepted }: { onAccepted: (organizationId: string) => void }) => {
   const queryClient = useQueryClient();
   const query = useQuery({
-    queryKey: ['my-invitations'],
+    queryKey: keys.myInvitations,
     queryFn: () => api.get<{ invitations: Invitation[] }>('/me/invitations').then((r) => r.invitations),
   });
   const answer = useMutation({
     mutationFn: ({ id, action }: { id: string; action: 'accept' | 'decline' }) =>
       api.post<{ organizationId: string; status: string }>(`/invitations/${id}/${action}`),
     onSuccess: async (result) => {
-      await queryClient.invalidateQueries({ queryKey: ['my-invitations'] });
+      await invalidateAfter.myInvitations(queryClient);
       if (result.status === 'accepted') onAccepted(result.organizationId);
     },
   });

@@ -9,6 +9,7 @@ import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { keys } from '../../lib/queryKeys.ts';
 import {
   fiscalYearLabel,
   fiscalYearOf,
@@ -21,7 +22,6 @@ import {
 } from '../accounting/dates.ts';
 import {
   FRESH,
-  ledgerKey,
   ledgerPaths,
   useBalanceSheet,
   useIncomeStatement,
@@ -142,7 +142,7 @@ const DashboardPage = () => {
     queries: months.map((m) => {
       const query = { from: m.start, to: m.end };
       return {
-        queryKey: ledgerKey(company.id, 'report', 'income-statement', query),
+        queryKey: keys.ledger(company.id, 'report', 'income-statement', query),
         queryFn: () => api.get<IncomeStatement>(ledgerPaths(company.id).report('income-statement'), query),
         ...FRESH,
       };

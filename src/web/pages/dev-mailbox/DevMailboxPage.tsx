@@ -4,6 +4,7 @@ import { Fragment, useState } from 'react';
 import { Logo } from '../../components/Logo.tsx';
 import { PageSpinner } from '../../components/Spinner.tsx';
 import { api } from '../../lib/api.ts';
+import { keys } from '../../lib/queryKeys.ts';
 
 // /dev/mailbox: the mail outbox in development, so every mail flow (verification, reset,
 // invitations) works without a mail server. The API answers 404 outside development.
@@ -45,13 +46,13 @@ const Linkified = ({ text }: { text: string }) => (
 const DevMailboxPage = () => {
   const [selected, setSelected] = useState<string | null>(null);
   const list = useQuery({
-    queryKey: ['dev-mailbox'],
+    queryKey: keys.devMailbox(),
     queryFn: () => api.get<{ messages: Summary[] }>('/dev/mailbox'),
     refetchInterval: 3000,
     retry: false,
   });
   const message = useQuery({
-    queryKey: ['dev-mailbox', selected],
+    queryKey: keys.devMailbox(selected),
     queryFn: () => api.get<Message>(`/dev/mailbox/${selected}`),
     enabled: selected !== null,
   });

@@ -13,9 +13,10 @@ import type {
 } from '../../../shared/invoices.ts';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
 
-// The invoices API for this page, through TanStack Query. Every key starts with the company
-// id, so switching company never shows another company's cache.
+// The invoices API for this page, through TanStack Query. Every key is a company's key from
+// lib/queryKeys.ts, so switching company never shows another company's cache.
 
 export type InvoicingAccount = {
   id: string;
@@ -60,7 +61,7 @@ export type ListParams = {
 export const useInvoiceList = (params: ListParams) => {
   const { base, companyId } = useOrgPath();
   return useQuery({
-    queryKey: [companyId, 'invoices', 'list', params],
+    queryKey: keys.invoices(companyId, 'list', params),
     queryFn: () =>
       api.get<InvoiceList>(`${base}/invoices`, { ...params, search: params.search || undefined }),
     placeholderData: keepPreviousData,
@@ -70,7 +71,7 @@ export const useInvoiceList = (params: ListParams) => {
 export const useInvoice = (id: string | null) => {
   const { base, companyId } = useOrgPath();
   return useQuery({
-    queryKey: [companyId, 'invoices', 'one', id],
+    queryKey: keys.invoices(companyId, 'one', id),
     queryFn: () => api.get<Invoice>(`${base}/invoices/${id}`),
     enabled: Boolean(id),
   });
@@ -79,7 +80,7 @@ export const useInvoice = (id: string | null) => {
 export const useCustomers = (search = '', includeArchived = false) => {
   const { base, companyId } = useOrgPath();
   return useQuery({
-    queryKey: [companyId, 'invoices', 'customers', search, includeArchived],
+    queryKey: keys.invoices(companyId, 'customers', search, includeArchived),
     queryFn: () =>
       api.get<{ customers: Customer[]; totalCount: number }>(`${base}/customers`, {
         search: search || undefined,
@@ -93,7 +94,7 @@ export const useCustomers = (search = '', includeArchived = false) => {
 export const useCustomerDetail = (id: string | null) => {
   const { base, companyId } = useOrgPath();
   return useQuery({
-    queryKey: [companyId, 'invoices', 'customer', id],
+    queryKey: keys.invoices(companyId, 'customer', id),
     queryFn: () => api.get<CustomerDetail>(`${base}/customers/${id}`),
     enabled: Boolean(id),
   });
@@ -102,7 +103,7 @@ export const useCustomerDetail = (id: string | null) => {
 export const useItems = () => {
   const { base, companyId } = useOrgPath();
   return useQuery({
-    queryKey: [companyId, 'invoices', 'items'],
+    queryKey: keys.invoices(companyId, 'items'),
     queryFn: () => api.get<{ items: Item[] }>(`${base}/items`).then((r) => r.items),
   });
 };
@@ -110,7 +111,7 @@ export const useItems = () => {
 export const useTaxRates = () => {
   const { base, companyId } = useOrgPath();
   return useQuery({
-    queryKey: [companyId, 'invoices', 'tax-rates'],
+    queryKey: keys.invoices(companyId, 'tax-rates'),
     queryFn: () => api.get<{ taxRates: TaxRate[] }>(`${base}/tax-rates`).then((r) => r.taxRates),
   });
 };
@@ -118,7 +119,7 @@ export const useTaxRates = () => {
 export const useInvoicingAccounts = () => {
   const { base, companyId } = useOrgPath();
   return useQuery({
-    queryKey: [companyId, 'invoices', 'accounts'],
+    queryKey: keys.invoices(companyId, 'accounts'),
     queryFn: () =>
       api.get<{ accounts: InvoicingAccount[] }>(`${base}/invoicing-accounts`).then((r) => r.accounts),
   });
@@ -127,7 +128,7 @@ export const useInvoicingAccounts = () => {
 export const useRecurring = () => {
   const { base, companyId } = useOrgPath();
   return useQuery({
-    queryKey: [companyId, 'invoices', 'recurring'],
+    queryKey: keys.invoices(companyId, 'recurring'),
     queryFn: () => api.get<{ schedules: Recurring[] }>(`${base}/recurring-invoices`).then((r) => r.schedules),
   });
 };
@@ -135,7 +136,7 @@ export const useRecurring = () => {
 export const useAging = (asOf: string) => {
   const { base, companyId } = useOrgPath();
   return useQuery({
-    queryKey: [companyId, 'invoices', 'aging', asOf],
+    queryKey: keys.invoices(companyId, 'aging', asOf),
     queryFn: () => api.get<AgingReport>(`${base}/reports/receivables-aging`, { asOf }),
   });
 };
@@ -143,7 +144,7 @@ export const useAging = (asOf: string) => {
 export const useTaxReport = (from: string, to: string) => {
   const { base, companyId } = useOrgPath();
   return useQuery({
-    queryKey: [companyId, 'invoices', 'tax-report', from, to],
+    queryKey: keys.invoices(companyId, 'tax-report', from, to),
     queryFn: () => api.get<TaxReport>(`${base}/reports/sales-tax`, { from, to }),
     enabled: from <= to,
   });
@@ -152,19 +153,20 @@ export const useTaxReport = (from: string, to: string) => {
 export const useInvoiceSettings = () => {
   const { base, companyId } = useOrgPath();
   return useQuery({
-    queryKey: [companyId, 'invoices', 'settings'],
+    queryKey: keys.invoices(companyId, 'settings'),
     queryFn: () => api.get<InvoiceSettings>(`${base}/invoice-settings`),
   });
 };
 
-/** A mutation that refreshes everything invoicing shows (and the ledger's views) when it lands. */
+/**
+ * A mutation that refreshes everything invoicing shows when it lands, and the ledger, wallet
+ * and transactions too: invoices, payments, credit notes and voids post to the ledger.
+ */
 export const useInvoicingMutation = <TVars, TResult>(fn: (base: string, vars: TVars) => Promise<TResult>) => {
   const { base, companyId } = useOrgPath();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (vars: TVars) => fn(base, vars),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === companyId });
-    },
+    onSuccess: () => invalidateAfter.money(queryClient, companyId),
   });
 };

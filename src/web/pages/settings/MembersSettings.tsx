@@ -16,6 +16,7 @@ import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
 
 const errorText = (e: unknown) =>
   e instanceof ApiError ? e.message : 'Something went wrong. Please try again.';
@@ -26,19 +27,15 @@ export const MembersSettings = () => {
   const queryClient = useQueryClient();
   const base = `/orgs/${company.id}`;
   const members = useQuery({
-    queryKey: ['members', company.id],
+    queryKey: keys.members(company.id),
     queryFn: () => api.get<{ members: Member[] }>(`${base}/members`).then((r) => r.members),
   });
   const invitations = useQuery({
-    queryKey: ['invitations', company.id],
+    queryKey: keys.invitations(company.id),
     queryFn: () => api.get<{ invitations: Invitation[] }>(`${base}/invitations`).then((r) => r.invitations),
     enabled: manage,
   });
-  const invalidate = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['members', company.id] }),
-      queryClient.invalidateQueries({ queryKey: ['invitations', company.id] }),
-    ]);
+  const invalidate = () => invalidateAfter.membership(queryClient, company.id);
   const changeRole = useMutation({
     mutationFn: ({ userId, role }: { userId: string; role: RoleName }) =>
       api.patch(`${base}/members/${userId}`, { role }),

@@ -7,11 +7,11 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card, EmptyState } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { api } from '../../lib/api.ts';
+import { keys } from '../../lib/queryKeys.ts';
 import {
   apiCalls,
   errorMessage,
   formatDay,
-  moneyKey,
   readAmount,
   todayIso,
   useMoneyMutation,
@@ -162,7 +162,7 @@ export const ReconcileView = ({ id, onClose }: { id: string; onClose: () => void
   const rec = useReconciliation(id);
   const wallet = useWallet();
   const candidates = useQuery({
-    queryKey: moneyKey(orgId, 'transactions', 'reconcile', id),
+    queryKey: keys.transactions(orgId, 'reconcile', id),
     queryFn: () =>
       api.get<TransactionPage>(`/orgs/${orgId}/transactions`, {
         reconciliationId: id,

@@ -15,10 +15,10 @@ import { Alert } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
 import {
   apiCalls,
   errorMessage,
-  moneyKey,
   readAmount,
   todayIso,
   useCategories,
@@ -371,7 +371,7 @@ export const EditTransactionDialog = ({ tx, onClose }: { tx: Transaction; onClos
   const update = useMoneyMutation(apiCalls.updateTransaction);
   const amount = readAmount(amountText, tx.currency, true);
   const client = useQueryClient();
-  const attachmentsKey = moneyKey(orgId, 'attachments', tx.id);
+  const attachmentsKey = keys.transactions(orgId, 'attachments', tx.id);
   const attachments = useQuery({
     queryKey: attachmentsKey,
     queryFn: async () =>
@@ -417,7 +417,7 @@ export const EditTransactionDialog = ({ tx, onClose }: { tx: Transaction; onClos
         contentType: file.type || 'application/octet-stream',
         dataBase64: await toBase64(file),
       });
-      await client.invalidateQueries({ queryKey: attachmentsKey });
+      await invalidateAfter.transactionAttachments(client, orgId, tx.id);
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -539,7 +539,7 @@ export const EditTransactionDialog = ({ tx, onClose }: { tx: Transaction; onClos
                       aria-label={`Remove ${a.fileName}`}
                       onClick={async () => {
                         await api.delete(`/orgs/${orgId}/transactions/${tx.id}/attachments/${a.id}`);
-                        await client.invalidateQueries({ queryKey: attachmentsKey });
+                        await invalidateAfter.transactionAttachments(client, orgId, tx.id);
                       }}
                     >
                       <Trash2 className="h-4 w-4" aria-hidden="true" />

@@ -18,6 +18,7 @@ import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge, Card, EmptyState } from '../../components/ui/Card.tsx';
 import { api } from '../../lib/api.ts';
+import { keys } from '../../lib/queryKeys.ts';
 import { useCompany } from '../../lib/company.tsx';
 import {
   type ListFilters,
@@ -26,7 +27,6 @@ import {
   exportCsvHref,
   formatDay,
   monthBounds,
-  moneyKey,
   readAmount,
   toQuery,
   todayIso,
@@ -112,7 +112,7 @@ const TransactionsPage = () => {
   };
   const orgId = company.id;
   const list = useInfiniteQuery({
-    queryKey: moneyKey(orgId, 'transactions', filters),
+    queryKey: keys.transactions(orgId, 'infinite', filters),
     queryFn: ({ pageParam }) =>
       api.get<TransactionPage>(`/orgs/${orgId}/transactions`, {
         ...toQuery(filters),

@@ -16,22 +16,17 @@ import {
 import type { BalanceHistory, ExchangeRate, MoneyAccount, WalletSummary } from '../../../shared/wallet.ts';
 import { ApiError, api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
 
-// Every call the transactions and wallet pages make, with TanStack Query keys under
-// ['money', companyId]; a change invalidates that and the ledger's ['ledger', companyId].
+// Every call the transactions and wallet pages make, with TanStack Query keys from
+// lib/queryKeys.ts; a change refreshes every money view of the company (invalidateAfter.money).
 
 export const useOrgId = () => useCompany().company.id;
-
-export const moneyKey = (orgId: string, ...rest: unknown[]) => ['money', orgId, ...rest] as const;
 
 export const useInvalidateMoney = () => {
   const client = useQueryClient();
   const orgId = useOrgId();
-  return () =>
-    Promise.all([
-      client.invalidateQueries({ queryKey: ['money', orgId] }),
-      client.invalidateQueries({ queryKey: ['ledger', orgId] }),
-    ]);
+  return () => invalidateAfter.money(client, orgId);
 };
 
 export type ListFilters = {
@@ -65,7 +60,7 @@ export const toQuery = (f: ListFilters): Record<string, string | number | undefi
 export const useTransactionPage = (filters: ListFilters, cursor: string | null, limit = 50) => {
   const orgId = useOrgId();
   return useQuery({
-    queryKey: moneyKey(orgId, 'transactions', filters, cursor, limit),
+    queryKey: keys.transactions(orgId, 'page', filters, cursor, limit),
     queryFn: () =>
       api.get<TransactionPage>(`/orgs/${orgId}/transactions`, {
         ...toQuery(filters),
@@ -79,7 +74,7 @@ export const useTransactionPage = (filters: ListFilters, cursor: string | null, 
 export const useTotals = (filters: ListFilters) => {
   const orgId = useOrgId();
   return useQuery({
-    queryKey: moneyKey(orgId, 'totals', filters),
+    queryKey: keys.transactions(orgId, 'totals', filters),
     queryFn: () => api.get<TransactionTotals>(`/orgs/${orgId}/transactions/totals`, toQuery(filters)),
     placeholderData: (previous) => previous,
   });
@@ -95,7 +90,7 @@ export const exportCsvHref = (orgId: string, filters: ListFilters) => {
 export const useWallet = () => {
   const orgId = useOrgId();
   return useQuery({
-    queryKey: moneyKey(orgId, 'wallet'),
+    queryKey: keys.wallet(orgId, 'summary'),
     queryFn: () => api.get<WalletSummary>(`/orgs/${orgId}/wallet`),
   });
 };
@@ -103,7 +98,7 @@ export const useWallet = () => {
 export const useBalanceHistory = (months: number) => {
   const orgId = useOrgId();
   return useQuery({
-    queryKey: moneyKey(orgId, 'history', months),
+    queryKey: keys.wallet(orgId, 'history', months),
     queryFn: () => api.get<BalanceHistory>(`/orgs/${orgId}/wallet/history`, { months }),
   });
 };
@@ -111,7 +106,7 @@ export const useBalanceHistory = (months: number) => {
 export const useRates = () => {
   const orgId = useOrgId();
   return useQuery({
-    queryKey: moneyKey(orgId, 'rates'),
+    queryKey: keys.wallet(orgId, 'rates'),
     queryFn: async () => (await api.get<{ rates: ExchangeRate[] }>(`/orgs/${orgId}/wallet/rates`)).rates,
   });
 };
@@ -121,7 +116,7 @@ export const useCategories = () => {
   const { company } = useCompany();
   const wallet = useWallet();
   const accounts = useQuery({
-    queryKey: ['ledger', company.id, 'accounts'],
+    queryKey: keys.ledger(company.id, 'accounts'),
     queryFn: async () => {
       const data = await api.get<{ accounts: Account[] } | Account[]>(`/orgs/${company.id}/accounts`);
       return Array.isArray(data) ? data : data.accounts;
@@ -138,7 +133,7 @@ export const useCategories = () => {
 export const useRules = () => {
   const orgId = useOrgId();
   return useQuery({
-    queryKey: moneyKey(orgId, 'rules'),
+    queryKey: keys.transactions(orgId, 'rules'),
     queryFn: async () => (await api.get<{ rules: Rule[] }>(`/orgs/${orgId}/transaction-rules`)).rules,
   });
 };
@@ -146,13 +141,13 @@ export const useRules = () => {
 export const useReconciliation = (id: string | null) => {
   const orgId = useOrgId();
   return useQuery({
-    queryKey: moneyKey(orgId, 'reconciliation', id),
+    queryKey: keys.transactions(orgId, 'reconciliation', id),
     queryFn: () => api.get<Reconciliation>(`/orgs/${orgId}/reconciliations/${id}`),
     enabled: Boolean(id),
   });
 };
 
-/** A mutation that refreshes every money and ledger figure when it succeeds. */
+/** A mutation that refreshes every money figure (ledger, wallet, transactions, invoices) when it succeeds. */
 export const useMoneyMutation = <TInput, TResult>(fn: (orgId: string, input: TInput) => Promise<TResult>) => {
   const orgId = useOrgId();
   const invalidate = useInvalidateMoney();

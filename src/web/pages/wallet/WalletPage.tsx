@@ -17,11 +17,11 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { keys } from '../../lib/queryKeys.ts';
 import {
   apiCalls,
   errorMessage,
   formatDay,
-  moneyKey,
   useBalanceHistory,
   useMoneyMutation,
   useRates,
@@ -46,7 +46,7 @@ const KIND_ICON = {
 const LatestTransactions = ({ account }: { account: MoneyAccount }) => {
   const { company } = useCompany();
   const latest = useQuery({
-    queryKey: moneyKey(company.id, 'transactions', 'latest', account.id),
+    queryKey: keys.transactions(company.id, 'latest', account.id),
     queryFn: () =>
       api.get<TransactionPage>(`/orgs/${company.id}/transactions`, { moneyAccountId: account.id, limit: 5 }),
   });

@@ -22,6 +22,7 @@ import { AuthField, ErrorBox, PasswordField, StrengthMeter } from '../../../auth
 import { Button } from '../../../components/ui/Button.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { api } from '../../../lib/api.ts';
+import { invalidateAfter, keys } from '../../../lib/queryKeys.ts';
 
 // The Security part of /settings: change password, two-factor authentication with a QR code
 // and backup codes, the list of sessions with sign-out, and the login-alerts switch.
@@ -354,7 +355,7 @@ const Sessions = () => {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const sessions = useQuery({
-    queryKey: ['auth', 'sessions'],
+    queryKey: keys.sessions,
     queryFn: async () => {
       const [list, current] = await Promise.all([listSessions(), fetchSession()]);
       return { list, currentToken: current?.session.token ?? null };
@@ -365,7 +366,7 @@ const Sessions = () => {
     setError(null);
     try {
       await action();
-      await queryClient.invalidateQueries({ queryKey: ['auth', 'sessions'] });
+      await invalidateAfter.sessions(queryClient);
     } catch (e) {
       setError(messageOf(e));
     } finally {
