@@ -197,7 +197,7 @@ describe(`cursor pagination returns every row once (${testDatabaseKind()})`, () 
         await recordAudit(trx, {
           organizationId: company.id,
           actorUserId: null,
-          action: 'test.bulk',
+          action: 'journal_entry.posted',
           entityType: 'test',
           entityId: `row-${i}`,
           before: null,

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types.ts';
+import type { AuditAction } from './actions.ts';
 
 // Writes one audit row: who, when, what, before and after. Call it with the transaction
 // of the change it records, so the row exists exactly when the change does.
@@ -7,7 +8,8 @@ import type { Database } from '../../db/types.ts';
 export type AuditInput = {
   organizationId: string;
   actorUserId: string | null;
-  action: string;
+  /** One of AUDIT_ACTIONS (./actions.ts): a new action is added there first. */
+  action: AuditAction;
   entityType: string;
   entityId: string;
   before?: unknown;

@@ -15,6 +15,7 @@ import {
 import { inTransaction } from '../../db/transaction.ts';
 import type { JournalEntriesTable } from '../../db/types.ts';
 import { recordAudit } from '../audit/record.ts';
+import type { AuditAction } from '../audit/actions.ts';
 import { isIsoDate } from './dates.ts';
 import { newEntryId } from './ids.ts';
 import {
@@ -676,7 +677,7 @@ const postExistingEntry = async (
   trx: Executor,
   row: EntryRow,
   lines: ValidLine[],
-  meta: { actorUserId: string | null; approvedBy: string | null; action: string },
+  meta: { actorUserId: string | null; approvedBy: string | null; action: AuditAction },
 ) => {
   const taken = await takeEntryNumber(trx, row.organization_id);
   if (!taken) throw notFound('Company not found.');

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { conflict, notFound } from '../../../shared/errors.ts';
 import type { JournalSourceName } from '../../../shared/ledger.ts';
 import { recordAudit } from '../audit/record.ts';
+import type { AuditAction } from '../audit/actions.ts';
 import { checkAccounts, lockedError, normalizeLines, type PostingLineInput } from '../ledger/posting.ts';
 import {
   type Executor,
@@ -47,7 +48,7 @@ export const postEntriesInBulk = async (
     organizationId: string;
     actorUserId: string | null;
     /** null: the caller records one audit row for several calls (an import posted in slices). */
-    audit: { action: string; entityType: string; entityId: string } | null;
+    audit: { action: AuditAction; entityType: string; entityId: string } | null;
     /**
      * Refresh the planner's statistics of journal_entries and journal_lines after writing.
      * The database's line guard and commit-time balance check look entries and lines up by
@@ -153,7 +154,7 @@ export const reverseEntriesInBulk = async (
   input: {
     organizationId: string;
     actorUserId: string | null;
-    audit: { action: string; entityType: string; entityId: string };
+    audit: { action: AuditAction; entityType: string; entityId: string };
   },
   entryIds: string[],
 ): Promise<string[]> => {

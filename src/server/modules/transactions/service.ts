@@ -576,7 +576,7 @@ const recategorize = async (
   member: MemberContext,
   pc: PostingContext,
   changes: Recategorisation[],
-  action: string,
+  action: 'bank_transactions.categorized' | 'bank_transactions.rules_applied',
 ) => {
   if (changes.length === 0) return 0;
   const { organizationId, userId } = member;
