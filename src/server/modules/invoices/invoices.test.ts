@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
@@ -68,6 +69,26 @@ const pay = (
     { date: '2026-03-05', amount, depositAccountId: fx.bankId, ...extra },
     headers,
   );
+
+/** Rows a payment writes, to check that a replay or a refusal writes nothing. */
+const rowCounts = async () => {
+  const count = async (table: 'invoice_payments' | 'journal_entries' | 'audit_log' | 'idempotency_keys') =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('organization_id', '=', company.id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    payments: await count('invoice_payments'),
+    entries: await count('journal_entries'),
+    audit: await count('audit_log'),
+    keys: await count('idempotency_keys'),
+  };
+};
 
 const openBalanceSum = async () => {
   const rows = await t.database.db
@@ -301,15 +322,73 @@ describe('payments', () => {
     const key = { 'idempotency-key': `pay-${inv.id}` };
     const first = await pay(inv.id, 5_000, {}, key);
     expect(first.status).toBe(201);
+    const written = await rowCounts();
     const second = await pay(inv.id, 5_000, {}, key);
     expect(second.status).toBe(200);
     expect(second.raw.headers['idempotent-replayed']).toBe('true');
     expect(second.body.paymentId).toBe(first.body.paymentId);
     expect(second.body.payments).toHaveLength(1);
     expect(second.body.amountPaid).toBe(5_000);
+    expect(await rowCounts()).toEqual(written);
     const different = await pay(inv.id, 6_000, {}, key);
     expect(different.status).toBe(409);
-    expect(different.body.error.code).toBe('idempotency_key_reused');
+    expect(different.body.error).toEqual({
+      code: 'idempotency_key_reused',
+      message:
+        'This Idempotency-Key was already used for a different request. Use a new key for a new payment.',
+    });
+    // The same key on another invoice is another request too.
+    const other = await sent();
+    const withOther = await rowCounts();
+    const elsewhere = await pay(other.id, 5_000, {}, key);
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.body.error.code).toBe('idempotency_key_reused');
+    expect(await rowCounts()).toEqual(withOther);
+  });
+
+  it('takes any visible ASCII Idempotency-Key and refuses others with a 400', async () => {
+    const inv = await sent();
+    const ok = await pay(inv.id, 1_000, {}, { 'idempotency-key': `a/b+c=${inv.id}` });
+    expect(ok.status).toBe(201);
+    const before = await rowCounts();
+    for (const bad of ['has space', 'x'.repeat(201)]) {
+      const res = await pay(inv.id, 1_000, {}, { 'idempotency-key': bad });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual({
+        code: 'invalid_idempotency_key',
+        message: 'The Idempotency-Key header must be 1-200 visible ASCII characters.',
+      });
+    }
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it('replays a key stored before invoices shared the idempotency module (body-only hash)', async () => {
+    const inv = await sent();
+    const key = `legacy-${inv.id}`;
+    const first = await pay(inv.id, 4_000, {}, { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    // The old invoices copy stored sha256 of the parsed body alone, beside the scope.
+    const parsed = {
+      date: '2026-03-05',
+      amount: 4_000,
+      depositAccountId: fx.bankId,
+      method: 'bank_transfer',
+      reference: '',
+    };
+    await t.database.db
+      .updateTable('idempotency_keys')
+      .set({ request_hash: createHash('sha256').update(JSON.stringify(parsed)).digest('hex') })
+      .where('organization_id', '=', company.id)
+      .where('key', '=', key)
+      .execute();
+    const written = await rowCounts();
+    const again = await pay(inv.id, 4_000, {}, { 'idempotency-key': key });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.paymentId).toBe(first.body.paymentId);
+    expect(again.body.amountPaid).toBe(4_000);
+    const changed = await pay(inv.id, 4_001, {}, { 'idempotency-key': key });
+    expect(changed.status).toBe(409);
+    expect(await rowCounts()).toEqual(written);
   });
 
   it('two requests racing with one Idempotency-Key record one payment', async () => {

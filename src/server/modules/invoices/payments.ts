@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../../shared/errors.ts';
 import type { Invoice, paymentInputSchema } from '../../../shared/invoices.ts';
+import { runIdempotent } from '../../http/idempotency.ts';
 import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import {
@@ -12,7 +13,6 @@ import {
 } from '../ledger/posting.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
 import { loadCompany, settledStatus, toBase } from './common.ts';
-import { hashRequest, withIdempotency } from './idempotency.ts';
 import { type Actor, addEvent, describeAmount, getInvoice, refuseTransition } from './invoices.ts';
 import { type Executor, selectInvoice } from './queries.ts';
 
@@ -29,17 +29,18 @@ export const recordPayment = (
   actor: Actor,
   invoiceId: string,
   input: z.output<typeof paymentInputSchema>,
-  idempotencyKey?: string,
+  idempotencyKey: string | null = null,
 ) =>
   inTransaction(db, async (trx) => {
     const { organizationId } = actor;
-    const result = await withIdempotency(
+    const result = await runIdempotent(
       trx,
       {
         organizationId,
         key: idempotencyKey,
         scope: `invoice_payment:${invoiceId}`,
-        requestHash: hashRequest(input),
+        payload: input,
+        what: 'payment',
       },
       async () => {
         const row = await selectInvoice(trx, organizationId, invoiceId, { forUpdate: true });
@@ -188,11 +189,11 @@ export const recordPayment = (
             journalEntryId: entry.id,
           },
         });
-        return { paymentId: id };
+        return { statusCode: 201, body: { paymentId: id } };
       },
     );
     const invoice = await getInvoice(trx, organizationId, invoiceId, actor.now);
-    return { replayed: result.replayed, paymentId: result.value.paymentId, invoice };
+    return { replayed: result.replayed, paymentId: result.body.paymentId, invoice };
   });
 
 /** Removes a payment by posting its reversal; the invoice is owed again. */

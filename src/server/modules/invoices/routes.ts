@@ -32,13 +32,13 @@ import {
 import { requireVerifiedSender } from '../../auth/verification.ts';
 import type { AppContext } from '../../context.ts';
 import { type CsvCell, csvAmount, csvReply, csvRows } from '../../http/csv.ts';
+import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { memberOf, requirePermission } from '../../http/tenancy.ts';
 import { createItem, createTaxRate, listItems, listTaxRates, updateItem, updateTaxRate } from './catalog.ts';
 import { companyToday, loadCompany } from './common.ts';
 import { createCreditNote, voidCreditNote } from './credit-notes.ts';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './customers.ts';
 import { emailInvoice } from './email.ts';
-import { checkIdempotencyKey } from './idempotency.ts';
 import {
   type Actor,
   createInvoice,
@@ -573,7 +573,7 @@ export const invoiceRoutes =
         },
       },
       async (request, reply) => {
-        const key = checkIdempotencyKey(request.headers['idempotency-key']);
+        const key = idempotencyKeyOf(request);
         const result = await recordPayment(db, actorOf(request), request.params.invoiceId, request.body, key);
         if (result.replayed) reply.header('idempotent-replayed', 'true');
         return reply

@@ -40,7 +40,7 @@ import {
 } from '../attachments/store.ts';
 import { memberOf, requirePermission } from '../../http/tenancy.ts';
 import { roleCan } from '../../http/permissions.ts';
-import { idempotencyKeyOf, runIdempotent } from '../idempotency/idempotency.ts';
+import { idempotencyKeyOf, runIdempotent } from '../../http/idempotency.ts';
 import {
   createAccount,
   deleteAccount,

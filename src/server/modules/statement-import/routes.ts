@@ -15,7 +15,7 @@ import {
 } from '../../../shared/transactions.ts';
 import type { AppContext } from '../../context.ts';
 import { memberOf, requirePermission } from '../../http/tenancy.ts';
-import { runIdempotentRequest } from '../idempotency/idempotency.ts';
+import { runIdempotentRequest } from '../../http/idempotency.ts';
 import { AppError, badRequest } from '../../../shared/errors.ts';
 import { decodeStatementBytes } from './decode.ts';
 import { authorizeFromProgress, notRunning, readProgress, startProgress } from './progress.ts';

@@ -27,7 +27,7 @@ import {
   storeAttachment,
 } from '../attachments/store.ts';
 import { memberOf, requirePermission } from '../../http/tenancy.ts';
-import { runIdempotentRequest } from '../idempotency/idempotency.ts';
+import { runIdempotentRequest } from '../../http/idempotency.ts';
 import {
   cancelReconciliation,
   finishReconciliation,

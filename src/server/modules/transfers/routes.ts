@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { transferInputSchema, transferSchema } from '../../../shared/wallet.ts';
 import type { AppContext } from '../../context.ts';
 import { memberOf, requirePermission } from '../../http/tenancy.ts';
-import { runIdempotentRequest } from '../idempotency/idempotency.ts';
+import { runIdempotentRequest } from '../../http/idempotency.ts';
 import { createTransfer, deleteTransfer } from './service.ts';
 
 // Transfers keep their place under /wallet in the API (and the wallet tag in the docs).

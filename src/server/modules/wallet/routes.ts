@@ -11,7 +11,7 @@ import {
 } from '../../../shared/wallet.ts';
 import type { AppContext } from '../../context.ts';
 import { memberOf, requirePermission } from '../../http/tenancy.ts';
-import { runIdempotentRequest } from '../idempotency/idempotency.ts';
+import { runIdempotentRequest } from '../../http/idempotency.ts';
 import {
   balanceHistory,
   createMoneyAccount,
