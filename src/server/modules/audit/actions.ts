@@ -51,7 +51,7 @@ export const AUDIT_ACTIONS = [
   'bank_transaction.deleted',
   'bank_transaction.attachment_added',
   'bank_transaction.attachment_deleted',
-  // transactions: bulk re-categorising, one row per batch (transactions/service.ts, ledger-bulk.ts)
+  // transactions: bulk re-categorising, one row per batch (transactions/service.ts, ledger/bulk.ts)
   'bank_transactions.categorized',
   'bank_transactions.categorized.reversed',
   'bank_transactions.rules_applied',

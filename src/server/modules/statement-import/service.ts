@@ -19,7 +19,7 @@ import type { AppContext } from '../../context.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { type Executor, inTransaction } from '../../db/transaction.ts';
-import { postEntriesInBulk } from '../transactions/ledger-bulk.ts';
+import { postEntriesInBulk } from '../ledger/bulk.ts';
 import {
   dedupePrefix,
   entryForTransaction,

@@ -3,7 +3,7 @@ import type { Account } from '../../../shared/ledger.ts';
 import { findSystemAccount, listAccounts } from '../ledger/accounts.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { selectBaseCurrency, selectRatesOf } from '../wallet/queries.ts';
-import type { BulkEntryInput } from './ledger-bulk.ts';
+import type { BulkEntryInput } from '../ledger/bulk.ts';
 import { type TransactionPart, transactionLines } from './lines.ts';
 
 // What posting a bank transaction needs to know about the company, loaded once per request:

@@ -17,7 +17,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { addToBalance, selectMoneyAccount, selectRateOn } from '../wallet/queries.ts';
-import { postEntriesInBulk, reverseEntriesInBulk } from './ledger-bulk.ts';
+import { postEntriesInBulk, reverseEntriesInBulk } from '../ledger/bulk.ts';
 import {
   checkCategory,
   dedupePrefix,

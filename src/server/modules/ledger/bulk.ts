@@ -1,17 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { conflict, notFound } from '../../../shared/errors.ts';
 import type { JournalSourceName } from '../../../shared/ledger.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { AuditAction } from '../audit/actions.ts';
-import { checkAccounts, lockedError, normalizeLines, type PostingLineInput } from '../ledger/posting.ts';
+import { newEntryId } from './ids.ts';
+import { checkAccounts, lockedError, normalizeLines, type PostingLineInput } from './posting.ts';
 import {
   type Executor,
   selectOpenCloses,
   selectPostedLines,
   selectReversalsOf,
   selectSettings,
-} from '../ledger/queries.ts';
+} from './queries.ts';
 
 // Posting many bank entries at once. A statement of 100,000 lines cannot take the ledger's
 // one-entry-at-a-time path (a dozen round trips each) and still finish in seconds, so this
@@ -20,8 +20,8 @@ import {
 // row-locking update, entries and lines inserted a few thousand rows per statement. The
 // database keeps the last word exactly as for single postings: its triggers refuse an
 // unbalanced entry at commit, a line on or before the lock date, and any change to a posted
-// line. One audit row records the batch. (This belongs in the ledger's service; it lives
-// here until the ledger offers a bulk call.)
+// line. One audit row records the batch. It is the ledger's bulk call: entry ids come from the
+// same time-ordered generator as single postings (ids.ts).
 
 export type BulkEntryInput = {
   date: string;
@@ -95,7 +95,7 @@ export const postEntriesInBulk = async (
     if (early) throw lockedError(taken.lock_date);
   }
   const now = new Date();
-  const ids = entries.map(() => randomUUID());
+  const ids = entries.map(() => newEntryId());
   const first = Number(taken.first);
   // unnest() over one array parameter per column: a chunk is one statement with a dozen
   // parameters, far cheaper to send, parse and plan than a VALUES list with tens of
