@@ -11,6 +11,7 @@ import {
   selectPostedLines,
   selectReversalsOf,
   selectSettings,
+  takeEntryNumbers,
 } from './queries.ts';
 
 // Posting many bank entries at once. A statement of 100,000 lines cannot take the ledger's
@@ -83,12 +84,7 @@ export const postEntriesInBulk = async (
     }
   }
   // One update takes the whole number range; its row lock serialises postings of the company.
-  const taken = await trx
-    .updateTable('ledger_settings')
-    .set({ next_entry_number: sql`next_entry_number + ${entries.length}` })
-    .where('organization_id', '=', organizationId)
-    .returning([sql<number>`next_entry_number - ${entries.length}`.as('first'), 'lock_date'])
-    .executeTakeFirst();
+  const taken = await takeEntryNumbers(trx, organizationId, entries.length);
   if (!taken) throw notFound('Company not found.');
   if (taken.lock_date) {
     const early = entries.find((e) => e.date <= taken.lock_date!);
@@ -96,7 +92,7 @@ export const postEntriesInBulk = async (
   }
   const now = new Date();
   const ids = entries.map(() => newEntryId());
-  const first = Number(taken.first);
+  const first = taken.first;
   // unnest() over one array parameter per column: a chunk is one statement with a dozen
   // parameters, far cheaper to send, parse and plan than a VALUES list with tens of
   // thousands of them (the same way the ledger's postJournalEntries writes its batches).

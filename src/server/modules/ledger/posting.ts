@@ -31,6 +31,7 @@ import {
   selectReversalsOf,
   selectSettings,
   takeEntryNumber,
+  takeEntryNumbers,
 } from './queries.ts';
 
 // Posting to the ledger. Other modules call postJournalEntry / reverseJournalEntry inside
@@ -866,12 +867,8 @@ export const postJournalEntries = (
         );
       }
     }
-    const taken = await trx
-      .updateTable('ledger_settings')
-      .set({ next_entry_number: sql`next_entry_number + ${entries.length}` })
-      .where('organization_id', '=', organizationId)
-      .returning([sql<number>`next_entry_number - ${entries.length}`.as('first'), 'lock_date'])
-      .executeTakeFirstOrThrow();
+    const taken = await takeEntryNumbers(trx, organizationId, entries.length);
+    if (!taken) throw notFound('Company not found.');
     if (taken.lock_date) {
       const early = entries.find((e) => e.date <= taken.lock_date!);
       if (early) throw lockedError(taken.lock_date);

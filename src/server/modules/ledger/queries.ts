@@ -21,15 +21,24 @@ export const selectSettings = (db: Executor, organizationId: string) =>
     .where('s.organization_id', '=', organizationId)
     .executeTakeFirst();
 
-/** Takes the next entry number; the row lock it takes serialises postings of one company. */
-export const takeEntryNumber = async (db: Executor, organizationId: string) => {
+/**
+ * Takes `count` consecutive entry numbers (the first is returned) with one update; the row
+ * lock it takes serialises postings of one company. Undefined when the company has no ledger.
+ */
+export const takeEntryNumbers = async (db: Executor, organizationId: string, count: number) => {
   const row = await db
     .updateTable('ledger_settings')
-    .set({ next_entry_number: sql`next_entry_number + 1` })
+    .set({ next_entry_number: sql`next_entry_number + ${count}` })
     .where('organization_id', '=', organizationId)
-    .returning([sql<number>`next_entry_number - 1`.as('number'), 'lock_date'])
+    .returning([sql<number>`next_entry_number - ${count}`.as('first'), 'lock_date'])
     .executeTakeFirst();
-  return row;
+  return row && { first: Number(row.first), lock_date: row.lock_date };
+};
+
+/** Takes the next entry number (see takeEntryNumbers). */
+export const takeEntryNumber = async (db: Executor, organizationId: string) => {
+  const row = await takeEntryNumbers(db, organizationId, 1);
+  return row && { number: row.first, lock_date: row.lock_date };
 };
 
 export const selectAccountsByIds = (db: Executor, organizationId: string, ids: string[]) =>
