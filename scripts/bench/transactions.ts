@@ -121,18 +121,11 @@ const main = async () => {
   });
   // Parsed through the schema so fields added later take their defaults.
   const mapping = csvMappingSchema.parse({
-    delimiter: ',' as const,
-    hasHeader: true,
     dateColumn: 0,
     descriptionColumn: 1,
-    payeeColumn: null,
     amountColumn: 2,
-    debitColumn: null,
-    creditColumn: null,
     externalIdColumn: 3,
-    dateFormat: 'YYYY-MM-DD' as const,
-    decimalSeparator: '.' as const,
-    invertAmounts: false,
+    dateFormat: 'YYYY-MM-DD',
   });
   const imports: { rows: number; ms: number; rowsPerSecond: number }[] = [];
   for (let seed = 0; seed * rowsPerFile < total; seed += 1) {
