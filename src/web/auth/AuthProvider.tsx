@@ -24,6 +24,7 @@ import {
   verifyTwoFactorCode,
 } from './client.ts';
 import { clearUserCache, readCachedProfile, writeCachedProfile } from './markers.ts';
+import { browserTimeZone } from '../lib/format.ts';
 
 // The auth context of SPEC section 4: currentUser, userProfile, loading, error,
 // isAuthenticated, plus login, signup, logout and sendPasswordResetEmail. `ready` is
@@ -60,14 +61,6 @@ export type AuthContextValue = {
 };
 
 const AuthContext = createContext<AuthContextValue | null>(null);
-
-const browserTimeZone = () => {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-};
 
 const messageOf = (error: unknown) =>
   error instanceof Error ? error.message : 'Authentication failed. Please try again.';

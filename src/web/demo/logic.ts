@@ -1,3 +1,4 @@
+import { formatAmount, formatAmountCompact, formatDayMonth, formatSignedAmount } from '../lib/format.ts';
 import { DEMO_CURRENCY, DEMO_TODAY, type DemoTransaction } from './sampleData.ts';
 
 // Pure rules of the demo: progress colours, the transaction filter chips, formatting.
@@ -40,20 +41,9 @@ export const filterTransactions = <T extends Pick<DemoTransaction, 'amount' | 'd
   }
 };
 
-const moneyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: DEMO_CURRENCY });
-const compactMoney = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: DEMO_CURRENCY,
-  notation: 'compact',
-  maximumFractionDigits: 1,
-});
-
-/** Cents to "$12,450.00"; integer division keeps the cents exact. */
-export const formatMoney = (cents: number): string => moneyFormat.format(cents / 100);
-export const formatMoneyCompact = (cents: number): string => compactMoney.format(cents / 100);
-export const formatSignedMoney = (cents: number): string =>
-  `${cents > 0 ? '+' : cents < 0 ? '−' : ''}${formatMoney(Math.abs(cents))}`;
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+/** Cents to "$12,450.00", "$1.2K", "+$214.37" / "−$2,318.45": the app's one formatter in the demo currency. */
+export const formatMoney = (cents: number): string => formatAmount(cents, DEMO_CURRENCY);
+export const formatMoneyCompact = (cents: number): string => formatAmountCompact(cents, DEMO_CURRENCY);
+export const formatSignedMoney = (cents: number): string => formatSignedAmount(cents, DEMO_CURRENCY);
 /** "2025-06-16" to "Jun 16" without letting a time zone move the day. */
-export const formatDemoDate = (iso: string): string => dateFormat.format(new Date(`${iso}T00:00:00Z`));
+export const formatDemoDate = formatDayMonth;

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { PROGRESS_BAR_CLASS, progressTone } from './logic.ts';
+import { formatPercent } from '../lib/format.ts';
 
 // Small building blocks of the demo screens.
 
@@ -80,7 +81,7 @@ export const Change = ({ value, invert = false }: { value: number; invert?: bool
     <span
       className={`font-medium tabular-nums ${good ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}
     >
-      {value >= 0 ? '▲' : '▼'} {Math.abs(value).toFixed(1)}%
+      {value >= 0 ? '▲' : '▼'} {formatPercent(Math.abs(value))}
     </span>
   );
 };

@@ -1,8 +1,11 @@
-import { formatMoney } from '../../../shared/money.ts';
+import { formatAmount } from '../../lib/format.ts';
 
-// Amounts are integer minor units; this is the one place the web app turns them into text
-// for people. Numbers are tabular so columns line up, and negatives are never only a colour:
-// they keep their sign (or parentheses in accounting style) and are tinted as well.
+export { formatAmount };
+
+// Amounts are integer minor units; lib/format.ts is the one place the web app turns them into
+// text for people, and this component is how a page shows one. Numbers are tabular so columns
+// line up, and negatives are never only a colour: they keep their sign (or parentheses in
+// accounting style) and are tinted as well.
 
 export type MoneyProps = {
   /** Integer minor units (cents). */
@@ -16,9 +19,6 @@ export type MoneyProps = {
   tintNegative?: boolean;
   className?: string;
 };
-
-export const formatAmount = (minor: number, currency: string, accounting = false) =>
-  formatMoney(minor, currency, { accounting });
 
 export const Money = ({
   minor,

@@ -16,16 +16,10 @@ import { useCompany } from '../../lib/company.tsx';
 import { invalidateAfter } from '../../lib/queryKeys.ts';
 import { ledgerPaths } from './ledgerApi.ts';
 import { errorText } from './parts.tsx';
+import { formatBytes } from '../../lib/format.ts';
 
 // Receipts on a journal entry: list, download, upload (multipart, checked by content on the
 // server) and remove. Shown inside the entry's detail dialog.
-
-const sizeText = (bytes: number) =>
-  bytes < 1024
-    ? `${bytes} B`
-    : bytes < 1024 * 1024
-      ? `${(bytes / 1024).toFixed(1)} KB`
-      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 // api.post sends JSON; a file goes as multipart/form-data, so this one call uses fetch itself
 // and turns the server's error body into the same ApiError the rest of the app shows.
@@ -116,7 +110,7 @@ export const EntryAttachments = ({ entry }: { entry: JournalEntry }) => {
                 <Download className="h-4 w-4" aria-hidden="true" />
                 <span className="sr-only">(download)</span>
               </a>
-              <span className="text-slate-500 dark:text-slate-400">{sizeText(a.sizeBytes)}</span>
+              <span className="text-slate-500 dark:text-slate-400">{formatBytes(a.sizeBytes)}</span>
               {can('record') ? (
                 confirmId === a.id ? (
                   <span className="ml-auto flex items-center gap-2">

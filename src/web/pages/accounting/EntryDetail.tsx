@@ -8,7 +8,7 @@ import { Dialog } from '../../components/ui/Dialog.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
-import { formatDate } from './dates.ts';
+import { formatDate } from '../../lib/format.ts';
 import { EntryAttachments } from './EntryAttachments.tsx';
 import {
   useApproveEntry,

@@ -8,7 +8,7 @@ import { Alert } from '../../components/ui/Card.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { AccountPicker } from './AccountPicker.tsx';
-import { formatDate } from './dates.ts';
+import { formatDate } from '../../lib/format.ts';
 import {
   balancingAmount,
   checkEntry,

@@ -4,7 +4,7 @@ import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { AccountPicker } from './AccountPicker.tsx';
-import { formatDate } from './dates.ts';
+import { formatDate } from '../../lib/format.ts';
 import { exportHref, useAccounts, useGeneralLedger, useTrialBalance } from './ledgerApi.ts';
 import { Pager, useCursorPages } from './Pager.tsx';
 import { DateInput, ExportLinks, Loading, LoadError, SOURCE_LABELS, Toolbar } from './parts.tsx';

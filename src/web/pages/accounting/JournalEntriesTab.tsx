@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card, EmptyState } from '../../components/ui/Card.tsx';
 import { Table, Td, Th } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
-import { formatDate } from './dates.ts';
+import { formatDate } from '../../lib/format.ts';
 import { type EntryFilter, useJournalEntries } from './ledgerApi.ts';
 import { Pager, useCursorPages } from './Pager.tsx';
 import { Loading, LoadError, SOURCE_LABELS, StatusBadge } from './parts.tsx';

@@ -3,7 +3,7 @@ import { Money } from '../../components/money/Money.tsx';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
-import { formatDate } from './dates.ts';
+import { formatDate } from '../../lib/format.ts';
 import {
   exportHref,
   useBalanceSheet,

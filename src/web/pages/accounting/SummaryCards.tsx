@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Money } from '../../components/money/Money.tsx';
 import { useCompany } from '../../lib/company.tsx';
-import { formatDate } from './dates.ts';
+import { formatDate } from '../../lib/format.ts';
 import { useBalanceSheet, useCashFlow, useIncomeStatement } from './ledgerApi.ts';
 
 // The three statement summaries at the top of /accounting (as the demo shows them): income

@@ -13,7 +13,8 @@ import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
 import { AccountPicker } from './AccountPicker.tsx';
-import { fiscalYearLabel, formatDate } from './dates.ts';
+import { formatDate } from '../../lib/format.ts';
+import { fiscalYearLabel } from './dates.ts';
 import { newIdempotencyKey, useAccounts } from './ledgerApi.ts';
 import { errorText, Loading, LoadError } from './parts.tsx';
 

@@ -49,16 +49,4 @@ export const lastMonths = (date: string, count: number) =>
     return { start, end: monthEnd(start) };
   });
 
-const DISPLAY = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'UTC',
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-});
-const MONTH = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short' });
-const MONTH_YEAR = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', year: '2-digit' });
-
-/** "Nov 21, 2026" for an ISO date; formatted in UTC so the calendar day never moves. */
-export const formatDate = (date: string) => DISPLAY.format(toUtc(date));
-export const formatMonth = (date: string) => MONTH.format(toUtc(date));
-export const formatMonthYear = (date: string) => MONTH_YEAR.format(toUtc(date));
+// Showing a date to people (formatDate, formatMonth, …) is src/web/lib/format.ts.

@@ -9,6 +9,7 @@ import {
 } from '../../../shared/contact.ts';
 import { SiteLayout } from '../../components/site/SiteLayout.tsx';
 import { ApiError, api } from '../../lib/api.ts';
+import { formatCount } from '../../lib/format.ts';
 
 // /contact: the contact form, validated here with the shared schema and again by
 // POST /api/contact, which stores the message and limits how often one address may send.
@@ -229,8 +230,7 @@ const ContactPage = () => {
                   </p>
                 ) : (
                   <p id="contact-message-hint" className="mt-1.5 text-sm text-slate-600 dark:text-slate-400">
-                    {CONTACT_LIMITS.messageMin} to {CONTACT_LIMITS.messageMax.toLocaleString('en-US')}{' '}
-                    characters.
+                    {CONTACT_LIMITS.messageMin} to {formatCount(CONTACT_LIMITS.messageMax)} characters.
                   </p>
                 )}
               </div>

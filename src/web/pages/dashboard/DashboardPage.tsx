@@ -9,17 +9,9 @@ import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { formatDate, formatMonth, formatMonthYear } from '../../lib/format.ts';
 import { keys } from '../../lib/queryKeys.ts';
-import {
-  fiscalYearLabel,
-  fiscalYearOf,
-  formatDate,
-  formatMonth,
-  formatMonthYear,
-  lastMonths,
-  monthStart,
-  todayIso,
-} from '../accounting/dates.ts';
+import { fiscalYearLabel, fiscalYearOf, lastMonths, monthStart, todayIso } from '../accounting/dates.ts';
 import {
   FRESH,
   ledgerPaths,

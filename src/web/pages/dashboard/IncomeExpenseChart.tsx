@@ -1,22 +1,15 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { currencyExponent, formatMoney } from '../../../shared/money.ts';
+import { formatAmount, formatAmountCompact } from '../../lib/format.ts';
 import { useTheme } from '../../lib/theme.tsx';
 
 // Income against expenses per month. Kept in its own chunk: Recharts is large and only the
-// dashboard needs it. Amounts stay in minor units; only the axis scale becomes a plain number.
+// dashboard needs it. Amounts stay in minor units; lib/format.ts writes them.
 
 export type MonthPoint = { label: string; period: string; income: number; expenses: number };
 
 const IncomeExpenseChart = ({ data, currency }: { data: MonthPoint[]; currency: string }) => {
   const { resolved } = useTheme();
   const dark = resolved === 'dark';
-  const scale = 10 ** currencyExponent(currency);
-  const compact = new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency,
-    notation: 'compact',
-    maximumFractionDigits: 1,
-  });
   const axis = dark ? '#94a3b8' : '#64748b';
   return (
     <ResponsiveContainer width="100%" height={280}>
@@ -39,12 +32,12 @@ const IncomeExpenseChart = ({ data, currency }: { data: MonthPoint[]; currency: 
           axisLine={false}
           tickLine={false}
           width={64}
-          tickFormatter={(v: number) => compact.format(v / scale)}
+          tickFormatter={(v: number) => formatAmountCompact(Math.round(v), currency)}
         />
         <Tooltip
           cursor={{ fill: dark ? 'rgba(148,163,184,0.08)' : 'rgba(100,116,139,0.08)' }}
           formatter={(value, name) => [
-            formatMoney(Number(value), currency),
+            formatAmount(Number(value), currency),
             name === 'income' ? 'Income' : 'Expenses',
           ]}
           labelFormatter={(_, payload) => payload?.[0]?.payload?.period ?? ''}

@@ -11,6 +11,7 @@ import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { CreditNoteDialog, EmailDialog, PaymentDialog, VoidDialog } from './InvoiceDialogs.tsx';
 import { useInvoice, useInvoicingMutation, useOrgPath } from './invoicesApi.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { METHOD_LABELS, StatusBadge, errorMessage, formatDate } from './parts.tsx';
 
 // One invoice: status and actions that fit it, the PDF as the customer sees it, what was
@@ -114,7 +115,7 @@ const InvoiceDetail = ({
             <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
               {invoice.customerName} · issued {formatDate(invoice.issueDate)} · due{' '}
               {formatDate(invoice.dueDate)}
-              {invoice.emailedAt ? ` · emailed ${new Date(invoice.emailedAt).toLocaleString()}` : ''}
+              {invoice.emailedAt ? ` · emailed ${formatDateTime(invoice.emailedAt)}` : ''}
             </p>
           </div>
         </div>
@@ -312,7 +313,7 @@ const InvoiceDetail = ({
                   <div>
                     <p className="text-slate-800 dark:text-slate-100">{h.message}</p>
                     <p className="text-xs text-slate-500 dark:text-slate-400">
-                      {new Date(h.at).toLocaleString()}
+                      {formatDateTime(h.at)}
                       {h.actorName ? ` · ${h.actorName}` : ''}
                     </p>
                   </div>

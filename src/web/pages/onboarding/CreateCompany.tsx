@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
+import { browserTimeZone } from '../../lib/format.ts';
 
 // First run: a user without a company creates one and lands in it (issue 5).
 
@@ -52,14 +53,6 @@ const currencyOptions = () => {
     ...COMMON_CURRENCIES.map((c) => ({ value: c, label: label(c) })),
     ...all.filter((c) => !COMMON_CURRENCIES.includes(c)).map((c) => ({ value: c, label: label(c) })),
   ];
-};
-
-const browserTimeZone = () => {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
 };
 
 export const CreateCompanyForm = ({

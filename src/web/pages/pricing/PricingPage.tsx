@@ -15,20 +15,13 @@ import {
   yearlySaving,
 } from '../../../shared/plans.ts';
 import { SiteLayout } from '../../components/site/SiteLayout.tsx';
+import { formatPrice } from '../../lib/format.ts';
 
 // /pricing: the three plans from the shared plans module with a monthly/yearly switch.
 // Subscribe goes to sign-up with the plan remembered (query string and local storage);
 // charging happens in billing after the account exists.
 
-const money = (cents: number, fractionDigits = 0) =>
-  new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: PLAN_CURRENCY,
-    minimumFractionDigits: fractionDigits,
-    maximumFractionDigits: fractionDigits,
-  }).format(cents / 100);
-
-const wholeOrCents = (cents: number) => money(cents, cents % 100 === 0 ? 0 : 2);
+const money = (cents: number) => formatPrice(cents, PLAN_CURRENCY);
 
 const PlanCard = ({
   plan,
@@ -69,7 +62,7 @@ const PlanCard = ({
       </p>
       <p className="mt-6 flex items-baseline gap-1">
         <span className="text-4xl font-bold tracking-tight" data-testid={`price-${plan.id}`}>
-          {wholeOrCents(perMonth)}
+          {money(perMonth)}
         </span>
         <span className={`text-sm ${featured ? 'text-slate-300' : 'text-slate-600 dark:text-slate-400'}`}>
           /month

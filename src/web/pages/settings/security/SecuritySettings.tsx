@@ -23,6 +23,7 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { api } from '../../../lib/api.ts';
 import { invalidateAfter, keys } from '../../../lib/queryKeys.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 
 // The Security part of /settings: change password, two-factor authentication with a QR code
 // and backup codes, the list of sessions with sign-out, and the login-alerts switch.
@@ -416,8 +417,8 @@ const Sessions = () => {
                         ) : null}
                       </p>
                       <p className="text-xs text-slate-500 dark:text-slate-400">
-                        {s.ipAddress ?? 'Unknown IP'} · signed in {new Date(s.createdAt).toLocaleString()} ·
-                        last active {new Date(s.updatedAt).toLocaleString()}
+                        {s.ipAddress ?? 'Unknown IP'} · signed in {formatDateTime(s.createdAt)} · last active{' '}
+                        {formatDateTime(s.updatedAt)}
                       </p>
                     </div>
                   </div>
