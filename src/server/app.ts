@@ -24,6 +24,7 @@ import { registerCompanyMembershipCheck } from './http/tenancy.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
+import { matchingRoutes } from './modules/matching/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { ledgerRoutes } from './modules/ledger/routes.ts';
@@ -120,6 +121,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(walletRoutes(ctx));
       await api.register(transferRoutes(ctx));
       await api.register(transactionRoutes(ctx));
+      await api.register(matchingRoutes(ctx));
       await api.register(statementImportRoutes(ctx));
       await api.register(mailRoutes(ctx));
       await api.register(ledgerRoutes(ctx));

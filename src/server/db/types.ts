@@ -638,6 +638,21 @@ export type BankTransactionAttachmentsTable = {
   created_at: Timestamp;
 };
 
+/** Migration 20261125_0400: a bank line linked to the invoice payments it is the cash of. */
+export type BankTransactionMatchesTable = {
+  organization_id: string;
+  id: string;
+  transaction_id: string;
+  kind: 'invoice' | 'payment';
+  invoice_id: string;
+  payment_id: string;
+  amount: number;
+  previous_entry_id: string;
+  replaced_line: ColumnType<unknown | null, string | null | undefined, string | null>;
+  created_by: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+};
+
 export type Database = {
   invoice_settings: InvoiceSettingsTable;
   customers: CustomersTable;
@@ -682,4 +697,5 @@ export type Database = {
   bank_transactions: BankTransactionsTable;
   bank_transaction_splits: BankTransactionSplitsTable;
   bank_transaction_attachments: BankTransactionAttachmentsTable;
+  bank_transaction_matches: BankTransactionMatchesTable;
 };

@@ -51,6 +51,9 @@ export const AUDIT_ACTIONS = [
   'bank_transaction.deleted',
   'bank_transaction.attachment_added',
   'bank_transaction.attachment_deleted',
+  // matching: a bank line to invoices or to a payment recorded by hand (matching/service.ts)
+  'bank_transaction.matched',
+  'bank_transaction.unmatched',
   // transactions: bulk re-categorising, one row per batch (transactions/service.ts, ledger/bulk.ts)
   'bank_transactions.categorized',
   'bank_transactions.categorized.reversed',

@@ -12,6 +12,7 @@ import {
   reverseJournalEntry,
 } from '../ledger/posting.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
+import { refuseIfFromBankLine } from './bank-payments.ts';
 import { loadCompany, settledStatus, toBase } from './common.ts';
 import { type Actor, addEvent, describeAmount, getInvoice, refuseTransition } from './invoices.ts';
 import { type Executor, selectInvoice } from './queries.ts';
@@ -216,6 +217,8 @@ export const deletePayment = (
       .forUpdate()
       .executeTakeFirst();
     if (!payment) throw notFound('Payment not found.');
+    // A payment matched to a bank line is removed by unmatching the line (decision 0026).
+    await refuseIfFromBankLine(trx, organizationId, paymentId);
     if (payment.reversal_entry_id) {
       throw badRequest(
         'payment_already_reversed',

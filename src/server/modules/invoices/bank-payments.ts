@@ -1,0 +1,380 @@
+import { randomUUID } from 'node:crypto';
+import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
+import { recordAudit } from '../audit/record.ts';
+import type { PostingLineInput } from '../ledger/posting.ts';
+import { settledStatus } from './common.ts';
+import { type Actor, addEvent, describeAmount, refuseTransition } from './invoices.ts';
+import { type Executor, selectInvoice } from './queries.ts';
+
+// Invoice payments whose cash is a bank line (issue 13 §4, matching). The matching module posts
+// the line's entry through the ledger (Dr the money account, Cr accounts receivable for each
+// invoice); these functions check the invoices, write the payment rows that point at that
+// entry, and keep each invoice's paid amount, open balance and status, as recordPayment does
+// for a payment typed by hand. Base-currency invoices only: the line's amount is the
+// receivable it clears.
+
+export type BankAllocation = { invoiceId: string; amount: number };
+
+export type PreparedBankPayment = {
+  invoiceId: string;
+  number: string;
+  customerId: string;
+  amount: number;
+  status: string;
+  amountPaid: number;
+  balanceBase: number;
+  total: number;
+  amountCredited: number;
+};
+
+/**
+ * Locks and checks the invoices a bank line would settle. Refuses (4xx, nothing written) a
+ * missing invoice, a draft, void or paid one, another currency, a date before the invoice,
+ * and an amount above what is still due.
+ */
+export const prepareBankPayments = async (
+  trx: Executor,
+  organizationId: string,
+  allocations: BankAllocation[],
+  line: { date: string; currency: string; baseCurrency: string },
+): Promise<PreparedBankPayment[]> => {
+  const ids = allocations.map((a) => a.invoiceId);
+  if (new Set(ids).size !== ids.length)
+    throw badRequest('duplicate_invoice', 'Each invoice can appear only once in a match.');
+  const prepared: PreparedBankPayment[] = [];
+  // Locked in id order so two matches over the same invoices cannot deadlock.
+  for (const a of [...allocations].sort((x, y) => (x.invoiceId < y.invoiceId ? -1 : 1))) {
+    const row = await selectInvoice(trx, organizationId, a.invoiceId, { forUpdate: true });
+    if (!row) throw notFound('Invoice not found.');
+    const currency = row.currency.trim();
+    const number = row.number ?? 'draft';
+    if (row.status === 'draft')
+      throw refuseTransition('paid', row.status, 'Send it first; a draft is not owed yet.');
+    if (row.status === 'void')
+      throw refuseTransition('paid', row.status, 'Match the line to another invoice.');
+    if (row.status === 'paid')
+      throw refuseTransition('paid again', row.status, 'Nothing is left to pay on it.');
+    if (currency !== line.currency || currency !== line.baseCurrency) {
+      throw badRequest(
+        'currency_mismatch',
+        `Invoice ${number} is in ${currency} and the bank line in ${line.currency}; only ${line.baseCurrency} lines and invoices are matched. Record the payment on the invoice instead.`,
+      );
+    }
+    if (a.amount > row.amount_due) {
+      throw badRequest(
+        'overpayment',
+        `${describeAmount(a.amount, currency)} is more than the ${describeAmount(row.amount_due, currency)} still due on invoice ${number}. Settle at most the amount due; the rest of the line stays to be matched or categorised.`,
+        { invoiceId: row.id, amountDue: row.amount_due },
+      );
+    }
+    if (line.date < row.issue_date) {
+      throw badRequest(
+        'payment_before_invoice',
+        `The bank line (${line.date}) is dated before invoice ${number} (${row.issue_date}).`,
+        { invoiceId: row.id },
+      );
+    }
+    prepared.push({
+      invoiceId: row.id,
+      number,
+      customerId: row.customer_id,
+      amount: a.amount,
+      status: row.status,
+      amountPaid: row.amount_paid,
+      balanceBase: row.balance_base,
+      total: row.total,
+      amountCredited: row.amount_credited,
+    });
+  }
+  // Back in the caller's order, so the entry's lines follow what the person chose.
+  return ids.map((id) => prepared.find((p) => p.invoiceId === id)!);
+};
+
+/** The receivable credits of the line's entry: one per invoice, with its customer. */
+export const receivableCredits = (
+  receivableAccountId: string,
+  prepared: PreparedBankPayment[],
+): PostingLineInput[] =>
+  prepared.map((p) => ({
+    accountId: receivableAccountId,
+    credit: p.amount,
+    description: `Payment for invoice ${p.number}`,
+    contactId: p.customerId,
+  }));
+
+/** Writes the payment rows (pointing at the line's entry) and the invoices' new balances. */
+export const insertBankPayments = async (
+  trx: Executor,
+  actor: Actor,
+  prepared: PreparedBankPayment[],
+  line: {
+    transactionId: string;
+    date: string;
+    currency: string;
+    entryId: string;
+    depositAccountId: string;
+    depositName: string;
+    reference: string;
+  },
+) => {
+  const ids: string[] = [];
+  for (const p of prepared) {
+    const id = randomUUID();
+    ids.push(id);
+    await trx
+      .insertInto('invoice_payments')
+      .values({
+        organization_id: actor.organizationId,
+        id,
+        invoice_id: p.invoiceId,
+        date: line.date,
+        amount: p.amount,
+        currency: line.currency,
+        exchange_rate: '1',
+        amount_base: p.amount,
+        deposit_base: p.amount,
+        deposit_account_id: line.depositAccountId,
+        method: 'bank_transfer',
+        reference: line.reference.slice(0, 100),
+        journal_entry_id: line.entryId,
+        created_by: actor.userId,
+        created_at: actor.now,
+      })
+      .execute();
+    const paid = p.amountPaid + p.amount;
+    const status = settledStatus(p.total, paid, p.amountCredited);
+    await trx
+      .updateTable('invoices')
+      .set({ amount_paid: paid, balance_base: p.balanceBase - p.amount, status, updated_at: actor.now })
+      .where('organization_id', '=', actor.organizationId)
+      .where('id', '=', p.invoiceId)
+      .execute();
+    await addEvent(
+      trx,
+      actor,
+      p.invoiceId,
+      'payment',
+      `Payment of ${describeAmount(p.amount, line.currency)} matched from a bank line in ${line.depositName}; ${status === 'paid' ? 'paid in full' : 'partially paid'}`,
+    );
+    await recordAudit(trx, {
+      organizationId: actor.organizationId,
+      actorUserId: actor.userId,
+      action: 'invoice.payment_recorded',
+      entityType: 'invoice_payment',
+      entityId: id,
+      before: { invoiceStatus: p.status, amountPaid: p.amountPaid },
+      after: {
+        invoiceId: p.invoiceId,
+        date: line.date,
+        amount: p.amount,
+        currency: line.currency,
+        depositAccountId: line.depositAccountId,
+        invoiceStatus: status,
+        journalEntryId: line.entryId,
+        bankTransactionId: line.transactionId,
+      },
+    });
+  }
+  return ids;
+};
+
+/**
+ * Undoes payments written by insertBankPayments: each is marked reversed by the reversal of
+ * the line's entry, and its invoice is owed again.
+ */
+export const reverseBankPayments = async (
+  trx: Executor,
+  actor: Actor,
+  paymentIds: string[],
+  reversalEntryId: string,
+) => {
+  for (const paymentId of paymentIds) {
+    const payment = await trx
+      .selectFrom('invoice_payments')
+      .selectAll()
+      .where('organization_id', '=', actor.organizationId)
+      .where('id', '=', paymentId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!payment) throw notFound('Payment not found.');
+    if (payment.reversal_entry_id)
+      throw conflict('payment_already_reversed', 'This payment was already removed.');
+    const row = await selectInvoice(trx, actor.organizationId, payment.invoice_id, { forUpdate: true });
+    if (!row) throw notFound('Invoice not found.');
+    await trx
+      .updateTable('invoice_payments')
+      .set({ reversal_entry_id: reversalEntryId, reversed_at: actor.now })
+      .where('organization_id', '=', actor.organizationId)
+      .where('id', '=', paymentId)
+      .execute();
+    const paid = row.amount_paid - payment.amount;
+    const status = settledStatus(row.total, paid, row.amount_credited);
+    await trx
+      .updateTable('invoices')
+      .set({
+        amount_paid: paid,
+        balance_base: row.balance_base + payment.amount_base,
+        status,
+        updated_at: actor.now,
+      })
+      .where('organization_id', '=', actor.organizationId)
+      .where('id', '=', row.id)
+      .execute();
+    await addEvent(
+      trx,
+      actor,
+      row.id,
+      'payment_removed',
+      `Payment of ${describeAmount(payment.amount, payment.currency.trim())} unmatched from its bank line; the line waits to be matched or categorised again`,
+    );
+    await recordAudit(trx, {
+      organizationId: actor.organizationId,
+      actorUserId: actor.userId,
+      action: 'invoice.payment_reversed',
+      entityType: 'invoice_payment',
+      entityId: paymentId,
+      before: { amount: payment.amount, invoiceStatus: row.status },
+      after: { reversalEntryId, invoiceStatus: status },
+    });
+  }
+};
+
+/** A payment recorded by hand, for matching a bank line to it. */
+export const selectPaymentForMatch = async (trx: Executor, organizationId: string, paymentId: string) =>
+  trx
+    .selectFrom('invoice_payments as p')
+    .innerJoin('invoices as i', (j) =>
+      j.onRef('i.organization_id', '=', 'p.organization_id').onRef('i.id', '=', 'p.invoice_id'),
+    )
+    .select([
+      'p.id',
+      'p.invoice_id',
+      'p.date',
+      'p.amount',
+      'p.currency',
+      'p.deposit_account_id',
+      'p.journal_entry_id',
+      'p.reversal_entry_id',
+      'i.number',
+    ])
+    .where('p.organization_id', '=', organizationId)
+    .where('p.id', '=', paymentId)
+    .forUpdate()
+    .executeTakeFirst();
+
+export type OpenInvoiceForMatching = {
+  id: string;
+  number: string;
+  reference: string;
+  customer_id: string;
+  customer_name: string;
+  currency: string;
+  amount_due: number;
+  issue_date: string;
+  due_date: string;
+};
+
+/** Every invoice still owed (sent or partly paid) in a currency: what bank lines can settle. */
+export const selectOpenInvoicesForMatching = async (
+  db: Executor,
+  organizationId: string,
+  currency: string,
+): Promise<OpenInvoiceForMatching[]> => {
+  const rows = await db
+    .selectFrom('invoices as i')
+    .innerJoin('customers as c', (j) =>
+      j.onRef('c.organization_id', '=', 'i.organization_id').onRef('c.id', '=', 'i.customer_id'),
+    )
+    .select([
+      'i.id',
+      'i.number',
+      'i.reference',
+      'i.customer_id',
+      'c.name as customer_name',
+      'i.currency',
+      'i.amount_due',
+      'i.issue_date',
+      'i.due_date',
+    ])
+    .where('i.organization_id', '=', organizationId)
+    .where('i.status', 'in', ['sent', 'partially_paid'])
+    .where('i.currency', '=', currency)
+    .execute();
+  return rows.map((r) => ({ ...r, number: r.number ?? '', currency: r.currency.trim() }));
+};
+
+/** Payments recorded by hand (not removed) into some ledger accounts, in a date range. */
+export const selectRecordedPayments = async (
+  db: Executor,
+  organizationId: string,
+  depositAccountIds: string[],
+  from: string,
+  to: string,
+) => {
+  if (depositAccountIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('invoice_payments as p')
+    .innerJoin('invoices as i', (j) =>
+      j.onRef('i.organization_id', '=', 'p.organization_id').onRef('i.id', '=', 'p.invoice_id'),
+    )
+    .innerJoin('customers as c', (j) =>
+      j.onRef('c.organization_id', '=', 'i.organization_id').onRef('c.id', '=', 'i.customer_id'),
+    )
+    .select([
+      'p.id',
+      'p.invoice_id',
+      'p.date',
+      'p.amount',
+      'p.currency',
+      'p.deposit_account_id',
+      'i.number',
+      'i.reference',
+      'i.customer_id',
+      'c.name as customer_name',
+      'i.amount_due',
+      'i.issue_date',
+      'i.due_date',
+    ])
+    .where('p.organization_id', '=', organizationId)
+    .where('p.reversal_entry_id', 'is', null)
+    .where('p.deposit_account_id', 'in', depositAccountIds)
+    .where('p.date', '>=', from)
+    .where('p.date', '<=', to)
+    .execute();
+  return rows.map((r) => ({ ...r, number: r.number ?? '', currency: r.currency.trim() }));
+};
+
+/** Invoice number and customer of each invoice, for showing a match. */
+export const selectInvoiceLabels = (db: Executor, organizationId: string, invoiceIds: string[]) =>
+  invoiceIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('invoices as i')
+        .innerJoin('customers as c', (j) =>
+          j.onRef('c.organization_id', '=', 'i.organization_id').onRef('c.id', '=', 'i.customer_id'),
+        )
+        .select(['i.id', 'i.number', 'c.name as customer_name'])
+        .where('i.organization_id', '=', organizationId)
+        .where('i.id', 'in', invoiceIds)
+        .execute();
+
+/**
+ * A payment matched to a bank line (its cash is that line: the match created it, or made the
+ * line its register line) is removed by unmatching the line, not from the invoice: removing it
+ * here would reverse the line's cash or leave the line pointing at a reversed entry.
+ */
+export const refuseIfFromBankLine = async (trx: Executor, organizationId: string, paymentId: string) => {
+  const match = await trx
+    .selectFrom('bank_transaction_matches')
+    .select('transaction_id')
+    .where('organization_id', '=', organizationId)
+    .where('payment_id', '=', paymentId)
+    .executeTakeFirst();
+  if (match) {
+    throw conflict(
+      'payment_matched_to_bank_line',
+      'This payment is matched to a bank line. Unmatch the line on the Transactions page to remove it.',
+      { transactionId: match.transaction_id },
+    );
+  }
+};

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { minorAmount } from './money.ts';
+
+// Matching bank lines to open invoices and to payments already recorded (issue 13 §4): the
+// shapes the API and the web app agree on. Amounts are positive integer minor units.
+
+const id = z.string().min(1).max(100);
+
+export const MATCH_REASONS = [
+  'exact_amount',
+  'partial_amount',
+  'number_in_text',
+  'reference_in_text',
+  'customer_in_text',
+  'date_window',
+  'recorded_payment',
+] as const;
+export type MatchReason = (typeof MATCH_REASONS)[number];
+
+export const matchSuggestionSchema = z.object({
+  kind: z.enum(['invoice', 'payment']),
+  invoiceId: z.string(),
+  invoiceNumber: z.string(),
+  customerName: z.string(),
+  currency: z.string(),
+  /** What is still owed on the invoice. */
+  amountDue: z.number(),
+  /** What confirming this suggestion would settle: the line's amount, at most the amount due. */
+  amount: z.number(),
+  issueDate: z.string(),
+  dueDate: z.string(),
+  /** For kind 'payment': the payment recorded by hand that this line would become the cash of. */
+  paymentId: z.string().nullable(),
+  paymentDate: z.string().nullable(),
+  score: z.number(),
+  reasons: z.array(z.enum(MATCH_REASONS)),
+});
+export type MatchSuggestion = z.infer<typeof matchSuggestionSchema>;
+
+export const matchSuggestionsSchema = z.object({
+  transactionId: z.string(),
+  suggestions: z.array(matchSuggestionSchema),
+});
+export type MatchSuggestions = z.infer<typeof matchSuggestionsSchema>;
+
+export const statementSuggestionsQuerySchema = z.object({
+  importId: id,
+  /** Suggestions per line. */
+  limit: z.coerce.number().int().min(1).max(10).default(3),
+});
+
+export const statementSuggestionsSchema = z.object({
+  lines: z.array(matchSuggestionsSchema),
+});
+
+export const matchAllocationSchema = z.object({
+  invoiceId: id,
+  amount: minorAmount({ sign: 'positive', signMessage: 'The amount settled must be greater than zero.' }),
+});
+
+/** Either invoices (with what the line settles on each) or one payment recorded by hand. */
+export const matchInputSchema = z
+  .object({
+    invoices: z
+      .array(matchAllocationSchema)
+      .min(1, 'Choose at least one invoice.')
+      .max(50, 'A line can settle at most 50 invoices.')
+      .optional(),
+    paymentId: id.optional(),
+  })
+  .refine((v) => (v.invoices === undefined) !== (v.paymentId === undefined), {
+    message: 'Give either the invoices this line settles or the recorded payment it is, not both.',
+  });
+export type MatchInput = z.input<typeof matchInputSchema>;
+
+export const matchSchema = z.object({
+  transactionId: z.string(),
+  kind: z.enum(['invoice', 'payment']),
+  amount: z.number(),
+  allocations: z.array(
+    z.object({
+      invoiceId: z.string(),
+      invoiceNumber: z.string(),
+      customerName: z.string(),
+      paymentId: z.string(),
+      amount: z.number(),
+    }),
+  ),
+  createdAt: z.string(),
+});
+export type Match = z.infer<typeof matchSchema>;
+
+export const matchStateSchema = z.object({ match: matchSchema.nullable() });
