@@ -281,7 +281,8 @@ export const statementImportSchema = z.object({
 
 // --- Transactions ---------------------------------------------------------------------
 
-export const CATEGORY_KINDS = ['none', 'account', 'split', 'transfer'] as const;
+// 'payment': the register line of an invoice payment, its removal or a refund; its entry is the document's.
+export const CATEGORY_KINDS = ['none', 'account', 'split', 'transfer', 'payment'] as const;
 
 const signedMinor = minorAmount({ sign: 'any' });
 
@@ -372,6 +373,14 @@ export const transactionSchema = z.object({
   importId: z.string().nullable(),
   externalId: z.string().nullable(),
   reconciliationId: z.string().nullable(),
+  /** For a 'payment' line: the document it is the register line of, and the invoice it concerns. */
+  source: z
+    .object({
+      kind: z.enum(['invoice_payment', 'refund']),
+      id: z.string(),
+      invoiceId: z.string().nullable(),
+    })
+    .nullable(),
   splits: z.array(splitSchema),
   suggestion: suggestionSchema.nullable(),
   createdAt: z.string(),

@@ -598,9 +598,13 @@ export type BankTransactionsTable = {
   payee: string | null;
   amount: number;
   status: 'uncategorized' | 'categorized' | 'reconciled';
-  category_kind: 'none' | 'account' | 'split' | 'transfer';
+  category_kind: 'none' | 'account' | 'split' | 'transfer' | 'payment';
   category_account_id: string | null;
   transfer_id: string | null;
+  /** The document a 'payment' line is the register line of (migration 20261125_0300). */
+  source_kind: ColumnType<'invoice_payment' | 'refund' | null, 'invoice_payment' | 'refund' | null | undefined>;
+  source_id: ColumnType<string | null, string | null | undefined>;
+  invoice_id: ColumnType<string | null, string | null | undefined>;
   tax_rate: number | null;
   notes: WithDefault<string>;
   rate: string | null;

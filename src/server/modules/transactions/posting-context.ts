@@ -72,7 +72,7 @@ export type PostableTransaction = {
   date: string;
   description: string;
   amount: number;
-  categoryKind: 'none' | 'account' | 'split' | 'transfer';
+  categoryKind: 'none' | 'account' | 'split' | 'transfer' | 'payment';
   categoryAccountId: string | null;
   splits: TransactionPart[];
   taxRate: number | null;
@@ -142,8 +142,5 @@ export const missingRateError = (currency: string, baseCurrency: string, date: s
     { currency, date },
   );
 
-export const normalizeDescription = (description: string) =>
-  description.trim().toLowerCase().replace(/\s+/g, ' ');
-
-export const dedupePrefix = (date: string, amount: number, description: string) =>
-  `${date}|${amount}|${normalizeDescription(description)}`;
+// The dedupe key belongs to the bank-transactions module, the one writer of bank lines.
+export { dedupePrefix, normalizeDescription } from '../bank-transactions/keys.ts';

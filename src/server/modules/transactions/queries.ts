@@ -1,95 +1,16 @@
-import { type Expression, type Insertable, type SqlBool, sql } from 'kysely';
-import type { BankTransactionsTable } from '../../db/types.ts';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
 
-// SQL of bank transactions. Every query filters by organization_id first; the list pages by
-// keyset on (date, id), (amount, id) or (description, id), each served by an index that
-// starts with organization_id, so the first and the thousandth page cost the same.
-
-export type BankTransactionInsert = Insertable<BankTransactionsTable>;
+// Reads of bank transactions (every write is in modules/bank-transactions, decision 0024).
+// Every query filters by organization_id first; the list pages by keyset on (date, id),
+// (amount, id) or (description, id), each served by an index that starts with
+// organization_id, so the first and the thousandth page cost the same.
 
 const chunks = <T>(items: T[], size: number) => {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 };
-
-export const insertBankTransactions = async (db: Executor, rows: BankTransactionInsert[]) => {
-  for (const part of chunks(rows, 1500)) await db.insertInto('bank_transactions').values(part).execute();
-};
-
-/**
- * Inserts a statement import's new rows: one statement per 10,000 rows via unnest() over one
- * array parameter per column, instead of a VALUES list with twenty parameters a row.
- */
-export const insertImportedBankTransactions = async (
-  db: Executor,
-  shared: { organizationId: string; moneyAccountId: string; importId: string; createdBy: string | null },
-  rows: {
-    id: string;
-    date: string;
-    description: string;
-    payee: string | null;
-    amount: number;
-    status: 'uncategorized' | 'categorized';
-    categoryKind: 'none' | 'account';
-    categoryAccountId: string | null;
-    taxRate: number | null;
-    rate: string | null;
-    entryId: string;
-    externalId: string | null;
-    dedupeKey: string;
-    descriptionKey: string;
-    ruleId: string | null;
-  }[],
-) => {
-  for (const part of chunks(rows, 10_000)) {
-    await sql`
-      insert into bank_transactions (organization_id, id, money_account_id, date, description, payee, amount, status,
-                                     category_kind, category_account_id, transfer_id, tax_rate, notes, rate,
-                                     entry_id, import_id, external_id, dedupe_key, description_key, rule_id,
-                                     reconciliation_id, created_by)
-      select ${shared.organizationId}, u.id, ${shared.moneyAccountId}::text, u.date, u.description, u.payee,
-             u.amount, u.status, u.category_kind,
-             u.category_account_id, null, u.tax_rate, '', u.rate, u.entry_id, ${shared.importId}::text,
-             u.external_id, u.dedupe_key, u.description_key, u.rule_id, null, ${shared.createdBy}::text
-        from unnest(${part.map((r) => r.id)}::text[], ${part.map((r) => r.date)}::date[],
-                    ${part.map((r) => r.description)}::text[], ${part.map((r) => r.payee)}::text[],
-                    ${part.map((r) => r.amount)}::bigint[], ${part.map((r) => r.status)}::text[],
-                    ${part.map((r) => r.categoryKind)}::text[],
-                    ${part.map((r) => r.categoryAccountId)}::text[], ${part.map((r) => r.taxRate)}::integer[],
-                    ${part.map((r) => r.rate)}::numeric[], ${part.map((r) => r.entryId)}::text[],
-                    ${part.map((r) => r.externalId)}::text[], ${part.map((r) => r.dedupeKey)}::text[],
-                    ${part.map((r) => r.descriptionKey)}::text[], ${part.map((r) => r.ruleId)}::text[])
-          as u(id, date, description, payee, amount, status, category_kind, category_account_id, tax_rate, rate, entry_id,
-               external_id, dedupe_key, description_key, rule_id)`.execute(db);
-  }
-};
-
-export const insertSplits = async (
-  db: Executor,
-  rows: {
-    organization_id: string;
-    transaction_id: string;
-    line_no: number;
-    category_account_id: string;
-    amount: number;
-    description: string | null;
-  }[],
-) => {
-  for (const part of chunks(rows, 5000))
-    await db.insertInto('bank_transaction_splits').values(part).execute();
-};
-
-export const deleteSplits = (db: Executor, organizationId: string, transactionIds: string[]) =>
-  transactionIds.length === 0
-    ? Promise.resolve()
-    : db
-        .deleteFrom('bank_transaction_splits')
-        .where('organization_id', '=', organizationId)
-        .where('transaction_id', 'in', transactionIds)
-        .execute()
-        .then(() => undefined);
 
 export const selectTransactionsForUpdate = async (db: Executor, organizationId: string, ids: string[]) => {
   const rows = [];
@@ -168,22 +89,6 @@ export const selectExternalIds = async (
     for (const r of rows) if (r.external_id) found.add(r.external_id);
   }
   return found;
-};
-
-export const countDedupePrefix = async (
-  db: Executor,
-  organizationId: string,
-  moneyAccountId: string,
-  prefix: string,
-) => {
-  const row = await db
-    .selectFrom('bank_transactions')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('organization_id', '=', organizationId)
-    .where('money_account_id', '=', moneyAccountId)
-    .where('dedupe_key', 'like', `${prefix.replace(/[\\%_]/g, '\\$&')}#%`)
-    .executeTakeFirstOrThrow();
-  return row.n;
 };
 
 export type ListFilter = {
@@ -311,46 +216,6 @@ export const selectSuggestions = async (db: Executor, organizationId: string, ke
       join accounts a on a.organization_id = ${organizationId} and a.id = x.category_account_id and a.archived_at is null
      order by x.description_key, x.n desc, x.last_used desc`.execute(db);
   return result.rows;
-};
-
-/** Moves ids to new entries, categories and statuses in one statement per chunk. */
-export const updateCategorisation = async (
-  db: Executor,
-  organizationId: string,
-  rows: {
-    id: string;
-    entryId: string;
-    categoryKind: 'none' | 'account' | 'split';
-    categoryAccountId: string | null;
-    payee?: string | null;
-    taxRate?: number | null;
-    ruleId?: string | null;
-  }[],
-) => {
-  for (const part of chunks(rows, 5000)) {
-    await sql`
-      update bank_transactions t
-         set entry_id = v.entry_id,
-             category_kind = v.category_kind,
-             category_account_id = v.category_account_id,
-             status = case when v.category_kind = 'none' then 'uncategorized' else 'categorized' end,
-             payee = case when v.set_payee then v.payee else t.payee end,
-             tax_rate = case when v.set_tax then v.tax_rate else t.tax_rate end,
-             rule_id = v.rule_id,
-             updated_at = now()
-        from unnest(
-          ${part.map((r) => r.id)}::text[],
-          ${part.map((r) => r.entryId)}::text[],
-          ${part.map((r) => r.categoryKind)}::text[],
-          ${part.map((r) => r.categoryAccountId)}::text[],
-          ${part.map((r) => r.payee !== undefined)}::boolean[],
-          ${part.map((r) => r.payee ?? null)}::text[],
-          ${part.map((r) => r.taxRate !== undefined)}::boolean[],
-          ${part.map((r) => r.taxRate ?? null)}::integer[],
-          ${part.map((r) => r.ruleId ?? null)}::text[]
-        ) as v(id, entry_id, category_kind, category_account_id, set_payee, payee, set_tax, tax_rate, rule_id)
-       where t.organization_id = ${organizationId} and t.id = v.id`.execute(db);
-  }
 };
 
 export const selectRules = (db: Executor, organizationId: string) =>

@@ -8,11 +8,19 @@ import type { MemberContext } from '../../http/tenancy.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { selectMoneyAccount } from '../wallet/queries.ts';
+import { assertNotReconciled } from '../bank-transactions/guard.ts';
+import {
+  lockReconciledLines,
+  releaseReconciliationTicks,
+  setReconciliationTicks,
+  unlockReconciledLines,
+} from '../bank-transactions/writes.ts';
 
 // Reconciliation: the user picks an account, the statement's end date and balance, and ticks
 // off the transactions the statement shows. The difference is the statement balance minus
 // (the balance reconciled before + the ticked amounts); finishing needs it to be zero and
 // locks the ticked transactions. Only the latest reconciliation of an account can be undone.
+// The status changes are written by the bank-transactions module.
 
 type ReconciliationRow = {
   id: string;
@@ -227,8 +235,6 @@ export const tickTransactions = (
       if (t.money_account_id !== row.money_account_id) {
         throw badRequest('wrong_account', 'Only transactions of the account being reconciled can be ticked.');
       }
-      if (t.status === 'reconciled')
-        throw conflict('transaction_reconciled', 'A transaction here is already reconciled.');
       if (input.ticked && t.date > row.statement_date) {
         throw badRequest(
           'after_statement',
@@ -236,12 +242,8 @@ export const tickTransactions = (
         );
       }
     }
-    await trx
-      .updateTable('bank_transactions')
-      .set({ reconciliation_id: input.ticked ? id : null })
-      .where('organization_id', '=', organizationId)
-      .where('id', 'in', ids)
-      .execute();
+    await assertNotReconciled(trx, organizationId, { ids });
+    await setReconciliationTicks(trx, organizationId, ids, input.ticked ? id : null);
     return view(trx, organizationId, row);
   });
 
@@ -257,12 +259,7 @@ export const finishReconciliation = (ctx: AppContext, member: MemberContext, id:
         { difference: current.difference },
       );
     }
-    await trx
-      .updateTable('bank_transactions')
-      .set({ status: 'reconciled', updated_at: new Date() })
-      .where('organization_id', '=', organizationId)
-      .where('reconciliation_id', '=', id)
-      .execute();
+    await lockReconciledLines(trx, organizationId, id);
     await trx
       .updateTable('reconciliations')
       .set({ status: 'completed', completed_by: userId, completed_at: new Date() })
@@ -285,12 +282,7 @@ export const cancelReconciliation = (ctx: AppContext, member: MemberContext, id:
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
     await lockInProgress(trx, organizationId, id);
-    await trx
-      .updateTable('bank_transactions')
-      .set({ reconciliation_id: null })
-      .where('organization_id', '=', organizationId)
-      .where('reconciliation_id', '=', id)
-      .execute();
+    await releaseReconciliationTicks(trx, organizationId, id);
     await trx
       .deleteFrom('reconciliations')
       .where('organization_id', '=', organizationId)
@@ -335,16 +327,7 @@ export const undoLastReconciliation = (ctx: AppContext, member: MemberContext, m
       .forUpdate()
       .executeTakeFirst();
     if (!last) throw notFound(`${account.name} has no finished reconciliation to undo.`);
-    await trx
-      .updateTable('bank_transactions')
-      .set({
-        status: sql`case when category_kind = 'none' then 'uncategorized' else 'categorized' end`,
-        reconciliation_id: null,
-        updated_at: new Date(),
-      })
-      .where('organization_id', '=', organizationId)
-      .where('reconciliation_id', '=', last.id)
-      .execute();
+    await unlockReconciledLines(trx, organizationId, last.id);
     await trx
       .updateTable('reconciliations')
       .set({ status: 'undone', undone_at: new Date() })

@@ -18,9 +18,18 @@ import { postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { addToBalance, selectMoneyAccount, selectRateOn } from '../wallet/queries.ts';
 import { postEntriesInBulk, reverseEntriesInBulk } from '../ledger/bulk.ts';
+import { assertNotReconciled } from '../bank-transactions/guard.ts';
+import { nextDedupeKey } from '../bank-transactions/keys.ts';
+import {
+  deleteBankTransactions,
+  deleteSplits,
+  insertBankTransactions,
+  replaceSplits,
+  updateBankTransaction,
+  updateCategorisation,
+} from '../bank-transactions/writes.ts';
 import {
   checkCategory,
-  dedupePrefix,
   entryForTransaction,
   loadPostingContext,
   missingRateError,
@@ -33,32 +42,28 @@ import {
   type ListFilter,
   type ListSort,
   type TransactionListRow,
-  countDedupePrefix,
-  deleteSplits,
-  insertBankTransactions,
-  insertSplits,
   selectRules,
   selectSplits,
   selectSuggestions,
   selectTotals,
   selectTransactionPage,
   selectTransactionsForUpdate,
-  updateCategorisation,
 } from './queries.ts';
 import { firstMatchingRule } from './rules.ts';
 
 // Bank transactions: recording one posts it to the ledger in the same database transaction;
 // changing what it posts (date, amount, category, split, tax) reverses the old entry and posts
-// a new one; a reconciled transaction is locked.
+// a new one; a reconciled transaction is locked. Every write goes through the bank-transactions
+// module; the rules stay here.
 
 type ListQuery = z.output<typeof transactionListQuerySchema>;
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-const lockedError = () =>
+const paymentError = () =>
   conflict(
-    'transaction_reconciled',
-    'This transaction is reconciled and locked. Undo the reconciliation on the Transactions page to change it.',
+    'transaction_is_payment',
+    "This line is the money of an invoice payment or refund; its entry is the payment's. Remove the payment on the invoice to undo it.",
   );
 
 const transferError = () =>
@@ -90,7 +95,11 @@ const toTransaction = (
       ? 'Transfer'
       : row.category_kind === 'split'
         ? 'Split'
-        : row.category_name,
+        : row.category_kind === 'payment'
+          ? row.source_kind === 'refund'
+            ? 'Refund'
+            : 'Invoice payment'
+          : row.category_name,
   transferId: row.transfer_id,
   taxRate: row.tax_rate,
   notes: row.notes,
@@ -98,6 +107,10 @@ const toTransaction = (
   importId: row.import_id,
   externalId: row.external_id,
   reconciliationId: row.reconciliation_id,
+  source:
+    row.source_kind && row.source_id
+      ? { kind: row.source_kind, id: row.source_id, invoiceId: row.invoice_id }
+      : null,
   splits: splits.map((s) => ({
     lineNo: s.line_no,
     categoryAccountId: s.category_account_id,
@@ -339,8 +352,7 @@ export const recordTransaction = (ctx: AppContext, member: MemberContext, input:
       actorUserId: userId,
       ...entryForTransaction(pc, money, tx),
     });
-    const prefix = dedupePrefix(input.date, input.amount, input.description);
-    const n = (await countDedupePrefix(trx, organizationId, money.id, prefix)) + 1;
+    const dedupeKey = await nextDedupeKey(trx, organizationId, money.id, input);
     await insertBankTransactions(trx, [
       {
         organization_id: organizationId,
@@ -360,7 +372,7 @@ export const recordTransaction = (ctx: AppContext, member: MemberContext, input:
         entry_id: entry.id,
         import_id: null,
         external_id: null,
-        dedupe_key: `${prefix}#${n}`,
+        dedupe_key: dedupeKey,
         description_key: descriptionKey(input.description),
         rule_id: null,
         reconciliation_id: null,
@@ -414,11 +426,12 @@ export const updateTransaction = (
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
     const row = await lockOne(trx, organizationId, id);
-    if (row.status === 'reconciled') throw lockedError();
+    await assertNotReconciled(trx, organizationId, { ids: [id] });
     const before = await getTransaction(ctx, member, id, trx);
     const postingFields = ['date', 'amount', 'categoryAccountId', 'splits', 'taxRate'] as const;
     const touchesPosting = postingFields.some((f) => input[f] !== undefined);
     if (row.category_kind === 'transfer' && touchesPosting) throw transferError();
+    if (row.category_kind === 'payment' && touchesPosting) throw paymentError();
     const money = await loadMoneyAccountForPosting(trx, organizationId, row.money_account_id);
     const oldSplits = (await selectSplits(trx, organizationId, [id])).map((s) => ({ ...s }));
     const next = postableOf(row, oldSplits);
@@ -474,42 +487,23 @@ export const updateTransaction = (
       });
       entryId = entry.id;
     }
-    await trx
-      .updateTable('bank_transactions')
-      .set({
-        date: next.date,
-        amount: next.amount,
-        description: next.description,
-        description_key: descriptionKey(next.description),
-        ...(input.payee !== undefined ? { payee: input.payee || null } : {}),
-        ...(input.notes !== undefined ? { notes: input.notes } : {}),
-        category_kind: next.categoryKind,
-        category_account_id: next.categoryAccountId,
-        status: next.categoryKind === 'none' ? 'uncategorized' : 'categorized',
-        tax_rate: next.taxRate,
-        rate: next.rate,
-        entry_id: entryId,
-        ...(input.categoryAccountId !== undefined || input.splits ? { rule_id: null } : {}),
-        updated_at: new Date(),
-      })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await updateBankTransaction(trx, organizationId, id, {
+      date: next.date,
+      amount: next.amount,
+      description: next.description,
+      description_key: descriptionKey(next.description),
+      ...(input.payee !== undefined ? { payee: input.payee || null } : {}),
+      ...(input.notes !== undefined ? { notes: input.notes } : {}),
+      category_kind: next.categoryKind,
+      category_account_id: next.categoryAccountId,
+      status: next.categoryKind === 'none' ? 'uncategorized' : 'categorized',
+      tax_rate: next.taxRate,
+      rate: next.rate,
+      entry_id: entryId,
+      ...(input.categoryAccountId !== undefined || input.splits ? { rule_id: null } : {}),
+    });
     if (input.splits || (input.categoryAccountId !== undefined && row.category_kind === 'split')) {
-      await deleteSplits(trx, organizationId, [id]);
-      if (input.splits) {
-        await insertSplits(
-          trx,
-          input.splits.map((s, i) => ({
-            organization_id: organizationId,
-            transaction_id: id,
-            line_no: i + 1,
-            category_account_id: s.categoryAccountId,
-            amount: s.amount,
-            description: s.description || null,
-          })),
-        );
-      }
+      await replaceSplits(trx, organizationId, id, input.splits ?? []);
     }
     await addToBalance(trx, organizationId, money.id, next.amount - row.amount);
     const after = await getTransaction(ctx, member, id, trx);
@@ -529,8 +523,9 @@ export const deleteTransaction = (ctx: AppContext, member: MemberContext, id: st
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
     const row = await lockOne(trx, organizationId, id);
-    if (row.status === 'reconciled') throw lockedError();
+    await assertNotReconciled(trx, organizationId, { ids: [id] });
     if (row.category_kind === 'transfer') throw transferError();
+    if (row.category_kind === 'payment') throw paymentError();
     if (row.reconciliation_id) {
       throw conflict(
         'transaction_in_reconciliation',
@@ -544,11 +539,7 @@ export const deleteTransaction = (ctx: AppContext, member: MemberContext, id: st
       actorUserId: userId,
       memo: `Deleted bank transaction: ${row.description}`,
     });
-    await trx
-      .deleteFrom('bank_transactions')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await deleteBankTransactions(trx, organizationId, [id]);
     await addToBalance(trx, organizationId, row.money_account_id, -row.amount);
     await recordAudit(trx, {
       organizationId,
@@ -640,11 +631,12 @@ export const bulkCategorize = (
         `${ids.length - rows.length} of the selected transactions were not found; reload the list and try again.`,
       );
     }
-    const locked = rows.filter((r) => r.status === 'reconciled' || r.category_kind === 'transfer');
+    await assertNotReconciled(trx, member.organizationId, { ids });
+    const locked = rows.filter((r) => r.category_kind === 'transfer' || r.category_kind === 'payment');
     if (locked.length > 0) {
       throw conflict(
         'transactions_locked',
-        `${locked.length} of the selected transactions are reconciled or transfers and cannot be recategorised. Unselect them and try again.`,
+        `${locked.length} of the selected transactions are transfers or invoice payments and cannot be recategorised. Unselect them and try again.`,
         { ids: locked.map((r) => r.id) },
       );
     }

@@ -10,14 +10,16 @@ import type { MemberContext } from '../../http/tenancy.ts';
 import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
-import { dedupePrefix } from '../transactions/posting-context.ts';
-import { countDedupePrefix, insertBankTransactions } from '../transactions/queries.ts';
+import { assertNotReconciled } from '../bank-transactions/guard.ts';
+import { nextDedupeKey } from '../bank-transactions/keys.ts';
+import { deleteBankTransactions, insertBankTransactions } from '../bank-transactions/writes.ts';
 import { addToBalance, selectMoneyAccount, selectTransfer } from '../wallet/queries.ts';
 import { baseCurrencyOf, rateOrThrow, tidyRate } from '../wallet/service.ts';
 
 // Transfers between two money accounts: one journal entry and a bank-transaction leg on each
 // account. They sit above both the wallet (money accounts, rates) and the transactions module
-// (bank transactions), so that neither of those imports the other.
+// (bank transactions), so that neither of those imports the other. The legs are written by the
+// bank-transactions module.
 
 type TransferInputParsed = z.output<typeof transferInputSchema>;
 
@@ -191,8 +193,11 @@ export const createTransfer = (ctx: AppContext, member: MemberContext, input: Tr
       },
     ];
     for (const side of sides) {
-      const prefix = dedupePrefix(input.date, side.amount, side.description);
-      const n = (await countDedupePrefix(trx, organizationId, side.account.id, prefix)) + 1;
+      const dedupeKey = await nextDedupeKey(trx, organizationId, side.account.id, {
+        date: input.date,
+        amount: side.amount,
+        description: side.description,
+      });
       await insertBankTransactions(trx, [
         {
           organization_id: organizationId,
@@ -212,7 +217,7 @@ export const createTransfer = (ctx: AppContext, member: MemberContext, input: Tr
           entry_id: entry.id,
           import_id: null,
           external_id: null,
-          dedupe_key: `${prefix}#${n}`,
+          dedupe_key: dedupeKey,
           description_key: descriptionKey(side.description),
           rule_id: null,
           reconciliation_id: null,
@@ -246,10 +251,11 @@ export const deleteTransfer = (ctx: AppContext, member: MemberContext, id: strin
       .where('transfer_id', '=', id)
       .forUpdate()
       .execute();
-    if (legs.some((l) => l.status === 'reconciled' || l.reconciliation_id)) {
+    await assertNotReconciled(trx, organizationId, { ids: legs.map((l) => l.id) });
+    if (legs.some((l) => l.reconciliation_id)) {
       throw conflict(
-        'transaction_reconciled',
-        'A side of this transfer is reconciled or being reconciled. Undo that reconciliation first.',
+        'transaction_in_reconciliation',
+        'A side of this transfer is ticked in a reconciliation in progress; untick it or cancel that reconciliation first.',
       );
     }
     await reverseJournalEntry(trx, {
@@ -258,11 +264,11 @@ export const deleteTransfer = (ctx: AppContext, member: MemberContext, id: strin
       actorUserId: userId,
       memo: 'Transfer deleted',
     });
-    await trx
-      .deleteFrom('bank_transactions')
-      .where('organization_id', '=', organizationId)
-      .where('transfer_id', '=', id)
-      .execute();
+    await deleteBankTransactions(
+      trx,
+      organizationId,
+      legs.map((l) => l.id),
+    );
     for (const leg of legs) await addToBalance(trx, organizationId, leg.money_account_id, -leg.amount);
     await trx
       .deleteFrom('transfers')

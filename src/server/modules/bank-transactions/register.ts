@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { descriptionKey } from '../../../shared/transactions.ts';
+import type { Executor } from '../../db/transaction.ts';
+import { nextDedupeKey } from './keys.ts';
+import { insertBankTransactions } from './writes.ts';
+
+// Every cash movement is in the register (issue 13): a document that moves money in or out of
+// a money account — an invoice payment, its removal, a refund — writes one register line with
+// category kind 'payment' beside its journal entry. The line carries the document's entry (it
+// is never categorised, split or posted again), the document it belongs to (source_kind,
+// source_id) and the invoice it concerns. It can be ticked in a reconciliation like any line;
+// once reconciled, the document cannot be removed (assertNotReconciled with { source }).
+
+export type DocumentSource = { kind: 'invoice_payment' | 'refund'; id: string };
+
+export type DocumentLine = {
+  organizationId: string;
+  /** The chart account the document debited (money in) or credited (money out). */
+  ledgerAccountId: string;
+  date: string;
+  /** In the money account's currency: positive in, negative out. */
+  amount: number;
+  description: string;
+  payee?: string | null;
+  /** The journal entry the document posted (or its reversal's). */
+  entryId: string;
+  /** Base units per account unit, for a money account in a foreign currency. */
+  rate?: string | null;
+  source: DocumentSource;
+  invoiceId?: string | null;
+  createdBy: string | null;
+};
+
+/**
+ * Writes the register line of a document's cash movement into the money account behind
+ * `ledgerAccountId`, and returns its id; null when that chart account has no money account
+ * (a chart account of the bank or cash kind that the wallet does not know yet).
+ */
+export const recordDocumentLine = async (trx: Executor, line: DocumentLine) => {
+  const money = await trx
+    .selectFrom('money_accounts')
+    .select(['id'])
+    .where('organization_id', '=', line.organizationId)
+    .where('ledger_account_id', '=', line.ledgerAccountId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!money || line.amount === 0) return null;
+  const description = line.description.slice(0, 500);
+  const id = randomUUID();
+  await insertBankTransactions(trx, [
+    {
+      organization_id: line.organizationId,
+      id,
+      money_account_id: money.id,
+      date: line.date,
+      description,
+      payee: line.payee || null,
+      amount: line.amount,
+      status: 'categorized',
+      category_kind: 'payment',
+      category_account_id: null,
+      transfer_id: null,
+      tax_rate: null,
+      notes: '',
+      rate: line.rate ?? null,
+      entry_id: line.entryId,
+      import_id: null,
+      external_id: null,
+      dedupe_key: await nextDedupeKey(trx, line.organizationId, money.id, {
+        date: line.date,
+        amount: line.amount,
+        description,
+      }),
+      description_key: descriptionKey(description),
+      rule_id: null,
+      reconciliation_id: null,
+      source_kind: line.source.kind,
+      source_id: line.source.id,
+      invoice_id: line.invoiceId ?? null,
+      created_by: line.createdBy,
+    },
+  ]);
+  return id;
+};
+
+/** The register lines of a document, oldest first (the movement, then its removal if any). */
+export const documentLines = (db: Executor, organizationId: string, source: DocumentSource) =>
+  db
+    .selectFrom('bank_transactions')
+    .select(['id', 'money_account_id', 'date', 'amount', 'entry_id', 'status', 'reconciliation_id'])
+    .where('organization_id', '=', organizationId)
+    .where('source_kind', '=', source.kind)
+    .where('source_id', '=', source.id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
