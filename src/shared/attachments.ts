@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 // What an attachment (a receipt on a journal entry or a bank transaction) may be: the one
 // size limit and the kinds of file, shared by the server's checks and the pages' file
 // pickers. The server reads the type from the bytes; the picker's `accept` only helps people
@@ -14,3 +16,13 @@ export const ATTACHMENT_ACCEPT =
 export const ATTACHMENT_KINDS_TEXT = 'PDF, PNG, JPEG, GIF, WebP, HEIC, text or CSV, up to 10 MB';
 
 export const ATTACHMENT_TOO_LARGE_TEXT = 'Attachments can be at most 10 MB. Choose a smaller file.';
+
+/** An attachment as the API lists it (a receipt on a journal entry or a bank transaction). */
+export const attachmentSchema = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number(),
+  createdAt: z.string(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;

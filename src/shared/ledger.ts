@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { attachmentSchema } from './attachments.ts';
 import { isoDate } from './input.ts';
 import { minorAmount } from './money.ts';
 
@@ -27,6 +28,15 @@ export const ACCOUNT_SUBTYPES: Record<AccountTypeName, readonly string[]> = {
   income: ['sales', 'other_income'],
   expense: ['cost_of_sales', 'operating_expense', 'payroll_expense', 'depreciation', 'other_expense'],
 };
+
+/**
+ * Subtypes of the asset accounts that hold money: the balance sheet's cash and bank lines and
+ * the dashboard's cash position. Each such account is a money account of the wallet.
+ */
+export const CASH_SUBTYPES: readonly string[] = ['bank', 'cash', 'cash_equivalent'];
+
+/** Subtypes of the accounts that are money accounts: the cash ones and credit cards. */
+export const MONEY_SUBTYPES: readonly string[] = [...CASH_SUBTYPES, 'credit_card'];
 
 export const SUBTYPE_LABELS: Record<string, string> = {
   bank: 'Bank',
@@ -191,17 +201,7 @@ export const journalEntrySchema = z.object({
   createdAt: z.string(),
   totalDebit: z.number(),
   lines: z.array(journalLineSchema),
-  attachments: z
-    .array(
-      z.object({
-        id: z.string(),
-        fileName: z.string(),
-        contentType: z.string(),
-        sizeBytes: z.number(),
-        createdAt: z.string(),
-      }),
-    )
-    .optional(),
+  attachments: z.array(attachmentSchema).optional(),
 });
 export type JournalEntry = z.infer<typeof journalEntrySchema>;
 
@@ -260,6 +260,22 @@ export const asOfQuerySchema = z.object({
   asOf: isoDate,
   format: z.enum(REPORT_FORMATS).default('json'),
 });
+
+/** Date layouts a CSV or PDF export can use. */
+export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD.MM.YYYY'] as const;
+export type DateFormat = (typeof DATE_FORMATS)[number];
+
+/** How an export writes dates and amounts (ignored by format=json). */
+export const reportFormatQuerySchema = z.object({
+  dateFormat: z.enum(DATE_FORMATS).default('YYYY-MM-DD'),
+  locale: z
+    .string()
+    .max(20)
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Use a language tag such as en-US.')
+    .default('en-US'),
+  currencyDisplay: z.enum(['symbol', 'code']).default('symbol'),
+});
+export type ReportFormatQuery = z.infer<typeof reportFormatQuerySchema>;
 
 const accountRef = {
   accountId: z.string(),
@@ -398,6 +414,69 @@ export const journalReportQuerySchema = z.object({
   format: z.enum(REPORT_FORMATS).default('json'),
 });
 
+/** GET /reports/journal: posted entries with their lines, a page at a time. */
+export const journalReportSchema = z.object({
+  currency: z.string(),
+  from: z.string().nullable(),
+  to: z.string(),
+  entries: z.array(
+    z.object({
+      id: z.string(),
+      number: z.number(),
+      date: z.string(),
+      memo: z.string(),
+      reference: z.string().nullable(),
+      source: z.string(),
+      reversesEntryId: z.string().nullable(),
+      lines: z.array(
+        z.object({
+          lineNo: z.number(),
+          accountId: z.string(),
+          accountCode: z.string(),
+          accountName: z.string(),
+          debit: z.number(),
+          credit: z.number(),
+          /** A foreign-currency line's currency and amount in it; null in the base currency. */
+          currency: z.string().nullable(),
+          amount: z.number().nullable(),
+          description: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+export type JournalReport = z.infer<typeof journalReportSchema>;
+
+export const accountTransactionsQuerySchema = journalReportQuerySchema.extend({
+  accountId: z.string().optional(),
+});
+
+/** GET /reports/account-transactions: each line with the other side of its entry. */
+export const accountTransactionsSchema = z.object({
+  currency: z.string(),
+  from: z.string().nullable(),
+  to: z.string(),
+  rows: z.array(
+    z.object({
+      entryId: z.string(),
+      entryNumber: z.number(),
+      lineNo: z.number(),
+      date: z.string(),
+      accountId: z.string(),
+      account: z.string(),
+      memo: z.string(),
+      source: z.string(),
+      description: z.string().nullable(),
+      split: z.string(),
+      debit: z.number(),
+      credit: z.number(),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+export type AccountTransactions = z.infer<typeof accountTransactionsSchema>;
+
 export const journalListQuerySchema = z.object({
   status: z.enum(JOURNAL_STATUSES).optional(),
   source: z.enum(JOURNAL_SOURCES).optional(),
@@ -425,3 +504,50 @@ export const auditLogEntrySchema = z.object({
   after: z.unknown(),
   createdAt: z.string(),
 });
+
+// --- Lists, imports -----------------------------------------------------------------------
+
+/** GET /journal-entries: a page of entries, newest first. */
+export const journalListSchema = z.object({
+  entries: z.array(journalEntrySchema),
+  nextCursor: z.string().nullable(),
+});
+export type JournalList = z.infer<typeof journalListSchema>;
+
+/** POST /accounts/import: a chart of accounts as CSV text. */
+export const chartImportSchema = z.object({
+  csv: z.string().min(1, 'Paste or upload the CSV text.').max(2_000_000),
+});
+export const chartImportResultSchema = z.object({ created: z.number(), updated: z.number() });
+export type ChartImportResult = z.infer<typeof chartImportResultSchema>;
+
+/** POST /ledger/import: an hledger/ledger journal file as text. */
+export const journalImportSchema = z.object({
+  journal: z
+    .string()
+    .min(1, 'Paste or upload the journal text.')
+    .max(10_000_000, 'The journal is longer than 10 MB; split it by year and import each part.'),
+});
+
+/** What POST /ledger/import answers: entries posted, account mapping, and what was ignored by line. */
+export const journalImportResultSchema = z.object({
+  entries: z.number(),
+  createdAccounts: z.number(),
+  /** Each journal account name and the Kontor account it was posted to. */
+  accounts: z.array(
+    z.object({
+      journalName: z.string(),
+      accountId: z.string(),
+      code: z.string(),
+      name: z.string(),
+      created: z.boolean(),
+    }),
+  ),
+  /** What was read differently or ignored, by line (at most 500; noticeCount has the total). */
+  notices: z.array(z.object({ line: z.number(), message: z.string() })),
+  noticeCount: z.number(),
+});
+export type JournalImportResult = z.infer<typeof journalImportResultSchema>;
+
+/** GET /ledger/export.journal: optional date range. */
+export const journalExportQuerySchema = z.object({ from: isoDate.optional(), to: isoDate.optional() });

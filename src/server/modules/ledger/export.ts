@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import type {
   BalanceSheet,
   CashFlow,
+  DateFormat,
   GeneralLedger,
   IncomeStatement,
   TrialBalance,
@@ -12,9 +13,6 @@ import type { accountTransactions, journalReport } from './reports.ts';
 
 // Reports as tables, then as CSV (plain decimal amounts, for spreadsheets) or PDF (amounts
 // and dates formatted for people, in the user's chosen style).
-
-export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD.MM.YYYY'] as const;
-export type DateFormat = (typeof DATE_FORMATS)[number];
 
 export type FormatPreferences = {
   dateFormat: DateFormat;

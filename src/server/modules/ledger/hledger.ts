@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { AppError, badRequest, conflict, notFound } from '../../../shared/errors.ts';
-import type { AccountTypeName } from '../../../shared/ledger.ts';
+import type { AccountTypeName, JournalImportResult } from '../../../shared/ledger.ts';
 import {
   currencyExponent,
   divideRoundHalfAwayFromZero,
@@ -186,15 +186,7 @@ const dollarFor = (base: string) => {
   return symbol === '$' ? base : 'USD';
 };
 
-export type JournalImportResult = {
-  entries: number;
-  createdAccounts: number;
-  /** Each journal account name and the Kontor account it was posted to. */
-  accounts: { journalName: string; accountId: string; code: string; name: string; created: boolean }[];
-  /** What was read differently or ignored, by line (at most 500; noticeCount has the total). */
-  notices: Notice[];
-  noticeCount: number;
-};
+export type { JournalImportResult };
 
 const importError = (line: number, message: string) =>
   badRequest('journal_invalid', `Line ${line}: ${message}`, { line });

@@ -2,7 +2,8 @@ import { FileText, Upload } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge } from '../../components/ui/Card.tsx';
-import { type JournalImportResult, useImportJournal } from './ledgerApi.ts';
+import type { JournalImportResult } from '../../../shared/ledger.ts';
+import { useImportJournal } from './ledgerApi.ts';
 import { errorText } from './parts.tsx';
 
 // Import an hledger or ledger-cli journal file (POST /ledger/import). The server posts every

@@ -5,10 +5,14 @@ import type {
   AccountUpdate,
   BalanceSheet,
   CashFlow,
+  ChartImportResult,
   GeneralLedger,
   IncomeStatement,
   JournalEntry,
+  JournalImportResult,
   JournalLineInput,
+  JournalList,
+  JournalReport,
   LedgerSettings,
   TrialBalance,
 } from '../../../shared/ledger.ts';
@@ -53,33 +57,6 @@ export const exportHref = (orgId: string, name: ReportName, query: ReportQuery, 
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
   params.set('format', format);
   return `/api${ledgerPaths(orgId).report(name)}?${params.toString()}`;
-};
-
-export type JournalList = { entries: JournalEntry[]; nextCursor: string | null };
-
-export type JournalReport = {
-  currency: string;
-  from: string | null;
-  to: string;
-  entries: {
-    id: string;
-    number: number;
-    date: string;
-    memo: string;
-    reference: string | null;
-    source: string;
-    reversesEntryId: string | null;
-    lines: {
-      lineNo: number;
-      accountId: string;
-      accountCode: string;
-      accountName: string;
-      debit: number;
-      credit: number;
-      description: string | null;
-    }[];
-  }[];
-  nextCursor: string | null;
 };
 
 const useOrg = () => useCompany().company.id;
@@ -266,21 +243,10 @@ export const useUpdateAccount = () =>
     return api.patch(ledgerPaths(orgId).account(id), body).then((v) => unwrapOne<Account>(v, 'account'));
   });
 
-export type ImportResult = { created: number; updated: number };
-
 export const useImportAccounts = () =>
   useLedgerMutation((orgId, csv: string) =>
-    api.post<ImportResult>(ledgerPaths(orgId).accountsImport, { csv }),
+    api.post<ChartImportResult>(ledgerPaths(orgId).accountsImport, { csv }),
   );
-
-/** What POST /ledger/import answers: entries posted, account mapping, and what was ignored by line. */
-export type JournalImportResult = {
-  entries: number;
-  createdAccounts: number;
-  accounts: { journalName: string; accountId: string; code: string; name: string; created: boolean }[];
-  notices: { line: number; message: string }[];
-  noticeCount: number;
-};
 
 export const useImportJournal = () =>
   useLedgerMutation((orgId, journal: string) =>

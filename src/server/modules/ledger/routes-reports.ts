@@ -1,0 +1,116 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import {
+  accountTransactionsQuerySchema,
+  accountTransactionsSchema,
+  asOfQuerySchema,
+  balanceSheetSchema,
+  cashFlowSchema,
+  generalLedgerQuerySchema,
+  generalLedgerSchema,
+  incomeStatementSchema,
+  journalReportQuerySchema,
+  journalReportSchema,
+  type ReportFormatQuery,
+  reportFormatQuerySchema,
+  reportRangeQuerySchema,
+  trialBalanceSchema,
+} from '../../../shared/ledger.ts';
+import type { AppContext } from '../../context.ts';
+import { csvReply } from '../../http/csv.ts';
+import { memberOf, requirePermission } from '../../http/tenancy.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
+import {
+  type ReportOutput,
+  accountTransactionsReport,
+  balanceSheetReport,
+  cashFlowReport,
+  generalLedgerReport,
+  incomeStatementReport,
+  journalReportFile,
+  trialBalanceReport,
+} from './report-service.ts';
+import { orgParams } from './routes-common.ts';
+
+// The financial reports, each as JSON, CSV or PDF (format=json|csv|pdf). Every report is one
+// GET route: its query and response schemas from src/shared/ledger.ts and one service
+// function from report-service.ts.
+
+const send = <T>(reply: FastifyReply, output: ReportOutput<T>) => {
+  if (output.format === 'json') return output.data;
+  if (output.format === 'csv') return csvReply(reply, output.fileName).send(output.body);
+  return reply
+    .header('content-type', 'application/pdf')
+    .header('content-disposition', `attachment; filename="${output.fileName}"`)
+    .send(output.body);
+};
+
+export const ledgerReportRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const report = <Q extends z.ZodObject, T>(
+      name: string,
+      summary: string,
+      query: Q,
+      response: z.ZodTypeAny,
+      run: (
+        ctx: AppContext,
+        member: MemberContext,
+        query: z.infer<Q> & ReportFormatQuery,
+      ) => Promise<ReportOutput<T>>,
+    ) =>
+      app.get(
+        `/orgs/:organizationId/reports/${name}`,
+        {
+          schema: {
+            tags: ['reports'],
+            summary: `${summary} (format=json|csv|pdf)`,
+            params: orgParams,
+            querystring: query.extend(reportFormatQuerySchema.shape),
+            response: { 200: response },
+          },
+          preHandler: requirePermission(ctx, 'read'),
+        },
+        async (request, reply) =>
+          send(reply, await run(ctx, memberOf(request), request.query as z.infer<Q> & ReportFormatQuery)),
+      );
+
+    report('trial-balance', 'Trial balance', reportRangeQuerySchema, trialBalanceSchema, trialBalanceReport);
+    report(
+      'income-statement',
+      'Income statement with the previous period',
+      reportRangeQuerySchema,
+      incomeStatementSchema,
+      incomeStatementReport,
+    );
+    report('balance-sheet', 'Balance sheet', asOfQuerySchema, balanceSheetSchema, balanceSheetReport);
+    report(
+      'cash-flow',
+      'Cash flow statement (indirect method)',
+      reportRangeQuerySchema,
+      cashFlowSchema,
+      cashFlowReport,
+    );
+    report(
+      'general-ledger',
+      'General ledger of one account with running balance, paginated',
+      generalLedgerQuerySchema,
+      generalLedgerSchema,
+      generalLedgerReport,
+    );
+    report(
+      'journal',
+      'Journal: posted entries with their lines, paginated',
+      journalReportQuerySchema,
+      journalReportSchema,
+      journalReportFile,
+    );
+    report(
+      'account-transactions',
+      'Account transactions with the other side of each entry, paginated',
+      accountTransactionsQuerySchema,
+      accountTransactionsSchema,
+      accountTransactionsReport,
+    );
+  };

@@ -1,0 +1,211 @@
+import type { z } from 'zod';
+import { forbidden } from '../../../shared/errors.ts';
+import type {
+  AccountCreate,
+  AccountUpdate,
+  ManualEntryCreate,
+  draftUpdateSchema,
+  ledgerSettingsUpdateSchema,
+  openingBalancesSchema,
+  reverseEntrySchema,
+} from '../../../shared/ledger.ts';
+import type { AppContext } from '../../context.ts';
+import { roleCan } from '../../http/permissions.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
+import type { CheckedUpload } from '../attachments/policy.ts';
+import {
+  legacyAttachmentsDir,
+  readAttachment,
+  removeAttachment,
+  storeAttachment,
+} from '../attachments/store.ts';
+import {
+  createAccount,
+  deleteAccount,
+  getLedgerSettings,
+  importChartCsv,
+  listAccounts,
+  updateAccount,
+  updateLedgerSettings,
+} from './accounts.ts';
+import { listEntries } from './entries.ts';
+import { closeFiscalYear, listFiscalYears, postOpeningBalances, reopenFiscalYear } from './fiscal.ts';
+import { exportJournal, importJournal } from './hledger.ts';
+import {
+  approveEntry,
+  createDraftEntry,
+  deleteDraftEntry,
+  loadEntry,
+  postDraftEntry,
+  postJournalEntry,
+  reverseJournalEntry,
+  updateDraftEntry,
+} from './posting.ts';
+
+// What the ledger's routes call: one function per use case, each `(ctx, member, input)` —
+// the app context (database or the request's transaction, clock, config), the member the
+// tenancy guard resolved, and the parsed body or parameters. Rules that depend on who asks
+// (a recorder may draft but not post, an import posts) live here, not in the routes. Other
+// modules post through posting.ts inside their own transaction instead (executor first).
+
+const db = (ctx: AppContext) => ctx.database.db;
+const actor = (member: MemberContext) => ({
+  organizationId: member.organizationId,
+  actorUserId: member.userId,
+});
+
+// --- Settings and the chart of accounts ---------------------------------------------------
+
+export const readLedgerSettings = (ctx: AppContext, member: MemberContext) =>
+  getLedgerSettings(db(ctx), member.organizationId);
+
+export const changeLedgerSettings = (
+  ctx: AppContext,
+  member: MemberContext,
+  input: z.infer<typeof ledgerSettingsUpdateSchema>,
+) => updateLedgerSettings(db(ctx), member.organizationId, member.userId, input);
+
+export const chartOfAccounts = async (ctx: AppContext, member: MemberContext) => ({
+  accounts: await listAccounts(db(ctx), member.organizationId),
+});
+
+export const addAccount = (ctx: AppContext, member: MemberContext, input: AccountCreate) =>
+  createAccount(db(ctx), member.organizationId, member.userId, input);
+
+export const changeAccount = (
+  ctx: AppContext,
+  member: MemberContext,
+  { accountId, ...input }: AccountUpdate & { accountId: string },
+) => updateAccount(db(ctx), member.organizationId, accountId, member.userId, input);
+
+export const removeAccount = (ctx: AppContext, member: MemberContext, input: { accountId: string }) =>
+  deleteAccount(db(ctx), member.organizationId, input.accountId, member.userId);
+
+export const importChart = (ctx: AppContext, member: MemberContext, input: { csv: string }) =>
+  importChartCsv(db(ctx), member.organizationId, member.userId, input.csv);
+
+// --- Journal entries ----------------------------------------------------------------------
+
+export const listJournalEntries = (
+  ctx: AppContext,
+  member: MemberContext,
+  query: Parameters<typeof listEntries>[2],
+) => listEntries(db(ctx), member.organizationId, query);
+
+export const readJournalEntry = (ctx: AppContext, member: MemberContext, input: { entryId: string }) =>
+  loadEntry(db(ctx), member.organizationId, input.entryId);
+
+/**
+ * A manual entry: saved as a draft when asked, posted when the member may post — unless the
+ * company requires approval and the member cannot approve, in which case it waits for it.
+ */
+export const createManualEntry = async (ctx: AppContext, member: MemberContext, input: ManualEntryCreate) => {
+  const { status, ...entry } = input;
+  if (status === 'posted' && !roleCan(member.role, 'post')) {
+    throw forbidden(`Your role (${member.role}) can save drafts but not post. Save it as a draft instead.`);
+  }
+  const canApprove = roleCan(member.role, 'approve');
+  const settings = await getLedgerSettings(db(ctx), member.organizationId);
+  const base = { ...actor(member), ...entry };
+  if (status === 'draft' || (settings.approvalRequired && !canApprove)) {
+    const draft = await createDraftEntry(db(ctx), base);
+    if (status === 'draft') return draft;
+    return postDraftEntry(db(ctx), { ...actor(member), entryId: draft.id, canApprove });
+  }
+  return postJournalEntry(db(ctx), { ...base, source: 'manual' });
+};
+
+export const changeDraftEntry = (
+  ctx: AppContext,
+  member: MemberContext,
+  { entryId, ...input }: z.infer<typeof draftUpdateSchema> & { entryId: string },
+) => updateDraftEntry(db(ctx), { ...actor(member), entryId, ...input });
+
+export const removeDraftEntry = (ctx: AppContext, member: MemberContext, input: { entryId: string }) =>
+  deleteDraftEntry(db(ctx), { ...actor(member), entryId: input.entryId });
+
+/** Posts a draft, or submits it for approval when the company requires it and the member cannot approve. */
+export const postDraft = (ctx: AppContext, member: MemberContext, input: { entryId: string }) =>
+  postDraftEntry(db(ctx), {
+    ...actor(member),
+    entryId: input.entryId,
+    canApprove: roleCan(member.role, 'approve'),
+  });
+
+export const approveDraft = (ctx: AppContext, member: MemberContext, input: { entryId: string }) =>
+  approveEntry(db(ctx), { ...actor(member), entryId: input.entryId });
+
+export const reverseEntry = (
+  ctx: AppContext,
+  member: MemberContext,
+  { entryId, ...input }: z.infer<typeof reverseEntrySchema> & { entryId: string },
+) => reverseJournalEntry(db(ctx), { ...actor(member), entryId, ...input });
+
+export const openingBalances = (
+  ctx: AppContext,
+  member: MemberContext,
+  input: z.infer<typeof openingBalancesSchema>,
+) => postOpeningBalances(db(ctx), { ...actor(member), ...input });
+
+// --- Receipts on entries (the attachment module, owner 'journal_entry') -------------------
+
+export const attachReceipt = (
+  ctx: AppContext,
+  member: MemberContext,
+  input: { entryId: string; file: CheckedUpload },
+) =>
+  storeAttachment(db(ctx), 'journal_entry', {
+    organizationId: member.organizationId,
+    ownerId: input.entryId,
+    actorUserId: member.userId,
+    file: input.file,
+  });
+
+export const readReceipt = (
+  ctx: AppContext,
+  member: MemberContext,
+  input: { entryId: string; attachmentId: string },
+) =>
+  readAttachment(db(ctx), 'journal_entry', {
+    organizationId: member.organizationId,
+    ownerId: input.entryId,
+    attachmentId: input.attachmentId,
+    legacyDir: legacyAttachmentsDir(ctx.config.dataDir),
+  });
+
+export const removeReceipt = (
+  ctx: AppContext,
+  member: MemberContext,
+  input: { entryId: string; attachmentId: string },
+) =>
+  removeAttachment(db(ctx), 'journal_entry', {
+    organizationId: member.organizationId,
+    ownerId: input.entryId,
+    attachmentId: input.attachmentId,
+    actorUserId: member.userId,
+    legacyDir: legacyAttachmentsDir(ctx.config.dataDir),
+  });
+
+// --- Fiscal years -------------------------------------------------------------------------
+
+export const fiscalYears = async (ctx: AppContext, member: MemberContext) => ({
+  years: await listFiscalYears(db(ctx), member.organizationId, ctx.now().toISOString().slice(0, 10)),
+});
+
+export const closeYear = (ctx: AppContext, member: MemberContext, input: { endDate: string }) =>
+  closeFiscalYear(db(ctx), { ...actor(member), endDate: input.endDate });
+
+export const reopenYear = (ctx: AppContext, member: MemberContext, input: { endDate: string }) =>
+  reopenFiscalYear(db(ctx), { ...actor(member), endDate: input.endDate });
+
+// --- Plain-text accounting ----------------------------------------------------------------
+
+/** The journal as hledger text, streamed chunk by chunk. */
+export const journalFile = (ctx: AppContext, member: MemberContext, range: { from?: string; to?: string }) =>
+  exportJournal(db(ctx), member.organizationId, range);
+
+/** Imports an hledger/ledger journal; it posts entries, so the member must be able to post. */
+export const importJournalFile = (ctx: AppContext, member: MemberContext, input: { journal: string }) => {
+  if (!roleCan(member.role, 'post')) throw forbidden('Importing posts entries; your role cannot post.');
+  return importJournal(db(ctx), member.organizationId, member.userId, input.journal);
+};
