@@ -351,6 +351,8 @@ export const customerSchema = z.object({
   archived: z.boolean(),
   /** Open balance in the base currency. */
   balance: z.number(),
+  /** Credit the customer holds (overpayments, credit notes not yet used), in the base currency. */
+  credit: z.number(),
   createdAt: z.string(),
 });
 export type Customer = z.infer<typeof customerSchema>;
@@ -458,6 +460,8 @@ export const paymentInputSchema = z.object({
   reference: optionalText(100).default(''),
   /** Rate on the payment date for a foreign-currency invoice; defaults to the invoice's rate. */
   exchangeRate: invoiceInputSchema.shape.exchangeRate,
+  /** More than the amount due is refused unless the excess is to be kept as the customer's credit. */
+  keepExcessAsCredit: z.boolean().optional(),
 });
 export type PaymentInput = z.input<typeof paymentInputSchema>;
 
@@ -474,6 +478,8 @@ export const paymentSchema = z.object({
   journalEntryId: z.string(),
   reversed: z.boolean(),
   reversalEntryId: z.string().nullable(),
+  /** The part of the amount kept as the customer's credit (an overpayment). */
+  creditAmount: z.number(),
   createdAt: z.string(),
 });
 export type Payment = z.infer<typeof paymentSchema>;
@@ -497,6 +503,8 @@ export const creditNoteSchema = z.object({
   currency: z.string(),
   status: z.enum(['issued', 'void']),
   journalEntryId: z.string(),
+  /** The part of the total that went to the customer's credit (the invoice had less left due). */
+  toCredit: z.number(),
   lines: z.array(invoiceLineSchema),
   createdAt: z.string(),
 });
@@ -535,6 +543,8 @@ export const invoiceSchema = invoiceSummarySchema.extend({
   discountTotal: z.number(),
   taxTotal: z.number(),
   amountPaid: z.number(),
+  /** The part of amountPaid settled from the customer's credit rather than a payment. */
+  creditApplied: z.number(),
   amountCredited: z.number(),
   totalBase: z.number(),
   balanceBase: z.number(),

@@ -416,6 +416,8 @@ export type InvoicePaymentsTable = {
   reversed_at: Timestamp | null;
   created_by: string | null;
   created_at: Timestamp;
+  /** The part of `amount` kept as customer credit (migration 20261125_0500). */
+  credit_amount: Defaulted<number>;
 };
 
 export type CreditNotesTable = {
@@ -434,6 +436,29 @@ export type CreditNotesTable = {
   amount_base: number;
   journal_entry_id: string;
   void_entry_id: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  /** The part of `total` that went to customer credit (migration 20261125_0500). */
+  to_credit: Defaulted<number>;
+};
+
+export type CustomerCreditEntriesTable = {
+  organization_id: string;
+  id: string;
+  customer_id: string;
+  currency: string;
+  date: string;
+  kind: 'overpayment' | 'credit_note' | 'applied' | 'refund' | 'payment_removed' | 'credit_note_voided' | 'exchange';
+  amount: number;
+  amount_base: number;
+  exchange_rate: Defaulted<string>;
+  receivable_base: Defaulted<number>;
+  invoice_id: string | null;
+  payment_id: string | null;
+  credit_note_id: string | null;
+  money_account_id: string | null;
+  journal_entry_id: string | null;
+  reference: Defaulted<string>;
   created_by: string | null;
   created_at: Timestamp;
 };
@@ -666,6 +691,7 @@ export type Database = {
   invoice_lines: InvoiceLinesTable;
   invoice_payments: InvoicePaymentsTable;
   credit_notes: CreditNotesTable;
+  customer_credit_entries: CustomerCreditEntriesTable;
   invoice_tax_postings: InvoiceTaxPostingsTable;
   recurring_schedules: RecurringSchedulesTable;
   recurring_runs: RecurringRunsTable;

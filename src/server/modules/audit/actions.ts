@@ -73,6 +73,10 @@ export const AUDIT_ACTIONS = [
   'money_account.created',
   'money_account.updated',
   'money_account.archived',
+  'money_account.unarchived',
+  'money_account.opening_changed',
+  'money_account.deleted',
+  'money_account.deposit_default_set',
   'exchange_rate.set',
 
   // transfers (transfers/service.ts)
@@ -106,6 +110,9 @@ export const AUDIT_ACTIONS = [
   // invoices: credit notes (invoices/credit-notes.ts)
   'credit_note.issued',
   'credit_note.voided',
+  // invoices: customer credit and refunds (invoices/credit.ts)
+  'customer_credit.applied',
+  'customer_credit.refunded',
   // invoices: recurring schedules, '.<new status>' (invoices/recurring.ts)
   'recurring_invoice.created',
   'recurring_invoice.active',

@@ -11,13 +11,16 @@ import {
   reverseJournalEntry,
 } from '../ledger/posting.ts';
 import { lineRows, loadCompany, prepareLines, settledStatus, toBase } from './common.ts';
+import { addCredit, takeBackCredit } from './credit.ts';
 import { type Actor, addEvent, describeAmount, getInvoice, refuseTransition } from './invoices.ts';
 import { type Executor, selectInvoice, selectTaxRates, takeDocumentNumber } from './queries.ts';
 
 // Credit notes reduce what a sent invoice asks for: Dr income and tax payable, Cr
-// receivable, with their own number sequence. They never exceed what is still due (money
-// already received is refunded outside the invoice), and are undone by voiding, which
-// reverses their posting.
+// receivable, with their own number sequence. A note larger than what is still due (the
+// invoice was already paid, in part or in full) puts the rest on the customer's credit
+// (Cr customer credit, credit.ts), from where it is applied to another invoice or refunded
+// as cash. Together the notes never exceed the invoice's total. They are undone by voiding,
+// which reverses their posting (refused while their credit is already used).
 
 export const createCreditNote = (
   db: Executor,
@@ -33,8 +36,6 @@ export const createCreditNote = (
     if (row.status === 'draft') throw refuseTransition('credited', row.status, 'Edit the draft instead.');
     if (row.status === 'void')
       throw refuseTransition('credited', row.status, 'A void invoice asks for nothing.');
-    if (row.status === 'paid')
-      throw refuseTransition('credited', row.status, 'Nothing is left due; refund the customer instead.');
     if (input.date < row.issue_date) {
       throw badRequest(
         'credit_before_invoice',
@@ -44,13 +45,24 @@ export const createCreditNote = (
     const { lines, totals } = await prepareLines(trx, organizationId, input.lines);
     if (totals.total <= 0)
       throw badRequest('credit_total_zero', 'A credit note must credit something. Add an amount to a line.');
-    if (totals.total > row.amount_due) {
+    const issued = await trx
+      .selectFrom('credit_notes')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('n'))
+      .where('organization_id', '=', organizationId)
+      .where('invoice_id', '=', invoiceId)
+      .where('status', '=', 'issued')
+      .executeTakeFirstOrThrow();
+    const creditable = row.total - Number(issued.n);
+    if (totals.total > creditable) {
       throw badRequest(
-        'credit_exceeds_due',
-        `The credit note of ${describeAmount(totals.total, currency)} is more than the ${describeAmount(row.amount_due, currency)} still due on ${row.number}.`,
-        { amountDue: row.amount_due },
+        'credit_exceeds_total',
+        `The credit note of ${describeAmount(totals.total, currency)} is more than the ${describeAmount(creditable, currency)} of ${row.number} not yet credited.`,
+        { creditable, amountDue: row.amount_due },
       );
     }
+    // What the note takes off the invoice, and what is left over for the customer's credit.
+    const applied = Math.min(totals.total, row.amount_due);
+    const toCredit = totals.total - applied;
     const company = await loadCompany(trx, organizationId);
     const base = company.base_currency;
     const taxRates = new Map((await selectTaxRates(trx, organizationId)).map((t) => [t.id, t]));
@@ -79,11 +91,18 @@ export const createCreditNote = (
         base: toBase(p.amount, currency, row.exchange_rate, base),
       }))
       .filter((d) => d.amount > 0);
-    // The receivable credited: what is left when this note clears the invoice, else its conversion.
-    const clears = totals.total === row.amount_due;
+    // The receivable credited: what is left when this note clears the invoice, else its
+    // conversion; the customer credit gets the rest at the invoice's rate.
+    const clears = applied === row.amount_due;
     const converted = debits.reduce((s, d) => s + d.base, 0);
-    const amountBase = clears ? row.balance_base : Math.min(converted, row.balance_base);
-    let difference = amountBase - converted;
+    const creditBase = toCredit > 0 ? toBase(toCredit, currency, row.exchange_rate, base) : 0;
+    const amountBase =
+      applied === 0
+        ? 0
+        : clears
+          ? row.balance_base
+          : Math.min(toBase(applied, currency, row.exchange_rate, base), row.balance_base);
+    let difference = amountBase + creditBase - converted;
     // Rounding between the parts' conversions and the receivable goes on the largest part.
     const largest = [...debits].sort((a, b) => b.base - a.base)[0]!;
     largest.base += difference;
@@ -106,8 +125,19 @@ export const createCreditNote = (
             contactId: row.customer_id,
           };
         }),
-      { accountId: receivable.id, credit: amountBase, description: memo, contactId: row.customer_id },
+      ...(amountBase > 0
+        ? [{ accountId: receivable.id, credit: amountBase, description: memo, contactId: row.customer_id }]
+        : []),
     ];
+    if (creditBase > 0) {
+      const creditAccount = await findSystemAccount(trx, organizationId, 'customer_credit');
+      ledgerLines.push({
+        accountId: creditAccount.id,
+        credit: creditBase,
+        description: `${memo}, kept as credit`,
+        contactId: row.customer_id,
+      });
+    }
     const entry = await postJournalEntry(trx, {
       organizationId,
       date: input.date,
@@ -137,8 +167,23 @@ export const createCreditNote = (
         journal_entry_id: entry.id,
         created_by: actor.userId,
         created_at: actor.now,
+        to_credit: toCredit,
       })
       .execute();
+    if (toCredit > 0)
+      await addCredit(trx, actor, {
+        customerId: row.customer_id,
+        currency,
+        date: input.date,
+        kind: 'credit_note',
+        amount: toCredit,
+        amountBase: creditBase,
+        exchangeRate: row.exchange_rate,
+        invoiceId,
+        creditNoteId: id,
+        journalEntryId: entry.id,
+        reference: number,
+      });
     await trx
       .insertInto('invoice_lines')
       .values(lineRows(organizationId, id, lines))
@@ -154,7 +199,7 @@ export const createCreditNote = (
         tax_base: -d.base,
       }));
     if (taxRows.length > 0) await trx.insertInto('invoice_tax_postings').values(taxRows).execute();
-    const credited = row.amount_credited + totals.total;
+    const credited = row.amount_credited + applied;
     const status = settledStatus(row.total, row.amount_paid, credited);
     await trx
       .updateTable('invoices')
@@ -172,7 +217,7 @@ export const createCreditNote = (
       actor,
       invoiceId,
       'credit_note',
-      `Credit note ${number} for ${describeAmount(totals.total, currency)} issued`,
+      `Credit note ${number} for ${describeAmount(totals.total, currency)} issued${toCredit > 0 ? `; ${describeAmount(toCredit, currency)} kept as the customer's credit` : ''}`,
     );
     await recordAudit(trx, {
       organizationId,
@@ -180,7 +225,15 @@ export const createCreditNote = (
       action: 'credit_note.issued',
       entityType: 'credit_note',
       entityId: id,
-      after: { number, invoiceId, date: input.date, total: totals.total, currency, journalEntryId: entry.id },
+      after: {
+        number,
+        invoiceId,
+        date: input.date,
+        total: totals.total,
+        toCredit,
+        currency,
+        journalEntryId: entry.id,
+      },
     });
     return getInvoice(trx, organizationId, invoiceId, actor.now);
   });
@@ -207,6 +260,30 @@ export const voidCreditNote = (db: Executor, actor: Actor, invoiceId: string, cr
       memo: `Void of credit note ${note.number}`,
       actorUserId: actor.userId,
     });
+    const kept = await trx
+      .selectFrom('customer_credit_entries')
+      .select(['amount', 'amount_base'])
+      .where('organization_id', '=', organizationId)
+      .where('credit_note_id', '=', creditNoteId)
+      .where('kind', '=', 'credit_note')
+      .executeTakeFirst();
+    if (kept)
+      await takeBackCredit(
+        trx,
+        actor,
+        {
+          customerId: row.customer_id,
+          currency: note.currency.trim(),
+          date: reversal.date,
+          kind: 'credit_note_voided',
+          amount: kept.amount,
+          amountBase: kept.amount_base,
+          invoiceId,
+          creditNoteId,
+          journalEntryId: reversal.id,
+        },
+        'credit note',
+      );
     await trx
       .updateTable('credit_notes')
       .set({ status: 'void', void_entry_id: reversal.id })
@@ -218,7 +295,7 @@ export const voidCreditNote = (db: Executor, actor: Actor, invoiceId: string, cr
       .where('organization_id', '=', organizationId)
       .where('document_id', '=', creditNoteId)
       .execute();
-    const credited = row.amount_credited - note.total;
+    const credited = row.amount_credited - (note.total - note.to_credit);
     const status = settledStatus(row.total, row.amount_paid, credited);
     await trx
       .updateTable('invoices')

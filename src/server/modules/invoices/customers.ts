@@ -26,11 +26,12 @@ export const toCustomer = (row: CustomerRow): Customer => ({
   notes: row.notes,
   archived: row.archived_at !== null,
   balance: Number(row.balance),
+  credit: Number(row.credit),
   createdAt: iso(row.created_at as Date)!,
 });
 
 const auditView = (c: Customer) => {
-  const { balance: _b, createdAt: _c, ...rest } = c;
+  const { balance: _b, credit: _cr, createdAt: _c, ...rest } = c;
   return rest;
 };
 

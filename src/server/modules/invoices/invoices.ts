@@ -37,6 +37,7 @@ import {
   type InvoiceListRow,
   deleteLines,
   insertEvent,
+  selectCreditApplied,
   selectCreditNotes,
   selectCustomer,
   selectEvents,
@@ -510,12 +511,13 @@ export const getInvoice = async (
   if (!row) throw notFound('Invoice not found.');
   const company = await loadCompany(db, organizationId);
   const today = companyToday(now, company.time_zone);
-  const [customer, payments, creditNotes, events, taxRates] = await Promise.all([
+  const [customer, payments, creditNotes, events, taxRates, creditApplied] = await Promise.all([
     selectCustomer(db, organizationId, row.customer_id),
     selectPayments(db, organizationId, id),
     selectCreditNotes(db, organizationId, id),
     selectEvents(db, organizationId, id),
     selectTaxRates(db, organizationId),
+    selectCreditApplied(db, organizationId, id),
   ]);
   const lines = await selectLines(db, organizationId, [id, ...creditNotes.map((n) => n.id)]);
   const currency = row.currency.trim();
@@ -539,6 +541,7 @@ export const getInvoice = async (
     discountTotal: row.discount_total,
     taxTotal: row.tax_total,
     amountPaid: row.amount_paid,
+    creditApplied,
     amountCredited: row.amount_credited,
     totalBase: row.total_base,
     balanceBase: row.balance_base,
@@ -562,6 +565,7 @@ export const getInvoice = async (
       journalEntryId: p.journal_entry_id,
       reversed: p.reversal_entry_id !== null,
       reversalEntryId: p.reversal_entry_id,
+      creditAmount: p.credit_amount,
       createdAt: iso(p.created_at as Date)!,
     })),
     creditNotes: creditNotes.map((n) => ({
@@ -576,6 +580,7 @@ export const getInvoice = async (
       currency: n.currency.trim(),
       status: n.status,
       journalEntryId: n.journal_entry_id,
+      toCredit: n.to_credit,
       lines: lines.filter((l) => l.document_id === n.id).map(toLine),
       createdAt: iso(n.created_at as Date)!,
     })),

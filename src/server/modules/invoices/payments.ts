@@ -14,6 +14,7 @@ import {
 import { selectAccountsByIds } from '../ledger/queries.ts';
 import { refuseIfFromBankLine } from './bank-payments.ts';
 import { loadCompany, settledStatus, toBase } from './common.ts';
+import { addCredit, takeBackCredit } from './credit.ts';
 import { type Actor, addEvent, describeAmount, getInvoice, refuseTransition } from './invoices.ts';
 import { type Executor, selectInvoice } from './queries.ts';
 
@@ -53,13 +54,16 @@ export const recordPayment = (
           throw refuseTransition('paid', row.status, 'Record the money against another invoice.');
         if (row.status === 'paid')
           throw refuseTransition('paid again', row.status, 'Nothing is left to pay.');
-        if (input.amount > row.amount_due) {
+        if (input.amount > row.amount_due && !input.keepExcessAsCredit) {
           throw badRequest(
             'overpayment',
-            `The payment of ${describeAmount(input.amount, currency)} is more than the ${describeAmount(row.amount_due, currency)} still due. Enter at most the amount due.`,
+            `The payment of ${describeAmount(input.amount, currency)} is more than the ${describeAmount(row.amount_due, currency)} still due. Enter at most the amount due, or keep the excess as the customer's credit.`,
             { amountDue: row.amount_due },
           );
         }
+        // An overpayment settles the invoice; the excess becomes the customer's credit (credit.ts).
+        const excess = Math.max(0, input.amount - row.amount_due);
+        const applied = input.amount - excess;
         if (input.date < row.issue_date) {
           throw badRequest(
             'payment_before_invoice',
@@ -88,11 +92,13 @@ export const recordPayment = (
         }
         const paymentRate = currency === base ? '1' : (input.exchangeRate ?? row.exchange_rate);
         // The last payment clears exactly what is left of the receivable.
-        const clears = input.amount === row.amount_due;
+        const clears = applied === row.amount_due;
         const amountBase = clears
           ? row.balance_base
-          : Math.min(row.balance_base, toBase(input.amount, currency, row.exchange_rate, base));
+          : Math.min(row.balance_base, toBase(applied, currency, row.exchange_rate, base));
         const depositBase = toBase(input.amount, currency, paymentRate, base);
+        // The excess is carried on the customer credit account at the payment's rate.
+        const creditBase = excess > 0 ? toBase(excess, currency, paymentRate, base) : 0;
         if (depositBase <= 0)
           throw badRequest('payment_too_small', `The payment comes to nothing in ${base}.`);
         const receivable = await findSystemAccount(trx, organizationId, 'accounts_receivable');
@@ -113,7 +119,16 @@ export const recordPayment = (
             description: memo,
             contactId: row.customer_id,
           });
-        const difference = depositBase - amountBase;
+        const creditAccount =
+          excess > 0 ? await findSystemAccount(trx, organizationId, 'customer_credit') : null;
+        if (creditAccount && creditBase > 0)
+          lines.push({
+            accountId: creditAccount.id,
+            credit: creditBase,
+            description: `Overpayment of ${row.number} kept as credit`,
+            contactId: row.customer_id,
+          });
+        const difference = depositBase - amountBase - creditBase;
         if (difference !== 0) {
           const fx = await findSystemAccount(trx, organizationId, 'exchange_gain_loss');
           lines.push({
@@ -151,9 +166,24 @@ export const recordPayment = (
             journal_entry_id: entry.id,
             created_by: actor.userId,
             created_at: actor.now,
+            credit_amount: excess,
           })
           .execute();
-        const paid = row.amount_paid + input.amount;
+        if (excess > 0)
+          await addCredit(trx, actor, {
+            customerId: row.customer_id,
+            currency,
+            date: input.date,
+            kind: 'overpayment',
+            amount: excess,
+            amountBase: creditBase,
+            exchangeRate: paymentRate,
+            invoiceId,
+            paymentId: id,
+            journalEntryId: entry.id,
+            reference: input.reference,
+          });
+        const paid = row.amount_paid + applied;
         const status = settledStatus(row.total, paid, row.amount_credited);
         await trx
           .updateTable('invoices')
@@ -171,7 +201,7 @@ export const recordPayment = (
           actor,
           invoiceId,
           'payment',
-          `Payment of ${describeAmount(input.amount, currency)} recorded into ${deposit.name}; ${status === 'paid' ? 'paid in full' : 'partially paid'}`,
+          `Payment of ${describeAmount(input.amount, currency)} recorded into ${deposit.name}; ${status === 'paid' ? 'paid in full' : 'partially paid'}${excess > 0 ? `; ${describeAmount(excess, currency)} kept as the customer's credit` : ''}`,
         );
         await recordAudit(trx, {
           organizationId,
@@ -184,6 +214,7 @@ export const recordPayment = (
             invoiceId,
             date: input.date,
             amount: input.amount,
+            creditAmount: excess,
             currency,
             depositAccountId: deposit.id,
             invoiceStatus: status,
@@ -231,13 +262,38 @@ export const deletePayment = (
       memo: `Payment for invoice ${row.number} removed`,
       actorUserId: actor.userId,
     });
+    // The part kept as credit goes too (refused if that credit was already used).
+    const credited = await trx
+      .selectFrom('customer_credit_entries')
+      .select(['amount', 'amount_base'])
+      .where('organization_id', '=', organizationId)
+      .where('payment_id', '=', paymentId)
+      .where('kind', '=', 'overpayment')
+      .executeTakeFirst();
+    if (credited)
+      await takeBackCredit(
+        trx,
+        actor,
+        {
+          customerId: row.customer_id,
+          currency: payment.currency.trim(),
+          date: reversal.date,
+          kind: 'payment_removed',
+          amount: credited.amount,
+          amountBase: credited.amount_base,
+          invoiceId,
+          paymentId,
+          journalEntryId: reversal.id,
+        },
+        'payment',
+      );
     await trx
       .updateTable('invoice_payments')
       .set({ reversal_entry_id: reversal.id, reversed_at: actor.now })
       .where('organization_id', '=', organizationId)
       .where('id', '=', paymentId)
       .execute();
-    const paid = row.amount_paid - payment.amount;
+    const paid = row.amount_paid - (payment.amount - payment.credit_amount);
     const status = settledStatus(row.total, paid, row.amount_credited);
     await trx
       .updateTable('invoices')

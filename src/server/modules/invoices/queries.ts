@@ -75,6 +75,11 @@ export const selectCustomers = (
         'balance',
       ),
     )
+    .select(
+      sql<number>`coalesce((select sum(e.amount_base) from customer_credit_entries e where e.organization_id = c.organization_id and e.customer_id = c.id), 0)::bigint`.as(
+        'credit',
+      ),
+    )
     .where('c.organization_id', '=', organizationId);
   if (!params.includeArchived) q = q.where('c.archived_at', 'is', null);
   if (params.search) {
@@ -112,6 +117,11 @@ export const selectCustomer = (db: Executor, organizationId: string, id: string)
     .select(
       sql<number>`coalesce((select sum(i.balance_base) from invoices i where i.organization_id = c.organization_id and i.customer_id = c.id and i.status in ('sent', 'partially_paid')), 0)::bigint`.as(
         'balance',
+      ),
+    )
+    .select(
+      sql<number>`coalesce((select sum(e.amount_base) from customer_credit_entries e where e.organization_id = c.organization_id and e.customer_id = c.id), 0)::bigint`.as(
+        'credit',
       ),
     )
     .where('c.organization_id', '=', organizationId)
@@ -218,6 +228,18 @@ export const selectCreditNotes = (db: Executor, organizationId: string, invoiceI
     .orderBy('date')
     .orderBy('created_at')
     .execute();
+
+/** How much of an invoice's amount paid came from the customer's credit (credit.ts). */
+export const selectCreditApplied = async (db: Executor, organizationId: string, invoiceId: string) => {
+  const row = await db
+    .selectFrom('customer_credit_entries')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('invoice_id', '=', invoiceId)
+    .where('kind', '=', 'applied')
+    .executeTakeFirstOrThrow();
+  return -Number(row.n);
+};
 
 export const selectEvents = (db: Executor, organizationId: string, invoiceId: string) =>
   db
@@ -365,6 +387,9 @@ export const selectOpenBalancesAsOf = async (db: Executor, organizationId: strin
       union all
       select invoice_id, amount_base from credit_notes
        where organization_id = ${organizationId} and status = 'issued' and date > ${asOf}
+      union all
+      select invoice_id, receivable_base from customer_credit_entries
+       where organization_id = ${organizationId} and kind = 'applied' and date > ${asOf}
     ), later_by_invoice as (
       select invoice_id, sum(amount_base) as amount from later group by invoice_id
     ), candidates as (

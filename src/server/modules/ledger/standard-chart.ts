@@ -27,6 +27,7 @@ export const SYSTEM_KEYS = [
   'sales_tax_payable',
   'payroll_liabilities',
   'unearned_revenue',
+  'customer_credit',
   'loans_payable',
   'owner_equity',
   'owner_drawings',
@@ -109,6 +110,14 @@ export const STANDARD_CHART: StandardAccount[] = [
     type: 'liability',
     subtype: 'current_liability',
     systemKey: 'unearned_revenue',
+  },
+  {
+    code: '2350',
+    name: 'Customer credit',
+    type: 'liability',
+    subtype: 'current_liability',
+    systemKey: 'customer_credit',
+    description: 'Unapplied cash and credit owed to customers',
   },
   {
     code: '2700',

@@ -1,0 +1,272 @@
+import { notFound } from '../../../shared/errors.ts';
+import {
+  type CustomerStatement,
+  STATEMENT_LINE_LABELS,
+  type StatementLine,
+  type StatementLineKind,
+} from '../../../shared/invoice-credit.ts';
+import { formatInvoiceAmount } from '../../../shared/invoice-totals.ts';
+import { type CsvCell, csvAmount } from '../../http/csv.ts';
+import { companyToday, loadCompany } from './common.ts';
+import { creditPool } from './credit.ts';
+import type { Executor } from './queries.ts';
+
+// A customer's statement in one currency: every invoice, payment, credit note, credit
+// application and refund, with the running balance the customer owes (negative: the company
+// owes them, i.e. they hold credit). Documents as they stand: a void invoice, a removed
+// payment or a void credit note never asked for or settled anything, so it is left out
+// together with whatever undid it. The closing balance therefore equals what the customer
+// owes on open invoices less the credit they hold (the property test checks this).
+
+type RawLine = Omit<StatementLine, 'balance'> & { order: number; at: string };
+
+const KIND_ORDER: Record<StatementLineKind, number> = {
+  invoice: 0,
+  credit_note: 1,
+  payment: 2,
+  credit_applied: 3,
+  refund: 4,
+};
+
+export const customerStatement = async (
+  db: Executor,
+  organizationId: string,
+  customerId: string,
+  query: { from?: string; to?: string; currency?: string },
+  now: Date,
+): Promise<CustomerStatement> => {
+  const customer = await db
+    .selectFrom('customers')
+    .select(['id', 'name', 'currency'])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', customerId)
+    .executeTakeFirst();
+  if (!customer) throw notFound('Customer not found.');
+  const company = await loadCompany(db, organizationId);
+  const to = query.to ?? companyToday(now, company.time_zone);
+
+  const [invoices, payments, notes, entries] = await Promise.all([
+    db
+      .selectFrom('invoices')
+      .select([
+        'id',
+        'number',
+        'issue_date',
+        'due_date',
+        'currency',
+        'total',
+        'amount_due',
+        'status',
+        'created_at',
+      ])
+      .where('organization_id', '=', organizationId)
+      .where('customer_id', '=', customerId)
+      .where('status', 'not in', ['draft', 'void'])
+      .execute(),
+    db
+      .selectFrom('invoice_payments as p')
+      .innerJoin('invoices as i', (j) =>
+        j.onRef('i.organization_id', '=', 'p.organization_id').onRef('i.id', '=', 'p.invoice_id'),
+      )
+      .select([
+        'p.id',
+        'p.invoice_id',
+        'i.number',
+        'p.date',
+        'p.amount',
+        'p.credit_amount',
+        'p.currency',
+        'p.reference',
+        'p.created_at',
+      ])
+      .where('p.organization_id', '=', organizationId)
+      .where('i.customer_id', '=', customerId)
+      .where('p.reversal_entry_id', 'is', null)
+      .execute(),
+    db
+      .selectFrom('credit_notes as n')
+      .innerJoin('invoices as i', (j) =>
+        j.onRef('i.organization_id', '=', 'n.organization_id').onRef('i.id', '=', 'n.invoice_id'),
+      )
+      .select([
+        'n.id',
+        'n.invoice_id',
+        'n.number',
+        'i.number as invoice_number',
+        'n.date',
+        'n.total',
+        'n.to_credit',
+        'n.currency',
+        'n.created_at',
+      ])
+      .where('n.organization_id', '=', organizationId)
+      .where('i.customer_id', '=', customerId)
+      .where('n.status', '=', 'issued')
+      .execute(),
+    db
+      .selectFrom('customer_credit_entries as e')
+      .leftJoin('invoices as i', (j) =>
+        j.onRef('i.organization_id', '=', 'e.organization_id').onRef('i.id', '=', 'e.invoice_id'),
+      )
+      .leftJoin('credit_notes as n', (j) =>
+        j.onRef('n.organization_id', '=', 'e.organization_id').onRef('n.id', '=', 'e.credit_note_id'),
+      )
+      .select([
+        'e.id',
+        'e.kind',
+        'e.date',
+        'e.amount',
+        'e.currency',
+        'e.invoice_id',
+        'i.number as invoice_number',
+        'n.number as note_number',
+        'e.reference',
+        'e.created_at',
+      ])
+      .where('e.organization_id', '=', organizationId)
+      .where('e.customer_id', '=', customerId)
+      .where('e.kind', 'in', ['applied', 'refund'])
+      .execute(),
+  ]);
+
+  const currencies = [
+    ...new Set([...invoices.map((i) => i.currency.trim()), ...entries.map((e) => e.currency.trim())]),
+  ].sort();
+  const currency =
+    query.currency ??
+    (currencies.includes(customer.currency.trim()) || currencies.length === 0
+      ? customer.currency.trim()
+      : currencies[0]!);
+  const at = (d: unknown) => new Date(d as Date).toISOString();
+  const fmt = (n: number) => formatInvoiceAmount(n, currency);
+
+  const raw: RawLine[] = [
+    ...invoices
+      .filter((i) => i.currency.trim() === currency)
+      .map((i) => ({
+        date: i.issue_date,
+        kind: 'invoice' as const,
+        document: i.number ?? '',
+        description: `Invoice ${i.number}, due ${i.due_date}`,
+        invoiceId: i.id,
+        charge: i.total,
+        credit: 0,
+        order: KIND_ORDER.invoice,
+        at: at(i.created_at),
+      })),
+    ...payments
+      .filter((p) => p.currency.trim() === currency)
+      .map((p) => ({
+        date: p.date,
+        kind: 'payment' as const,
+        document: p.reference || (p.number ?? ''),
+        description:
+          p.credit_amount > 0
+            ? `Payment for ${p.number}; ${fmt(p.credit_amount)} kept as credit`
+            : `Payment for ${p.number}`,
+        invoiceId: p.invoice_id,
+        charge: 0,
+        credit: p.amount,
+        order: KIND_ORDER.payment,
+        at: at(p.created_at),
+      })),
+    ...notes
+      .filter((n) => n.currency.trim() === currency)
+      .map((n) => ({
+        date: n.date,
+        kind: 'credit_note' as const,
+        document: n.number,
+        description:
+          n.to_credit > 0
+            ? `Credit note on ${n.invoice_number}; ${fmt(n.to_credit)} kept as credit`
+            : `Credit note on ${n.invoice_number}`,
+        invoiceId: n.invoice_id,
+        charge: 0,
+        credit: n.total,
+        order: KIND_ORDER.credit_note,
+        at: at(n.created_at),
+      })),
+    ...entries
+      .filter((e) => e.currency.trim() === currency)
+      .map((e) =>
+        e.kind === 'applied'
+          ? {
+              date: e.date,
+              kind: 'credit_applied' as const,
+              document: e.invoice_number ?? '',
+              description: `${fmt(-e.amount)} of credit applied to ${e.invoice_number}`,
+              invoiceId: e.invoice_id,
+              charge: 0,
+              credit: 0,
+              order: KIND_ORDER.credit_applied,
+              at: at(e.created_at),
+            }
+          : {
+              date: e.date,
+              kind: 'refund' as const,
+              document: e.reference || (e.note_number ?? e.invoice_number ?? ''),
+              description: e.note_number
+                ? `Refund of credit note ${e.note_number}`
+                : e.invoice_number
+                  ? `Refund on ${e.invoice_number}`
+                  : 'Refund of credit',
+              invoiceId: e.invoice_id,
+              charge: -e.amount,
+              credit: 0,
+              order: KIND_ORDER.refund,
+              at: at(e.created_at),
+            },
+      ),
+  ]
+    .filter((l) => l.date <= to)
+    .sort((a, b) =>
+      a.date !== b.date
+        ? a.date < b.date
+          ? -1
+          : 1
+        : a.order - b.order || (a.at < b.at ? -1 : a.at > b.at ? 1 : 0),
+    );
+
+  let balance = 0;
+  let openingBalance = 0;
+  const lines: StatementLine[] = [];
+  for (const { order: _o, at: _a, ...l } of raw) {
+    balance += l.charge - l.credit;
+    if (query.from && l.date < query.from) openingBalance = balance;
+    else lines.push({ ...l, balance });
+  }
+  const pool = await creditPool(db, organizationId, customerId, currency);
+  const openInvoices = invoices
+    .filter((i) => i.currency.trim() === currency && (i.status === 'sent' || i.status === 'partially_paid'))
+    .reduce((s, i) => s + Number(i.amount_due), 0);
+  return {
+    customerId,
+    customerName: customer.name,
+    currency,
+    from: query.from ?? null,
+    to,
+    openingBalance,
+    lines,
+    closingBalance: balance,
+    openInvoices,
+    creditHeld: pool.amount,
+    currencies: currencies.length ? currencies : [currency],
+  };
+};
+
+/** The statement as CSV rows (header first), amounts as plain numbers. */
+export const statementCsvRows = (s: CustomerStatement): CsvCell[][] => [
+  ['Date', 'Type', 'Document', 'Description', 'Charge', 'Payment or credit', 'Balance', 'Currency'],
+  ['', 'Opening balance', '', '', '', '', csvAmount(s.openingBalance, s.currency), s.currency],
+  ...s.lines.map((l) => [
+    l.date,
+    STATEMENT_LINE_LABELS[l.kind],
+    l.document,
+    l.description,
+    l.charge ? csvAmount(l.charge, s.currency) : '',
+    l.credit ? csvAmount(l.credit, s.currency) : '',
+    csvAmount(l.balance, s.currency),
+    s.currency,
+  ]),
+  ['', 'Closing balance', '', '', '', '', csvAmount(s.closingBalance, s.currency), s.currency],
+];

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { decimalText, isoDate } from './input.ts';
+import { minorAmount } from './money.ts';
+
+// Customer credit, refunds and the customer statement (issue 13 §5, decision 0028): the
+// request and response shapes shared by the server and the browser.
+
+const positiveAmount = (what: string) =>
+  minorAmount().refine((a) => a > 0, `The ${what} must be greater than zero.`);
+
+const currencyCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/, 'Use an ISO 4217 currency code such as USD.');
+
+const rate = decimalText({ maxDecimals: 10, message: 'The exchange rate is a positive decimal number.' })
+  .refine((r) => /[1-9]/.test(r), 'The exchange rate must be greater than zero.')
+  .optional();
+
+/** Apply some of a customer's credit to one of their open invoices (same currency). */
+export const applyCreditInputSchema = z.object({
+  invoiceId: z.string().min(1, 'Choose the invoice to apply the credit to.').max(100),
+  amount: positiveAmount('amount to apply'),
+  date: isoDate,
+});
+export type ApplyCreditInput = z.input<typeof applyCreditInputSchema>;
+
+/** Pay some of a customer's credit back out of a money account. */
+export const refundInputSchema = z.object({
+  amount: positiveAmount('refund'),
+  date: isoDate,
+  moneyAccountId: z.string().min(1, 'Choose the money account the refund is paid from.').max(100),
+  reference: z.string().trim().max(100, 'At most 100 characters.').default(''),
+  /** Rate on the refund date for a foreign-currency credit; defaults to what the credit is carried at. */
+  exchangeRate: rate,
+});
+export type RefundInput = z.input<typeof refundInputSchema>;
+
+/** A refund from the customer's credit page names the currency of the credit it pays back. */
+export const customerRefundInputSchema = refundInputSchema.extend({ currency: currencyCode });
+export type CustomerRefundInput = z.input<typeof customerRefundInputSchema>;
+
+export const CREDIT_ENTRY_KINDS = [
+  'overpayment',
+  'credit_note',
+  'applied',
+  'refund',
+  'payment_removed',
+  'credit_note_voided',
+  'exchange',
+] as const;
+export type CreditEntryKind = (typeof CREDIT_ENTRY_KINDS)[number];
+
+export const CREDIT_ENTRY_LABELS: Record<CreditEntryKind, string> = {
+  overpayment: 'Overpayment',
+  credit_note: 'Credit note',
+  applied: 'Applied to invoice',
+  refund: 'Refund',
+  payment_removed: 'Payment removed',
+  credit_note_voided: 'Credit note voided',
+  exchange: 'Exchange difference',
+};
+
+export const creditEntrySchema = z.object({
+  id: z.string(),
+  date: z.string(),
+  kind: z.enum(CREDIT_ENTRY_KINDS),
+  /** Signed: + adds to the credit, − uses it. */
+  amount: z.number(),
+  currency: z.string(),
+  invoiceId: z.string().nullable(),
+  invoiceNumber: z.string().nullable(),
+  creditNoteId: z.string().nullable(),
+  creditNoteNumber: z.string().nullable(),
+  moneyAccountId: z.string().nullable(),
+  journalEntryId: z.string().nullable(),
+  reference: z.string(),
+});
+export type CreditEntry = z.infer<typeof creditEntrySchema>;
+
+export const customerCreditSchema = z.object({
+  customerId: z.string(),
+  /** What the customer has in credit, per currency (only currencies with a balance). */
+  balances: z.array(z.object({ currency: z.string(), amount: z.number(), amountBase: z.number() })),
+  entries: z.array(creditEntrySchema),
+});
+export type CustomerCredit = z.infer<typeof customerCreditSchema>;
+
+// --- Statement --------------------------------------------------------------------------------
+
+export const STATEMENT_LINE_KINDS = [
+  'invoice',
+  'payment',
+  'credit_note',
+  'credit_applied',
+  'refund',
+] as const;
+export type StatementLineKind = (typeof STATEMENT_LINE_KINDS)[number];
+
+export const STATEMENT_LINE_LABELS: Record<StatementLineKind, string> = {
+  invoice: 'Invoice',
+  payment: 'Payment',
+  credit_note: 'Credit note',
+  credit_applied: 'Credit applied',
+  refund: 'Refund',
+};
+
+export const statementQuerySchema = z
+  .object({
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    currency: currencyCode.optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, {
+    message: 'The start date must be on or before the end date.',
+    path: ['from'],
+  });
+
+export const statementLineSchema = z.object({
+  date: z.string(),
+  kind: z.enum(STATEMENT_LINE_KINDS),
+  /** The document's number or the payment's reference. */
+  document: z.string(),
+  description: z.string(),
+  invoiceId: z.string().nullable(),
+  /** What the customer owes more (invoices, refunds paid to them). */
+  charge: z.number(),
+  /** What the customer owes less (payments, credit notes). */
+  credit: z.number(),
+  /** Owed by the customer after this line; negative when the company owes them (credit). */
+  balance: z.number(),
+});
+export type StatementLine = z.infer<typeof statementLineSchema>;
+
+export const customerStatementSchema = z.object({
+  customerId: z.string(),
+  customerName: z.string(),
+  currency: z.string(),
+  from: z.string().nullable(),
+  to: z.string(),
+  openingBalance: z.number(),
+  lines: z.array(statementLineSchema),
+  closingBalance: z.number(),
+  /** Today (not at the end date): open invoices' amount due, and credit held, in the statement's currency. */
+  openInvoices: z.number(),
+  creditHeld: z.number(),
+  /** Currencies the customer has documents in, for choosing a statement. */
+  currencies: z.array(z.string()),
+});
+export type CustomerStatement = z.infer<typeof customerStatementSchema>;
