@@ -455,7 +455,11 @@ export const invoiceLineSchema = z.object({
 export const paymentInputSchema = z.object({
   date: isoDateSchema,
   amount: minorUnitsSchema.refine((a) => a > 0, 'The payment amount must be greater than zero.'),
-  depositAccountId: z.string().min(1, 'Choose the account the money went into.'),
+  /**
+   * The ledger account of the money account the money went into (MoneyAccount.ledgerAccountId);
+   * the company's deposit account (set in the Wallet) when left out.
+   */
+  depositAccountId: z.string().min(1, 'Choose the account the money went into.').max(100).optional(),
   method: z.enum(['bank_transfer', 'card', 'cash', 'check', 'other']).default('bank_transfer'),
   reference: optionalText(100).default(''),
   /** Rate on the payment date for a foreign-currency invoice; defaults to the invoice's rate. */

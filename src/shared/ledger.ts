@@ -38,6 +38,15 @@ export const CASH_SUBTYPES: readonly string[] = ['bank', 'cash', 'cash_equivalen
 /** Subtypes of the accounts that are money accounts: the cash ones and credit cards. */
 export const MONEY_SUBTYPES: readonly string[] = [...CASH_SUBTYPES, 'credit_card'];
 
+/**
+ * Subtypes of the asset accounts that hold money: the balance sheet's cash and bank lines and
+ * the dashboard's cash position. Each such account is a money account of the wallet.
+ */
+export const CASH_SUBTYPES: readonly string[] = ['bank', 'cash', 'cash_equivalent'];
+
+/** Subtypes of the accounts that are money accounts: the cash ones and credit cards. */
+export const MONEY_SUBTYPES: readonly string[] = [...CASH_SUBTYPES, 'credit_card'];
+
 export const SUBTYPE_LABELS: Record<string, string> = {
   bank: 'Bank',
   cash: 'Cash',

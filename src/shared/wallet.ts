@@ -53,6 +53,20 @@ export const moneyAccountUpdateSchema = z.object({
   institution: z.string().trim().max(120).optional(),
   accountNumber: moneyAccountCreateSchema.shape.accountNumber,
   archived: z.boolean().optional(),
+  /**
+   * A new opening balance and/or date: editable until a completed reconciliation covers the
+   * date; the opening entry is reversed and posted again through the ledger.
+   */
+  openingBalance: signedMinor.optional(),
+  openingDate: isoDate.optional(),
+  /** Base units per one account-currency unit, for a foreign-currency opening balance. */
+  openingRate: rateText.optional(),
+});
+export type MoneyAccountUpdate = z.input<typeof moneyAccountUpdateSchema>;
+
+/** The company's deposit account: where invoice payments (and other money in) go by default. */
+export const depositAccountInputSchema = z.object({
+  moneyAccountId: z.string().min(1, 'Choose a money account.').max(100),
 });
 
 export const moneyAccountSchema = z.object({
@@ -67,13 +81,19 @@ export const moneyAccountSchema = z.object({
   maskedNumber: z.string().nullable(),
   openingBalance: z.number(),
   openingDate: z.string(),
+  /** The ledger balance in the account's own currency (asOf the summary's date). */
   balance: z.number(),
-  /** The balance in the base currency at the latest rate; null when no rate is known. */
-  baseBalance: z.number().nullable(),
+  /** The ledger balance in the base currency: the book value the balance sheet shows. */
+  baseBalance: z.number(),
+  /** The latest stored rate to the base currency (foreign-currency accounts), for reference. */
   rate: z.string().nullable(),
   rateDate: z.string().nullable(),
   uncategorizedCount: z.number(),
   lastReconciledDate: z.string().nullable(),
+  /** Money comes in here unless another account is picked (one per company). */
+  isDefaultDeposit: z.boolean(),
+  /** Whether the opening balance and date can still change (no completed reconciliation covers them). */
+  openingEditable: z.boolean(),
   archived: z.boolean(),
   createdAt: z.string(),
 });
@@ -81,10 +101,19 @@ export type MoneyAccount = z.infer<typeof moneyAccountSchema>;
 
 export const walletSummarySchema = z.object({
   baseCurrency: z.string(),
+  /** The date the balances are at (end of day). */
+  asOf: z.string(),
   accounts: z.array(moneyAccountSchema),
-  /** Sum of the accounts' base balances; accounts with no known rate are listed in missingRates. */
+  /**
+   * Sum of the base balances of the bank, cash and payment-processor accounts: the
+   * balance sheet's cash and bank lines and the dashboard's cash position, to the cent.
+   */
+  cashBase: z.number(),
+  /** What the credit cards owe (signed: negative when money is owed). */
+  cardsBase: z.number(),
+  /** cashBase plus cardsBase. */
   totalBase: z.number(),
-  missingRates: z.array(z.string()),
+  defaultDepositAccountId: z.string().nullable(),
 });
 export type WalletSummary = z.infer<typeof walletSummarySchema>;
 

@@ -533,7 +533,8 @@ export type MoneyAccountsTable = {
   opening_balance: WithDefault<number>;
   opening_date: string;
   opening_entry_id: string | null;
-  balance: WithDefault<number>;
+  /** The company's deposit account: at most one per company (migration 20261125_0200). */
+  is_default_deposit: WithDefault<boolean>;
   csv_mapping: unknown | null;
   archived_at: Timestamp | null;
   created_by: string | null;

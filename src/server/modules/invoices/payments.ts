@@ -12,6 +12,7 @@ import {
   reverseJournalEntry,
 } from '../ledger/posting.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
+import { selectDefaultDepositAccount } from '../wallet/queries.ts';
 import { refuseIfFromBankLine } from './bank-payments.ts';
 import { loadCompany, settledStatus, toBase } from './common.ts';
 import { addCredit, takeBackCredit } from './credit.ts';
@@ -72,7 +73,15 @@ export const recordPayment = (
         }
         const company = await loadCompany(trx, organizationId);
         const base = company.base_currency;
-        const [deposit] = await selectAccountsByIds(trx, organizationId, [input.depositAccountId]);
+        // The money account the money went into (by its ledger account), else the company's deposit account.
+        const depositAccountId =
+          input.depositAccountId ?? (await selectDefaultDepositAccount(trx, organizationId))?.ledger_account_id;
+        if (!depositAccountId)
+          throw badRequest(
+            'deposit_account_required',
+            'Choose the money account the payment went into (the company has no deposit account set in the Wallet).',
+          );
+        const [deposit] = await selectAccountsByIds(trx, organizationId, [depositAccountId]);
         if (!deposit)
           throw badRequest('account_not_found', 'The deposit account does not exist in this company.');
         if (deposit.type !== 'asset' || !DEPOSIT_SUBTYPES.includes(deposit.subtype)) {

@@ -10,6 +10,7 @@ import {
   type AccountTypeName,
   type AccountUpdate,
   type LedgerSettings,
+  MONEY_SUBTYPES,
 } from '../../../shared/ledger.ts';
 import { isCurrencyCode } from '../../../shared/money.ts';
 import { recordAudit } from '../audit/record.ts';
@@ -94,6 +95,25 @@ export const findSystemAccount = async (db: Executor, organizationId: string, ke
   return toAccount(row);
 };
 
+/**
+ * Bank, cash, cash-equivalent and credit-card accounts are money accounts: each is one ledger
+ * account with its wallet details, created, archived and deleted with them in the Wallet
+ * (decision 0022). The chart refuses to make, unmake or remove one on its own; the wallet
+ * passes { moneyAccount: true }.
+ */
+export type ChartChangeOptions = { moneyAccount?: boolean };
+
+const isMoneySubtype = (type: string, subtype: string) =>
+  (type === 'asset' || type === 'liability') &&
+  MONEY_SUBTYPES.includes(subtype) &&
+  (subtype === 'credit_card' ? type === 'liability' : type === 'asset');
+
+const moneyAccountRefusal = (what: string) =>
+  conflict(
+    'money_account_in_wallet',
+    `${what} Bank, cash, payment-processor and credit-card accounts are money accounts: add, archive or delete them in the Wallet, which keeps the ledger account with them.`,
+  );
+
 const checkSubtype = (type: AccountTypeName, subtype: string) => {
   if (!ACCOUNT_SUBTYPES[type].includes(subtype)) {
     throw badRequest(
@@ -162,10 +182,13 @@ export const createAccount = (
   organizationId: string,
   actorUserId: string | null,
   input: AccountCreate,
+  options: ChartChangeOptions = {},
 ) =>
   inTransaction(db, async (trx) => {
     if (!ACCOUNT_TYPES.includes(input.type)) throw badRequest('invalid_type', 'Choose an account type.');
     checkSubtype(input.type, input.subtype);
+    if (!options.moneyAccount && isMoneySubtype(input.type, input.subtype))
+      throw moneyAccountRefusal('This account was not created.');
     const settings = await selectSettings(trx, organizationId);
     if (!settings) throw notFound('Company not found.');
     const currency = input.currency ?? settings.base_currency.trim();
@@ -220,6 +243,7 @@ export const updateAccount = (
   accountId: string,
   actorUserId: string | null,
   input: AccountUpdate,
+  options: ChartChangeOptions = {},
 ) =>
   inTransaction(db, async (trx) => {
     const row = await trx
@@ -232,6 +256,15 @@ export const updateAccount = (
     if (!row) throw notFound('Account not found.');
     const before = toAccount(row);
     if (input.subtype !== undefined) checkSubtype(row.type, input.subtype);
+    if (!options.moneyAccount) {
+      const wasMoney = isMoneySubtype(row.type, row.subtype);
+      if (input.subtype !== undefined && wasMoney !== isMoneySubtype(row.type, input.subtype))
+        throw moneyAccountRefusal(`${row.code} ${row.name} keeps its subtype.`);
+      if (wasMoney && input.archived !== undefined && input.archived !== (row.archived_at !== null))
+        throw moneyAccountRefusal(
+          `${row.code} ${row.name} was not ${input.archived ? 'archived' : 'unarchived'} here.`,
+        );
+    }
     if (input.parentId) await checkParent(trx, organizationId, input.parentId, row.type, row.id);
     if (input.code !== undefined && input.code.trim() !== row.code) {
       const existing = await trx
@@ -303,10 +336,13 @@ export const deleteAccount = (
   organizationId: string,
   accountId: string,
   actorUserId: string | null,
+  options: ChartChangeOptions = {},
 ) =>
   inTransaction(db, async (trx) => {
     const row = await selectAccount(trx, organizationId, accountId);
     if (!row) throw notFound('Account not found.');
+    if (!options.moneyAccount && isMoneySubtype(row.type, row.subtype))
+      throw moneyAccountRefusal(`${row.code} ${row.name} was not deleted.`);
     if (row.system_key) {
       throw conflict(
         'account_required',
@@ -415,6 +451,14 @@ export const importChartCsv = (
       const prior = existing.get(get('code'));
       if (prior && prior.type !== type)
         errors.push(`Row ${line}: account ${get('code')} exists as ${prior.type}; its type cannot change.`);
+      else if (
+        prior
+          ? isMoneySubtype(prior.type, prior.subtype) !== isMoneySubtype(type, subtype)
+          : isMoneySubtype(type, subtype)
+      )
+        errors.push(
+          `Row ${line}: bank, cash, payment-processor and credit-card accounts are money accounts; add them in the Wallet, and keep the subtype of existing ones.`,
+        );
       return {
         code: get('code'),
         name: get('name'),

@@ -249,7 +249,8 @@ describe(`posting (${testDatabaseKind()})`, () => {
       code: '1020',
       name: 'EUR account',
       type: 'asset',
-      subtype: 'bank',
+      // a bank account would be a money account, made in the Wallet (decision 0022)
+      subtype: 'current_asset',
       currency: 'EUR',
     });
     const base = { organizationId: org.id, date: '2026-06-01', source: 'manual' as const, actorUserId: 'u1' };

@@ -216,10 +216,17 @@ export const selectBalances = async (
   organizationId: string,
   span: { from: string | null; to: string; fullFrom: string; fullTo: string },
   closing: boolean | null,
-  accountId?: string,
+  accountId?: string | string[],
 ): Promise<BalanceRow[]> => {
   const closingFilter = closing === null ? sql`true` : sql`is_closing = ${closing}`;
-  const accountFilter = accountId === undefined ? sql`true` : sql`account_id = ${accountId}`;
+  const accountFilter =
+    accountId === undefined
+      ? sql`true`
+      : Array.isArray(accountId)
+        ? accountId.length === 0
+          ? sql`false`
+          : sql`account_id in (${sql.join(accountId)})`
+        : sql`account_id = ${accountId}`;
   const fromFilter = span.from === null ? sql`true` : sql`date >= ${span.from}`;
   const result = await sql<BalanceRow>`
     select account_id, sum(debit)::bigint as debit, sum(credit)::bigint as credit from (

@@ -6,10 +6,12 @@ import {
   type CashFlow,
   type GeneralLedger,
   type IncomeStatement,
+  CASH_SUBTYPES,
   type TrialBalance,
   isDebitNormal,
 } from '../../../shared/ledger.ts';
 import { LEDGER_VOLUME_LIMIT } from '../../../shared/money.ts';
+import { ledgerBalancesAsOf } from './balances.ts';
 import { addDays, fiscalYearOf, previousPeriod, wholeMonthSpan } from './dates.ts';
 import { decodeCursor, encodeCursor, invalidCursor } from '../../db/cursor.ts';
 import { type BalanceRow, type Executor, selectBalances, selectSettings } from './queries.ts';
@@ -159,7 +161,10 @@ export const balanceSheet = async (
 ): Promise<BalanceSheet> => {
   const ctx = await loadContext(db, organizationId);
   const fyStart = fiscalYearOf(asOf, ctx.fiscalYearStartMonth).start;
-  const all = netById(await balancesOver(db, organizationId, null, asOf, null));
+  // Every line, the cash and bank lines among them, from the one balance query the wallet uses.
+  const all = new Map(
+    [...(await ledgerBalancesAsOf(db, organizationId, asOf)).values()].map((b) => [b.accountId, b.base]),
+  );
   const beforeYear = netById(await balancesOver(db, organizationId, null, addDays(fyStart, -1), null));
   const section = (type: AccountTypeName) =>
     ctx.accounts
@@ -197,7 +202,6 @@ export const balanceSheet = async (
   };
 };
 
-const CASH_SUBTYPES = new Set(['bank', 'cash', 'cash_equivalent']);
 const INVESTING_SUBTYPES = new Set(['fixed_asset', 'other_asset']);
 const FINANCING_SUBTYPES = new Set([
   'long_term_liability',
@@ -221,7 +225,7 @@ export const cashFlow = async (
   const balanceAccounts = ctx.accounts.filter(
     (a) => a.type === 'asset' || a.type === 'liability' || a.type === 'equity',
   );
-  const cash = balanceAccounts.filter((a) => CASH_SUBTYPES.has(a.subtype));
+  const cash = balanceAccounts.filter((a) => CASH_SUBTYPES.includes(a.subtype));
   const netIncome = neg(
     ctx.accounts
       .filter((a) => a.type === 'income' || a.type === 'expense')
@@ -229,7 +233,7 @@ export const cashFlow = async (
   );
   const adjustments = (filter: (a: AccountInfo) => boolean) =>
     balanceAccounts
-      .filter((a) => !CASH_SUBTYPES.has(a.subtype) && filter(a))
+      .filter((a) => !CASH_SUBTYPES.includes(a.subtype) && filter(a))
       .map((a) => ({ ...ref(a), amount: neg(movement.get(a.id) ?? 0) }))
       .filter((l) => l.amount !== 0);
   const investing = adjustments((a) => INVESTING_SUBTYPES.has(a.subtype));

@@ -378,7 +378,8 @@ describe(`ledger routes (${testDatabaseKind()})`, () => {
       code: '1020',
       name: 'EUR account',
       type: 'asset',
-      subtype: 'bank',
+      // a bank account would be a money account, made in the Wallet (decision 0022)
+      subtype: 'current_asset',
       currency: 'EUR',
     });
     await call('POST', '/journal-entries', sale(a, 123_456, '2026-01-05'));

@@ -16,7 +16,7 @@ import type { MemberContext } from '../../http/tenancy.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import type { Executor } from '../../db/transaction.ts';
-import { addToBalance, selectMoneyAccount, selectRateOn } from '../wallet/queries.ts';
+import { selectMoneyAccount, selectRateOn } from '../wallet/queries.ts';
 import { postEntriesInBulk, reverseEntriesInBulk } from '../ledger/bulk.ts';
 import { assertNotReconciled } from '../bank-transactions/guard.ts';
 import { nextDedupeKey } from '../bank-transactions/keys.ts';
@@ -379,7 +379,6 @@ export const recordTransaction = (ctx: AppContext, member: MemberContext, input:
         created_by: userId,
       },
     ]);
-    await addToBalance(trx, organizationId, money.id, input.amount);
     const created = await getTransaction(ctx, member, id, trx);
     await recordAudit(trx, {
       organizationId,
@@ -505,7 +504,6 @@ export const updateTransaction = (
     if (input.splits || (input.categoryAccountId !== undefined && row.category_kind === 'split')) {
       await replaceSplits(trx, organizationId, id, input.splits ?? []);
     }
-    await addToBalance(trx, organizationId, money.id, next.amount - row.amount);
     const after = await getTransaction(ctx, member, id, trx);
     await recordAudit(trx, {
       organizationId,
@@ -540,7 +538,6 @@ export const deleteTransaction = (ctx: AppContext, member: MemberContext, id: st
       memo: `Deleted bank transaction: ${row.description}`,
     });
     await deleteBankTransactions(trx, organizationId, [id]);
-    await addToBalance(trx, organizationId, row.money_account_id, -row.amount);
     await recordAudit(trx, {
       organizationId,
       actorUserId: userId,

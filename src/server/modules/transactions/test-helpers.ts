@@ -13,12 +13,12 @@ export const statementFixture = (name: string) =>
   );
 
 /**
- * Every money account whose kept balance differs from its ledger account (in the account's
- * own currency) or from its opening balance plus its transactions; [] when all agree.
+ * Every money account whose ledger balance (in the account's own currency: what the wallet
+ * shows) differs from its opening balance plus its bank transactions; [] when all agree.
  */
 export const moneyAccountMismatches = async (db: Executor, organizationId: string) => {
-  const result = await sql<{ id: string; kept: number; from_transactions: number; from_ledger: number }>`
-    select m.id, m.balance as kept,
+  const result = await sql<{ id: string; from_transactions: number; from_ledger: number }>`
+    select m.id,
            m.opening_balance + coalesce((select sum(t.amount) from bank_transactions t
                                           where t.organization_id = m.organization_id and t.money_account_id = m.id), 0) as from_transactions,
            coalesce((select sum(case when l.currency is null then l.debit - l.credit
@@ -30,11 +30,10 @@ export const moneyAccountMismatches = async (db: Executor, organizationId: strin
   return result.rows
     .map((r) => ({
       id: r.id,
-      kept: Number(r.kept),
       fromTransactions: Number(r.from_transactions),
       fromLedger: Number(r.from_ledger),
     }))
-    .filter((r) => r.kept !== r.fromTransactions || r.kept !== r.fromLedger);
+    .filter((r) => r.fromTransactions !== r.fromLedger);
 };
 
 /** Debits minus credits over every posted line of the company: zero when the books balance. */

@@ -131,7 +131,13 @@ describe('money accounts', () => {
     expect(eur).toMatchObject({ balance: 50_000, baseBalance: 54_000, rate: '1.08' });
     await ok(company, 'POST', '/wallet/rates', { currency: 'EUR', date: '2026-11-15', rate: '1.1' });
     const wallet = await ok(company, 'GET', '/wallet');
-    expect(wallet.accounts[0]).toMatchObject({ baseBalance: 55_000, rate: '1.1', rateDate: '2026-11-15' });
+    // The base balance is the ledger's book value (what the balance sheet shows); the latest rate is shown beside it.
+    expect(wallet.accounts.find((a: MoneyAccount) => a.id === eur.id)).toMatchObject({
+      balance: 50_000,
+      baseBalance: 54_000,
+      rate: '1.1',
+      rateDate: '2026-11-15',
+    });
     await checkBooks(company);
   });
 
@@ -654,7 +660,10 @@ describe('transfers', () => {
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error.code).toBe('rate_required');
     const wallet = await ok(company, 'GET', '/wallet');
-    const balances = Object.fromEntries(wallet.accounts.map((a: MoneyAccount) => [a.name, a.balance]));
+    const mine = new Set([checking.id, savings.id, eur.id, gbp.id]);
+    const balances = Object.fromEntries(
+      wallet.accounts.filter((a: MoneyAccount) => mine.has(a.id)).map((a: MoneyAccount) => [a.name, a.balance]),
+    );
     expect(balances).toEqual({ Checking: 642_000, Savings: 250_000, Euro: 50_000, Sterling: 42_500 });
     const legs = (await ok(company, 'GET', '/transactions?categoryId=transfer&limit=100'))
       .transactions as Transaction[];

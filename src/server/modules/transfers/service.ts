@@ -13,7 +13,7 @@ import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '..
 import { assertNotReconciled } from '../bank-transactions/guard.ts';
 import { nextDedupeKey } from '../bank-transactions/keys.ts';
 import { deleteBankTransactions, insertBankTransactions } from '../bank-transactions/writes.ts';
-import { addToBalance, selectMoneyAccount, selectTransfer } from '../wallet/queries.ts';
+import { selectMoneyAccount, selectTransfer } from '../wallet/queries.ts';
 import { baseCurrencyOf, rateOrThrow, tidyRate } from '../wallet/service.ts';
 
 // Transfers between two money accounts: one journal entry and a bank-transaction leg on each
@@ -224,7 +224,6 @@ export const createTransfer = (ctx: AppContext, member: MemberContext, input: Tr
           created_by: userId,
         },
       ]);
-      await addToBalance(trx, organizationId, side.account.id, side.amount);
     }
     const row = (await selectTransfer(trx, organizationId, id))!;
     const transfer = toTransfer(row, fromCurrency, toCurrency);
@@ -269,7 +268,6 @@ export const deleteTransfer = (ctx: AppContext, member: MemberContext, id: strin
       organizationId,
       legs.map((l) => l.id),
     );
-    for (const leg of legs) await addToBalance(trx, organizationId, leg.money_account_id, -leg.amount);
     await trx
       .deleteFrom('transfers')
       .where('organization_id', '=', organizationId)

@@ -16,7 +16,8 @@ const moneyAccountColumns = [
   'm.organization_id',
   'm.id',
   'm.ledger_account_id',
-  'm.name',
+  // One name: the ledger account's (renaming either renames both).
+  'a.name',
   'm.kind',
   'm.currency',
   'm.institution',
@@ -24,11 +25,12 @@ const moneyAccountColumns = [
   'm.opening_balance',
   'm.opening_date',
   'm.opening_entry_id',
-  'm.balance',
+  'm.is_default_deposit',
   'm.csv_mapping',
   'm.archived_at',
   'm.created_at',
   'a.code as ledger_account_code',
+  'a.type as ledger_account_type',
 ] as const;
 
 export const selectMoneyAccounts = (db: Executor, organizationId: string) =>
@@ -87,16 +89,71 @@ export const selectMoneyAccountByLedgerAccount = (
         .where('ledger_account_id', 'in', ledgerAccountIds)
         .execute();
 
-export const addToBalance = (db: Executor, organizationId: string, id: string, delta: number) =>
-  delta === 0
-    ? Promise.resolve()
-    : db
-        .updateTable('money_accounts')
-        .set({ balance: sql`balance + ${delta}`, updated_at: new Date() })
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', id)
-        .execute()
-        .then(() => undefined);
+/**
+ * Gives every money-holding account of the chart (bank, cash and cash-equivalent assets,
+ * credit-card liabilities; MONEY_SUBTYPES) that has none its money account, opening on
+ * `openingDate` with nothing of its own to open with, and makes the chart's bank account the
+ * deposit account when the company has none. Used when a company is created (the standard
+ * chart's 1000, 1010, 1050 and 2100); migration 20261125_0200 did the same for existing ones.
+ */
+export const adoptChartMoneyAccounts = async (
+  db: Executor,
+  organizationId: string,
+  openingDate: string,
+  createdBy: string | null,
+) => {
+  await sql`
+    insert into money_accounts (organization_id, id, ledger_account_id, name, kind, currency,
+                                institution, opening_balance, opening_date, archived_at, created_by)
+    select a.organization_id, gen_random_uuid()::text, a.id, a.name,
+           case when a.type = 'liability' then 'credit_card'
+                when a.subtype = 'bank' then 'bank'
+                when a.subtype = 'cash' then 'cash'
+                else 'payment_processor' end,
+           a.currency, '', 0, ${openingDate}, a.archived_at, ${createdBy}
+      from accounts a
+     where a.organization_id = ${organizationId}
+       and ((a.type = 'asset' and a.subtype in ('bank', 'cash', 'cash_equivalent'))
+            or (a.type = 'liability' and a.subtype = 'credit_card'))
+       and not exists (select 1 from money_accounts m
+                        where m.organization_id = a.organization_id and m.ledger_account_id = a.id)
+     order by a.code`.execute(db);
+  await sql`
+    update money_accounts m set is_default_deposit = true
+     where m.organization_id = ${organizationId}
+       and not exists (select 1 from money_accounts d where d.organization_id = m.organization_id and d.is_default_deposit)
+       and m.id = (select m2.id from money_accounts m2
+                     join accounts a on a.organization_id = m2.organization_id and a.id = m2.ledger_account_id
+                    where m2.organization_id = ${organizationId} and m2.archived_at is null and m2.kind = 'bank'
+                    order by (a.system_key = 'bank') desc nulls last, m2.created_at, m2.id
+                    limit 1)`.execute(db);
+};
+
+/** The company's deposit account (where money comes in unless another is picked), if set. */
+export const selectDefaultDepositAccount = (db: Executor, organizationId: string) =>
+  db
+    .selectFrom('money_accounts')
+    .select(['id', 'ledger_account_id', 'name', 'currency', 'archived_at'])
+    .where('organization_id', '=', organizationId)
+    .where('is_default_deposit', '=', true)
+    .executeTakeFirst();
+
+/** Makes one money account the deposit account (the unique index allows one per company). */
+export const setDefaultDepositAccount = async (db: Executor, organizationId: string, id: string) => {
+  await db
+    .updateTable('money_accounts')
+    .set({ is_default_deposit: false })
+    .where('organization_id', '=', organizationId)
+    .where('is_default_deposit', '=', true)
+    .where('id', '<>', id)
+    .execute();
+  await db
+    .updateTable('money_accounts')
+    .set({ is_default_deposit: true, updated_at: new Date() })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .execute();
+};
 
 export const selectAccountCodes = async (db: Executor, organizationId: string) =>
   (
@@ -163,19 +220,47 @@ export const listRates = (db: Executor, organizationId: string, limit: number) =
     .limit(limit)
     .execute();
 
-/** Net movement per account and month, for the balance-over-time chart. */
-export const selectMonthlyMovements = async (db: Executor, organizationId: string, from: string) => {
-  const result = await sql<{ money_account_id: string; month: string; total: number; before: boolean }>`
-    select money_account_id, to_char(date_trunc('month', date), 'YYYY-MM-DD') as month, sum(amount)::bigint as total, false as before
-      from bank_transactions
-     where organization_id = ${organizationId} and date >= ${from}
-     group by money_account_id, date_trunc('month', date)
-    union all
-    select money_account_id, ${from} as month, sum(amount)::bigint as total, true as before
-      from bank_transactions
-     where organization_id = ${organizationId} and date < ${from}
-     group by money_account_id`.execute(db);
-  return result.rows;
+/**
+ * Net movement per ledger account and month from the posted lines, in each account's own
+ * currency (the foreign amount for a foreign-currency account) and in the base currency, for
+ * the balance-over-time chart: rows before `from` are summed into one row flagged `before`.
+ */
+export const selectMonthlyLedgerMovements = async (
+  db: Executor,
+  organizationId: string,
+  ledgerAccountIds: string[],
+  from: string,
+  to: string,
+) => {
+  if (ledgerAccountIds.length === 0) return [];
+  const result = await sql<{
+    account_id: string;
+    month: string;
+    total: string;
+    base_total: string;
+    before: boolean;
+  }>`
+    select account_id, case when date < ${from} then ${from} else to_char(date_trunc('month', date), 'YYYY-MM-DD') end as month,
+           sum(case when currency is null then debit - credit
+                    when debit > 0 then amount else -amount end)::bigint as total,
+           sum(debit - credit)::bigint as base_total,
+           date < ${from} as before
+      from journal_lines
+     where organization_id = ${organizationId} and account_id in (${sql.join(ledgerAccountIds)}) and date <= ${to}
+     group by account_id, 2, 4`.execute(db);
+  return result.rows.map((r) => ({ ...r, total: Number(r.total), baseTotal: Number(r.base_total) }));
+};
+
+/** Whether a money account has anything of its own: bank lines, transfers, reconciliations or imports. */
+export const moneyAccountHasActivity = async (db: Executor, organizationId: string, id: string) => {
+  const result = await sql<{ used: boolean }>`
+    select exists (select 1 from bank_transactions where organization_id = ${organizationId} and money_account_id = ${id})
+        or exists (select 1 from transfers where organization_id = ${organizationId}
+                      and (from_money_account_id = ${id} or to_money_account_id = ${id}))
+        or exists (select 1 from reconciliations where organization_id = ${organizationId} and money_account_id = ${id})
+        or exists (select 1 from statement_imports where organization_id = ${organizationId} and money_account_id = ${id})
+        as used`.execute(db);
+  return Boolean(result.rows[0]?.used);
 };
 
 export const selectTransfer = (db: Executor, organizationId: string, id: string) =>

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isoDate } from '../../../shared/ledger.ts';
 import {
   balanceHistorySchema,
+  depositAccountInputSchema,
   exchangeRateInputSchema,
   exchangeRateSchema,
   moneyAccountCreateSchema,
@@ -15,9 +17,11 @@ import { runIdempotentRequest } from '../../http/idempotency.ts';
 import {
   balanceHistory,
   createMoneyAccount,
+  deleteMoneyAccount,
   getMoneyAccount,
   getWalletSummary,
   listExchangeRates,
+  setDepositAccount,
   setExchangeRate,
   updateMoneyAccount,
 } from './service.ts';
@@ -36,13 +40,30 @@ export const walletRoutes =
       {
         schema: {
           tags,
-          summary: 'Money accounts with balances and the total in the base currency',
+          summary:
+            'Money accounts with their ledger balances (today or asOf), the cash total and what the cards owe',
           params: orgParams,
+          querystring: z.object({ asOf: isoDate.optional() }),
           response: { 200: walletSummarySchema },
         },
         preHandler: requirePermission(ctx, 'read'),
       },
-      async (request) => getWalletSummary(ctx, memberOf(request)),
+      async (request) => getWalletSummary(ctx, memberOf(request), request.query.asOf ?? today(ctx)),
+    );
+
+    app.put(
+      '/orgs/:organizationId/wallet/deposit-account',
+      {
+        schema: {
+          tags,
+          summary: 'Choose the deposit account: where invoice payments go unless another is picked',
+          params: orgParams,
+          body: depositAccountInputSchema,
+          response: { 200: walletSummarySchema },
+        },
+        preHandler: requirePermission(ctx, 'manage_settings'),
+      },
+      async (request) => setDepositAccount(ctx, memberOf(request), request.body.moneyAccountId),
     );
 
     app.get(
@@ -103,7 +124,8 @@ export const walletRoutes =
       {
         schema: {
           tags,
-          summary: 'Rename, change details, archive or unarchive a money account',
+          summary:
+            'Rename, change details or the opening balance and date, archive or unarchive a money account',
           params: idParams,
           body: moneyAccountUpdateSchema,
           response: { 200: moneyAccountSchema },
@@ -111,6 +133,23 @@ export const walletRoutes =
         preHandler: requirePermission(ctx, 'manage_settings'),
       },
       async (request) => updateMoneyAccount(ctx, memberOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/orgs/:organizationId/wallet/accounts/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a money account that has no activity (one with activity is archived instead)',
+          params: idParams,
+          response: { 204: z.null() },
+        },
+        preHandler: requirePermission(ctx, 'manage_settings'),
+      },
+      async (request, reply) => {
+        await deleteMoneyAccount(ctx, memberOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
     );
 
     app.get(

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
-import {
-  LEDGER_VOLUME_LIMIT,
-  convertMinor,
-  convertMinorExact,
-  isCurrencyCode,
-} from '../../../shared/money.ts';
+import { convertMinor, isCurrencyCode } from '../../../shared/money.ts';
 import {
   type BalanceHistory,
   type MoneyAccount,
@@ -19,27 +14,32 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { createAccount, findSystemAccount, updateAccount } from '../ledger/accounts.ts';
+import { createAccount, deleteAccount, findSystemAccount, updateAccount } from '../ledger/accounts.ts';
+import { ledgerBalancesAsOf } from '../ledger/balances.ts';
 import { addMonthsToMonthStart, monthEnd, monthStart } from '../ledger/dates.ts';
 import { type Executor, inTransaction } from '../../db/transaction.ts';
-import { type PostingLineInput, postJournalEntry } from '../ledger/posting.ts';
+import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import {
   type MoneyAccountRow,
   listRates,
+  moneyAccountHasActivity,
   selectAccountCodes,
   selectBaseCurrency,
   selectLatestRates,
-  selectMonthlyMovements,
   selectMoneyAccount,
   selectMoneyAccounts,
+  selectMonthlyLedgerMovements,
   selectRateOn,
+  setDefaultDepositAccount,
   upsertRate,
 } from './queries.ts';
 
-// Money accounts (bank, cash, credit cards, payment-processor balances), each backed by a
-// ledger account created through the ledger's account service; balances in each account's
-// currency and in the base currency at the latest rate; exchange rates. Transfers
-// between money accounts live in the transfers module, above this one and transactions.
+// Money accounts (bank, cash, credit cards, payment-processor balances). A money account is
+// one ledger account of the chart with its wallet details (decision 0022): created, renamed,
+// archived and deleted together with it, here. Balances are never stored: they are the ledger
+// balances of the accounts (ledgerBalancesAsOf), so the wallet, the balance sheet's cash and
+// bank lines and the dashboard's cash position are one number. Transfers between money
+// accounts live in the transfers module, above this one and transactions.
 
 type CreateInput = z.output<typeof moneyAccountCreateSchema>;
 type UpdateInput = z.output<typeof moneyAccountUpdateSchema>;
@@ -60,36 +60,13 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 export const tidyRate = (rate: string) =>
   rate.includes('.') ? rate.replace(/0+$/, '').replace(/\.$/, '') : rate;
 
-/**
- * A balance converted at the latest stored rate, for display. Balances are within the ledger's
- * volume limit, but a stored rate is any positive decimal, so the product may not be: beyond
- * the limit the account counts as not convertible (null, listed under missingRates) instead of
- * failing the read (decision 0013).
- */
-const displayInBase = (balance: number, currency: string, rate: string, base: string): number | null => {
-  const value = convertMinorExact(balance, currency, rate, base);
-  const limit = BigInt(LEDGER_VOLUME_LIMIT);
-  return value <= limit && value >= -limit ? Number(value) : null;
-};
-
-/**
- * The exact sum of base-currency balances. Base-currency accounts alone stay within the volume
- * limit; if converted ones would take the total out of JavaScript's exact range, they are left
- * out (and reported as not convertible) rather than answering an inexact figure.
- */
-const exactBaseTotal = (parts: { base: boolean; value: number | null }[]) => {
-  const sum = (xs: { value: number | null }[]) => xs.reduce((s, x) => s + BigInt(x.value ?? 0), 0n);
-  const all = sum(parts);
-  if (all <= BigInt(Number.MAX_SAFE_INTEGER) && all >= -BigInt(Number.MAX_SAFE_INTEGER)) {
-    return { total: Number(all), convertedIncluded: true };
-  }
-  return { total: Number(sum(parts.filter((p) => p.base))), convertedIncluded: false };
-};
+type Balance = { amount: number; base: number };
 
 const toMoneyAccount = (
   row: MoneyAccountRow,
   baseCurrency: string,
   rates: Map<string, { rate: string; date: string }>,
+  balance: Balance,
 ): MoneyAccount => {
   const currency = row.currency.trim();
   const rate = currency === baseCurrency ? null : (rates.get(currency) ?? null);
@@ -104,17 +81,16 @@ const toMoneyAccount = (
     maskedNumber: row.account_number_last4 ? `•••• ${row.account_number_last4}` : null,
     openingBalance: row.opening_balance,
     openingDate: row.opening_date,
-    balance: row.balance,
-    baseBalance:
-      currency === baseCurrency
-        ? row.balance
-        : rate
-          ? displayInBase(row.balance, currency, rate.rate, baseCurrency)
-          : null,
+    balance: balance.amount,
+    baseBalance: balance.base,
     rate: rate ? tidyRate(rate.rate) : null,
     rateDate: rate?.date ?? null,
     uncategorizedCount: Number(row.uncategorized_count),
     lastReconciledDate: row.last_reconciled_date,
+    isDefaultDeposit: row.is_default_deposit,
+    openingEditable:
+      row.archived_at === null &&
+      (row.last_reconciled_date === null || row.last_reconciled_date < row.opening_date),
     archived: row.archived_at !== null,
     createdAt: iso(row.created_at as Date),
   };
@@ -126,25 +102,45 @@ export const baseCurrencyOf = async (db: Executor, organizationId: string) => {
   return base;
 };
 
-export const getWalletSummary = async (ctx: AppContext, member: MemberContext): Promise<WalletSummary> => {
+const todayOf = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
+
+/**
+ * The money accounts with their ledger balances at the end of `asOf` (today by default): each
+ * in its own currency and in the base currency (the book value), the cash total (bank, cash
+ * and payment processors: the balance sheet's cash and bank lines) and what the cards owe.
+ */
+export const getWalletSummary = async (
+  ctx: AppContext,
+  member: MemberContext,
+  asOf: string = todayOf(ctx),
+): Promise<WalletSummary> => {
   const db = ctx.database.db;
   const base = await baseCurrencyOf(db, member.organizationId);
   const [rows, latest] = await Promise.all([
     selectMoneyAccounts(db, member.organizationId),
     selectLatestRates(db, member.organizationId, null),
   ]);
-  const rates = new Map(latest.map((r) => [r.currency, r]));
-  const accounts = rows.map((r) => toMoneyAccount(r, base, rates));
-  const live = accounts.filter((a) => !a.archived);
-  const { total, convertedIncluded } = exactBaseTotal(
-    live.map((a) => ({ base: a.currency === base, value: a.baseBalance })),
+  const balances = await ledgerBalancesAsOf(
+    db,
+    member.organizationId,
+    asOf,
+    rows.map((r) => r.ledger_account_id),
   );
-  if (!convertedIncluded) for (const a of accounts) if (a.currency !== base) a.baseBalance = null;
+  const rates = new Map(latest.map((r) => [r.currency, r]));
+  const accounts = rows.map((r) =>
+    toMoneyAccount(r, base, rates, balances.get(r.ledger_account_id) ?? { amount: 0, base: 0 }),
+  );
+  const sum = (xs: MoneyAccount[]) => xs.reduce((s, a) => s + a.baseBalance, 0);
+  const cashBase = sum(accounts.filter((a) => a.kind !== 'credit_card'));
+  const cardsBase = sum(accounts.filter((a) => a.kind === 'credit_card'));
   return {
     baseCurrency: base,
+    asOf,
     accounts,
-    totalBase: total,
-    missingRates: [...new Set(live.filter((a) => a.baseBalance === null).map((a) => a.currency))],
+    cashBase,
+    cardsBase,
+    totalBase: cashBase + cardsBase,
+    defaultDepositAccountId: rows.find((r) => r.is_default_deposit)?.id ?? null,
   };
 };
 
@@ -211,27 +207,74 @@ const moneyLine = (
   };
 };
 
+/**
+ * Posts a money account's opening entry (Dr/Cr the account, Cr/Dr opening balance equity) and
+ * returns its id; null for a zero opening balance, which posts nothing.
+ */
+const postOpeningEntry = async (
+  trx: Executor,
+  member: MemberContext,
+  account: { id: string; name: string; ledgerAccountId: string; currency: string },
+  opening: { balance: number; date: string; rate?: string | undefined },
+) => {
+  if (opening.balance === 0) return null;
+  const { organizationId, userId } = member;
+  const base = await baseCurrencyOf(trx, organizationId);
+  const rate = await rateOrThrow(trx, organizationId, account.currency, base, opening.date, opening.rate);
+  const equity = await findSystemAccount(trx, organizationId, 'opening_balance_equity');
+  const { line, baseSigned } = moneyLine(
+    account.ledgerAccountId,
+    account.currency,
+    base,
+    opening.balance,
+    rate,
+    'Opening balance',
+  );
+  const entry = await postJournalEntry(trx, {
+    organizationId,
+    actorUserId: userId,
+    date: opening.date,
+    memo: `Opening balance of ${account.name}`,
+    source: 'opening_balance',
+    sourceId: account.id,
+    lines: [
+      line,
+      {
+        accountId: equity.id,
+        ...(baseSigned > 0 ? { credit: baseSigned } : { debit: -baseSigned }),
+        description: account.name,
+      },
+    ],
+  });
+  return entry.id;
+};
+
 export const createMoneyAccount = (ctx: AppContext, member: MemberContext, input: CreateInput) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
     if (!isCurrencyCode(input.currency))
       throw badRequest('invalid_currency', `"${input.currency}" is not a currency code.`);
-    const base = await baseCurrencyOf(trx, organizationId);
     const place = LEDGER_PLACE[input.kind];
     const code = nextFreeCode(await selectAccountCodes(trx, organizationId), place.codes);
-    const ledgerAccount = await createAccount(trx, organizationId, userId, {
-      code,
-      name: input.name,
-      type: place.type,
-      subtype: place.subtype,
-      currency: input.currency,
-      description: [
-        input.institution,
-        lastFourOf(input.accountNumber) ? `•••• ${lastFourOf(input.accountNumber)}` : '',
-      ]
-        .filter(Boolean)
-        .join(' '),
-    });
+    const ledgerAccount = await createAccount(
+      trx,
+      organizationId,
+      userId,
+      {
+        code,
+        name: input.name,
+        type: place.type,
+        subtype: place.subtype,
+        currency: input.currency,
+        description: [
+          input.institution,
+          lastFourOf(input.accountNumber) ? `•••• ${lastFourOf(input.accountNumber)}` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+      },
+      { moneyAccount: true },
+    );
     const id = randomUUID();
     await trx
       .insertInto('money_accounts')
@@ -246,50 +289,31 @@ export const createMoneyAccount = (ctx: AppContext, member: MemberContext, input
         account_number_last4: lastFourOf(input.accountNumber),
         opening_balance: input.openingBalance,
         opening_date: input.openingDate,
-        balance: input.openingBalance,
         created_by: userId,
       })
       .execute();
-    if (input.openingBalance !== 0) {
-      const rate = await rateOrThrow(
-        trx,
-        organizationId,
-        input.currency,
-        base,
-        input.openingDate,
-        input.openingRate,
-      );
-      const equity = await findSystemAccount(trx, organizationId, 'opening_balance_equity');
-      const { line, baseSigned } = moneyLine(
-        ledgerAccount.id,
-        input.currency,
-        base,
-        input.openingBalance,
-        rate,
-        'Opening balance',
-      );
-      const entry = await postJournalEntry(trx, {
-        organizationId,
-        actorUserId: userId,
-        date: input.openingDate,
-        memo: `Opening balance of ${input.name}`,
-        source: 'opening_balance',
-        sourceId: id,
-        lines: [
-          line,
-          {
-            accountId: equity.id,
-            ...(baseSigned > 0 ? { credit: baseSigned } : { debit: -baseSigned }),
-            description: input.name,
-          },
-        ],
-      });
+    const openingEntryId = await postOpeningEntry(
+      trx,
+      member,
+      { id, name: input.name, ledgerAccountId: ledgerAccount.id, currency: input.currency },
+      { balance: input.openingBalance, date: input.openingDate, rate: input.openingRate },
+    );
+    if (openingEntryId)
       await trx
         .updateTable('money_accounts')
-        .set({ opening_entry_id: entry.id })
+        .set({ opening_entry_id: openingEntryId })
         .where('organization_id', '=', organizationId)
         .where('id', '=', id)
         .execute();
+    // The first bank or cash account of a company without a deposit account becomes it.
+    if (input.kind !== 'credit_card') {
+      const current = await trx
+        .selectFrom('money_accounts')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .where('is_default_deposit', '=', true)
+        .executeTakeFirst();
+      if (!current) await setDefaultDepositAccount(trx, organizationId, id);
     }
     const account = await getMoneyAccount(ctx, member, id, trx);
     await recordAudit(trx, {
@@ -303,19 +327,90 @@ export const createMoneyAccount = (ctx: AppContext, member: MemberContext, input
     return account;
   });
 
+/** A completed reconciliation on or after `date` of the account, if any: it locks that history. */
+const reconciledOnOrAfter = (trx: Executor, organizationId: string, id: string, date: string) =>
+  trx
+    .selectFrom('reconciliations')
+    .select(['id', 'statement_date'])
+    .where('organization_id', '=', organizationId)
+    .where('money_account_id', '=', id)
+    .where('status', '=', 'completed')
+    .where('statement_date', '>=', date)
+    .orderBy('statement_date', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+/**
+ * Changes the opening balance and/or date: refused once a completed reconciliation covers the
+ * old or the new date; otherwise the old opening entry is reversed on its own date and the new
+ * one posted, both through the ledger (which refuses dates on or before its lock date).
+ */
+const changeOpening = async (
+  trx: Executor,
+  member: MemberContext,
+  row: NonNullable<Awaited<ReturnType<typeof selectMoneyAccount>>>,
+  input: UpdateInput,
+) => {
+  const { organizationId, userId } = member;
+  const balance = input.openingBalance ?? row.opening_balance;
+  const date = input.openingDate ?? row.opening_date;
+  if (balance === row.opening_balance && date === row.opening_date) return false;
+  if (row.archived_at)
+    throw conflict(
+      'account_archived',
+      `${row.name} is archived; unarchive it to change its opening balance.`,
+    );
+  const earliest = [date, row.opening_date].sort()[0]!;
+  const reconciled = await reconciledOnOrAfter(trx, organizationId, row.id, earliest);
+  if (reconciled) {
+    throw conflict(
+      'opening_reconciled',
+      `${row.name} is reconciled to ${reconciled.statement_date}, which covers its opening on ${earliest}. Undo that reconciliation first to change the opening balance or date.`,
+      { reconciledTo: reconciled.statement_date },
+    );
+  }
+  if (row.opening_entry_id) {
+    await reverseJournalEntry(trx, {
+      organizationId,
+      actorUserId: userId,
+      entryId: row.opening_entry_id,
+      memo: `Opening balance of ${row.name} changed`,
+    });
+  }
+  const entryId = await postOpeningEntry(
+    trx,
+    member,
+    { id: row.id, name: row.name, ledgerAccountId: row.ledger_account_id, currency: row.currency.trim() },
+    { balance, date, rate: input.openingRate },
+  );
+  await trx
+    .updateTable('money_accounts')
+    .set({ opening_balance: balance, opening_date: date, opening_entry_id: entryId, updated_at: new Date() })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', row.id)
+    .execute();
+  return true;
+};
+
 export const updateMoneyAccount = (ctx: AppContext, member: MemberContext, id: string, input: UpdateInput) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
     const row = await selectMoneyAccount(trx, organizationId, id, { forUpdate: true });
     if (!row) throw notFound('Money account not found.');
     const before = await getMoneyAccount(ctx, member, id, trx);
-    if (input.archived === true && row.balance !== 0) {
-      throw conflict(
-        'account_has_balance',
-        `${row.name} still holds a balance. Transfer it to another account first, then archive it.`,
-      );
-    }
-    if (input.archived === true) {
+    if (input.archived === true && !row.archived_at) {
+      if (before.balance !== 0) {
+        throw conflict(
+          'account_has_balance',
+          `${row.name} still holds a balance. Transfer it to another account first, then archive it.`,
+        );
+      }
+      if (row.is_default_deposit) {
+        throw conflict(
+          'default_deposit_account',
+          `${row.name} is the deposit account. Choose another deposit account in the Wallet first, then archive it.`,
+        );
+      }
       const open = await trx
         .selectFrom('reconciliations')
         .select('id')
@@ -329,6 +424,28 @@ export const updateMoneyAccount = (ctx: AppContext, member: MemberContext, id: s
           'Finish or cancel the reconciliation in progress first.',
         );
     }
+    // Unarchive first so a new opening can post to the (again open) ledger account.
+    if (input.archived === false && row.archived_at) {
+      await updateAccount(
+        trx,
+        organizationId,
+        row.ledger_account_id,
+        userId,
+        { archived: false },
+        { moneyAccount: true },
+      );
+      await trx
+        .updateTable('money_accounts')
+        .set({ archived_at: null })
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .execute();
+      row.archived_at = null;
+    }
+    const openingChanged =
+      input.openingBalance !== undefined || input.openingDate !== undefined
+        ? await changeOpening(trx, member, row, input)
+        : false;
     await trx
       .updateTable('money_accounts')
       .set({
@@ -337,26 +454,47 @@ export const updateMoneyAccount = (ctx: AppContext, member: MemberContext, id: s
         ...(input.accountNumber !== undefined
           ? { account_number_last4: lastFourOf(input.accountNumber) }
           : {}),
-        ...(input.archived !== undefined
-          ? { archived_at: input.archived ? (row.archived_at ?? new Date()) : null }
-          : {}),
+        ...(input.archived === true ? { archived_at: row.archived_at ?? new Date() } : {}),
         updated_at: new Date(),
       })
       .where('organization_id', '=', organizationId)
       .where('id', '=', id)
       .execute();
     // The ledger account follows: same name, archived with it (an archived account takes no postings).
-    if (input.name !== undefined || input.archived !== undefined) {
-      await updateAccount(trx, organizationId, row.ledger_account_id, userId, {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.archived !== undefined ? { archived: input.archived } : {}),
-      });
+    if (input.name !== undefined || input.archived === true) {
+      await updateAccount(
+        trx,
+        organizationId,
+        row.ledger_account_id,
+        userId,
+        {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.archived === true ? { archived: true } : {}),
+        },
+        { moneyAccount: true },
+      );
     }
     const after = await getMoneyAccount(ctx, member, id, trx);
+    if (openingChanged) {
+      await recordAudit(trx, {
+        organizationId,
+        actorUserId: userId,
+        action: 'money_account.opening_changed',
+        entityType: 'money_account',
+        entityId: id,
+        before: { openingBalance: before.openingBalance, openingDate: before.openingDate },
+        after: { openingBalance: after.openingBalance, openingDate: after.openingDate },
+      });
+    }
     await recordAudit(trx, {
       organizationId,
       actorUserId: userId,
-      action: input.archived === true ? 'money_account.archived' : 'money_account.updated',
+      action:
+        input.archived === true && !before.archived
+          ? 'money_account.archived'
+          : input.archived === false && before.archived
+            ? 'money_account.unarchived'
+            : 'money_account.updated',
       entityType: 'money_account',
       entityId: id,
       before,
@@ -365,9 +503,82 @@ export const updateMoneyAccount = (ctx: AppContext, member: MemberContext, id: s
     return after;
   });
 
+/**
+ * Deletes a money account and its ledger account, only while it is empty: no bank lines,
+ * transfers, reconciliations, imports or postings (an opening balance is a posting). One with
+ * activity is archived instead.
+ */
+export const deleteMoneyAccount = (ctx: AppContext, member: MemberContext, id: string) =>
+  inTransaction(ctx.database.db, async (trx) => {
+    const { organizationId, userId } = member;
+    const row = await selectMoneyAccount(trx, organizationId, id, { forUpdate: true });
+    if (!row) throw notFound('Money account not found.');
+    const before = await getMoneyAccount(ctx, member, id, trx);
+    if (row.opening_entry_id || (await moneyAccountHasActivity(trx, organizationId, id))) {
+      throw conflict(
+        'account_has_activity',
+        `${row.name} has transactions or an opening balance and cannot be deleted; archive it instead.`,
+      );
+    }
+    if (row.is_default_deposit) {
+      throw conflict(
+        'default_deposit_account',
+        `${row.name} is the deposit account. Choose another deposit account in the Wallet first.`,
+      );
+    }
+    await trx
+      .deleteFrom('categorization_rules')
+      .where('organization_id', '=', organizationId)
+      .where('money_account_id', '=', id)
+      .execute();
+    await trx
+      .deleteFrom('money_accounts')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .execute();
+    // The ledger refuses when the account has postings or is one of its system accounts.
+    await deleteAccount(trx, organizationId, row.ledger_account_id, userId, { moneyAccount: true });
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId: userId,
+      action: 'money_account.deleted',
+      entityType: 'money_account',
+      entityId: id,
+      before,
+    });
+  });
+
+/** Makes a bank, cash or payment-processor account the company's deposit account. */
+export const setDepositAccount = (ctx: AppContext, member: MemberContext, moneyAccountId: string) =>
+  inTransaction(ctx.database.db, async (trx) => {
+    const { organizationId, userId } = member;
+    const row = await selectMoneyAccount(trx, organizationId, moneyAccountId, { forUpdate: true });
+    if (!row)
+      throw badRequest('money_account_not_found', 'That money account does not exist in this company.');
+    if (row.archived_at)
+      throw badRequest('account_archived', `${row.name} is archived; choose an open account.`);
+    if (row.kind === 'credit_card')
+      throw badRequest(
+        'invalid_deposit_account',
+        `${row.name} is a credit card; choose a bank, cash or processor account.`,
+      );
+    const before = await getWalletSummary({ ...ctx, database: { ...ctx.database, db: trx } }, member);
+    await setDefaultDepositAccount(trx, organizationId, moneyAccountId);
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId: userId,
+      action: 'money_account.deposit_default_set',
+      entityType: 'money_account',
+      entityId: moneyAccountId,
+      before: { defaultDepositAccountId: before.defaultDepositAccountId },
+      after: { defaultDepositAccountId: moneyAccountId },
+    });
+    return getWalletSummary({ ...ctx, database: { ...ctx.database, db: trx } }, member);
+  });
+
 // --- Balance over time -------------------------------------------------------------------
 
-/** Month-end balances of every account over the last `months` months, and the total at today's rates. */
+/** Month-end ledger balances of every open account (and their base-currency total) over the last `months` months. */
 export const balanceHistory = async (
   ctx: AppContext,
   member: MemberContext,
@@ -375,36 +586,35 @@ export const balanceHistory = async (
   today: string,
 ): Promise<BalanceHistory> => {
   const db = ctx.database.db;
-  const summary = await getWalletSummary(ctx, member);
+  const summary = await getWalletSummary(ctx, member, today);
   const from = addMonthsToMonthStart(monthStart(today), -(months - 1));
-  const movements = await selectMonthlyMovements(db, member.organizationId, from);
   const live = summary.accounts.filter((a) => !a.archived);
-  const running = new Map<string, number>();
-  for (const a of live) running.set(a.id, a.openingDate < from ? a.openingBalance : 0);
-  for (const m of movements)
-    if (m.before) running.set(m.money_account_id, (running.get(m.money_account_id) ?? 0) + Number(m.total));
+  const byLedger = new Map(live.map((a) => [a.ledgerAccountId, a]));
+  const movements = await selectMonthlyLedgerMovements(
+    db,
+    member.organizationId,
+    live.map((a) => a.ledgerAccountId),
+    from,
+    today,
+  );
+  const running = new Map<string, number>(live.map((a) => [a.id, 0]));
+  let runningBase = 0;
+  const add = (m: { account_id: string; total: number; baseTotal: number }) => {
+    const a = byLedger.get(m.account_id);
+    if (!a) return;
+    running.set(a.id, (running.get(a.id) ?? 0) + m.total);
+    runningBase += m.baseTotal;
+  };
+  for (const m of movements) if (m.before) add(m);
   const points: BalanceHistory['points'] = [];
   for (let i = 0; i < months; i += 1) {
     const month = addMonthsToMonthStart(from, i);
     const end = i === months - 1 ? today : monthEnd(month);
-    for (const a of live) {
-      if (a.openingDate >= month && a.openingDate <= monthEnd(month))
-        running.set(a.id, (running.get(a.id) ?? 0) + a.openingBalance);
-    }
-    for (const m of movements) {
-      if (!m.before && m.month === month)
-        running.set(m.money_account_id, (running.get(m.money_account_id) ?? 0) + Number(m.total));
-    }
+    for (const m of movements) if (!m.before && m.month === month) add(m);
     const balances: Record<string, number> = {};
-    const parts: { base: boolean; value: number | null }[] = [];
-    for (const a of live) {
-      const balance = running.get(a.id) ?? 0;
-      balances[a.id] = balance;
-      if (a.currency === summary.baseCurrency) parts.push({ base: true, value: balance });
-      else if (a.rate)
-        parts.push({ base: false, value: displayInBase(balance, a.currency, a.rate, summary.baseCurrency) });
-    }
-    points.push({ date: end, totalBase: exactBaseTotal(parts).total, balances });
+    for (const a of live) balances[a.id] = running.get(a.id) ?? 0;
+    // The book value in the base currency, as the balance sheet would show it that day.
+    points.push({ date: end, totalBase: runningBase, balances });
   }
   return { baseCurrency: summary.baseCurrency, points };
 };
@@ -440,7 +650,3 @@ export const listExchangeRates = async (ctx: AppContext, member: MemberContext) 
     date: r.date,
     rate: tidyRate(r.rate),
   }));
-
-// --- Transfers ------------------------------------------------------------------------------
-
-/** Base units per one foreign unit implied by a pair of amounts, to 10 decimals. */

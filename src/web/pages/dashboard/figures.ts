@@ -1,10 +1,10 @@
-import type { BalanceSheet, IncomeStatement } from '../../../shared/ledger.ts';
+import { type BalanceSheet, CASH_SUBTYPES, type IncomeStatement } from '../../../shared/ledger.ts';
 
 // The dashboard's figures, derived from the ledger's reports (never computed from anything
 // but posted entries): cash is every bank, cash and cash-equivalent account; receivables and
-// payables are the balances of the accounts of those kinds.
-
-const CASH_SUBTYPES = new Set(['bank', 'cash', 'cash_equivalent']);
+// payables are the balances of the accounts of those kinds. The balance sheet's lines come
+// from ledgerBalancesAsOf (server ledger/balances.ts), the query the wallet reads too, so the
+// cash here is the wallet's cash total (docs/ledger.md, "Money accounts").
 
 export type Position = {
   cash: number;
@@ -15,7 +15,7 @@ export type Position = {
 
 export const positionFrom = (bs: BalanceSheet): Position => {
   const cashAccounts = bs.assets
-    .filter((l) => CASH_SUBTYPES.has(l.subtype))
+    .filter((l) => CASH_SUBTYPES.includes(l.subtype))
     .map((l) => ({ accountId: l.accountId, code: l.code, name: l.name, amount: l.amount }));
   return {
     cash: cashAccounts.reduce((s, a) => s + a.amount, 0),

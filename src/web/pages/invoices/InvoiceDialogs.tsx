@@ -1,13 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import type { Invoice } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
+import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
-import { useInvoicingAccounts, useInvoicingMutation } from './invoicesApi.ts';
+import { useInvoicingMutation } from './invoicesApi.ts';
 import { METHOD_LABELS, errorMessage, todayIso, tryParseMoney } from './parts.tsx';
 import { priceText } from './editorState.ts';
 
@@ -17,13 +18,10 @@ type DialogProps = { invoice: Invoice; open: boolean; onOpenChange: (open: boole
 
 export const PaymentDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
   const { company } = useCompany();
-  const accounts = useInvoicingAccounts();
-  const deposits = (accounts.data ?? []).filter(
-    (a) => a.type === 'asset' && (a.currency === company.baseCurrency || a.currency === invoice.currency),
-  );
   const [amount, setAmount] = useState(priceText(invoice.amountDue, invoice.currency));
   const [date, setDate] = useState(todayIso());
-  const [accountId, setAccountId] = useState('');
+  // The money account the payment went into; MoneyAccountSelect starts on the deposit account.
+  const [moneyAccount, setMoneyAccount] = useState<{ id: string; ledgerAccountId: string } | null>(null);
   const [method, setMethod] = useState('bank_transfer');
   const [reference, setReference] = useState('');
   const [rate, setRate] = useState(invoice.exchangeRate);
@@ -37,8 +35,7 @@ export const PaymentDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
       : parsed > invoice.amountDue
         ? 'That is more than is due. Enter at most the amount due.'
         : null;
-  const chosenAccount =
-    accountId || deposits.find((a) => a.systemKey === 'bank')?.id || deposits[0]?.id || '';
+  const chosenAccount = moneyAccount?.ledgerAccountId ?? '';
   const pay = useInvoicingMutation((base, body: Record<string, unknown>) =>
     // The key makes a double click or a retry after a dropped connection record one payment.
     api.post(`${base}/invoices/${invoice.id}/payments`, body, { 'Idempotency-Key': key }),
@@ -84,15 +81,14 @@ export const PaymentDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
             min={invoice.issueDate}
             onChange={(e) => setDate(e.target.value)}
           />
-          <SelectField
+          <MoneyAccountSelect
             label="Deposited to"
-            value={chosenAccount}
-            onChange={(e) => setAccountId(e.target.value)}
-            options={deposits.map((a) => ({
-              value: a.id,
-              label: `${a.code} ${a.name}${a.currency !== company.baseCurrency ? ` (${a.currency})` : ''}`,
-            }))}
-            hint="A bank or cash account of your wallet, or undeposited funds."
+            value={moneyAccount?.id ?? ''}
+            onChange={(_id, account) => setMoneyAccount(account)}
+            currencies={[company.baseCurrency, invoice.currency]}
+            excludeCards
+            hint="A money account of your Wallet; it starts on the deposit account."
+            error={touched && !chosenAccount ? 'Choose the account the money went into.' : null}
           />
           <SelectField
             label="Method"

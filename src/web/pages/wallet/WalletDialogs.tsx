@@ -4,6 +4,7 @@ import {
   MONEY_ACCOUNT_KIND_LABELS,
   type MoneyAccountKind,
 } from '../../../shared/wallet.ts';
+import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
@@ -222,8 +223,9 @@ export const TransferDialog = ({
 }) => {
   const wallet = useWallet();
   const live = (wallet.data?.accounts ?? []).filter((a) => !a.archived);
-  const [from, setFrom] = useState(fromId ?? live[0]?.id ?? '');
-  const [to, setTo] = useState(live.find((a) => a.id !== (fromId ?? live[0]?.id))?.id ?? '');
+  // From starts on the given account or the deposit account (MoneyAccountSelect's default).
+  const [from, setFrom] = useState(fromId ?? '');
+  const [to, setTo] = useState('');
   const [date, setDate] = useState(todayIso());
   const [amountText, setAmountText] = useState('');
   const [toAmountText, setToAmountText] = useState('');
@@ -271,34 +273,21 @@ export const TransferDialog = ({
       <form onSubmit={submit} className="space-y-3" noValidate>
         {error ? <Alert>{error}</Alert> : null}
         <div className="grid gap-3 sm:grid-cols-2">
-          <div>
-            <Label htmlFor="tr-from">From</Label>
-            <select
-              id="tr-from"
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-              className={inputClass}
-            >
-              {live.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name} ({a.currency})
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <Label htmlFor="tr-to">To</Label>
-            <select id="tr-to" value={to} onChange={(e) => setTo(e.target.value)} className={inputClass}>
-              <option value="">Choose…</option>
-              {live
-                .filter((a) => a.id !== from)
-                .map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name} ({a.currency})
-                  </option>
-                ))}
-            </select>
-          </div>
+          <MoneyAccountSelect
+            id="tr-from"
+            label="From"
+            value={from}
+            onChange={(id) => setFrom(id)}
+            exclude={to ? [to] : []}
+          />
+          <MoneyAccountSelect
+            id="tr-to"
+            label="To"
+            value={to}
+            onChange={(id) => setTo(id)}
+            exclude={from ? [from] : []}
+            noDefault
+          />
           <div>
             <Label htmlFor="tr-amount">Amount ({fromAccount?.currency})</Label>
             <input

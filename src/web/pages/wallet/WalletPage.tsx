@@ -6,6 +6,7 @@ import {
   Landmark,
   Plus,
   RefreshCw,
+  Settings,
   Wallet as WalletIcon,
 } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
@@ -13,6 +14,7 @@ import { Link } from 'react-router';
 import type { TransactionPage } from '../../../shared/transactions.ts';
 import { MONEY_ACCOUNT_KIND_LABELS, type MoneyAccount } from '../../../shared/wallet.ts';
 import { Money } from '../../components/money/Money.tsx';
+import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { api } from '../../lib/api.ts';
@@ -28,11 +30,13 @@ import {
   useWallet,
 } from '../transactions/api.ts';
 import { Skeleton } from '../transactions/Controls.tsx';
+import { AccountSettingsDialog } from './AccountSettingsDialog.tsx';
 import { AddAccountDialog, RateDialog, TransferDialog } from './WalletDialogs.tsx';
 
-// /wallet: the company's money accounts with balances, the total in the base currency (at
-// the latest rates, shown), the balance over time, the latest transactions per account,
-// and dialogs to add an account, move money and enter a rate.
+// /wallet: the company's money accounts with their ledger balances (the same query as the
+// balance sheet's cash lines and the dashboard's cash), the cash total, the deposit account,
+// the balance over time, the latest transactions per account, and dialogs to add an account,
+// change its settings, move money and enter a rate.
 
 const BalanceChart = lazy(() => import('./BalanceChart.tsx').then((m) => ({ default: m.BalanceChart })));
 
@@ -87,6 +91,7 @@ const AccountCard = ({
   const Icon = KIND_ICON[account.kind];
   const archive = useMoneyMutation(apiCalls.updateAccount);
   const [error, setError] = useState<string | null>(null);
+  const [settings, setSettings] = useState(false);
   return (
     <Card className={account.archived ? 'opacity-70' : ''}>
       <div className="flex items-start justify-between gap-3 p-5" data-testid="account-card">
@@ -103,6 +108,7 @@ const AccountCard = ({
             </p>
             <div className="mt-1 flex flex-wrap gap-1">
               {account.archived ? <Badge>Archived</Badge> : null}
+              {account.isDefaultDeposit ? <Badge tone="green">Deposit account</Badge> : null}
               {account.uncategorizedCount > 0 ? (
                 <Badge tone="amber">{account.uncategorizedCount} to categorise</Badge>
               ) : null}
@@ -118,16 +124,12 @@ const AccountCard = ({
           </p>
           {account.currency !== baseCurrency ? (
             <p className="text-xs text-slate-500 dark:text-slate-400">
-              {account.baseBalance !== null ? (
-                <>
-                  ≈ <Money minor={account.baseBalance} currency={baseCurrency} /> at {account.rate} (
-                  {account.rateDate ? formatDay(account.rateDate) : ''})
-                </>
-              ) : (
-                `No ${account.currency} rate yet`
-              )}
+              Book value <Money minor={account.baseBalance} currency={baseCurrency} />
+              {account.rate ? ` · latest rate ${account.rate}` : ''}
+              {account.rateDate ? ` (${formatDay(account.rateDate)})` : ''}
             </p>
           ) : null}
+          <p className="text-xs text-slate-500 dark:text-slate-400">Ledger balance</p>
         </div>
       </div>
       {error ? (
@@ -151,10 +153,14 @@ const AccountCard = ({
           </Button>
         ) : null}
         {can('manage_settings') ? (
+          <Button variant="ghost" size="sm" className="ml-auto" onClick={() => setSettings(true)}>
+            <Settings className="h-4 w-4" aria-hidden="true" /> Settings
+          </Button>
+        ) : null}
+        {can('manage_settings') ? (
           <Button
             variant="ghost"
             size="sm"
-            className="ml-auto"
             busy={archive.isPending}
             onClick={async () => {
               setError(null);
@@ -169,6 +175,7 @@ const AccountCard = ({
           </Button>
         ) : null}
       </div>
+      {settings ? <AccountSettingsDialog account={account} onClose={() => setSettings(false)} /> : null}
     </Card>
   );
 };
@@ -183,6 +190,10 @@ const WalletPage = () => {
   >(null);
   const accounts = wallet.data?.accounts ?? [];
   const live = accounts.filter((a) => !a.archived);
+  const [depositError, setDepositError] = useState<string | null>(null);
+  const deposit = useMoneyMutation((orgId: string, moneyAccountId: string) =>
+    api.put<unknown>(`/orgs/${orgId}/wallet/deposit-account`, { moneyAccountId }),
+  );
   const foreign = [
     ...new Set(live.filter((a) => a.currency !== company.baseCurrency).map((a) => a.currency)),
   ];
@@ -240,17 +251,24 @@ const WalletPage = () => {
           <div className="grid gap-4 lg:grid-cols-3">
             <Card className="lg:col-span-1">
               <div className="p-5">
-                <p className="text-sm text-slate-500 dark:text-slate-400">Total in {company.baseCurrency}</p>
+                <p className="text-sm text-slate-500 dark:text-slate-400">Cash in {company.baseCurrency}</p>
                 <p
                   className="mt-1 text-3xl font-bold text-slate-900 dark:text-white"
                   data-testid="wallet-total"
                 >
-                  <Money minor={wallet.data!.totalBase} currency={company.baseCurrency} />
+                  <Money minor={wallet.data!.cashBase} currency={company.baseCurrency} />
                 </p>
                 <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                  Bank, cash and payment accounts from the ledger, as on the balance sheet and the dashboard;{' '}
                   {live.length} active account{live.length === 1 ? '' : 's'}
-                  {foreign.length > 0 ? '; foreign balances at the latest rates below' : ''}
+                  {foreign.length > 0 ? '; foreign balances at their book value' : ''}
                 </p>
+                {wallet.data!.cardsBase !== 0 ? (
+                  <p className="mt-2 flex justify-between gap-3 text-sm" data-testid="wallet-cards">
+                    <span className="text-slate-600 dark:text-slate-300">Credit cards</span>
+                    <Money minor={wallet.data!.cardsBase} currency={company.baseCurrency} />
+                  </p>
+                ) : null}
                 <ul
                   className="mt-4 space-y-1.5 border-t border-slate-100 pt-3 text-sm dark:border-slate-800"
                   aria-label="Balances by account"
@@ -258,31 +276,26 @@ const WalletPage = () => {
                   {live.map((a) => (
                     <li key={a.id} className="flex justify-between gap-3">
                       <span className="truncate text-slate-600 dark:text-slate-300">{a.name}</span>
-                      {a.baseBalance !== null ? (
-                        <Money
-                          minor={a.baseBalance}
-                          currency={company.baseCurrency}
-                          className="font-medium"
-                        />
-                      ) : (
-                        <span className="text-slate-400">no rate</span>
-                      )}
+                      <Money minor={a.baseBalance} currency={company.baseCurrency} className="font-medium" />
                     </li>
                   ))}
                 </ul>
-                {wallet.data!.missingRates.length > 0 ? (
-                  <div className="mt-3">
-                    <Alert tone="warning">
-                      No rate yet for {wallet.data!.missingRates.join(', ')}; those balances are left out of
-                      the total.{' '}
-                      <button
-                        type="button"
-                        className="font-semibold underline"
-                        onClick={() => setDialog({ kind: 'rate', currency: wallet.data!.missingRates[0] })}
-                      >
-                        Enter a rate
-                      </button>
-                    </Alert>
+                {can('manage_settings') ? (
+                  <div className="mt-4 border-t border-slate-100 pt-3 dark:border-slate-800">
+                    <MoneyAccountSelect
+                      id="deposit-account"
+                      label="Deposit account"
+                      value={wallet.data!.defaultDepositAccountId ?? ''}
+                      noDefault
+                      excludeCards
+                      onChange={(id) => {
+                        setDepositError(null);
+                        if (id)
+                          deposit.mutateAsync(id).catch((err: unknown) => setDepositError(errorMessage(err)));
+                      }}
+                      error={depositError}
+                      hint="Invoice payments and other money in go here unless another account is picked."
+                    />
                   </div>
                 ) : null}
                 {foreign.length > 0 ? (
@@ -308,7 +321,7 @@ const WalletPage = () => {
             <Card className="lg:col-span-2">
               <CardHeader
                 title="Balance over time"
-                description={`Month-end total of active accounts in ${company.baseCurrency}${foreign.length ? ', at today’s rates' : ''}`}
+                description={`Month-end ledger balance of active accounts in ${company.baseCurrency}`}
               />
               <div className="p-4">
                 {history.data ? (
