@@ -1,4 +1,5 @@
-import { type BalanceSheet, CASH_SUBTYPES, type IncomeStatement } from '../../../shared/ledger.ts';
+import { cashPositionOf } from '../../../shared/cash.ts';
+import type { BalanceSheet, IncomeStatement } from '../../../shared/ledger.ts';
 
 // The dashboard's figures, derived from the ledger's reports (never computed from anything
 // but posted entries): cash is every bank, cash and cash-equivalent account; receivables and
@@ -14,11 +15,9 @@ export type Position = {
 };
 
 export const positionFrom = (bs: BalanceSheet): Position => {
-  const cashAccounts = bs.assets
-    .filter((l) => CASH_SUBTYPES.includes(l.subtype))
-    .map((l) => ({ accountId: l.accountId, code: l.code, name: l.name, amount: l.amount }));
+  const { cash, cashAccounts } = cashPositionOf(bs);
   return {
-    cash: cashAccounts.reduce((s, a) => s + a.amount, 0),
+    cash,
     cashAccounts,
     receivables: bs.assets
       .filter((l) => l.subtype === 'accounts_receivable')

@@ -1,0 +1,332 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MoneyAccount, WalletSummary } from '../../../shared/wallet.ts';
+import { createTestApp } from '../../testing/app.ts';
+import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
+import { setUpInvoicing } from '../../testing/invoices.ts';
+import { threeScreens } from '../../testing/money.ts';
+
+// One model for money (issue 13 §1, §2, §6; decision 0022): every bank, cash and card account
+// of the chart is a money account, the wallet's balances are the ledger's, and the wallet, the
+// balance sheet's cash lines and the dashboard's cash agree. PGlite by default, PostgreSQL
+// with TEST_DATABASE_URL.
+
+let t: Awaited<ReturnType<typeof createTestApp>>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  t.clock.set('2026-11-20T12:00:00Z');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Res = { status: number; body: any };
+const call = async (
+  company: TestCompany,
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  cookie = company.owner.cookie,
+): Promise<Res> => {
+  const res = await t.app.inject({
+    method,
+    url: `/api/orgs/${company.id}${url}`,
+    headers: { cookie },
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+  return { status: res.statusCode, body: res.body ? res.json() : undefined };
+};
+const ok = async <T = any>(
+  company: TestCompany,
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) => {
+  const res = await call(company, method, url, payload);
+  if (res.status >= 300) throw new Error(`${method} ${url} → ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as T;
+};
+
+const journalCount = async (company: TestCompany) =>
+  Number(
+    (
+      await sql<{
+        n: string;
+      }>`select count(*) as n from journal_entries where organization_id = ${company.id}`.execute(
+        t.database.db,
+      )
+    ).rows[0]!.n,
+  );
+
+/** A sent invoice of `units` consulting hours (12,500 + 20 % tax each). */
+const sentInvoice = async (
+  company: TestCompany,
+  fx: { customerId: string; taxRateId: string },
+  units = 1,
+) => {
+  const inv = await ok(company, 'POST', '/invoices', {
+    customerId: fx.customerId,
+    issueDate: '2026-11-02',
+    lines: [
+      {
+        description: 'Consulting hour',
+        quantity: String(units),
+        unitPrice: 12_500,
+        taxRateIds: [fx.taxRateId],
+      },
+    ],
+  });
+  await ok(company, 'POST', `/invoices/${inv.id}/send`, { email: false });
+  return inv.id as string;
+};
+
+const expectOneNumber = async (company: TestCompany, asOf = '2026-11-20') => {
+  const s = await threeScreens(t.app, t.database.db, company, asOf);
+  for (const a of s.perAccount) expect(a.wallet, a.name).toEqual(a.ledger);
+  expect(s.walletCash).toBe(s.balanceSheetCash);
+  expect(s.trialBalance).toBe(0);
+  expect(s.balanced).toBe(true);
+  return s;
+};
+
+describe('one model: money accounts are the chart’s money accounts', () => {
+  it('gives a new company a money account for each bank, cash and card account, the bank as deposit account', async () => {
+    const company = await createTestCompany(t.app);
+    const wallet = await ok<WalletSummary>(company, 'GET', '/wallet');
+    const byCode = Object.fromEntries(wallet.accounts.map((a) => [a.ledgerAccountCode, a]));
+    expect(Object.keys(byCode).sort()).toEqual(['1000', '1010', '1050', '2100']);
+    expect(byCode['1010']).toMatchObject({
+      kind: 'bank',
+      name: 'Business bank account',
+      isDefaultDeposit: true,
+    });
+    expect(byCode['1000']!.kind).toBe('cash');
+    expect(byCode['1050']!.kind).toBe('payment_processor');
+    expect(byCode['2100']!.kind).toBe('credit_card');
+    expect(wallet.defaultDepositAccountId).toBe(byCode['1010']!.id);
+    expect(wallet).toMatchObject({ cashBase: 0, cardsBase: 0, totalBase: 0 });
+  });
+
+  it('records an invoice payment into the deposit account: wallet = balance sheet cash = dashboard cash', async () => {
+    const company = await createTestCompany(t.app);
+    const fx = await setUpInvoicing(t.app, t.database, company);
+    const savings = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+      name: 'Savings',
+      kind: 'bank',
+      currency: 'USD',
+      openingDate: '2026-11-01',
+      openingBalance: 1_407_500,
+    });
+    const invoiceId = await sentInvoice(company, fx, 8); // 8 × 15,000 = 120,000 due
+    // No account named: the payment goes to the deposit account (1010).
+    await ok(company, 'POST', `/invoices/${invoiceId}/payments`, { date: '2026-11-05', amount: 120_000 });
+    const s = await expectOneNumber(company);
+    const bank = s.wallet.accounts.find((a) => a.ledgerAccountCode === '1010')!;
+    expect(bank.balance).toBe(120_000);
+    expect(s.walletCash).toBe(1_407_500 + 120_000);
+    // The wallet as of a date before the payment: the same agreement, without it.
+    const before = await expectOneNumber(company, '2026-11-04');
+    expect(before.walletCash).toBe(1_407_500);
+    // A payment into another money account, named by its ledger account.
+    const second = await sentInvoice(company, fx, 1);
+    await ok(company, 'POST', `/invoices/${second}/payments`, {
+      date: '2026-11-06',
+      amount: 15_000,
+      depositAccountId: savings.ledgerAccountId,
+    });
+    const after = await expectOneNumber(company);
+    expect(after.wallet.accounts.find((a) => a.id === savings.id)!.balance).toBe(1_422_500);
+  });
+
+  it('chooses the deposit account, and refuses another company’s, an archived one or a card', async () => {
+    const company = await createTestCompany(t.app);
+    const other = await createTestCompany(t.app, { name: 'Other Co' });
+    const otherWallet = await ok<WalletSummary>(other, 'GET', '/wallet');
+    const wallet = await ok<WalletSummary>(company, 'GET', '/wallet');
+    const card = wallet.accounts.find((a) => a.kind === 'credit_card')!;
+    const cash = wallet.accounts.find((a) => a.kind === 'cash')!;
+    const entries = await journalCount(company);
+
+    const foreign = await call(company, 'PUT', '/wallet/deposit-account', {
+      moneyAccountId: otherWallet.accounts[0]!.id,
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.code).toBe('money_account_not_found');
+    const cardRes = await call(company, 'PUT', '/wallet/deposit-account', { moneyAccountId: card.id });
+    expect(cardRes.status).toBe(400);
+    expect(cardRes.body.error.code).toBe('invalid_deposit_account');
+
+    const chosen = await ok<WalletSummary>(company, 'PUT', '/wallet/deposit-account', {
+      moneyAccountId: cash.id,
+    });
+    expect(chosen.defaultDepositAccountId).toBe(cash.id);
+    expect(chosen.accounts.filter((a) => a.isDefaultDeposit).map((a) => a.id)).toEqual([cash.id]);
+    // The deposit account cannot be archived; another (empty) one can, and then cannot be chosen.
+    const archiveDeposit = await call(company, 'PATCH', `/wallet/accounts/${cash.id}`, { archived: true });
+    expect(archiveDeposit.status).toBe(409);
+    expect(archiveDeposit.body.error.code).toBe('default_deposit_account');
+    const bank = wallet.accounts.find((a) => a.ledgerAccountCode === '1010')!;
+    await ok(company, 'PATCH', `/wallet/accounts/${bank.id}`, { archived: true });
+    const archived = await call(company, 'PUT', '/wallet/deposit-account', { moneyAccountId: bank.id });
+    expect(archived.status).toBe(400);
+    expect(archived.body.error.code).toBe('account_archived');
+    expect((await ok<WalletSummary>(company, 'GET', '/wallet')).defaultDepositAccountId).toBe(cash.id);
+    expect(await journalCount(company)).toBe(entries);
+
+    // A viewer cannot choose it.
+    const viewer = await addTestMember(t.app, company, 'viewer');
+    const asViewer = await call(
+      company,
+      'PUT',
+      '/wallet/deposit-account',
+      { moneyAccountId: cash.id },
+      viewer.cookie,
+    );
+    expect(asViewer.status).toBe(403);
+  });
+
+  it('refuses to make, unmake or remove a money account from the chart, pointing to the Wallet', async () => {
+    const company = await createTestCompany(t.app);
+    const wallet = await ok<WalletSummary>(company, 'GET', '/wallet');
+    const bank = wallet.accounts.find((a) => a.ledgerAccountCode === '1010')!;
+    const created = await call(company, 'POST', '/accounts', {
+      code: '1020',
+      name: 'Second bank',
+      type: 'asset',
+      subtype: 'bank',
+    });
+    expect(created.status).toBe(409);
+    expect(created.body.error.code).toBe('money_account_in_wallet');
+    expect(created.body.error.message).toMatch(/Wallet/);
+    const archived = await call(company, 'PATCH', `/accounts/${bank.ledgerAccountId}`, { archived: true });
+    expect(archived.status).toBe(409);
+    const resubtyped = await call(company, 'PATCH', `/accounts/${bank.ledgerAccountId}`, {
+      subtype: 'current_asset',
+    });
+    expect(resubtyped.status).toBe(409);
+    const deleted = await call(company, 'DELETE', `/accounts/${bank.ledgerAccountId}`);
+    expect(deleted.status).toBe(409);
+    // Renaming in the chart renames the money account: one name.
+    await ok(company, 'PATCH', `/accounts/${bank.ledgerAccountId}`, { name: 'Main checking' });
+    expect((await ok<MoneyAccount>(company, 'GET', `/wallet/accounts/${bank.id}`)).name).toBe(
+      'Main checking',
+    );
+    const after = await ok<WalletSummary>(company, 'GET', '/wallet');
+    expect(after.accounts).toHaveLength(wallet.accounts.length);
+  });
+});
+
+describe('money account settings', () => {
+  it('changes the opening balance and date through the ledger, audited, until a reconciliation covers them', async () => {
+    const company = await createTestCompany(t.app);
+    const acct = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+      name: 'Checking',
+      kind: 'bank',
+      currency: 'USD',
+      openingDate: '2026-10-01',
+      openingBalance: 100_000,
+    });
+    expect(acct.openingEditable).toBe(true);
+    const changed = await ok<MoneyAccount>(company, 'PATCH', `/wallet/accounts/${acct.id}`, {
+      openingBalance: 250_000,
+      openingDate: '2026-09-15',
+    });
+    expect(changed).toMatchObject({ openingBalance: 250_000, openingDate: '2026-09-15', balance: 250_000 });
+    await expectOneNumber(company);
+    expect((await expectOneNumber(company, '2026-09-30')).walletCash).toBe(250_000);
+    const audit = await sql<{ action: string }>`
+      select action from audit_log where organization_id = ${company.id} and entity_id = ${acct.id} order by created_at`.execute(
+      t.database.db,
+    );
+    expect(audit.rows.map((r) => r.action)).toContain('money_account.opening_changed');
+    // The old opening entry is reversed, the new one posted: nothing is edited in place.
+    const openings = await sql<{ source: string }>`
+      select source from journal_entries where organization_id = ${company.id}
+         and (source = 'opening_balance' or source = 'reversal') order by number`.execute(t.database.db);
+    expect(openings.rows.map((r) => r.source)).toEqual(['opening_balance', 'reversal', 'opening_balance']);
+
+    // Reconcile to a date on or after the opening: the opening is locked.
+    const started = await ok(company, 'POST', '/reconciliations', {
+      moneyAccountId: acct.id,
+      statementDate: '2026-10-31',
+      statementBalance: 250_000,
+    });
+    await ok(company, 'POST', `/reconciliations/${started.id}/finish`, {});
+    const locked = await ok<MoneyAccount>(company, 'GET', `/wallet/accounts/${acct.id}`);
+    expect(locked.openingEditable).toBe(false);
+    const entries = await journalCount(company);
+    const refused = await call(company, 'PATCH', `/wallet/accounts/${acct.id}`, { openingBalance: 1 });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('opening_reconciled');
+    expect(refused.body.error.message).toMatch(/reconciled to 2026-10-31/);
+    expect(await journalCount(company)).toBe(entries);
+    expect((await ok<MoneyAccount>(company, 'GET', `/wallet/accounts/${acct.id}`)).openingBalance).toBe(
+      250_000,
+    );
+  });
+
+  it('refuses bad opening input and another company’s account with a 4xx, changing nothing', async () => {
+    const company = await createTestCompany(t.app);
+    const other = await createTestCompany(t.app, { name: 'Other Co' });
+    const acct = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+      name: 'Checking',
+      kind: 'bank',
+      currency: 'USD',
+      openingDate: '2026-10-01',
+    });
+    const entries = await journalCount(company);
+    for (const body of [{ openingDate: '2026-02-30' }, { openingBalance: 1.5 }, { openingBalance: 'ten' }]) {
+      const res = await call(company, 'PATCH', `/wallet/accounts/${acct.id}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    const cross = await call(other, 'PATCH', `/wallet/accounts/${acct.id}`, { openingBalance: 5_000 });
+    expect(cross.status).toBe(404);
+    const crossDelete = await call(other, 'DELETE', `/wallet/accounts/${acct.id}`);
+    expect(crossDelete.status).toBe(404);
+    expect(await journalCount(company)).toBe(entries);
+    expect((await ok<MoneyAccount>(company, 'GET', `/wallet/accounts/${acct.id}`)).openingBalance).toBe(0);
+  });
+
+  it('deletes an empty account with its ledger account; one with activity is archived instead', async () => {
+    const company = await createTestCompany(t.app);
+    const empty = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+      name: 'Unused box',
+      kind: 'cash',
+      currency: 'USD',
+      openingDate: '2026-10-01',
+    });
+    const used = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+      name: 'Used',
+      kind: 'bank',
+      currency: 'USD',
+      openingDate: '2026-10-01',
+    });
+    await ok(company, 'POST', '/transactions', {
+      moneyAccountId: used.id,
+      date: '2026-10-05',
+      description: 'Coffee',
+      amount: -500,
+    });
+    const refused = await call(company, 'DELETE', `/wallet/accounts/${used.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('account_has_activity');
+    const withBalance = await call(company, 'PATCH', `/wallet/accounts/${used.id}`, { archived: true });
+    expect(withBalance.status).toBe(409);
+    expect(withBalance.body.error.code).toBe('account_has_balance');
+    const system = (await ok<WalletSummary>(company, 'GET', '/wallet')).accounts.find(
+      (a) => a.ledgerAccountCode === '1000',
+    )!;
+    const systemDelete = await call(company, 'DELETE', `/wallet/accounts/${system.id}`);
+    expect(systemDelete.status).toBe(409);
+    expect(await ok<MoneyAccount>(company, 'GET', `/wallet/accounts/${system.id}`)).toMatchObject({
+      archived: false,
+    });
+
+    const del = await call(company, 'DELETE', `/wallet/accounts/${empty.id}`);
+    expect(del.status).toBe(204);
+    expect((await call(company, 'GET', `/wallet/accounts/${empty.id}`)).status).toBe(404);
+    const ledger = await call(company, 'GET', `/accounts/${empty.ledgerAccountId}`);
+    expect(ledger.status).toBe(404);
+  });
+});
