@@ -38,6 +38,7 @@ import {
 import { CategorySelect } from './CategorySelect.tsx';
 import { Chip, Label, Skeleton, inputClass } from './Controls.tsx';
 import { ImportWizard } from './ImportWizard.tsx';
+import { MatchAction } from './MatchPanel.tsx';
 import { ReconcileStart, ReconcileView } from './Reconcile.tsx';
 import { RulesDialog } from './RulesDialog.tsx';
 import { AddTransactionDialog, EditTransactionDialog, SplitDialog } from './TransactionDialogs.tsx';
@@ -643,6 +644,11 @@ const TransactionsPage = () => {
                     </td>
                     <td className="border-b border-slate-100 px-3 py-2 dark:border-slate-800/70">
                       <StatusBadge tx={tx} />
+                      <MatchAction
+                        tx={tx}
+                        canPost={canPost}
+                        onNotice={(text) => setNotice({ tone: 'success', text })}
+                      />
                     </td>
                     <td className="border-b border-slate-100 px-3 py-2 text-right font-medium whitespace-nowrap tabular-nums dark:border-slate-800/70">
                       <Money minor={tx.amount} currency={tx.currency} />

@@ -1,0 +1,332 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link2 } from 'lucide-react';
+import { useId, useState } from 'react';
+import type { Match, MatchReason, MatchSuggestion, MatchSuggestions } from '../../../shared/matching.ts';
+import type { Transaction } from '../../../shared/transactions.ts';
+import { Money, formatAmount } from '../../components/money/Money.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Alert, Badge, EmptyState } from '../../components/ui/Card.tsx';
+import { Dialog } from '../../components/ui/Dialog.tsx';
+import { api } from '../../lib/api.ts';
+import { keys } from '../../lib/queryKeys.ts';
+import { errorMessage, formatDay, useMoneyMutation, useOrgId } from './api.ts';
+
+// Matching a bank line to open invoices or to a payment recorded by hand (issue 13 §4): an
+// uncategorised money-in line shows "Match"; the dialog lists the server's ranked suggestions
+// (checkboxes, so one line can settle several invoices), confirms, and shows what a matched
+// line settles with an Unmatch button. Keyboard: Tab through the suggestions, Space ticks one,
+// Enter on Confirm; the dialog traps focus and Escape closes it. The running total is announced.
+
+const REASONS: Record<MatchReason, string> = {
+  exact_amount: 'Exact amount',
+  partial_amount: 'Part of what is due',
+  number_in_text: 'Invoice number in the description',
+  reference_in_text: 'Reference in the description',
+  customer_in_text: 'Customer named',
+  date_window: 'Date fits',
+  recorded_payment: 'Payment already recorded',
+};
+
+const useMatch = (transactionId: string, enabled: boolean) => {
+  const orgId = useOrgId();
+  return useQuery({
+    queryKey: keys.transactions(orgId, 'match', transactionId),
+    queryFn: () => api.get<{ match: Match | null }>(`/orgs/${orgId}/transactions/${transactionId}/match`),
+    enabled,
+  });
+};
+
+const useSuggestions = (transactionId: string, enabled: boolean) => {
+  const orgId = useOrgId();
+  return useQuery({
+    queryKey: keys.transactions(orgId, 'match-suggestions', transactionId),
+    queryFn: () =>
+      api.get<MatchSuggestions>(`/orgs/${orgId}/transactions/${transactionId}/match-suggestions`),
+    enabled,
+  });
+};
+
+const keyOf = (s: MatchSuggestion) => s.paymentId ?? s.invoiceId;
+
+/** What each chosen invoice settles: in the order chosen, each up to what is due, until the line is used up. */
+const allocate = (lineAmount: number, chosen: MatchSuggestion[]) => {
+  let left = lineAmount;
+  return chosen.map((s) => {
+    const amount = s.kind === 'payment' ? s.amount : Math.min(left, s.amountDue);
+    left -= amount;
+    return { suggestion: s, amount };
+  });
+};
+
+const SuggestionList = ({ tx, onMatched }: { tx: Transaction; onMatched: (text: string) => void }) => {
+  const suggestions = useSuggestions(tx.id, true);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const totalId = useId();
+  const confirm = useMoneyMutation(
+    (orgId, body: { invoices?: { invoiceId: string; amount: number }[]; paymentId?: string }) =>
+      api.post<{ match: Match }>(`/orgs/${orgId}/transactions/${tx.id}/match`, body),
+  );
+  if (suggestions.isPending) return <p className="text-sm text-slate-500">Looking for open invoices…</p>;
+  if (suggestions.isError)
+    return <Alert tone="error">Suggestions could not load: {errorMessage(suggestions.error)}</Alert>;
+  const list = suggestions.data.suggestions;
+  if (list.length === 0)
+    return (
+      <EmptyState
+        title="No open invoice fits this line"
+        description="Nothing owed matches its amount, an invoice number or a customer in its description. Categorise it instead."
+      />
+    );
+  const byKey = new Map(list.map((s) => [keyOf(s), s]));
+  const picked = chosen.map((k) => byKey.get(k)!).filter(Boolean);
+  const allocations = allocate(tx.amount, picked);
+  const total = allocations.reduce((s, a) => s + a.amount, 0);
+  const ready = picked.length > 0 && total === tx.amount && allocations.every((a) => a.amount > 0);
+  const toggle = (s: MatchSuggestion) => {
+    setError(null);
+    const k = keyOf(s);
+    if (chosen.includes(k)) setChosen(chosen.filter((x) => x !== k));
+    // A recorded payment is the whole line; invoices can be combined with each other only.
+    else if (s.kind === 'payment') setChosen([k]);
+    else setChosen([...chosen.filter((x) => byKey.get(x)?.kind !== 'payment'), k]);
+  };
+  const submit = async () => {
+    setError(null);
+    try {
+      const payment = picked.find((s) => s.kind === 'payment');
+      const result = await confirm.mutateAsync(
+        payment
+          ? { paymentId: payment.paymentId! }
+          : { invoices: allocations.map((a) => ({ invoiceId: a.suggestion.invoiceId, amount: a.amount })) },
+      );
+      onMatched(`Matched to invoice ${result.match.allocations.map((a) => a.invoiceNumber).join(', ')}.`);
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ready) void submit();
+      }}
+    >
+      <fieldset>
+        <legend className="mb-2 text-sm font-medium text-slate-700 dark:text-slate-200">
+          Suggestions, best first. Tick the invoices this line pays.
+        </legend>
+        <ul className="space-y-2">
+          {list.map((s) => {
+            const k = keyOf(s);
+            const on = chosen.includes(k);
+            const allocated = allocations.find((a) => keyOf(a.suggestion) === k)?.amount;
+            const label =
+              s.kind === 'payment'
+                ? `Payment of ${formatAmount(s.amount, s.currency)} already recorded on invoice ${s.invoiceNumber}, ${s.customerName}, on ${s.paymentDate}`
+                : `Invoice ${s.invoiceNumber}, ${s.customerName}, ${formatAmount(s.amountDue, s.currency)} due`;
+            return (
+              <li key={k}>
+                <label
+                  className={`flex min-h-11 cursor-pointer items-start gap-3 rounded-xl border p-3 ${on ? 'border-brand-500 bg-brand-50 dark:bg-brand-900/30' : 'border-slate-200 dark:border-slate-700'}`}
+                  data-testid="match-suggestion"
+                >
+                  <input
+                    type="checkbox"
+                    className="mt-1 h-5 w-5"
+                    checked={on}
+                    onChange={() => toggle(s)}
+                    aria-label={label}
+                    aria-describedby={`${totalId}-why-${k}`}
+                  />
+                  <span className="min-w-0 flex-1">
+                    <span className="flex flex-wrap items-baseline justify-between gap-2">
+                      <span className="font-medium text-slate-900 dark:text-white">
+                        {s.kind === 'payment' ? 'Recorded payment · ' : ''}
+                        {s.invoiceNumber} · {s.customerName}
+                      </span>
+                      <Money minor={s.amountDue} currency={s.currency} className="text-sm" />
+                    </span>
+                    <span className="block text-xs text-slate-500 dark:text-slate-400">
+                      {s.kind === 'payment'
+                        ? `Recorded ${formatDay(s.paymentDate!)}`
+                        : `Issued ${formatDay(s.issueDate)}, due ${formatDay(s.dueDate)}`}
+                      {on && allocated !== undefined
+                        ? ` · this line settles ${formatAmount(allocated, s.currency)}`
+                        : ''}
+                    </span>
+                    <span id={`${totalId}-why-${k}`} className="mt-1 flex flex-wrap gap-1">
+                      {s.reasons.map((r) => (
+                        <Badge
+                          key={r}
+                          tone={r === 'exact_amount' || r === 'number_in_text' ? 'green' : 'slate'}
+                        >
+                          {REASONS[r]}
+                        </Badge>
+                      ))}
+                    </span>
+                  </span>
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      </fieldset>
+      <p id={totalId} className="mt-3 text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
+        Settles {formatAmount(total, tx.currency)} of the line's {formatAmount(tx.amount, tx.currency)}
+        {picked.length > 0 && total < tx.amount
+          ? ' — tick more invoices, or categorise the line instead.'
+          : '.'}
+      </p>
+      {error ? (
+        <div className="mt-3">
+          <Alert tone="error">Not matched: {error}</Alert>
+        </div>
+      ) : null}
+      <div className="mt-4 flex justify-end">
+        <Button type="submit" disabled={!ready} busy={confirm.isPending} aria-describedby={totalId}>
+          Confirm match
+        </Button>
+      </div>
+    </form>
+  );
+};
+
+const MatchDetails = ({
+  tx,
+  match,
+  canUnmatch,
+  onUnmatched,
+}: {
+  tx: Transaction;
+  match: Match;
+  canUnmatch: boolean;
+  onUnmatched: (text: string) => void;
+}) => {
+  const [error, setError] = useState<string | null>(null);
+  const unmatch = useMoneyMutation((orgId, _: undefined) =>
+    api.delete<{ match: null }>(`/orgs/${orgId}/transactions/${tx.id}/match`),
+  );
+  return (
+    <div>
+      <p className="text-sm text-slate-600 dark:text-slate-300">
+        {match.kind === 'payment'
+          ? 'This line is the cash of a payment that was recorded by hand; it is counted once.'
+          : 'This line paid these invoices; their payments use this line as the cash.'}
+      </p>
+      <ul className="mt-3 divide-y divide-slate-100 rounded-xl border border-slate-200 dark:divide-slate-800 dark:border-slate-700">
+        {match.allocations.map((a) => (
+          <li key={a.paymentId} className="flex items-center justify-between gap-3 px-3 py-2">
+            <span>
+              <span className="font-medium text-slate-900 dark:text-white">Invoice {a.invoiceNumber}</span>
+              <span className="block text-xs text-slate-500 dark:text-slate-400">{a.customerName}</span>
+            </span>
+            <Money minor={a.amount} currency={tx.currency} />
+          </li>
+        ))}
+      </ul>
+      {error ? (
+        <div className="mt-3">
+          <Alert tone="error">Not unmatched: {error}</Alert>
+        </div>
+      ) : null}
+      {canUnmatch ? (
+        <div className="mt-4 flex justify-end">
+          <Button
+            variant="danger"
+            busy={unmatch.isPending}
+            onClick={async () => {
+              setError(null);
+              try {
+                await unmatch.mutateAsync(undefined);
+                onUnmatched('Unmatched: the line is uncategorised again and the invoices are owed again.');
+              } catch (e) {
+                setError(errorMessage(e));
+              }
+            }}
+          >
+            Unmatch
+          </Button>
+        </div>
+      ) : (
+        <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
+          This line is reconciled; undo the reconciliation to unmatch it.
+        </p>
+      )}
+    </div>
+  );
+};
+
+/**
+ * The row's matching control: "Match" on an uncategorised money-in line, "Matched · INV-…" on
+ * a matched one (both open the dialog); nothing on other lines.
+ */
+export const MatchAction = ({
+  tx,
+  canPost,
+  onNotice,
+}: {
+  tx: Transaction;
+  canPost: boolean;
+  onNotice?: (text: string) => void;
+}) => {
+  const [open, setOpen] = useState(false);
+  const matchable = canPost && tx.categoryKind === 'none' && tx.amount > 0 && tx.status !== 'reconciled';
+  const isPaymentLine = tx.categoryKind === ('payment' as Transaction['categoryKind']);
+  const match = useMatch(tx.id, isPaymentLine);
+  const current = match.data?.match ?? null;
+  if (!matchable && !current) return null;
+  const numbers = current?.allocations.map((a) => a.invoiceNumber).join(', ');
+  const done = (text: string) => {
+    setOpen(false);
+    onNotice?.(text);
+  };
+  return (
+    <div className="mt-1">
+      {current ? (
+        <button
+          type="button"
+          onClick={() => setOpen(true)}
+          aria-haspopup="dialog"
+          aria-label={`Matched to invoice ${numbers}: details${canPost ? ' and unmatch' : ''}`}
+          className="inline-flex min-h-8 items-center gap-1 rounded-full bg-emerald-100 px-2.5 text-xs font-medium text-emerald-800 hover:bg-emerald-200 dark:bg-emerald-900/60 dark:text-emerald-200"
+          data-testid="matched-badge"
+        >
+          <Link2 className="h-3.5 w-3.5" aria-hidden="true" />
+          Matched · {numbers}
+        </button>
+      ) : (
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => setOpen(true)}
+          aria-haspopup="dialog"
+          aria-label={`Match ${tx.description} to an invoice`}
+        >
+          <Link2 className="h-4 w-4" aria-hidden="true" />
+          Match
+        </Button>
+      )}
+      {open ? (
+        <Dialog
+          open
+          onOpenChange={setOpen}
+          wide
+          title={current ? `Matched: ${tx.description}` : `Match: ${tx.description}`}
+          description={`${formatDay(tx.date)} · ${formatAmount(tx.amount, tx.currency)} into ${tx.moneyAccountName}`}
+        >
+          {current ? (
+            <MatchDetails
+              tx={tx}
+              match={current}
+              canUnmatch={canPost && tx.status !== 'reconciled'}
+              onUnmatched={done}
+            />
+          ) : (
+            <SuggestionList tx={tx} onMatched={done} />
+          )}
+        </Dialog>
+      ) : null}
+    </div>
+  );
+};
