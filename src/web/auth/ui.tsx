@@ -1,10 +1,14 @@
-import { AlertCircle, CheckCircle2, Eye, EyeOff, XCircle } from 'lucide-react';
-import { type InputHTMLAttributes, type ReactNode, forwardRef, useId, useState } from 'react';
+import { AlertCircle, Eye, EyeOff } from 'lucide-react';
+import { type ReactNode, forwardRef, useState } from 'react';
 import { STRENGTH_CHECK_LABELS, passwordStrength } from '../../shared/auth/strength.ts';
 import { Logo } from '../components/Logo.tsx';
+import { Button } from '../components/ui/Button.tsx';
+import { Alert } from '../components/ui/Card.tsx';
+import { TextField, type TextFieldProps } from '../components/ui/Field.tsx';
 
 // Building blocks of the sign-in, sign-up and reset screens: a centred card on a soft
-// brand gradient, the red error box, inputs with live status, and the strength meter.
+// brand gradient and the strength meter; the error box, fields and submit button are the
+// ui kit's (Alert, TextField, Button) with the live-check wording these forms need.
 
 export const AuthLayout = ({
   title,
@@ -42,89 +46,46 @@ export const AuthLayout = ({
   </div>
 );
 
+/** The form's error, announced (role="alert"): the kit's Alert with an icon. */
 export const ErrorBox = ({ message }: { message: string | null }) =>
   message ? (
-    <div
-      role="alert"
-      className="mb-4 flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/60 dark:text-red-300"
-    >
-      <AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
-      <span>{message}</span>
+    <div className="mb-4">
+      <Alert>
+        <span className="flex items-start gap-2">
+          <AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+          <span>{message}</span>
+        </span>
+      </Alert>
     </div>
   ) : null;
 
 export type FieldStatus = 'none' | 'valid' | 'invalid';
 
-const borderFor = (status: FieldStatus) =>
-  status === 'valid'
-    ? 'border-emerald-500 focus:ring-emerald-500/30 dark:border-emerald-500'
-    : status === 'invalid'
-      ? 'border-red-500 focus:ring-red-500/30 dark:border-red-400'
-      : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700';
-
-export const INPUT =
-  'block min-h-11 w-full rounded-lg border bg-white px-3 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:outline-none focus:ring-2 dark:bg-slate-950 dark:text-slate-100 dark:placeholder:text-slate-500';
-
-export const StatusMessage = ({
-  id,
-  status,
-  text,
-}: {
-  id: string;
-  status: FieldStatus;
-  text: string | null;
-}) =>
-  text ? (
-    <p
-      id={id}
-      className={`mt-1.5 flex items-start gap-1 text-xs font-medium ${status === 'valid' ? 'text-emerald-600 dark:text-emerald-400' : status === 'invalid' ? 'text-red-600 dark:text-red-400' : 'text-slate-500 dark:text-slate-400'}`}
-    >
-      {status === 'valid' ? <CheckCircle2 className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" /> : null}
-      {status === 'invalid' ? <XCircle className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" /> : null}
-      {text}
-    </p>
-  ) : null;
-
-export type AuthFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+export type AuthFieldProps = Omit<TextFieldProps, 'error' | 'success' | 'hint' | 'label'> & {
   label: string;
   status?: FieldStatus;
   message?: string | null;
-  trailing?: ReactNode;
 };
 
-/** A labelled input whose live message is announced with it (aria-describedby). */
+/**
+ * The kit's TextField with a live check: `status` says whether `message` is the error (and
+ * the field is aria-invalid), the success line, or a plain hint.
+ */
 export const AuthField = forwardRef<HTMLInputElement, AuthFieldProps>(
-  ({ label, status = 'none', message = null, trailing, id, className = '', ...rest }, ref) => {
-    const autoId = useId();
-    const fieldId = id ?? autoId;
-    const messageId = `${fieldId}-message`;
-    return (
-      <div>
-        <label
-          htmlFor={fieldId}
-          className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-200"
-        >
-          {label}
-        </label>
-        <div className="relative">
-          <input
-            ref={ref}
-            id={fieldId}
-            aria-invalid={status === 'invalid' ? true : undefined}
-            aria-describedby={message ? messageId : undefined}
-            className={`${INPUT} ${borderFor(status)} ${trailing ? 'pr-12' : ''} ${className}`}
-            {...rest}
-          />
-          {trailing ? <div className="absolute inset-y-0 right-0 flex items-center">{trailing}</div> : null}
-        </div>
-        <StatusMessage id={messageId} status={status} text={message} />
-      </div>
-    );
-  },
+  ({ status = 'none', message = null, ...rest }, ref) => (
+    <TextField
+      ref={ref}
+      error={status === 'invalid' ? message : null}
+      success={status === 'valid' ? message : null}
+      hint={status === 'none' ? message : null}
+      aria-invalid={status === 'invalid' ? true : undefined}
+      {...rest}
+    />
+  ),
 );
 AuthField.displayName = 'AuthField';
 
-/** A password input with a show/hide toggle. */
+/** A password input with a show/hide toggle that keeps its pressed state announced. */
 export const PasswordField = forwardRef<HTMLInputElement, Omit<AuthFieldProps, 'type' | 'trailing'>>(
   (props, ref) => {
     const [visible, setVisible] = useState(false);
@@ -193,6 +154,7 @@ export const StrengthMeter = ({ password }: { password: string }) => {
   );
 };
 
+/** The form's full-width submit: the kit's Button, busy (focus kept) with its own label. */
 export const SubmitButton = ({
   busy,
   disabled,
@@ -204,20 +166,9 @@ export const SubmitButton = ({
   label: string;
   busyLabel: string;
 }) => (
-  <button
-    type="submit"
-    disabled={busy || disabled}
-    aria-busy={busy || undefined}
-    className="inline-flex min-h-12 w-full items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-brand-600 to-indigo-600 px-4 text-sm font-semibold text-white shadow-md shadow-brand-600/20 transition hover:from-brand-700 hover:to-indigo-700 disabled:cursor-not-allowed disabled:opacity-50"
-  >
-    {busy ? (
-      <span
-        aria-hidden="true"
-        className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent"
-      />
-    ) : null}
+  <Button type="submit" size="lg" block busy={busy} disabled={disabled}>
     {busy ? busyLabel : label}
-  </button>
+  </Button>
 );
 
 export const LINK = 'font-semibold text-brand-600 hover:text-brand-700 hover:underline dark:text-brand-400';

@@ -33,6 +33,8 @@ import {
   type MilestoneStatus,
   type StockStatus,
 } from './sampleData.ts';
+import { Button } from '../components/ui/Button.tsx';
+import { Alert } from '../components/ui/Card.tsx';
 import { Tabs } from './Tabs.tsx';
 import { Badge, Card, DemoTable, ProgressBar, Stat, type Tone } from './ui.tsx';
 
@@ -200,22 +202,15 @@ export const InvoicesSection = () => {
     <Card
       title={`Outstanding ${formatMoney(outstanding)}`}
       action={
-        <button
-          type="button"
-          onClick={() => setNotice(true)}
-          className="inline-flex min-h-11 items-center gap-1.5 rounded-lg bg-brand-600 px-3 text-sm font-semibold text-white hover:bg-brand-700"
-        >
+        <Button size="sm" onClick={() => setNotice(true)}>
           <Plus aria-hidden="true" className="size-4" /> New Invoice
-        </button>
+        </Button>
       }
     >
       {notice ? (
-        <p
-          role="status"
-          className="mb-3 rounded-lg bg-brand-50 p-3 text-sm text-brand-900 dark:bg-brand-500/10 dark:text-brand-200"
-        >
-          This is the demo. Start a free trial to create and send real invoices.
-        </p>
+        <div className="mb-3">
+          <Alert tone="info">This is the demo. Start a free trial to create and send real invoices.</Alert>
+        </div>
       ) : null}
       <DemoTable caption="Invoices" head={['Number', 'Client', 'Due', 'Status', 'Amount']}>
         {INVOICES.map((i) => (

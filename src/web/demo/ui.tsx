@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { PROGRESS_BAR_CLASS, progressTone } from './logic.ts';
+import { Table, Th } from '../components/ui/Table.tsx';
 import { formatPercent } from '../lib/format.ts';
 
 // Small building blocks of the demo screens.
@@ -86,7 +87,7 @@ export const Change = ({ value, invert = false }: { value: number; invert?: bool
   );
 };
 
-/** A compact table that scrolls sideways on narrow screens instead of squashing. */
+/** A compact table (the kit's Table, caption for screen readers) that scrolls sideways on narrow screens. */
 export const DemoTable = ({
   caption,
   head,
@@ -96,23 +97,16 @@ export const DemoTable = ({
   head: string[];
   children: ReactNode;
 }) => (
-  <div className="-mx-4 overflow-x-auto px-4">
-    <table className="w-full min-w-[28rem] text-left text-sm">
-      <caption className="sr-only">{caption}</caption>
-      <thead>
-        <tr className="border-b border-slate-200 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400">
-          {head.map((h, i) => (
-            <th
-              key={h}
-              scope="col"
-              className={`py-2 font-medium ${i === head.length - 1 ? 'text-right' : 'pr-3'}`}
-            >
-              {h}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100 dark:divide-slate-800">{children}</tbody>
-    </table>
-  </div>
+  <Table caption={caption} captionHidden dense className="-mx-4 px-4 [&_table]:min-w-[28rem]">
+    <thead>
+      <tr>
+        {head.map((h, i) => (
+          <Th key={h} numeric={i === head.length - 1} className="px-0 pr-3 normal-case tracking-normal">
+            {h}
+          </Th>
+        ))}
+      </tr>
+    </thead>
+    <tbody className="divide-y divide-slate-100 dark:divide-slate-800">{children}</tbody>
+  </Table>
 );

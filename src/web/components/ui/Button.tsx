@@ -1,23 +1,31 @@
-import { type ButtonHTMLAttributes, forwardRef } from 'react';
+import { type ButtonHTMLAttributes, type MouseEvent, forwardRef } from 'react';
 
 // Buttons at least 44 px high (SPEC section 9), with visible focus and a busy state.
+// A busy button stays focusable: it is marked aria-busy and aria-disabled and ignores
+// clicks (which also stops a busy submit button from submitting its form again), instead of
+// turning native `disabled` on, which would drop keyboard focus to the page body.
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
 
 const VARIANTS: Record<ButtonVariant, string> = {
   primary:
-    'bg-brand-600 text-white shadow-sm hover:bg-brand-700 disabled:bg-brand-600/50 dark:bg-brand-500 dark:hover:bg-brand-400 dark:text-slate-950',
+    'bg-brand-600 text-white shadow-sm hover:bg-brand-700 disabled:bg-brand-600/50 aria-disabled:bg-brand-600/50 dark:bg-brand-500 dark:hover:bg-brand-400 dark:text-slate-950',
   secondary:
     'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800',
   ghost: 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800',
-  danger: 'bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/50',
+  danger:
+    'bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/50 aria-disabled:bg-red-600/50',
 };
 
 export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: ButtonVariant;
   busy?: boolean;
-  size?: 'md' | 'sm';
+  size?: 'md' | 'sm' | 'lg';
+  /** Stretch to the width of its container (forms on the sign-in pages). */
+  block?: boolean;
 };
+
+const SIZES = { sm: 'min-h-11 px-3 text-sm', md: 'min-h-11 px-4 text-sm', lg: 'min-h-12 px-4 text-sm' };
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(
   (
@@ -25,10 +33,12 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(
       variant = 'primary',
       busy = false,
       size = 'md',
+      block = false,
       className = '',
       disabled,
       children,
       type = 'button',
+      onClick,
       ...rest
     },
     ref,
@@ -36,9 +46,17 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(
     <button
       ref={ref}
       type={type}
-      disabled={disabled || busy}
+      disabled={disabled && !busy}
       aria-busy={busy || undefined}
-      className={`inline-flex min-h-11 items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed ${size === 'sm' ? 'px-3 text-sm' : 'px-4 text-sm'} ${VARIANTS[variant]} ${className}`}
+      aria-disabled={busy || undefined}
+      onClick={(event: MouseEvent<HTMLButtonElement>) => {
+        if (busy) {
+          event.preventDefault();
+          return;
+        }
+        onClick?.(event);
+      }}
+      className={`inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed aria-disabled:cursor-wait ${SIZES[size]} ${block ? 'w-full' : ''} ${VARIANTS[variant]} ${className}`}
       {...rest}
     >
       {busy ? (
@@ -52,3 +70,6 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(
   ),
 );
 Button.displayName = 'Button';
+
+/** A link that looks like the primary button (navigation, not an action: "Go to sign in"). */
+export const BUTTON_LINK = `inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors ${SIZES.md} ${VARIANTS.primary}`;

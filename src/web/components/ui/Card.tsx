@@ -1,4 +1,8 @@
+import { RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
+
+// Surfaces of the kit: a card with its header, the empty state of a list, the error state of
+// a view that could not load (with Try again), alerts and badges.
 
 export const Card = ({ children, className = '' }: { children: ReactNode; className?: string }) => (
   <section
@@ -94,3 +98,24 @@ export const Badge = ({
     </span>
   );
 };
+
+/**
+ * What a view shows when its data could not load: the reason, announced (role="alert"), and
+ * a Try again button when the view can refetch.
+ */
+export const ErrorState = ({ message, onRetry }: { message: ReactNode; onRetry?: () => void }) => (
+  <Alert>
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <span>{message}</span>
+      {onRetry ? (
+        <button
+          type="button"
+          onClick={onRetry}
+          className="inline-flex min-h-11 items-center gap-2 rounded-lg px-3 font-medium underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-current"
+        >
+          <RefreshCw className="h-4 w-4" aria-hidden="true" /> Try again
+        </button>
+      ) : null}
+    </div>
+  </Alert>
+);

@@ -1,3 +1,4 @@
+import { CheckCircle2, XCircle } from 'lucide-react';
 import {
   type InputHTMLAttributes,
   type ReactNode,
@@ -7,6 +8,8 @@ import {
 } from 'react';
 
 // A labelled form field: label, control, hint and error wired together for screen readers.
+// A field checked as the person types can also show a success message (green, with a tick);
+// the error wins over it, and either is what the control's aria-describedby points at.
 
 const CONTROL =
   'block min-h-11 w-full rounded-lg border bg-white px-3 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 disabled:bg-slate-100 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-500 dark:disabled:bg-slate-800';
@@ -19,51 +22,78 @@ type FieldShellProps = {
   label: ReactNode;
   hint?: ReactNode;
   error?: string | null;
+  success?: string | null;
   children: ReactNode;
 };
 
-export const FieldShell = ({ id, label, hint, error, children }: FieldShellProps) => (
+export const FieldShell = ({ id, label, hint, error, success, children }: FieldShellProps) => (
   <div className="space-y-1.5">
     <label htmlFor={id} className="block text-sm font-medium text-slate-700 dark:text-slate-200">
       {label}
     </label>
     {children}
-    {hint && !error ? (
+    {error ? (
+      <p
+        id={`${id}-error`}
+        className="flex items-start gap-1 text-xs font-medium text-red-600 dark:text-red-400"
+      >
+        <XCircle className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+        {error}
+      </p>
+    ) : success ? (
+      <p
+        id={`${id}-success`}
+        className="flex items-start gap-1 text-xs font-medium text-emerald-600 dark:text-emerald-400"
+      >
+        <CheckCircle2 className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+        {success}
+      </p>
+    ) : hint ? (
       <p id={`${id}-hint`} className="text-xs text-slate-500 dark:text-slate-400">
         {hint}
-      </p>
-    ) : null}
-    {error ? (
-      <p id={`${id}-error`} className="text-xs font-medium text-red-600 dark:text-red-400">
-        {error}
       </p>
     ) : null}
   </div>
 );
 
-const describedBy = (id: string, hint?: ReactNode, error?: string | null) =>
-  error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+const describedBy = (id: string, hint?: ReactNode, error?: string | null, success?: string | null) =>
+  error ? `${id}-error` : success ? `${id}-success` : hint ? `${id}-hint` : undefined;
 
 export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   label: ReactNode;
   hint?: ReactNode;
   error?: string | null;
+  /** A passed live check ("Valid email format"): green border and message. */
+  success?: string | null;
+  /** A control inside the field's right edge (show/hide password). */
+  trailing?: ReactNode;
 };
 
 export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(
-  ({ label, hint, error, id, className = '', ...rest }, ref) => {
+  ({ label, hint, error, success, trailing, id, className = '', ...rest }, ref) => {
     const autoId = useId();
     const fieldId = id ?? autoId;
+    const border = !error && success ? 'border-emerald-500 dark:border-emerald-500' : borderFor(error);
+    const input = (
+      <input
+        ref={ref}
+        id={fieldId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(fieldId, hint, error, success)}
+        className={`${CONTROL} ${border} ${trailing ? 'pr-12' : ''} ${className}`}
+        {...rest}
+      />
+    );
     return (
-      <FieldShell id={fieldId} label={label} hint={hint} error={error}>
-        <input
-          ref={ref}
-          id={fieldId}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(fieldId, hint, error)}
-          className={`${CONTROL} ${borderFor(error)} ${className}`}
-          {...rest}
-        />
+      <FieldShell id={fieldId} label={label} hint={hint} error={error} success={success}>
+        {trailing ? (
+          <div className="relative">
+            {input}
+            <div className="absolute inset-y-0 right-0 flex items-center">{trailing}</div>
+          </div>
+        ) : (
+          input
+        )}
       </FieldShell>
     );
   },

@@ -1,8 +1,8 @@
-import { Download, FileText, RefreshCw } from 'lucide-react';
+import { Download, FileText } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { JournalEntry } from '../../../shared/ledger.ts';
 import { Spinner } from '../../components/Spinner.tsx';
-import { Alert, Badge } from '../../components/ui/Card.tsx';
+import { Badge, ErrorState } from '../../components/ui/Card.tsx';
 import { ApiError } from '../../lib/api.ts';
 
 // Small pieces the accounting tabs share: status and source labels, export links, loading
@@ -46,22 +46,7 @@ export const LoadError = ({
   onRetry?: () => void;
 }) => (
   <div className="p-4">
-    <Alert>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <span>
-          Could not load {what}. {errorText(error, 'reload')}
-        </span>
-        {onRetry ? (
-          <button
-            type="button"
-            onClick={onRetry}
-            className="inline-flex min-h-11 items-center gap-2 rounded-lg px-3 font-medium underline-offset-2 hover:underline"
-          >
-            <RefreshCw className="h-4 w-4" aria-hidden="true" /> Try again
-          </button>
-        ) : null}
-      </div>
-    </Alert>
+    <ErrorState message={`Could not load ${what}. ${errorText(error, 'reload')}`} onRetry={onRetry} />
   </div>
 );
 

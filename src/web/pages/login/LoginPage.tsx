@@ -4,6 +4,7 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { MESSAGES, isValidEmail, validateLogin } from '../../../shared/auth/rules.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
 import { clearReloadLoopFlags } from '../../auth/markers.ts';
+import { Alert } from '../../components/ui/Card.tsx';
 import { AuthField, AuthLayout, ErrorBox, LINK, PasswordField, SubmitButton } from '../../auth/ui.tsx';
 import { ResetPasswordModal } from './ResetPasswordModal.tsx';
 
@@ -144,13 +145,14 @@ const LoginPage = () => {
       }
     >
       {notice ? (
-        <p
-          role="status"
-          className="mb-4 flex items-center gap-2 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-300"
-        >
-          <ShieldCheck className="h-4 w-4" aria-hidden="true" />
-          {notice}
-        </p>
+        <div className="mb-4">
+          <Alert tone="success">
+            <span className="flex items-center gap-2">
+              <ShieldCheck className="h-4 w-4" aria-hidden="true" />
+              {notice}
+            </span>
+          </Alert>
+        </div>
       ) : null}
       <div ref={errorRef} tabIndex={-1} className="outline-none">
         <ErrorBox message={message} />

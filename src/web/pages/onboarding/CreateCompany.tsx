@@ -3,7 +3,7 @@ import { Building2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { type MyCompany, createCompanySchema } from '../../../shared/companies.ts';
 import { Button } from '../../components/ui/Button.tsx';
-import { Alert } from '../../components/ui/Card.tsx';
+import { Alert, Card } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { browserTimeZone } from '../../lib/format.ts';
@@ -126,7 +126,7 @@ export const CreateCompanyForm = ({
         options={MONTHS.map((m, i) => ({ value: String(i + 1), label: m }))}
         error={errors.fiscalYearStartMonth}
       />
-      <Button type="submit" busy={create.isPending} className="w-full">
+      <Button type="submit" busy={create.isPending} block>
         {create.isPending ? 'Creating...' : submitLabel}
       </Button>
     </form>
@@ -152,8 +152,8 @@ export const CreateCompanyOnboarding = ({
         </p>
       </div>
     </div>
-    <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+    <Card className="p-6">
       <CreateCompanyForm onCreated={onCreated} defaultCurrency={defaultCurrency} />
-    </div>
+    </Card>
   </div>
 );

@@ -20,6 +20,8 @@ import {
   SubmitButton,
 } from '../../auth/ui.tsx';
 import { capitalise, usePromoCheck } from './usePromoCheck.ts';
+import { BUTTON_LINK } from '../../components/ui/Button.tsx';
+import { Alert } from '../../components/ui/Card.tsx';
 
 // /signup (SPEC sections 2, 4, 5, 7). After the account exists, a promo code that was
 // checked valid is redeemed with the new user's bearer token; a failed redemption is only
@@ -99,10 +101,7 @@ const SignupPage = () => {
           </p>
         </div>
         <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-          <Link
-            to="/login"
-            className="inline-flex min-h-11 items-center justify-center rounded-lg bg-brand-600 px-4 text-sm font-semibold text-white hover:bg-brand-700 dark:bg-brand-500 dark:text-slate-950 dark:hover:bg-brand-400"
-          >
+          <Link to="/login" className={BUTTON_LINK}>
             Go to sign in
           </Link>
           <button type="button" onClick={() => setCheckInbox(null)} className={`min-h-11 text-sm ${LINK}`}>
@@ -260,15 +259,12 @@ const SignupPage = () => {
               }
             />
             {promo.state === 'valid' ? (
-              <div
-                role="status"
-                className="mt-2 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-300"
-              >
-                <p className="font-semibold">{MESSAGES.promoValid}</p>
-                <p>Plan access: {capitalise(promo.planAccess)}</p>
-                {promo.description ? (
-                  <p className="mt-0.5 text-emerald-700 dark:text-emerald-400">{promo.description}</p>
-                ) : null}
+              <div className="mt-2">
+                <Alert tone="success">
+                  <p className="font-semibold">{MESSAGES.promoValid}</p>
+                  <p>Plan access: {capitalise(promo.planAccess)}</p>
+                  {promo.description ? <p className="mt-0.5">{promo.description}</p> : null}
+                </Alert>
               </div>
             ) : null}
           </div>
