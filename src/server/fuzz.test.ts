@@ -299,6 +299,7 @@ const KIND_BY_NAME: Record<string, string> = {
   transactionIds: 'transaction',
   ids: 'transaction',
   reconciliationId: 'reconciliation',
+  importId: 'statementImport',
 };
 const KIND_BY_COLLECTION: Record<string, string> = {
   accounts: 'moneyAccount',
@@ -571,6 +572,14 @@ describe('bad input never answers 5xx (OpenAPI fuzz)', () => {
       description: 'Sale',
       amount: 5_000,
     });
+    // An imported statement with a money-in line, for the matching routes.
+    await post('statementImport', '/statement-imports', {
+      moneyAccountId: m1,
+      fileName: 'march.csv',
+      format: 'csv',
+      content: 'date,description,amount\n2026-03-02,Customer payment,50.00\n',
+      mapping: { dateColumn: 0, descriptionColumn: 1, amountColumn: 2, dateFormat: 'YYYY-MM-DD' },
+    });
     await post('transfer', '/wallet/transfers', {
       fromAccountId: m1,
       toAccountId: m2,
@@ -671,6 +680,8 @@ describe('bad input never answers 5xx (OpenAPI fuzz)', () => {
     if (p === '/invoices' || p === '/recurring-invoices' || p === '/invoices/{invoiceId}/credit-notes')
       extra.lines = [{ description: 'Work', quantity: '1', unitPrice: 1_000 }];
     if (p === '/invoices/{invoiceId}/send') extra.email = false;
+    if (p === '/transactions/{id}/match')
+      Object.assign(extra, { invoices: [{ invoiceId: pools.invoice![1], amount: 5_000 }], paymentId: undefined });
     if (generated && typeof generated === 'object' && !Array.isArray(generated)) {
       const merged = { ...(generated as object), ...extra };
       for (const [k, v] of Object.entries(merged)) if (v === undefined) delete (merged as never)[k];

@@ -160,7 +160,9 @@ export const rankLine = (index: MatchIndex, line: LineForMatching, limit: number
   for (const key of keys) for (const hit of index.byToken.get(key) ?? []) add(hit.invoice, hit.reason);
   for (const w of lineWords) {
     for (const customer of index.customerByWord.get(w) ?? []) {
-      if (!customer.words.every((cw) => lineWords.has(cw))) continue;
+      // A distinctive word of the name (five letters or more, its longest) is enough: banks
+      // often cut a name short ("NORTHWIND" for Northwind Traders); a short one needs them all.
+      if (w.length < 5 && !customer.words.every((cw) => lineWords.has(cw))) continue;
       for (const inv of index.byCustomer.get(customer.id) ?? []) add(inv, 'customer_in_text');
     }
   }
@@ -198,7 +200,12 @@ export const rankLine = (index: MatchIndex, line: LineForMatching, limit: number
     const number = tokenKey(p.number);
     if (number.length >= 3 && keys.has(number)) reasons.add('number_in_text');
     const nw = nameWords(p.customer_name);
-    if (nw.length > 0 && nw.every((w) => lineWords.has(w))) reasons.add('customer_in_text');
+    const longest = nw.reduce((a, b) => (b.length > a.length ? b : a), '');
+    if (
+      nw.length > 0 &&
+      (nw.every((w) => lineWords.has(w)) || (longest.length >= 5 && lineWords.has(longest)))
+    )
+      reasons.add('customer_in_text');
     out.push({
       kind: 'payment',
       invoiceId: p.invoice_id,

@@ -202,13 +202,15 @@ export const loadMatch = async (
     transactionId,
     kind: rows[0]!.kind,
     amount: rows.reduce((s, r) => s + r.amount, 0),
-    allocations: rows.map((r) => ({
-      invoiceId: r.invoice_id,
-      invoiceNumber: labels.get(r.invoice_id)?.number ?? '',
-      customerName: labels.get(r.invoice_id)?.customer_name ?? '',
-      paymentId: r.payment_id,
-      amount: r.amount,
-    })),
+    allocations: rows
+      .map((r) => ({
+        invoiceId: r.invoice_id,
+        invoiceNumber: labels.get(r.invoice_id)?.number ?? '',
+        customerName: labels.get(r.invoice_id)?.customer_name ?? '',
+        paymentId: r.payment_id,
+        amount: r.amount,
+      }))
+      .sort((a, b) => (a.invoiceNumber < b.invoiceNumber ? -1 : a.invoiceNumber > b.invoiceNumber ? 1 : 0)),
     createdAt: new Date(rows[0]!.created_at).toISOString(),
   };
 };

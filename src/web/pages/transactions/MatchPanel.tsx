@@ -289,7 +289,7 @@ export const MatchAction = ({
           onClick={() => setOpen(true)}
           aria-haspopup="dialog"
           aria-label={`Matched to invoice ${numbers}: details${canPost ? ' and unmatch' : ''}`}
-          className="inline-flex min-h-8 items-center gap-1 rounded-full bg-emerald-100 px-2.5 text-xs font-medium text-emerald-800 hover:bg-emerald-200 dark:bg-emerald-900/60 dark:text-emerald-200"
+          className="inline-flex min-h-8 items-center gap-1 rounded-full whitespace-nowrap bg-emerald-100 px-2.5 text-xs font-medium text-emerald-800 hover:bg-emerald-200 dark:bg-emerald-900/60 dark:text-emerald-200"
           data-testid="matched-badge"
         >
           <Link2 className="h-3.5 w-3.5" aria-hidden="true" />
