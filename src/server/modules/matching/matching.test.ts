@@ -238,6 +238,18 @@ describe('confirming and unmatching a match to invoices', () => {
       inv.number,
     );
 
+    // The matched line is the payment's register line: not recategorised, split or deleted.
+    const frozen = await snapshot(s.company.id);
+    const recat = await s.client.patch(`/transactions/${tx}`, {
+      categoryAccountId: await systemAccount(t.database, s.company.id, 'uncategorized_income'),
+    });
+    expect(recat.status).toBeGreaterThanOrEqual(400);
+    expect(recat.status).toBeLessThan(500);
+    const gone = await s.client.delete(`/transactions/${tx}`);
+    expect(gone.status).toBeGreaterThanOrEqual(400);
+    expect(gone.status).toBeLessThan(500);
+    expect(await snapshot(s.company.id)).toEqual(frozen);
+
     // Removing the payment from the invoice is refused: unmatch instead.
     const del = await s.client.delete(`/invoices/${inv.id}/payments/${payment.id}`);
     expect(del.status).toBe(409);
