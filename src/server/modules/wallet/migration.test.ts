@@ -57,16 +57,14 @@ beforeAll(async () => {
       created_at: new Date('2026-03-01T00:00:00Z'),
     })
     .execute();
-  await db
-    .transaction()
-    .execute((trx) =>
-      initializeLedger(trx, {
-        organizationId: org,
-        baseCurrency: 'USD',
-        fiscalYearStartMonth: 1,
-        actorUserId: 'u1',
-      }),
-    );
+  await db.transaction().execute((trx) =>
+    initializeLedger(trx, {
+      organizationId: org,
+      baseCurrency: 'USD',
+      fiscalYearStartMonth: 1,
+      actorUserId: 'u1',
+    }),
+  );
   const acc = async (code: string) =>
     (
       await db

@@ -240,14 +240,17 @@ export const selectMonthlyLedgerMovements = async (
     base_total: string;
     before: boolean;
   }>`
-    select account_id, case when date < ${from} then ${from} else to_char(date_trunc('month', date), 'YYYY-MM-DD') end as month,
+    select account_id, month, before,
            sum(case when currency is null then debit - credit
                     when debit > 0 then amount else -amount end)::bigint as total,
-           sum(debit - credit)::bigint as base_total,
-           date < ${from} as before
-      from journal_lines
-     where organization_id = ${organizationId} and account_id in (${sql.join(ledgerAccountIds)}) and date <= ${to}
-     group by account_id, 2, 4`.execute(db);
+           sum(debit - credit)::bigint as base_total
+      from (select account_id, currency, debit, credit, amount, date < ${from} as before,
+                   case when date < ${from} then ${from}::text
+                        else to_char(date_trunc('month', date), 'YYYY-MM-DD') end as month
+              from journal_lines
+             where organization_id = ${organizationId} and account_id in (${sql.join(ledgerAccountIds)})
+               and date <= ${to}) l
+     group by account_id, month, before`.execute(db);
   return result.rows.map((r) => ({ ...r, total: Number(r.total), baseTotal: Number(r.base_total) }));
 };
 

@@ -137,6 +137,12 @@ describe('one model: money accounts are the chart’s money accounts', () => {
     });
     const after = await expectOneNumber(company);
     expect(after.wallet.accounts.find((a) => a.id === savings.id)!.balance).toBe(1_422_500);
+    // The balance-over-time chart reads the same ledger: October empty, today the wallet's total.
+    const history = await ok(company, 'GET', '/wallet/history?months=2');
+    expect(history.points.map((p: { date: string }) => p.date)).toEqual(['2026-10-31', '2026-11-20']);
+    expect(history.points[0].totalBase).toBe(0);
+    expect(history.points[1].totalBase).toBe(after.wallet.totalBase);
+    expect(history.points[1].balances[savings.id]).toBe(1_422_500);
   });
 
   it('chooses the deposit account, and refuses another company’s, an archived one or a card', async () => {
