@@ -16,6 +16,7 @@ import {
   suggestionsForTransaction,
 } from '../../src/server/modules/matching/service.ts';
 import { commitStatement } from '../../src/server/modules/statement-import/service.ts';
+import { selectOpenInvoicesForMatching } from '../../src/server/modules/invoices/bank-payments.ts';
 import { createMoneyAccount } from '../../src/server/modules/wallet/service.ts';
 
 // Matching benchmark (issue 13 §4): --invoices open invoices (default 10,000) of --customers
@@ -275,6 +276,10 @@ const main = async () => {
       withTruth++;
       if (line.suggestions[0]?.invoiceId === expected) firstRight++;
     }
+    const reads: number[] = [];
+    for (let r = 0; r < 5; r++)
+      reads.push((await time(() => selectOpenInvoicesForMatching(db, orgId, 'USD'))).ms);
+    reads.sort((a, b) => a - b);
     const oneLine = last!.lines[1]!.transactionId;
     const single: number[] = [];
     for (let r = 0; r < 5; r++)
@@ -291,6 +296,7 @@ const main = async () => {
       importMs: imported.ms,
       statementSuggestionsMedianMs: statementMs,
       statementSuggestionsWorstMs: worstMs,
+      readingOpenInvoicesMedianMs: reads[2]!,
       oneLineSuggestionsMedianMs: single[2]!,
       linesWithSuggestions: withSuggestion,
       firstSuggestionRight: `${firstRight} of ${withTruth}`,
@@ -300,6 +306,7 @@ const main = async () => {
       process.stdout.write(
         `${database.kind}: ${lineCount} lines against ${invoiceCount} open invoices (${customerCount} customers, ${paymentCount} recorded payments; filled in ${fillMs} ms, statement imported in ${imported.ms} ms)\n` +
           `  suggestions for the whole statement: median ${statementMs} ms, worst of 5 ${worstMs} ms\n` +
+          `  of which reading the open invoices:  median ${reads[2]} ms\n` +
           `  suggestions for one line:            median ${single[2]} ms\n` +
           `  lines with a suggestion: ${withSuggestion} of ${lineCount}; first suggestion is the invoice the line was made from: ${firstRight} of ${withTruth}\n`,
       );

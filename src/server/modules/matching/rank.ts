@@ -116,7 +116,6 @@ export const buildIndex = (invoices: OpenInvoiceForMatching[], payments: Recorde
   const byToken = new Map<string, { invoice: OpenInvoiceForMatching; reason: MatchReason }[]>();
   const byCustomer = new Map<string, OpenInvoiceForMatching[]>();
   const customerByWord = new Map<string, { id: string; words: string[] }[]>();
-  const seenCustomers = new Set<string>();
   for (const inv of invoices) {
     push(byAmount, inv.amount_due, inv);
     const number = tokenKey(inv.number);
@@ -124,20 +123,35 @@ export const buildIndex = (invoices: OpenInvoiceForMatching[], payments: Recorde
     const reference = tokenKey(inv.reference);
     if (reference.length >= 4 && reference !== number)
       push(byToken, reference, { invoice: inv, reason: 'reference_in_text' });
-    push(byCustomer, inv.customer_id, inv);
-    if (!seenCustomers.has(inv.customer_id)) {
-      seenCustomers.add(inv.customer_id);
-      const w = nameWords(inv.customer_name);
-      if (w.length > 0) {
-        // Indexed by its longest word: the rarest, so the fewest customers to check per line.
-        const key = w.reduce((a, b) => (b.length > a.length ? b : a));
-        push(customerByWord, key, { id: inv.customer_id, words: w });
-      }
+    const mine = byCustomer.get(inv.customer_id);
+    if (mine) mine.push(inv);
+    else {
+      byCustomer.set(inv.customer_id, [inv]);
+      const w = [...new Set(nameWords(inv.customer_name))];
+      for (const word of w) push(customerByWord, word, { id: inv.customer_id, words: w });
     }
   }
+  // Each customer's invoices by open amount, so a line naming a customer with many open
+  // invoices takes the few nearest its amount, not all of them.
+  for (const list of byCustomer.values()) list.sort((a, b) => a.amount_due - b.amount_due);
   const paymentsByAmount = new Map<number, RecordedPaymentForMatching[]>();
   for (const p of payments) push(paymentsByAmount, p.amount, p);
   return { byAmount, byToken, byCustomer, customerByWord, paymentsByAmount };
+};
+
+/** At most CUSTOMER_CANDIDATES invoices of an amount-sorted list, those nearest `amount`. */
+const CUSTOMER_CANDIDATES = 12;
+const nearestByAmount = (sorted: OpenInvoiceForMatching[], amount: number) => {
+  if (sorted.length <= CUSTOMER_CANDIDATES) return sorted;
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.amount_due < amount) lo = mid + 1;
+    else hi = mid;
+  }
+  const from = Math.max(0, Math.min(lo - CUSTOMER_CANDIDATES / 2, sorted.length - CUSTOMER_CANDIDATES));
+  return sorted.slice(from, from + CUSTOMER_CANDIDATES);
 };
 
 /** The best suggestions for one line, highest score first. */
@@ -158,14 +172,22 @@ export const rankLine = (index: MatchIndex, line: LineForMatching, limit: number
   };
   for (const inv of index.byAmount.get(line.amount) ?? []) add(inv, 'exact_amount');
   for (const key of keys) for (const hit of index.byToken.get(key) ?? []) add(hit.invoice, hit.reason);
+  // A customer is named when every word of its name is in the line, or when a distinctive
+  // word of it is (five letters or more, in no other customer's name): banks often cut a name
+  // short ("NORTHWIND" for Northwind Traders).
+  const named = new Set<string>();
   for (const w of lineWords) {
-    for (const customer of index.customerByWord.get(w) ?? []) {
-      // A distinctive word of the name (five letters or more, its longest) is enough: banks
-      // often cut a name short ("NORTHWIND" for Northwind Traders); a short one needs them all.
-      if (w.length < 5 && !customer.words.every((cw) => lineWords.has(cw))) continue;
-      for (const inv of index.byCustomer.get(customer.id) ?? []) add(inv, 'customer_in_text');
+    const customers = index.customerByWord.get(w);
+    if (!customers) continue;
+    for (const customer of customers) {
+      if (named.has(customer.id)) continue;
+      if ((w.length >= 5 && customers.length === 1) || customer.words.every((cw) => lineWords.has(cw)))
+        named.add(customer.id);
     }
   }
+  for (const id of named)
+    for (const inv of nearestByAmount(index.byCustomer.get(id) ?? [], line.amount))
+      add(inv, 'customer_in_text');
   const out: MatchSuggestion[] = [];
   for (const { invoice, reasons } of candidates.values()) {
     // A payment cannot come before its invoice (confirming would be refused).
@@ -222,12 +244,13 @@ export const rankLine = (index: MatchIndex, line: LineForMatching, limit: number
       reasons: [...reasons],
     });
   }
-  out.sort(
+  const distance = (x: MatchSuggestion) => Math.abs(dayNumber(x.paymentDate ?? x.dueDate) - lineDay);
+  const ranked = out.map((x) => ({ x, d: distance(x) }));
+  ranked.sort(
     (a, b) =>
-      b.score - a.score ||
-      Math.abs(dayNumber(a.paymentDate ?? a.dueDate) - lineDay) -
-        Math.abs(dayNumber(b.paymentDate ?? b.dueDate) - lineDay) ||
-      (a.invoiceNumber < b.invoiceNumber ? -1 : a.invoiceNumber > b.invoiceNumber ? 1 : 0),
+      b.x.score - a.x.score ||
+      a.d - b.d ||
+      (a.x.invoiceNumber < b.x.invoiceNumber ? -1 : a.x.invoiceNumber > b.x.invoiceNumber ? 1 : 0),
   );
-  return out.slice(0, limit);
+  return ranked.slice(0, limit).map((r) => r.x);
 };
