@@ -21,7 +21,10 @@ import { createMoneyAccount } from '../../src/server/modules/wallet/service.ts';
 // real import service until the company holds --total transactions (default 1,000,000), then
 // times the list's first page, filtered pages, a deep page and the filter totals.
 // Runs on a fresh PGlite in a temp folder, or on PostgreSQL with DATABASE_URL (a fresh schema).
-// Usage: node --import tsx scripts/bench/transactions.ts [--rows 100000] [--total 1000000] [--new-company] [--json]
+// Each import reports its wall time, Node's and the PostgreSQL backends' CPU time (so runs on a
+// loaded machine can still be compared) and the process's peak RSS.
+// Usage: node --import tsx scripts/bench/transactions.ts [--rows 100000] [--total 1000000] [--new-company] [--keep] [--json]
+// --keep leaves the database (its URL or folder is printed) for EXPLAIN.
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -70,6 +73,52 @@ const time = async <T>(fn: () => Promise<T>) => {
   return { ms: Math.round((performance.now() - start) * 10) / 10, result };
 };
 
+/** CPU time (ms) of the PostgreSQL server processes serving `database` (local server, read from /proc). */
+let serverCpu: () => Promise<number> = async () => 0;
+
+type Measured = {
+  rows: number;
+  ms: number;
+  rowsPerSecond: number;
+  /** Node's own CPU time during the import (user + system). */
+  nodeCpuMs: number;
+  /** The database backends' CPU time (PostgreSQL only; PGlite runs inside Node). */
+  serverCpuMs: number;
+  /** Rows per second of CPU time (Node + server): what the import costs, whatever else loads the machine. */
+  rowsPerCpuSecond: number;
+  /** Highest resident set size of this process sampled every 50 ms during the import. */
+  peakRssMb: number;
+};
+
+const measureImport = async (rows: number, fn: () => Promise<{ imported: number }>): Promise<Measured> => {
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  const cpu0 = process.cpuUsage();
+  const server0 = await serverCpu();
+  const { ms, result } = await time(fn);
+  const server1 = await serverCpu();
+  const cpu = process.cpuUsage(cpu0);
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  if (result.imported !== rows) throw new Error(`imported ${result.imported} of ${rows}`);
+  const nodeCpuMs = Math.round((cpu.user + cpu.system) / 1000);
+  const serverCpuMs = Math.round(server1 - server0);
+  return {
+    rows,
+    ms,
+    rowsPerSecond: Math.round((rows / ms) * 1000),
+    nodeCpuMs,
+    serverCpuMs,
+    rowsPerCpuSecond: Math.round((rows / (nodeCpuMs + serverCpuMs)) * 1000),
+    peakRssMb: Math.round(peak / 2 ** 20),
+  };
+};
+
+const describeImport = (m: Measured) =>
+  `${m.rows} rows in ${m.ms} ms (${m.rowsPerSecond} rows/s; CPU: node ${m.nodeCpuMs} ms + server ${m.serverCpuMs} ms = ${m.rowsPerCpuSecond} rows per CPU-second; peak RSS ${m.peakRssMb} MB)`;
+
 const median = async (fn: () => Promise<unknown>, runs = 5) => {
   const times: number[] = [];
   for (let i = 0; i < runs; i += 1) times.push((await time(fn)).ms);
@@ -81,6 +130,7 @@ const main = async () => {
   const url = process.env.DATABASE_URL;
   let database: Awaited<ReturnType<typeof openDatabase>>;
   let cleanup = async () => {};
+  let keptAs = '';
   if (url) {
     // A fresh database of its own (not a schema: Kysely's migrator looks for its tables in any schema).
     const name = `kontor_bench_${Date.now().toString(36)}`;
@@ -91,6 +141,26 @@ const main = async () => {
     await admin.end();
     const target = new URL(url);
     target.pathname = `/${name}`;
+    keptAs = target.toString();
+    serverCpu = async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      const { rows } = await c.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [
+        name,
+      ]);
+      await c.end();
+      let ticks = 0;
+      for (const { pid } of rows) {
+        try {
+          const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+        } catch {
+          // a backend that ended, or a server on another machine: not counted
+        }
+      }
+      return (ticks * 1000) / 100; // USER_HZ
+    };
     database = await openDatabase({ kind: 'postgres', url: target.toString(), max: 4 });
     cleanup = async () => {
       const c = new pg.Client({ connectionString: url });
@@ -101,6 +171,7 @@ const main = async () => {
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-bench-'));
     database = await openDatabase({ kind: 'pglite', dataDir: dir });
+    keptAs = dir;
     cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
   }
   await migrateToLatest(database.db);
@@ -127,10 +198,10 @@ const main = async () => {
     externalIdColumn: 3,
     dateFormat: 'YYYY-MM-DD',
   });
-  const imports: { rows: number; ms: number; rowsPerSecond: number }[] = [];
+  const imports: Measured[] = [];
   for (let seed = 0; seed * rowsPerFile < total; seed += 1) {
     const content = makeCsv(rowsPerFile, seed);
-    const { ms, result } = await time(() =>
+    const measured = await measureImport(rowsPerFile, () =>
       commitStatement(ctx, member, {
         moneyAccountId: account.id,
         fileName: `bench-${seed}.csv`,
@@ -139,16 +210,12 @@ const main = async () => {
         applyRules: true,
       }),
     );
-    if (result.imported !== rowsPerFile) throw new Error(`imported ${result.imported} of ${rowsPerFile}`);
-    imports.push({ rows: rowsPerFile, ms, rowsPerSecond: Math.round((rowsPerFile / ms) * 1000) });
-    if (!asJson)
-      console.error(
-        `import ${seed + 1}: ${rowsPerFile} rows in ${ms} ms (${imports.at(-1)!.rowsPerSecond} rows/s)`,
-      );
+    imports.push(measured);
+    if (!asJson) console.error(`import ${seed + 1}: ${describeImport(measured)}`);
   }
   // --new-company: one more file into a brand-new company of the same database, which must be as
   // fast as any other import (its first entries are unknown to the planner's statistics).
-  let newCompany: { rows: number; ms: number; rowsPerSecond: number } | null = null;
+  let newCompany: Measured | null = null;
   if (args.includes('--new-company')) {
     const org2 = await createTestOrganization(database.db, { baseCurrency: 'USD' });
     const member2: MemberContext = { organizationId: org2.id, userId: 'bench-user', role: 'owner' };
@@ -161,7 +228,7 @@ const main = async () => {
       openingDate: '2024-12-31',
     });
     const content = makeCsv(rowsPerFile, 1000);
-    const { ms, result } = await time(() =>
+    newCompany = await measureImport(rowsPerFile, () =>
       commitStatement(ctx, member2, {
         moneyAccountId: account2.id,
         fileName: 'bench-new-company.csv',
@@ -170,10 +237,7 @@ const main = async () => {
         applyRules: true,
       }),
     );
-    if (result.imported !== rowsPerFile) throw new Error(`imported ${result.imported} of ${rowsPerFile}`);
-    newCompany = { rows: rowsPerFile, ms, rowsPerSecond: Math.round((rowsPerFile / ms) * 1000) };
-    if (!asJson)
-      console.error(`new company: ${rowsPerFile} rows in ${ms} ms (${newCompany.rowsPerSecond} rows/s)`);
+    if (!asJson) console.error(`new company: ${describeImport(newCompany)}`);
   }
   // The same file again adds nothing, and says so quickly.
   const again = await time(() =>
@@ -240,7 +304,8 @@ const main = async () => {
   };
   console.log(asJson ? JSON.stringify(report, null, 2) : report);
   await database.close();
-  await cleanup();
+  if (args.includes('--keep')) console.error(`kept the database: ${keptAs}`);
+  else await cleanup();
 };
 
 await main();

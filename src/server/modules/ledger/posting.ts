@@ -250,9 +250,17 @@ const loadSettingsOrThrow = async (db: Executor, organizationId: string) => {
   return { ...settings, base_currency: settings.base_currency.trim() };
 };
 
-const checkDate = (date: string) => {
+/** A real calendar date: the first check of every posting, single, batch or bulk. */
+export const checkDate = (date: string) => {
   if (typeof date !== 'string' || !isIsoDate(date)) {
     throw badRequest('invalid_date', 'Use a real calendar date in the form YYYY-MM-DD.');
+  }
+};
+
+/** One of the ledger's journal sources. */
+export const checkSource = (source: string) => {
+  if (!JOURNAL_SOURCES.includes(source as (typeof JOURNAL_SOURCES)[number])) {
+    throw badRequest('invalid_source', `"${source}" is not a journal source.`);
   }
 };
 
@@ -326,9 +334,7 @@ export const postJournalEntry = (db: Executor, input: PostJournalEntryInput, opt
   inTransaction(db, async (trx) => {
     const { organizationId } = input;
     checkDate(input.date);
-    if (!JOURNAL_SOURCES.includes(input.source)) {
-      throw badRequest('invalid_source', `"${input.source}" is not a journal source.`);
-    }
+    checkSource(input.source);
     const settings = await loadSettingsOrThrow(trx, organizationId);
     const lines = normalizeLines(input.lines, settings.base_currency, {
       requireBalanced: true,
@@ -843,8 +849,7 @@ export const postJournalEntries = (
     const settings = await loadSettingsOrThrow(trx, organizationId);
     const normalized = entries.map((e, i) => {
       checkDate(e.date);
-      if (!JOURNAL_SOURCES.includes(e.source))
-        throw badRequest('invalid_source', `"${e.source}" is not a journal source.`);
+      checkSource(e.source);
       try {
         return normalizeLines(e.lines, settings.base_currency, { requireBalanced: true });
       } catch (error) {
