@@ -16,7 +16,7 @@ test('match bank lines to invoices, see them matched, unmatch', async ({ page })
   const origin = new URL(test.info().project.use.baseURL!).origin;
   const headers = { origin };
   const r = page.request;
-  const ok = async (res: Awaited<ReturnType<typeof r.post>>) => {
+  const ok = async (res: Awaited<ReturnType<typeof r.post>>): Promise<any> => {
     expect(res.ok(), await res.text()).toBe(true);
     return res.json();
   };
