@@ -19,6 +19,7 @@ import type { Db } from '../../db/client.ts';
 import type { Role } from '../../db/types.ts';
 import { recordAudit } from '../audit/record.ts';
 import { initializeLedger } from '../ledger/accounts.ts';
+import { fiscalYearOf } from '../ledger/dates.ts';
 import { adoptChartMoneyAccounts } from '../wallet/queries.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { ROLE_PERMISSIONS } from '../../http/permissions.ts';
@@ -86,8 +87,10 @@ export const createCompany = async (ctx: AppContext, user: SessionUser, input: C
       fiscalYearStartMonth: data.fiscalYearStartMonth,
       actorUserId: user.id,
     });
-    // Its bank, cash and card accounts are money accounts from the start (decision 0022).
-    await adoptChartMoneyAccounts(trx, id, ctx.now().toISOString().slice(0, 10), user.id);
+    // Its bank, cash and card accounts are money accounts from the start (decision 0022),
+    // opening with the fiscal year the company starts in (editable in the Wallet).
+    const opening = fiscalYearOf(ctx.now().toISOString().slice(0, 10), data.fiscalYearStartMonth).start;
+    await adoptChartMoneyAccounts(trx, id, opening, user.id);
     await recordAudit(trx, {
       organizationId: id,
       actorUserId: user.id,

@@ -369,6 +369,21 @@ const changeOpening = async (
       { reconciledTo: reconciled.statement_date },
     );
   }
+  if (date > row.opening_date) {
+    const first = await trx
+      .selectFrom('bank_transactions')
+      .select((eb) => eb.fn.min('date').as('date'))
+      .where('organization_id', '=', organizationId)
+      .where('money_account_id', '=', row.id)
+      .executeTakeFirst();
+    if (first?.date && String(first.date) < date) {
+      throw conflict(
+        'transactions_before_opening',
+        `${row.name} has transactions from ${String(first.date)}; its opening date can be at most that day.`,
+        { firstTransactionDate: String(first.date) },
+      );
+    }
+  }
   if (row.opening_entry_id) {
     await reverseJournalEntry(trx, {
       organizationId,

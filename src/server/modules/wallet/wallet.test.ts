@@ -314,6 +314,9 @@ describe('money account settings', () => {
       description: 'Coffee',
       amount: -500,
     });
+    const late = await call(company, 'PATCH', `/wallet/accounts/${used.id}`, { openingDate: '2026-10-10' });
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe('transactions_before_opening');
     const refused = await call(company, 'DELETE', `/wallet/accounts/${used.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('account_has_activity');
