@@ -234,6 +234,17 @@ describe('refunds', () => {
     const b = await balancesOn(t.database, company.id);
     expect(b.byId.get(checking.ledgerAccountId)).toBe(bankBefore - 700);
     expect(b.sum).toBe(0);
+    // The cash movement is in the money account's register, as one line of the refund.
+    const line = await t.database.db
+      .selectFrom('bank_transactions')
+      .select(['amount', 'source_kind', 'invoice_id', 'entry_id'])
+      .where('organization_id', '=', company.id)
+      .where('money_account_id', '=', checking.id)
+      .where('source_kind', '=', 'refund')
+      .where('invoice_id', '=', invoice.id)
+      .execute();
+    expect(line).toHaveLength(1);
+    expect(line[0]!.amount).toBe(-700);
   });
 
   it('refuse more than the credit, a void invoice, another company’s money account; nothing changes', async () => {

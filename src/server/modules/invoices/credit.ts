@@ -9,6 +9,7 @@ import type {
 } from '../../../shared/invoice-credit.ts';
 import type { Invoice } from '../../../shared/invoices.ts';
 import { recordAudit } from '../audit/record.ts';
+import { recordDocumentLine } from '../bank-transactions/register.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, inTransaction, postJournalEntry } from '../ledger/posting.ts';
 import { selectMoneyAccount } from '../wallet/queries.ts';
@@ -479,6 +480,20 @@ const refundInTransaction = async (
     moneyAccountId: money.id,
     journalEntryId: journal.id,
     reference: input.reference,
+  });
+  // The cash movement's line in the money account's register (bank-transactions is its writer).
+  await recordDocumentLine(trx, {
+    organizationId,
+    ledgerAccountId: money.ledger_account_id,
+    date: input.date,
+    amount: -(moneyCurrency === currency ? input.amount : cashBase),
+    description,
+    payee: customer.name,
+    entryId: journal.id,
+    rate: moneyCurrency !== base ? rate : null,
+    source: { kind: 'refund', id },
+    invoiceId: target.invoiceId ?? null,
+    createdBy: actor.userId,
   });
   if (target.invoiceId)
     await addEvent(
