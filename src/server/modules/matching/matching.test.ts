@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
 import { api, ensureLedger, systemAccount } from '../../testing/invoices.ts';
+import { recordDocumentLine } from '../bank-transactions/register.ts';
 import { trialBalanceDifference } from '../transactions/test-helpers.ts';
 
 // Matching bank lines to open invoices and recorded payments through the HTTP API (issue 13
@@ -383,6 +384,126 @@ describe('matching a payment recorded by hand', () => {
     expect(after.invoices).toEqual(before.invoices);
     expect(after.payments).toEqual(before.payments);
     expect(await trialBalanceDifference(t.database.db, s.company.id)).toBe(0);
+  });
+});
+
+describe("a recorded payment's own register line", () => {
+  it('is merged into the imported line on match and comes back exactly on unmatch', async () => {
+    const s = await setUp();
+    const inv = await invoice(s, 6_000);
+    const recorded = await s.client.post(`/invoices/${inv.id}/payments`, {
+      date: '2026-03-09',
+      amount: 6_000,
+      depositAccountId: s.ledgerAccountId,
+    });
+    expect(recorded.status).toBe(201);
+    const paymentId = recorded.body.paymentId as string;
+    const db = t.database.db;
+    const ownLine = () =>
+      db
+        .selectFrom('bank_transactions')
+        .selectAll()
+        .where('organization_id', '=', s.company.id)
+        .where('source_kind', '=', 'invoice_payment')
+        .where('source_id', '=', paymentId)
+        .where('category_kind', '=', 'payment')
+        .execute();
+    // The payment's register line (written by the invoices module once it records one).
+    if ((await ownLine()).length === 0) {
+      const payment = await db
+        .selectFrom('invoice_payments')
+        .select('journal_entry_id')
+        .where('organization_id', '=', s.company.id)
+        .where('id', '=', paymentId)
+        .executeTakeFirstOrThrow();
+      await db.transaction().execute((trx) =>
+        recordDocumentLine(trx, {
+          organizationId: s.company.id,
+          ledgerAccountId: s.ledgerAccountId,
+          date: '2026-03-09',
+          amount: 6_000,
+          description: `Payment for invoice ${inv.number}`,
+          entryId: payment.journal_entry_id,
+          source: { kind: 'invoice_payment', id: paymentId },
+          invoiceId: inv.id,
+          createdBy: s.company.owner.id,
+        }),
+      );
+    }
+    const [own] = await ownLine();
+    expect(own).toBeDefined();
+    const bankWithBoth = await ledgerBalance(s.company.id, s.ledgerAccountId);
+    const tx = await line(s, 6_000, 'Northwind');
+    expect(await ledgerBalance(s.company.id, s.ledgerAccountId)).toBe(bankWithBoth + 6_000);
+
+    const res = await s.client.post(`/transactions/${tx}/match`, { paymentId });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // One register line for the cash, the imported one; the ledger counts it once.
+    expect((await ownLine()).map((r) => r.id)).toEqual([tx]);
+    expect(await ledgerBalance(s.company.id, s.ledgerAccountId)).toBe(bankWithBoth);
+    expect(await trialBalanceDifference(db, s.company.id)).toBe(0);
+
+    expect((await s.client.delete(`/transactions/${tx}/match`)).status).toBe(200);
+    const back = await ownLine();
+    expect(back).toHaveLength(1);
+    expect(back[0]).toEqual(own);
+    expect(await ledgerBalance(s.company.id, s.ledgerAccountId)).toBe(bankWithBoth + 6_000);
+  });
+
+  it('refuses when that line is reconciled, and changes nothing', async () => {
+    const s = await setUp();
+    const inv = await invoice(s, 6_000);
+    const recorded = await s.client.post(`/invoices/${inv.id}/payments`, {
+      date: '2026-03-09',
+      amount: 6_000,
+      depositAccountId: s.ledgerAccountId,
+    });
+    const paymentId = recorded.body.paymentId as string;
+    const db = t.database.db;
+    let own = await db
+      .selectFrom('bank_transactions')
+      .select('id')
+      .where('organization_id', '=', s.company.id)
+      .where('source_id', '=', paymentId)
+      .executeTakeFirst();
+    if (!own) {
+      const payment = await db
+        .selectFrom('invoice_payments')
+        .select('journal_entry_id')
+        .where('organization_id', '=', s.company.id)
+        .where('id', '=', paymentId)
+        .executeTakeFirstOrThrow();
+      const id = await db.transaction().execute((trx) =>
+        recordDocumentLine(trx, {
+          organizationId: s.company.id,
+          ledgerAccountId: s.ledgerAccountId,
+          date: '2026-03-09',
+          amount: 6_000,
+          description: 'Payment',
+          entryId: payment.journal_entry_id,
+          source: { kind: 'invoice_payment', id: paymentId },
+          createdBy: null,
+        }),
+      );
+      own = { id: id! };
+    }
+    const rec = await s.client.post('/reconciliations', {
+      moneyAccountId: s.moneyAccountId,
+      statementDate: '2026-03-31',
+      statementBalance: 6_000,
+    });
+    const recId = rec.body.id ?? rec.body.reconciliation?.id;
+    expect(
+      (await s.client.post(`/reconciliations/${recId}/tick`, { transactionIds: [own.id], ticked: true }))
+        .status,
+    ).toBeLessThan(300);
+    expect((await s.client.post(`/reconciliations/${recId}/finish`, {})).status).toBeLessThan(300);
+    const tx = await line(s, 6_000, 'Northwind', '2026-04-02');
+    const before = await snapshot(s.company.id);
+    const res = await s.client.post(`/transactions/${tx}/match`, { paymentId });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('transaction_reconciled');
+    expect(await snapshot(s.company.id)).toEqual(before);
   });
 });
 
