@@ -192,6 +192,23 @@ describe('suggestions', () => {
     );
     expect(firstIds.sort()).toEqual([a.id, b.id].sort());
     expect((await s.client.get('/statement-imports/no-such-import/match-suggestions')).status).toBe(404);
+    // Confirming a suggestion on an imported line (posted through the ledger's bulk path).
+    const bankBefore = await ledgerBalance(s.company.id, s.ledgerAccountId);
+    for (const l of res.body.lines) {
+      const top = l.suggestions[0];
+      const confirmed = await s.client.post(`/transactions/${l.transactionId}/match`, {
+        invoices: [{ invoiceId: top.invoiceId, amount: top.amount }],
+      });
+      expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    }
+    expect(await ledgerBalance(s.company.id, s.ledgerAccountId)).toBe(bankBefore);
+    expect((await invoiceState(s, a.id)).status).toBe('paid');
+    expect((await invoiceState(s, b.id)).status).toBe('paid');
+    expect(await trialBalanceDifference(t.database.db, s.company.id)).toBe(0);
+    // Matched lines are no longer suggested for.
+    expect(
+      (await s.client.get(`/statement-imports/${imported.body.id}/match-suggestions`)).body.lines,
+    ).toEqual([]);
   });
 });
 

@@ -250,7 +250,9 @@ const MatchDetails = ({
         </div>
       ) : (
         <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
-          This line is reconciled; undo the reconciliation to unmatch it.
+          {tx.status === 'reconciled'
+            ? 'This line is reconciled; undo the reconciliation to unmatch it.'
+            : 'Your role can see matches but not change them.'}
         </p>
       )}
     </div>
