@@ -83,14 +83,80 @@ export const recordDocumentLine = async (trx: Executor, line: DocumentLine) => {
   return id;
 };
 
+/**
+ * Removing a document (a payment reversed): writes, in each money account where the
+ * document's lines do not already net to zero, the line that takes them back, under the
+ * reversal's entry. Returns the new lines' ids. The caller refuses first when a completed
+ * reconciliation locks the document's lines (assertNotReconciled with { source }).
+ */
+export const reverseDocumentLines = async (
+  trx: Executor,
+  input: {
+    organizationId: string;
+    source: DocumentSource;
+    date: string;
+    description: string;
+    entryId: string;
+    createdBy: string | null;
+  },
+) => {
+  const lines = await documentLines(trx, input.organizationId, input.source);
+  const byAccount = new Map<
+    string,
+    { net: number; rate: string | null; invoiceId: string | null; ledger: string }
+  >();
+  for (const l of lines) {
+    const acc = byAccount.get(l.money_account_id) ?? {
+      net: 0,
+      rate: l.rate,
+      invoiceId: l.invoice_id,
+      ledger: l.ledger_account_id,
+    };
+    acc.net += l.amount;
+    byAccount.set(l.money_account_id, acc);
+  }
+  const ids: string[] = [];
+  for (const acc of byAccount.values()) {
+    if (acc.net === 0) continue;
+    const id = await recordDocumentLine(trx, {
+      organizationId: input.organizationId,
+      ledgerAccountId: acc.ledger,
+      date: input.date,
+      amount: -acc.net,
+      description: input.description,
+      entryId: input.entryId,
+      rate: acc.rate,
+      source: input.source,
+      invoiceId: acc.invoiceId,
+      createdBy: input.createdBy,
+    });
+    if (id) ids.push(id);
+  }
+  return ids;
+};
+
 /** The register lines of a document, oldest first (the movement, then its removal if any). */
 export const documentLines = (db: Executor, organizationId: string, source: DocumentSource) =>
   db
-    .selectFrom('bank_transactions')
-    .select(['id', 'money_account_id', 'date', 'amount', 'entry_id', 'status', 'reconciliation_id'])
-    .where('organization_id', '=', organizationId)
-    .where('source_kind', '=', source.kind)
-    .where('source_id', '=', source.id)
-    .orderBy('created_at')
-    .orderBy('id')
+    .selectFrom('bank_transactions as t')
+    .innerJoin('money_accounts as m', (j) =>
+      j.onRef('m.organization_id', '=', 't.organization_id').onRef('m.id', '=', 't.money_account_id'),
+    )
+    .select([
+      't.id',
+      't.money_account_id',
+      'm.ledger_account_id',
+      't.date',
+      't.amount',
+      't.rate',
+      't.entry_id',
+      't.invoice_id',
+      't.status',
+      't.reconciliation_id',
+    ])
+    .where('t.organization_id', '=', organizationId)
+    .where('t.source_kind', '=', source.kind)
+    .where('t.source_id', '=', source.id)
+    .orderBy('t.created_at')
+    .orderBy('t.id')
     .execute();

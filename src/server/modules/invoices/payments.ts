@@ -12,9 +12,11 @@ import {
   reverseJournalEntry,
 } from '../ledger/posting.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
+import { assertNotReconciled } from '../bank-transactions/guard.ts';
+import { recordDocumentLine, reverseDocumentLines } from '../bank-transactions/register.ts';
 import { selectDefaultDepositAccount } from '../wallet/queries.ts';
-import { refuseIfFromBankLine } from './bank-payments.ts';
 import { loadCompany, settledStatus, toBase } from './common.ts';
+import { refuseIfFromBankLine } from './bank-payments.ts';
 import { addCredit, takeBackCredit } from './credit.ts';
 import { type Actor, addEvent, describeAmount, getInvoice, refuseTransition } from './invoices.ts';
 import { type Executor, selectInvoice } from './queries.ts';
@@ -178,6 +180,19 @@ export const recordPayment = (
             credit_amount: excess,
           })
           .execute();
+        // Every cash movement is in the register: the payment's line in the money account.
+        await recordDocumentLine(trx, {
+          organizationId,
+          ledgerAccountId: deposit.id,
+          date: input.date,
+          amount: depositCurrency === currency ? input.amount : depositBase,
+          description: input.reference ? `${memo} (${input.reference})` : memo,
+          entryId: entry.id,
+          rate: depositCurrency !== base ? paymentRate : null,
+          source: { kind: 'invoice_payment', id },
+          invoiceId,
+          createdBy: actor.userId,
+        });
         if (excess > 0)
           await addCredit(trx, actor, {
             customerId: row.customer_id,
@@ -265,11 +280,21 @@ export const deletePayment = (
         'This payment was already removed (its reversal is posted).',
       );
     }
+    // A payment whose money a completed reconciliation took in stays (409 naming the statement date).
+    await assertNotReconciled(trx, organizationId, { source: { kind: 'invoice_payment', id: paymentId } });
     const reversal = await reverseJournalEntry(trx, {
       organizationId,
       entryId: payment.journal_entry_id,
       memo: `Payment for invoice ${row.number} removed`,
       actorUserId: actor.userId,
+    });
+    await reverseDocumentLines(trx, {
+      organizationId,
+      source: { kind: 'invoice_payment', id: paymentId },
+      date: reversal.date,
+      description: `Payment for invoice ${row.number} removed`,
+      entryId: reversal.id,
+      createdBy: actor.userId,
     });
     // The part kept as credit goes too (refused if that credit was already used).
     const credited = await trx

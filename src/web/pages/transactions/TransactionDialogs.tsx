@@ -360,7 +360,8 @@ export const EditTransactionDialog = ({ tx, onClose }: { tx: Transaction; onClos
   const orgId = useOrgId();
   const { can } = useCompany();
   const locked = tx.status === 'reconciled';
-  const transfer = tx.categoryKind === 'transfer';
+  // A transfer leg or the line of an invoice payment or refund: only description, payee and notes change here.
+  const transfer = tx.categoryKind === 'transfer' || tx.categoryKind === 'payment';
   const [description, setDescription] = useState(tx.description);
   const [payee, setPayee] = useState(tx.payee ?? '');
   const [date, setDate] = useState(tx.date);
@@ -433,9 +434,11 @@ export const EditTransactionDialog = ({ tx, onClose }: { tx: Transaction; onClos
       description={
         locked
           ? 'Reconciled and locked: undo the reconciliation to change it. Receipts can still be attached.'
-          : transfer
-            ? 'One side of a transfer: change its description and notes here, or delete the transfer on the Wallet page.'
-            : 'Changing the date, amount or tax reverses the ledger entry and posts it again.'
+          : tx.categoryKind === 'payment'
+            ? 'The money of an invoice payment or refund: change its description and notes here; remove the payment on its invoice.'
+            : transfer
+              ? 'One side of a transfer: change its description and notes here, or delete the transfer on the Wallet page.'
+              : 'Changing the date, amount or tax reverses the ledger entry and posts it again.'
       }
       wide
     >

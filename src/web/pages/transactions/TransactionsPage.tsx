@@ -12,7 +12,7 @@ import {
   Trash2,
 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import type { Transaction, TransactionPage } from '../../../shared/transactions.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
@@ -173,7 +173,8 @@ const TransactionsPage = () => {
   );
 
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
-  const selectable = (t: Transaction) => t.status !== 'reconciled' && t.categoryKind !== 'transfer';
+  const selectable = (t: Transaction) =>
+    t.status !== 'reconciled' && t.categoryKind !== 'transfer' && t.categoryKind !== 'payment';
   const toggle = (id: string) => {
     const next = new Set(selected);
     if (next.has(id)) next.delete(id);
@@ -608,6 +609,20 @@ const TransactionsPage = () => {
                     <td className="w-60 min-w-48 border-b border-slate-100 px-3 py-2 dark:border-slate-800/70">
                       {tx.categoryKind === 'transfer' ? (
                         <span className="text-slate-500 dark:text-slate-400">Transfer</span>
+                      ) : tx.categoryKind === 'payment' ? (
+                        // The money of an invoice payment or refund: its entry is the payment's.
+                        tx.source?.invoiceId ? (
+                          <Link
+                            to={`/invoices?invoice=${tx.source.invoiceId}`}
+                            className="inline-flex min-h-11 items-center text-brand-700 underline-offset-2 hover:underline dark:text-brand-300"
+                          >
+                            {tx.categoryName ?? 'Invoice payment'}
+                          </Link>
+                        ) : (
+                          <span className="text-slate-500 dark:text-slate-400">
+                            {tx.categoryName ?? 'Payment'}
+                          </span>
+                        )
                       ) : tx.categoryKind === 'split' ? (
                         <button
                           type="button"
@@ -654,7 +669,10 @@ const TransactionsPage = () => {
                       <Money minor={tx.amount} currency={tx.currency} />
                     </td>
                     <td className="border-b border-slate-100 px-3 py-2 text-right whitespace-nowrap dark:border-slate-800/70">
-                      {canPost && tx.status !== 'reconciled' && tx.categoryKind !== 'transfer' ? (
+                      {canPost &&
+                      tx.status !== 'reconciled' &&
+                      tx.categoryKind !== 'transfer' &&
+                      tx.categoryKind !== 'payment' ? (
                         <div className="flex justify-end gap-1">
                           <Button
                             size="sm"
