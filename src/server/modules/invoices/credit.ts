@@ -9,10 +9,10 @@ import type {
 } from '../../../shared/invoice-credit.ts';
 import type { Invoice } from '../../../shared/invoices.ts';
 import { recordAudit } from '../audit/record.ts';
+import { recordDocumentLine } from '../bank-transactions/register.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, inTransaction, postJournalEntry } from '../ledger/posting.ts';
 import { selectMoneyAccount } from '../wallet/queries.ts';
-import { recordDocumentLine } from '../bank-transactions/register.ts';
 import { loadCompany, settledStatus, toBase } from './common.ts';
 import { type Actor, addEvent, describeAmount, getInvoice, refuseTransition } from './invoices.ts';
 import { type Executor, selectInvoice } from './queries.ts';
@@ -481,7 +481,7 @@ const refundInTransaction = async (
     journalEntryId: journal.id,
     reference: input.reference,
   });
-  // Every cash movement is in the register: the refund's line, out of the money account.
+  // The cash movement's line in the money account's register (bank-transactions is its writer).
   await recordDocumentLine(trx, {
     organizationId,
     ledgerAccountId: money.ledger_account_id,
