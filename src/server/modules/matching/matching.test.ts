@@ -287,6 +287,18 @@ describe('confirming and unmatching a match to invoices', () => {
       categoryKind: 'none',
       status: 'uncategorized',
     });
+    // A retried confirmation with the same Idempotency-Key answers as the first did, once.
+    const key = { 'idempotency-key': `match-${tx}` };
+    const body = { invoices: [{ invoiceId: inv.id, amount: 20_000 }] };
+    const first = await s.client.post(`/transactions/${tx}/match`, body, key);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const replay = await s.client.post(`/transactions/${tx}/match`, body, key);
+    expect(replay.status).toBe(200);
+    expect(replay.raw.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect((await snapshot(s.company.id)).matches).toHaveLength(1);
+    expect((await s.client.delete(`/transactions/${tx}/match`)).status).toBe(200);
+
     // It can be matched again after unmatching.
     const again = await s.client.post(`/transactions/${tx}/match`, {
       invoices: [{ invoiceId: inv.id, amount: 20_000 }],

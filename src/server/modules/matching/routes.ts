@@ -8,6 +8,7 @@ import {
   statementSuggestionsSchema,
 } from '../../../shared/matching.ts';
 import type { AppContext } from '../../context.ts';
+import { replyIdempotent } from '../../http/idempotency.ts';
 import { memberOf, requirePermission } from '../../http/tenancy.ts';
 import {
   getMatch,
@@ -76,14 +77,23 @@ export const matchingRoutes =
       {
         schema: {
           tags,
-          summary: 'Match a bank line to open invoices (records their payments) or to a recorded payment',
+          summary:
+            'Match a bank line to open invoices (records their payments) or to a recorded payment; Idempotency-Key honoured',
           params: idParams,
           body: matchInputSchema,
           response: { 200: matchStateSchema },
         },
         preHandler: requirePermission(ctx, 'post'),
       },
-      async (request) => matchTransaction(ctx, memberOf(request), request.params.id, request.body),
+      // An Idempotency-Key makes a retried confirmation answer as the first one did.
+      async (request, reply) =>
+        replyIdempotent(
+          ctx,
+          request,
+          reply,
+          { scope: `POST /transactions/${request.params.id}/match`, statusCode: 200 },
+          (trxCtx, member) => matchTransaction(trxCtx, member, request.params.id, request.body),
+        ),
     );
 
     app.delete(
