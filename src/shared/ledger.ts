@@ -38,14 +38,14 @@ export const CASH_SUBTYPES: readonly string[] = ['bank', 'cash', 'cash_equivalen
 /** Subtypes of the accounts that are money accounts: the cash ones and credit cards. */
 export const MONEY_SUBTYPES: readonly string[] = [...CASH_SUBTYPES, 'credit_card'];
 
-/**
- * Subtypes of the asset accounts that hold money: the balance sheet's cash and bank lines and
- * the dashboard's cash position. Each such account is a money account of the wallet.
- */
-export const CASH_SUBTYPES: readonly string[] = ['bank', 'cash', 'cash_equivalent'];
-
-/** Subtypes of the accounts that are money accounts: the cash ones and credit cards. */
-export const MONEY_SUBTYPES: readonly string[] = [...CASH_SUBTYPES, 'credit_card'];
+/** How people name each account type, singular ("Asset"). */
+export const ACCOUNT_TYPE_LABELS: Record<AccountTypeName, string> = {
+  asset: 'Asset',
+  liability: 'Liability',
+  equity: 'Equity',
+  income: 'Income',
+  expense: 'Expense',
+};
 
 export const SUBTYPE_LABELS: Record<string, string> = {
   bank: 'Bank',
@@ -437,20 +437,8 @@ export const journalReportSchema = z.object({
       reference: z.string().nullable(),
       source: z.string(),
       reversesEntryId: z.string().nullable(),
-      lines: z.array(
-        z.object({
-          lineNo: z.number(),
-          accountId: z.string(),
-          accountCode: z.string(),
-          accountName: z.string(),
-          debit: z.number(),
-          credit: z.number(),
-          /** A foreign-currency line's currency and amount in it; null in the base currency. */
-          currency: z.string().nullable(),
-          amount: z.number().nullable(),
-          description: z.string().nullable(),
-        }),
-      ),
+      /** A foreign-currency line's currency and amount in it; null in the base currency. */
+      lines: z.array(journalLineSchema.omit({ rate: true, contactId: true })),
     }),
   ),
   nextCursor: z.string().nullable(),

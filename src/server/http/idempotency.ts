@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, conflict } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import { type Executor, inTransaction } from '../db/transaction.ts';
+import { type MemberContext, memberOf } from './tenancy.ts';
 
 // Idempotency-Key for requests that move money — the one implementation every route uses
 // (journal entries, wallet, transactions, transfers, statement import, invoice payments).
@@ -129,4 +130,27 @@ export const runIdempotentRequest = async <T>(
     }),
   );
   return result;
+};
+
+/**
+ * A whole idempotent company route: `work(trxCtx, member)` runs once per key for the member's
+ * company, and the reply carries its status and body, with `idempotent-replayed: true` on a
+ * replay. `payload` defaults to the request body.
+ */
+export const replyIdempotent = async <T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: { scope: string; statusCode: number; payload?: unknown },
+  work: (trxCtx: AppContext, member: MemberContext) => Promise<T>,
+) => {
+  const member = memberOf(request);
+  const result = await runIdempotentRequest(
+    ctx,
+    request,
+    { organizationId: member.organizationId, ...options },
+    (trxCtx) => work(trxCtx, member),
+  );
+  if (result.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.status(result.statusCode).send(result.body);
 };

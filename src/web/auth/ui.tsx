@@ -1,5 +1,5 @@
 import { AlertCircle, Eye, EyeOff } from 'lucide-react';
-import { type ReactNode, forwardRef, useState } from 'react';
+import { type ReactNode, forwardRef, useEffect, useRef, useState } from 'react';
 import { STRENGTH_CHECK_LABELS, passwordStrength } from '../../shared/auth/strength.ts';
 import { Logo } from '../components/Logo.tsx';
 import { Button } from '../components/ui/Button.tsx';
@@ -45,6 +45,22 @@ export const AuthLayout = ({
     </div>
   </div>
 );
+
+/**
+ * A form's error box that takes focus whenever a new message shows, so keyboard and
+ * screen-reader users land on it (the Alert inside is announced as well).
+ */
+export const FormError = ({ message }: { message: string | null }) => {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (message) ref.current?.focus();
+  }, [message]);
+  return (
+    <div ref={ref} tabIndex={-1} className="outline-none">
+      <ErrorBox message={message} />
+    </div>
+  );
+};
 
 /** The form's error, announced (role="alert"): the kit's Alert with an icon. */
 export const ErrorBox = ({ message }: { message: string | null }) =>

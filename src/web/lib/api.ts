@@ -1,18 +1,11 @@
-import { type ApiErrorBody, isApiErrorBody } from '../../shared/errors.ts';
+import { type ApiErrorBody, AppError, isApiErrorBody } from '../../shared/errors.ts';
 
 // The browser's API client: same-origin JSON with the session cookie; errors become
 // ApiError with the server's code and message.
 
-export class ApiError extends Error {
+/** An error answer of the API: the shared AppError shape (status, code, message, details). */
+export class ApiError extends AppError {
   override name = 'ApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
 }
 
 type RequestOptions = Omit<RequestInit, 'body'> & {

@@ -14,6 +14,8 @@ import {
   formatMonthYear,
   formatPrice,
   formatSignedAmount,
+  MONTH_OPTIONS,
+  currencyOptions,
   plural,
 } from './format.ts';
 
@@ -21,18 +23,22 @@ import {
 // number of decimals, signs kept, and calendar dates that no time zone can move.
 
 describe('formatAmount', () => {
-  it('writes minor units with the currency symbol and its decimals', () => {
-    expect(formatAmount(123456, 'USD')).toBe('$1,234.56');
-    expect(formatAmount(5, 'EUR')).toBe('€0.05');
-    expect(formatAmount(0, 'USD')).toBe('$0.00');
-  });
+  it.each<[string, string]>([
+    [formatAmount(123456, 'USD'), '$1,234.56'],
+    [formatAmount(5, 'EUR'), '€0.05'],
+    [formatAmount(0, 'USD'), '$0.00'],
+  ])('writes minor units with the currency symbol and its decimals: %s', (actual, expected) =>
+    expect(actual).toBe(expected),
+  );
 
-  it('keeps the sign of negatives, or parentheses in accounting style', () => {
-    expect(formatAmount(-500, 'USD')).toBe('-$5.00');
-    expect(formatAmount(-1, 'USD')).toBe('-$0.01');
-    expect(formatAmount(-500, 'USD', true)).toBe('($5.00)');
-    expect(formatAmount(500, 'USD', true)).toBe('$5.00');
-  });
+  it.each<[string, string]>([
+    [formatAmount(-500, 'USD'), '-$5.00'],
+    [formatAmount(-1, 'USD'), '-$0.01'],
+    [formatAmount(-500, 'USD', true), '($5.00)'],
+    [formatAmount(500, 'USD', true), '$5.00'],
+  ])('keeps the sign of negatives, or parentheses in accounting style: %s', (actual, expected) =>
+    expect(actual).toBe(expected),
+  );
 
   it('writes zero-decimal and three-decimal currencies in their own minor units', () => {
     expect(formatAmount(1235, 'JPY')).toBe('¥1,235');
@@ -40,51 +46,59 @@ describe('formatAmount', () => {
     expect(formatAmount(1234, 'BHD')).toMatch(/^BHD\s1\.234$/);
   });
 
-  it('is exact up to the amount bound (no float rounding)', () => {
-    expect(formatAmount(MAX_AMOUNT_MINOR, 'USD')).toBe('$9,999,999,999.99');
-    expect(formatAmount(-MAX_AMOUNT_MINOR, 'USD')).toBe('-$9,999,999,999.99');
-    expect(formatAmount(MAX_AMOUNT_MINOR, 'JPY')).toBe('¥999,999,999,999');
-    expect(formatAmount(MAX_AMOUNT_MINOR - 1, 'USD', true)).toBe('$9,999,999,999.98');
+  it.each<[string, string]>([
+    [formatAmount(MAX_AMOUNT_MINOR, 'USD'), '$9,999,999,999.99'],
+    [formatAmount(-MAX_AMOUNT_MINOR, 'USD'), '-$9,999,999,999.99'],
+    [formatAmount(MAX_AMOUNT_MINOR, 'JPY'), '¥999,999,999,999'],
+    [formatAmount(MAX_AMOUNT_MINOR - 1, 'USD', true), '$9,999,999,999.98'],
     // 0.1 + 0.2 style trouble would show here if the cents went through a float.
-    expect(formatAmount(1_000_000_000_001, 'USD')).toBe('$10,000,000,000.01');
-  });
+    [formatAmount(1_000_000_000_001, 'USD'), '$10,000,000,000.01'],
+  ])('is exact up to the amount bound (no float rounding): %s', (actual, expected) =>
+    expect(actual).toBe(expected),
+  );
 
-  it('writes the number alone, with a sign for changes, and as input text', () => {
-    expect(formatAmountNumber(-123456, 'USD')).toBe('-1,234.56');
-    expect(formatAmountNumber(1235, 'JPY')).toBe('1,235');
-    expect(formatSignedAmount(21_437, 'USD')).toBe('+$214.37');
-    expect(formatSignedAmount(-231_845, 'USD')).toBe('−$2,318.45');
-    expect(formatSignedAmount(0, 'USD')).toBe('$0.00');
-    expect(formatSignedAmount(-1235, 'JPY')).toBe('−¥1,235');
-    expect(formatAmountInput(-5, 'USD')).toBe('-0.05');
-    expect(formatAmountInput(MAX_AMOUNT_MINOR, 'JPY')).toBe('999999999999');
-  });
+  it.each<[string, string]>([
+    [formatAmountNumber(-123456, 'USD'), '-1,234.56'],
+    [formatAmountNumber(1235, 'JPY'), '1,235'],
+    [formatSignedAmount(21_437, 'USD'), '+$214.37'],
+    [formatSignedAmount(-231_845, 'USD'), '−$2,318.45'],
+    [formatSignedAmount(0, 'USD'), '$0.00'],
+    [formatSignedAmount(-1235, 'JPY'), '−¥1,235'],
+    [formatAmountInput(-5, 'USD'), '-0.05'],
+    [formatAmountInput(MAX_AMOUNT_MINOR, 'JPY'), '999999999999'],
+  ])('writes the number alone, with a sign for changes, and as input text: %s', (actual, expected) =>
+    expect(actual).toBe(expected),
+  );
 
-  it('shortens amounts for charts', () => {
-    expect(formatAmountCompact(123_456, 'USD')).toBe('$1.2K');
-    expect(formatAmountCompact(-350_000_000, 'USD')).toBe('-$3.5M');
-    expect(formatAmountCompact(12_000, 'JPY')).toBe('¥12K');
-    expect(formatAmountCompact(MAX_AMOUNT_MINOR, 'USD')).toBe('$10B');
-    expect(formatAmountCompact(0, 'USD')).toBe('$0');
-  });
+  it.each<[string, string]>([
+    [formatAmountCompact(123_456, 'USD'), '$1.2K'],
+    [formatAmountCompact(-350_000_000, 'USD'), '-$3.5M'],
+    [formatAmountCompact(12_000, 'JPY'), '¥12K'],
+    [formatAmountCompact(MAX_AMOUNT_MINOR, 'USD'), '$10B'],
+    [formatAmountCompact(0, 'USD'), '$0'],
+  ])('shortens amounts for charts: %s', (actual, expected) => expect(actual).toBe(expected));
 
-  it('writes prices in whole units unless they have cents', () => {
-    expect(formatPrice(1900, 'USD')).toBe('$19');
-    expect(formatPrice(149_000, 'USD')).toBe('$1,490');
-    expect(formatPrice(1583, 'USD')).toBe('$15.83');
-    expect(formatPrice(500, 'JPY')).toBe('¥500');
-  });
+  it.each<[string, string]>([
+    [formatPrice(1900, 'USD'), '$19'],
+    [formatPrice(149_000, 'USD'), '$1,490'],
+    [formatPrice(1583, 'USD'), '$15.83'],
+    [formatPrice(500, 'JPY'), '¥500'],
+  ])('writes prices in whole units unless they have cents: %s', (actual, expected) =>
+    expect(actual).toBe(expected),
+  );
 });
 
 describe('dates', () => {
-  it('formats calendar dates without moving the day', () => {
-    expect(formatDate('2026-11-21')).toBe('Nov 21, 2026');
-    expect(formatDate('2026-01-01')).toBe('Jan 1, 2026');
-    expect(formatDate('2026-12-31')).toBe('Dec 31, 2026');
-    expect(formatDayMonth('2025-06-01')).toBe('Jun 1');
-    expect(formatMonth('2026-02-28')).toBe('Feb');
-    expect(formatMonthYear('2027-01-01')).toBe('Jan 27');
-  });
+  it.each<[string, string]>([
+    [formatDate('2026-11-21'), 'Nov 21, 2026'],
+    [formatDate('2026-01-01'), 'Jan 1, 2026'],
+    [formatDate('2026-12-31'), 'Dec 31, 2026'],
+    [formatDayMonth('2025-06-01'), 'Jun 1'],
+    [formatMonth('2026-02-28'), 'Feb'],
+    [formatMonthYear('2027-01-01'), 'Jan 27'],
+  ])('formats calendar dates without moving the day: %s', (actual, expected) =>
+    expect(actual).toBe(expected),
+  );
 
   it('formats moments with date and time', () => {
     const text = formatDateTime('2026-11-21T15:04:00Z');
@@ -94,16 +108,27 @@ describe('dates', () => {
 });
 
 describe('counts and sizes', () => {
-  it('groups counts and picks the plural', () => {
-    expect(formatCount(1_234_567)).toBe('1,234,567');
-    expect(plural(1, 'transaction')).toBe('1 transaction');
-    expect(plural(2000, 'transaction')).toBe('2,000 transactions');
-    expect(plural(0, 'entry', 'entries')).toBe('0 entries');
-  });
+  it.each<[string, string]>([
+    [formatCount(1_234_567), '1,234,567'],
+    [plural(1, 'transaction'), '1 transaction'],
+    [plural(2000, 'transaction'), '2,000 transactions'],
+    [plural(0, 'entry', 'entries'), '0 entries'],
+  ])('groups counts and picks the plural: %s', (actual, expected) => expect(actual).toBe(expected));
 
-  it('writes file sizes', () => {
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(formatBytes(2 * 1024 * 1024)).toBe('2.0 MB');
+  it.each<[string, string]>([
+    [formatBytes(512), '512 B'],
+    [formatBytes(1536), '1.5 KB'],
+    [formatBytes(2 * 1024 * 1024), '2.0 MB'],
+  ])('writes file sizes: %s', (actual, expected) => expect(actual).toBe(expected));
+});
+
+describe('pickers', () => {
+  it('lists months by number and currencies with the common ones first', () => {
+    expect(MONTH_OPTIONS[0]).toEqual({ value: '1', label: 'January' });
+    expect(MONTH_OPTIONS[11]).toEqual({ value: '12', label: 'December' });
+    const currencies = currencyOptions();
+    expect(currencies[0]).toEqual({ value: 'USD', label: 'USD — US Dollar' });
+    expect(currencies.find((c) => c.value === 'JPY')?.label).toBe('JPY — Japanese Yen');
+    expect(new Set(currencies.map((c) => c.value)).size).toBe(currencies.length);
   });
 });

@@ -91,6 +91,45 @@ export const browserTimeZone = () => {
   }
 };
 
+/** Month names for pickers ("January" …), index 0 = January. */
+export const MONTH_NAMES = Array.from({ length: 12 }, (_, i) =>
+  new Intl.DateTimeFormat(LOCALE, { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2026, i, 1))),
+);
+
+/** A fiscal-year start picker's options: value "1" … "12", label the month's name. */
+export const MONTH_OPTIONS = MONTH_NAMES.map((name, i) => ({ value: String(i + 1), label: name }));
+
+// --- Currencies ---------------------------------------------------------------------------
+
+/** The currencies most companies use, offered first in pickers. */
+export const COMMON_CURRENCIES = [
+  'USD',
+  'EUR',
+  'GBP',
+  'CAD',
+  'AUD',
+  'CHF',
+  'JPY',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'INR',
+  'SGD',
+  'NZD',
+  'ZAR',
+  'BRL',
+  'MXN',
+];
+
+/** Every currency this browser knows as picker options ("EUR — Euro"), the common ones first. */
+export const currencyOptions = () => {
+  const names = new Intl.DisplayNames([LOCALE], { type: 'currency' });
+  const label = (c: string) => `${c} — ${names.of(c) ?? c}`;
+  const rest = Intl.supportedValuesOf('currency').filter((c) => !COMMON_CURRENCIES.includes(c));
+  return [...COMMON_CURRENCIES, ...rest].map((c) => ({ value: c, label: label(c) }));
+};
+
 // --- Counts, sizes, durations -------------------------------------------------------------
 
 const COUNT = new Intl.NumberFormat(LOCALE);

@@ -121,6 +121,13 @@ export const tableToPdf = (
 const amt = (n: number): Cell => ({ amount: n });
 const acct = (r: { code: string; name: string }) => `${r.code} ${r.name}`;
 
+/** "Jan 1 to Mar 31 · USD", or "Through Mar 31 · USD" when the range is open at the start. */
+const rangeSubtitle = (r: { from: string | null; to: string; currency: string }, prefs: FormatPreferences) =>
+  `${r.from ? `${formatDate(r.from, prefs.dateFormat)} to ` : 'Through '}${formatDate(r.to, prefs.dateFormat)} · ${r.currency}`;
+
+/** The columns every line-by-line report starts with. */
+const ENTRY_COLUMNS = [{ label: 'Date' }, { label: 'Entry' }, { label: 'Account' }, { label: 'Memo' }];
+
 export const trialBalanceTable = (r: TrialBalance, prefs: FormatPreferences): ReportTable => ({
   title: 'Trial balance',
   subtitle: r.from
@@ -241,7 +248,7 @@ export const cashFlowTable = (r: CashFlow, prefs: FormatPreferences): ReportTabl
 
 export const generalLedgerTable = (r: GeneralLedger, prefs: FormatPreferences): ReportTable => ({
   title: `General ledger: ${acct(r.account)}`,
-  subtitle: `${r.from ? `${formatDate(r.from, prefs.dateFormat)} to ` : 'Through '}${formatDate(r.to, prefs.dateFormat)} · ${r.currency}`,
+  subtitle: rangeSubtitle(r, prefs),
   currency: r.currency,
   columns: [
     { label: 'Date' },
@@ -271,16 +278,9 @@ export const journalTable = (
   prefs: FormatPreferences,
 ): ReportTable => ({
   title: 'Journal',
-  subtitle: `${r.from ? `${formatDate(r.from, prefs.dateFormat)} to ` : 'Through '}${formatDate(r.to, prefs.dateFormat)} · ${r.currency}`,
+  subtitle: rangeSubtitle(r, prefs),
   currency: r.currency,
-  columns: [
-    { label: 'Date' },
-    { label: 'Entry' },
-    { label: 'Account' },
-    { label: 'Memo' },
-    { label: 'Debit', amount: true },
-    { label: 'Credit', amount: true },
-  ],
+  columns: [...ENTRY_COLUMNS, { label: 'Debit', amount: true }, { label: 'Credit', amount: true }],
   rows: r.entries.flatMap((e) =>
     e.lines.map((l, i) => ({
       cells: [
@@ -300,13 +300,10 @@ export const accountTransactionsTable = (
   prefs: FormatPreferences,
 ): ReportTable => ({
   title: 'Account transactions',
-  subtitle: `${r.from ? `${formatDate(r.from, prefs.dateFormat)} to ` : 'Through '}${formatDate(r.to, prefs.dateFormat)} · ${r.currency}`,
+  subtitle: rangeSubtitle(r, prefs),
   currency: r.currency,
   columns: [
-    { label: 'Date' },
-    { label: 'Entry' },
-    { label: 'Account' },
-    { label: 'Memo' },
+    ...ENTRY_COLUMNS,
     { label: 'Split' },
     { label: 'Debit', amount: true },
     { label: 'Credit', amount: true },

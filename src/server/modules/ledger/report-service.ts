@@ -49,83 +49,78 @@ const companyName = async (db: Executor, organizationId: string) =>
   (await db.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirst())
     ?.name ?? '';
 
+/**
+ * A report as the routes serve it: `load` reads the figures, `table` lays them out for an
+ * export named `<name>-<date>` (the query's `to`, or `asOf`); `exportLimit` is the page size of
+ * an export of a paginated report (the whole range).
+ */
 const defineReport =
-  <Q extends Query, T>(spec: {
-    load: (db: Executor, organizationId: string, query: Q) => Promise<T>;
-    table: (data: T, prefs: FormatPreferences) => ReportTable;
-    fileName: (query: Q) => string;
-    /** The page size of an export of a paginated report (the whole range). */
-    exportLimit?: number;
-  }) =>
+  <Q extends Query & ({ to: string } | { asOf: string }), T>(
+    name: string,
+    load: (db: Executor, organizationId: string, query: Q) => Promise<T>,
+    table: (data: T, prefs: FormatPreferences) => ReportTable,
+    exportLimit?: number,
+  ) =>
   async (ctx: AppContext, member: MemberContext, query: Q): Promise<ReportOutput<T>> => {
     const db = ctx.database.db;
     const { organizationId } = member;
     const whole =
-      query.format !== 'json' && spec.exportLimit !== undefined
-        ? { ...query, limit: spec.exportLimit, cursor: undefined }
+      query.format !== 'json' && exportLimit !== undefined
+        ? { ...query, limit: exportLimit, cursor: undefined }
         : query;
-    const data = await spec.load(db, organizationId, whole);
+    const data = await load(db, organizationId, whole);
     if (query.format === 'json') return { format: 'json', data };
     const prefs: FormatPreferences = {
       dateFormat: query.dateFormat,
       locale: query.locale,
       currencyDisplay: query.currencyDisplay,
     };
-    const table = spec.table(data, prefs);
-    const name = spec.fileName(query);
-    if (query.format === 'csv') {
-      return { format: 'csv', fileName: `${name}.csv`, body: tableToCsv(table) };
-    }
-    const pdf = await tableToPdf(table, prefs, await companyName(db, organizationId));
-    return { format: 'pdf', fileName: `${name}.pdf`, body: pdf };
+    const laidOut = table(data, prefs);
+    const fileName = `${name}-${'asOf' in query ? query.asOf : query.to}`;
+    if (query.format === 'csv')
+      return { format: 'csv', fileName: `${fileName}.csv`, body: tableToCsv(laidOut) };
+    const pdf = await tableToPdf(laidOut, prefs, await companyName(db, organizationId));
+    return { format: 'pdf', fileName: `${fileName}.pdf`, body: pdf };
   };
 
 type Range = z.infer<typeof reportRangeQuerySchema> & ReportFormatQuery;
+type WithFormat<S extends z.ZodTypeAny> = z.infer<S> & ReportFormatQuery;
 
-export const trialBalanceReport = defineReport({
-  load: (db, org, q: Range) => trialBalance(db, org, q),
-  table: trialBalanceTable,
-  fileName: (q) => `trial-balance-${q.to}`,
-});
-
-export const incomeStatementReport = defineReport({
-  load: (db, org, q: Range) => incomeStatement(db, org, q),
-  table: incomeStatementTable,
-  fileName: (q) => `income-statement-${q.to}`,
-});
-
-export const balanceSheetReport = defineReport({
-  load: (db, org, q: z.infer<typeof asOfQuerySchema> & ReportFormatQuery) => balanceSheet(db, org, q.asOf),
-  table: balanceSheetTable,
-  fileName: (q) => `balance-sheet-${q.asOf}`,
-});
-
-export const cashFlowReport = defineReport({
-  load: (db, org, q: Range) => cashFlow(db, org, q),
-  table: cashFlowTable,
-  fileName: (q) => `cash-flow-${q.to}`,
-});
-
-export const generalLedgerReport = defineReport({
-  load: (db, org, q: z.infer<typeof generalLedgerQuerySchema> & ReportFormatQuery) =>
-    generalLedger(db, org, q),
-  table: generalLedgerTable,
-  fileName: (q) => `general-ledger-${q.to}`,
-  exportLimit: 100_000,
-});
-
-export const journalReportFile = defineReport({
-  load: (db, org, q: z.infer<typeof journalReportQuerySchema> & ReportFormatQuery) =>
-    journalReport(db, org, q),
-  table: journalTable,
-  fileName: (q) => `journal-${q.to}`,
-  exportLimit: 20_000,
-});
-
-export const accountTransactionsReport = defineReport({
-  load: (db, org, q: z.infer<typeof accountTransactionsQuerySchema> & ReportFormatQuery) =>
-    accountTransactions(db, org, q),
-  table: accountTransactionsTable,
-  fileName: (q) => `account-transactions-${q.to}`,
-  exportLimit: 100_000,
-});
+export const trialBalanceReport = defineReport(
+  'trial-balance',
+  (db, org, q: Range) => trialBalance(db, org, q),
+  trialBalanceTable,
+);
+export const incomeStatementReport = defineReport(
+  'income-statement',
+  (db, org, q: Range) => incomeStatement(db, org, q),
+  incomeStatementTable,
+);
+export const balanceSheetReport = defineReport(
+  'balance-sheet',
+  (db, org, q: WithFormat<typeof asOfQuerySchema>) => balanceSheet(db, org, q.asOf),
+  balanceSheetTable,
+);
+export const cashFlowReport = defineReport(
+  'cash-flow',
+  (db, org, q: Range) => cashFlow(db, org, q),
+  cashFlowTable,
+);
+export const generalLedgerReport = defineReport(
+  'general-ledger',
+  (db, org, q: WithFormat<typeof generalLedgerQuerySchema>) => generalLedger(db, org, q),
+  generalLedgerTable,
+  100_000,
+);
+export const journalReportFile = defineReport(
+  'journal',
+  (db, org, q: WithFormat<typeof journalReportQuerySchema>) => journalReport(db, org, q),
+  journalTable,
+  20_000,
+);
+export const accountTransactionsReport = defineReport(
+  'account-transactions',
+  (db, org, q: WithFormat<typeof accountTransactionsQuerySchema>) => accountTransactions(db, org, q),
+  accountTransactionsTable,
+  100_000,
+);

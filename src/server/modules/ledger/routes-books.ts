@@ -2,22 +2,145 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  accountCreateSchema,
+  accountSchema,
+  accountUpdateSchema,
+  chartImportResultSchema,
+  chartImportSchema,
   fiscalYearSchema,
   journalExportQuerySchema,
   journalImportResultSchema,
   journalImportSchema,
+  ledgerSettingsSchema,
+  ledgerSettingsUpdateSchema,
 } from '../../../shared/ledger.ts';
 import type { AppContext } from '../../context.ts';
 import { memberOf, requirePermission } from '../../http/tenancy.ts';
-import { errorBody, orgParams, tags, yearParams } from './routes-common.ts';
-import { closeYear, fiscalYears, importJournalFile, journalFile, reopenYear } from './service.ts';
+import { accountParams, errorBody, orgParams, tags, yearParams } from './routes-common.ts';
+import {
+  addAccount,
+  changeAccount,
+  changeLedgerSettings,
+  chartOfAccounts,
+  closeYear,
+  fiscalYears,
+  importChart,
+  importJournalFile,
+  journalFile,
+  readLedgerSettings,
+  removeAccount,
+  reopenYear,
+} from './service.ts';
 
-// The books as a whole: fiscal years (close and reopen) and the journal as plain-text
-// accounting (hledger/ledger) out and in.
+// The books as a whole: ledger settings (lock date, approval), the chart of accounts, fiscal
+// years (close and reopen) and the journal as plain-text accounting (hledger/ledger) out and in.
 
 export const ledgerBookRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    app.get(
+      '/orgs/:organizationId/ledger/settings',
+      {
+        schema: {
+          tags,
+          summary: 'Ledger settings (lock date, approval)',
+          params: orgParams,
+          response: { 200: ledgerSettingsSchema },
+        },
+        preHandler: requirePermission(ctx, 'read'),
+      },
+      async (request) => readLedgerSettings(ctx, memberOf(request)),
+    );
+    app.patch(
+      '/orgs/:organizationId/ledger/settings',
+      {
+        schema: {
+          tags,
+          summary: 'Change the lock date or the approval requirement',
+          params: orgParams,
+          body: ledgerSettingsUpdateSchema,
+          response: { 200: ledgerSettingsSchema },
+        },
+        preHandler: requirePermission(ctx, 'manage_settings'),
+      },
+      async (request) => changeLedgerSettings(ctx, memberOf(request), request.body),
+    );
+
+    app.get(
+      '/orgs/:organizationId/accounts',
+      {
+        schema: {
+          tags,
+          summary: 'Chart of accounts',
+          params: orgParams,
+          response: { 200: z.object({ accounts: z.array(accountSchema) }) },
+        },
+        preHandler: requirePermission(ctx, 'read'),
+      },
+      async (request) => chartOfAccounts(ctx, memberOf(request)),
+    );
+    app.post(
+      '/orgs/:organizationId/accounts',
+      {
+        schema: {
+          tags,
+          summary: 'Add an account',
+          params: orgParams,
+          body: accountCreateSchema,
+          response: { 201: accountSchema },
+        },
+        preHandler: requirePermission(ctx, 'manage_settings'),
+      },
+      async (request, reply) =>
+        reply.status(201).send(await addAccount(ctx, memberOf(request), request.body)),
+    );
+    app.patch(
+      '/orgs/:organizationId/accounts/:accountId',
+      {
+        schema: {
+          tags,
+          summary: 'Rename, recode, regroup, archive or unarchive an account',
+          params: accountParams,
+          body: accountUpdateSchema,
+          response: { 200: accountSchema },
+        },
+        preHandler: requirePermission(ctx, 'manage_settings'),
+      },
+      async (request) =>
+        changeAccount(ctx, memberOf(request), { ...request.body, accountId: request.params.accountId }),
+    );
+    app.delete(
+      '/orgs/:organizationId/accounts/:accountId',
+      {
+        schema: {
+          tags,
+          summary: 'Delete an account that never took a posting',
+          params: accountParams,
+          response: { 204: z.null() },
+        },
+        preHandler: requirePermission(ctx, 'manage_settings'),
+      },
+      async (request, reply) => {
+        await removeAccount(ctx, memberOf(request), request.params);
+        return reply.status(204).send(null);
+      },
+    );
+    app.post(
+      '/orgs/:organizationId/accounts/import',
+      {
+        schema: {
+          tags,
+          summary:
+            'Import a chart of accounts from CSV (code,name,type[,subtype,parent_code,currency,description])',
+          params: orgParams,
+          body: chartImportSchema,
+          response: { 200: chartImportResultSchema },
+        },
+        preHandler: requirePermission(ctx, 'manage_settings'),
+      },
+      async (request) => importChart(ctx, memberOf(request), request.body),
+    );
+
     app.get(
       '/orgs/:organizationId/fiscal-years',
       {
@@ -31,32 +154,20 @@ export const ledgerBookRoutes =
       },
       async (request) => fiscalYears(ctx, memberOf(request)),
     );
-    app.post(
-      '/orgs/:organizationId/fiscal-years/:endDate/close',
-      {
-        schema: {
-          tags,
-          summary: 'Year-end close: move income and expense to retained earnings',
-          params: yearParams,
-          response: { 200: fiscalYearSchema },
+    const yearActions = [
+      ['close', 'Year-end close: move income and expense to retained earnings', closeYear],
+      ['reopen', 'Reopen a closed year by reversing its closing entry', reopenYear],
+    ] as const;
+    for (const [action, summary, run] of yearActions) {
+      app.post(
+        `/orgs/:organizationId/fiscal-years/:endDate/${action}`,
+        {
+          schema: { tags, summary, params: yearParams, response: { 200: fiscalYearSchema } },
+          preHandler: requirePermission(ctx, 'manage_settings'),
         },
-        preHandler: requirePermission(ctx, 'manage_settings'),
-      },
-      async (request) => closeYear(ctx, memberOf(request), request.params),
-    );
-    app.post(
-      '/orgs/:organizationId/fiscal-years/:endDate/reopen',
-      {
-        schema: {
-          tags,
-          summary: 'Reopen a closed year by reversing its closing entry',
-          params: yearParams,
-          response: { 200: fiscalYearSchema },
-        },
-        preHandler: requirePermission(ctx, 'manage_settings'),
-      },
-      async (request) => reopenYear(ctx, memberOf(request), request.params),
-    );
+        async (request) => run(ctx, memberOf(request), request.params),
+      );
+    }
 
     app.get(
       '/orgs/:organizationId/ledger/export.journal',

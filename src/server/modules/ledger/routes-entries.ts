@@ -11,7 +11,7 @@ import {
   reverseEntrySchema,
 } from '../../../shared/ledger.ts';
 import type { AppContext } from '../../context.ts';
-import { runIdempotentRequest } from '../../http/idempotency.ts';
+import { replyIdempotent } from '../../http/idempotency.ts';
 import { memberOf, requirePermission } from '../../http/tenancy.ts';
 import { readMultipartUpload, sendAttachment } from '../attachments/http.ts';
 import { checkUpload } from '../attachments/policy.ts';
@@ -77,22 +77,18 @@ export const ledgerEntryRoutes =
         },
         preHandler: requirePermission(ctx, 'record'),
       },
-      async (request, reply) => {
-        const member = memberOf(request);
-        const result = await runIdempotentRequest(
+      async (request, reply) =>
+        replyIdempotent(
           ctx,
           request,
+          reply,
           {
-            organizationId: member.organizationId,
             scope: 'POST /journal-entries',
             statusCode: 201,
-            payload: { ...request.body, userId: member.userId },
+            payload: { ...request.body, userId: memberOf(request).userId },
           },
-          (trxCtx) => createManualEntry(trxCtx, member, request.body),
-        );
-        if (result.replayed) reply.header('idempotent-replayed', 'true');
-        return reply.status(result.statusCode as 201).send(result.body);
-      },
+          (trxCtx, member) => createManualEntry(trxCtx, member, request.body),
+        ),
     );
     app.patch(
       '/orgs/:organizationId/journal-entries/:entryId',
@@ -136,22 +132,18 @@ export const ledgerEntryRoutes =
         },
         preHandler: requirePermission(ctx, 'post'),
       },
-      async (request, reply) => {
-        const member = memberOf(request);
-        const result = await runIdempotentRequest(
+      async (request, reply) =>
+        replyIdempotent(
           ctx,
           request,
+          reply,
           {
-            organizationId: member.organizationId,
             scope: `POST /journal-entries/${request.params.entryId}/post`,
             statusCode: 200,
-            payload: { userId: member.userId },
+            payload: { userId: memberOf(request).userId },
           },
-          (trxCtx) => postDraft(trxCtx, member, request.params),
-        );
-        if (result.replayed) reply.header('idempotent-replayed', 'true');
-        return reply.status(result.statusCode as 200).send(result.body);
-      },
+          (trxCtx, member) => postDraft(trxCtx, member, request.params),
+        ),
     );
     app.post(
       '/orgs/:organizationId/journal-entries/:entryId/approve',
@@ -179,21 +171,18 @@ export const ledgerEntryRoutes =
         preHandler: requirePermission(ctx, 'post'),
       },
       async (request, reply) => {
-        const member = memberOf(request);
         const body = request.body ?? {};
-        const result = await runIdempotentRequest(
+        return replyIdempotent(
           ctx,
           request,
+          reply,
           {
-            organizationId: member.organizationId,
             scope: `POST /journal-entries/${request.params.entryId}/reverse`,
             statusCode: 201,
             payload: body,
           },
-          (trxCtx) => reverseEntry(trxCtx, member, { ...body, entryId: request.params.entryId }),
+          (trxCtx, member) => reverseEntry(trxCtx, member, { ...body, entryId: request.params.entryId }),
         );
-        if (result.replayed) reply.header('idempotent-replayed', 'true');
-        return reply.status(result.statusCode as 201).send(result.body);
       },
     );
     app.post(
@@ -209,17 +198,14 @@ export const ledgerEntryRoutes =
         },
         preHandler: requirePermission(ctx, 'post'),
       },
-      async (request, reply) => {
-        const member = memberOf(request);
-        const result = await runIdempotentRequest(
+      async (request, reply) =>
+        replyIdempotent(
           ctx,
           request,
-          { organizationId: member.organizationId, scope: 'POST /opening-balances', statusCode: 201 },
-          (trxCtx) => openingBalances(trxCtx, member, request.body),
-        );
-        if (result.replayed) reply.header('idempotent-replayed', 'true');
-        return reply.status(result.statusCode as 201).send(result.body);
-      },
+          reply,
+          { scope: 'POST /opening-balances', statusCode: 201 },
+          (trxCtx, member) => openingBalances(trxCtx, member, request.body),
+        ),
     );
 
     // --- Receipts -----------------------------------------------------------------------

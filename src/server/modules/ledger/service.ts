@@ -149,6 +149,16 @@ export const openingBalances = (
 
 // --- Receipts on entries (the attachment module, owner 'journal_entry') -------------------
 
+type ReceiptRef = { entryId: string; attachmentId: string };
+
+/** Which receipt, of which entry, in the member's company (and where old files may sit). */
+const receipt = (ctx: AppContext, member: MemberContext, input: ReceiptRef) => ({
+  organizationId: member.organizationId,
+  ownerId: input.entryId,
+  attachmentId: input.attachmentId,
+  legacyDir: legacyAttachmentsDir(ctx.config.dataDir),
+});
+
 export const attachReceipt = (
   ctx: AppContext,
   member: MemberContext,
@@ -161,30 +171,11 @@ export const attachReceipt = (
     file: input.file,
   });
 
-export const readReceipt = (
-  ctx: AppContext,
-  member: MemberContext,
-  input: { entryId: string; attachmentId: string },
-) =>
-  readAttachment(db(ctx), 'journal_entry', {
-    organizationId: member.organizationId,
-    ownerId: input.entryId,
-    attachmentId: input.attachmentId,
-    legacyDir: legacyAttachmentsDir(ctx.config.dataDir),
-  });
+export const readReceipt = (ctx: AppContext, member: MemberContext, input: ReceiptRef) =>
+  readAttachment(db(ctx), 'journal_entry', receipt(ctx, member, input));
 
-export const removeReceipt = (
-  ctx: AppContext,
-  member: MemberContext,
-  input: { entryId: string; attachmentId: string },
-) =>
-  removeAttachment(db(ctx), 'journal_entry', {
-    organizationId: member.organizationId,
-    ownerId: input.entryId,
-    attachmentId: input.attachmentId,
-    actorUserId: member.userId,
-    legacyDir: legacyAttachmentsDir(ctx.config.dataDir),
-  });
+export const removeReceipt = (ctx: AppContext, member: MemberContext, input: ReceiptRef) =>
+  removeAttachment(db(ctx), 'journal_entry', { ...receipt(ctx, member, input), actorUserId: member.userId });
 
 // --- Fiscal years -------------------------------------------------------------------------
 

@@ -71,5 +71,9 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(
 );
 Button.displayName = 'Button';
 
-/** A link that looks like the primary button (navigation, not an action: "Go to sign in"). */
-export const BUTTON_LINK = `inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors ${SIZES.md} ${VARIANTS.primary}`;
+/** The classes of a button, for a link that looks like one (navigation or a download, not an action). */
+export const buttonClasses = (variant: ButtonVariant = 'primary', size: keyof typeof SIZES = 'md') =>
+  `inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors ${SIZES[size]} ${VARIANTS[variant]}`;
+
+/** A link that looks like the primary button ("Go to sign in"). */
+export const BUTTON_LINK = buttonClasses('primary');

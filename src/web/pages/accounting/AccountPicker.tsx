@@ -10,19 +10,12 @@ import {
 } from 'react';
 import type { Account } from '../../../shared/ledger.ts';
 import { searchAccounts } from './entryDraft.ts';
+import { ACCOUNT_TYPE_LABELS } from '../../../shared/ledger.ts';
 
 // A searchable account field (ARIA 1.2 combobox with a listbox popup): type a code or part of
 // a name, move with the arrow keys, Enter or Tab picks the highlighted account. With the list
 // closed, Enter is handed to the caller (the entry editor adds a line with it). The list is
 // positioned against the viewport so a scrolling table or panel never clips it.
-
-const TYPE_LABEL: Record<string, string> = {
-  asset: 'Asset',
-  liability: 'Liability',
-  equity: 'Equity',
-  income: 'Income',
-  expense: 'Expense',
-};
 
 export const accountLabel = (a: Pick<Account, 'code' | 'name'>) => `${a.code} · ${a.name}`;
 
@@ -184,7 +177,7 @@ export const AccountPicker = ({
                 <span className="truncate">
                   <span className="tabular-nums text-slate-500 dark:text-slate-400">{a.code}</span> {a.name}
                 </span>
-                <span className="shrink-0 text-xs text-slate-400">{TYPE_LABEL[a.type] ?? a.type}</span>
+                <span className="shrink-0 text-xs text-slate-400">{ACCOUNT_TYPE_LABELS[a.type]}</span>
               </div>
             ))
           )}

@@ -7,6 +7,7 @@ import {
   type AccountTypeName,
   accountCreateSchema,
   SUBTYPE_LABELS,
+  ACCOUNT_TYPE_LABELS,
 } from '../../../shared/ledger.ts';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
@@ -28,14 +29,6 @@ const TYPE_HEADING: Record<AccountTypeName, string> = {
   equity: 'Equity',
   income: 'Income',
   expense: 'Expenses',
-};
-
-const TYPE_LABEL: Record<AccountTypeName, string> = {
-  asset: 'Asset',
-  liability: 'Liability',
-  equity: 'Equity',
-  income: 'Income',
-  expense: 'Expense',
 };
 
 const AccountForm = ({ account, onDone }: { account: Account | null; onDone: (message: string) => void }) => {
@@ -110,7 +103,7 @@ const AccountForm = ({ account, onDone }: { account: Account | null; onDone: (me
             setType(next);
             setSubtype(ACCOUNT_SUBTYPES[next][0]!);
           }}
-          options={ACCOUNT_TYPES.map((t) => ({ value: t, label: TYPE_LABEL[t] }))}
+          options={ACCOUNT_TYPES.map((t) => ({ value: t, label: ACCOUNT_TYPE_LABELS[t] }))}
         />
         <SelectField
           label="Detail type"

@@ -17,7 +17,7 @@ import {
   usePostDraft,
   useReverseEntry,
 } from './ledgerApi.ts';
-import { errorText, Loading, LoadError, SOURCE_LABELS, StatusBadge } from './parts.tsx';
+import { errorText, Loading, LoadError, SOURCE_LABELS, StatusBadge, DebitCreditCells } from './parts.tsx';
 
 // One journal entry: its lines, status and links to its reversal (or the entry it reverses),
 // with the actions the role allows — edit, post or delete a draft, approve, reverse.
@@ -163,12 +163,7 @@ export const EntryDetail = ({
                       {l.accountName}
                     </RowTh>
                     <Td className="text-slate-500 dark:text-slate-400">{l.description || ''}</Td>
-                    <Td numeric>
-                      <Money minor={l.debit} currency={currency} blankZero />
-                    </Td>
-                    <Td numeric>
-                      <Money minor={l.credit} currency={currency} blankZero />
-                    </Td>
+                    <DebitCreditCells debit={l.debit} credit={l.credit} currency={currency} />
                   </tr>
                 ))}
               </tbody>

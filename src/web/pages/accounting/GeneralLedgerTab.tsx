@@ -5,9 +5,18 @@ import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { AccountPicker } from './AccountPicker.tsx';
 import { formatDate } from '../../lib/format.ts';
-import { exportHref, useAccounts, useGeneralLedger, useTrialBalance } from './ledgerApi.ts';
+import { useAccounts, useGeneralLedger, useTrialBalance } from './ledgerApi.ts';
 import { Pager, useCursorPages } from './Pager.tsx';
-import { DateInput, ExportLinks, Loading, LoadError, SOURCE_LABELS, Toolbar } from './parts.tsx';
+import {
+  DateInput,
+  ExportLinks,
+  Loading,
+  LoadError,
+  SOURCE_LABELS,
+  Toolbar,
+  DebitCreditCells,
+  EntryLink,
+} from './parts.tsx';
 
 // General ledger: one account's postings in date order with a running balance, paged with
 // the API's cursor. Without an account chosen it lists the accounts with balances to pick
@@ -125,11 +134,7 @@ export const GeneralLedgerView = ({
         description={`${from ? formatDate(from) : 'From the first entry'} – ${formatDate(to)}`}
         actions={
           accountId ? (
-            <ExportLinks
-              label="general ledger"
-              csv={exportHref(company.id, 'general-ledger', exportQuery, 'csv')}
-              pdf={exportHref(company.id, 'general-ledger', exportQuery, 'pdf')}
-            />
+            <ExportLinks label="general ledger" report="general-ledger" query={exportQuery} />
           ) : null
         }
       />
@@ -217,14 +222,7 @@ export const GeneralLedgerView = ({
                   >
                     <Td className="whitespace-nowrap">{formatDate(r.date)}</Td>
                     <Td>
-                      <button
-                        type="button"
-                        onClick={() => onOpenEntry(r.entryId)}
-                        className="font-medium text-brand-700 tabular-nums underline-offset-2 hover:underline dark:text-brand-300"
-                        aria-label={`Open entry ${r.entryNumber}`}
-                      >
-                        {r.entryNumber}
-                      </button>
+                      <EntryLink number={r.entryNumber} onOpen={() => onOpenEntry(r.entryId)} />
                     </Td>
                     <Td>
                       <span className="text-slate-900 dark:text-white">{r.memo || '—'}</span>
@@ -237,12 +235,7 @@ export const GeneralLedgerView = ({
                     <Td className="text-slate-600 dark:text-slate-300">
                       {SOURCE_LABELS[r.source] ?? r.source}
                     </Td>
-                    <Td numeric>
-                      <Money minor={r.debit} currency={currency} blankZero />
-                    </Td>
-                    <Td numeric>
-                      <Money minor={r.credit} currency={currency} blankZero />
-                    </Td>
+                    <DebitCreditCells debit={r.debit} credit={r.credit} currency={currency} />
                     <Td numeric className="font-medium">
                       <Money minor={r.balance} currency={currency} />
                     </Td>

@@ -4,15 +4,19 @@ import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDate } from '../../lib/format.ts';
-import {
-  exportHref,
-  useBalanceSheet,
-  useCashFlow,
-  useIncomeStatement,
-  useJournalReport,
-} from './ledgerApi.ts';
+import { useBalanceSheet, useCashFlow, useIncomeStatement, useJournalReport } from './ledgerApi.ts';
 import { Pager, useCursorPages } from './Pager.tsx';
-import { DateInput, ExportLinks, Loading, LoadError, SOURCE_LABELS, Toolbar } from './parts.tsx';
+import {
+  DateInput,
+  ExportLinks,
+  Loading,
+  LoadError,
+  QueryView,
+  SOURCE_LABELS,
+  Toolbar,
+  DebitCreditCells,
+  EntryLink,
+} from './parts.tsx';
 
 // The financial statements of the Reports tab, laid out as accountants read them: sections
 // with their lines, subtotals, and a strong total; amounts in accounting style.
@@ -87,7 +91,6 @@ const LineRows = ({ lines, compare }: { lines: Line[]; compare: boolean }) => (
 );
 
 export const IncomeStatementReport = ({ defaultFrom, today }: { defaultFrom: string; today: string }) => {
-  const { company } = useCompany();
   const [from, setFrom] = useState(defaultFrom);
   const [to, setTo] = useState(today);
   const query = { from: from || undefined, to };
@@ -102,105 +105,100 @@ export const IncomeStatementReport = ({ defaultFrom, today }: { defaultFrom: str
             ? `${formatDate(d.from)} – ${formatDate(d.to)}, compared with ${formatDate(d.previousFrom)} – ${formatDate(d.previousTo)}`
             : 'Profit and loss'
         }
-        actions={
-          <ExportLinks
-            label="income statement"
-            csv={exportHref(company.id, 'income-statement', query, 'csv')}
-            pdf={exportHref(company.id, 'income-statement', query, 'pdf')}
-          />
-        }
+        actions={<ExportLinks label="income statement" report="income-statement" query={query} />}
       />
       <Toolbar>
         <DateInput label="From" value={from} onChange={setFrom} max={to} />
         <DateInput label="To" value={to} onChange={(v) => v && setTo(v)} required />
       </Toolbar>
-      {report.isLoading ? (
-        <Loading label="Loading the income statement..." />
-      ) : report.isError ? (
-        <LoadError error={report.error} what="the income statement" onRetry={() => void report.refetch()} />
-      ) : d ? (
-        d.income.length + d.costOfSales.length + d.expenses.length === 0 ? (
-          <EmptyState
-            title="No income or expenses in this period"
-            description="Post entries to income and expense accounts, or choose other dates."
-          />
-        ) : (
-          <Table
-            caption={`Income statement, ${formatDate(d.from)} to ${formatDate(d.to)}, in ${d.currency}`}
-            captionHidden
-          >
-            <thead>
-              <tr>
-                <Th>Account</Th>
-                <Th numeric className="w-40">
-                  This period
-                </Th>
-                <Th numeric className="w-40">
-                  Previous period
-                </Th>
-                <Th numeric className="w-40">
-                  Change
-                </Th>
-              </tr>
-            </thead>
-            <tbody>
-              <SectionHeading span={4}>Income</SectionHeading>
-              <LineRows lines={d.income} compare />
-              <TotalRow
-                label="Total income"
-                values={[d.totals.income, d.totals.previousIncome, d.totals.income - d.totals.previousIncome]}
-              />
-              {d.costOfSales.length > 0 ? (
-                <>
-                  <SectionHeading span={4}>Cost of sales</SectionHeading>
-                  <LineRows lines={d.costOfSales} compare />
-                  <TotalRow
-                    label="Total cost of sales"
-                    values={[
-                      d.totals.costOfSales,
-                      d.totals.previousCostOfSales,
-                      d.totals.costOfSales - d.totals.previousCostOfSales,
-                    ]}
-                  />
-                  <TotalRow
-                    label="Gross profit"
-                    values={[
-                      d.totals.grossProfit,
-                      d.totals.previousGrossProfit,
-                      d.totals.grossProfit - d.totals.previousGrossProfit,
-                    ]}
-                  />
-                </>
-              ) : null}
-              <SectionHeading span={4}>Expenses</SectionHeading>
-              <LineRows lines={d.expenses} compare />
-              <TotalRow
-                label="Total expenses"
-                values={[
-                  d.totals.expenses,
-                  d.totals.previousExpenses,
-                  d.totals.expenses - d.totals.previousExpenses,
-                ]}
-              />
-              <TotalRow
-                grand
-                label={d.totals.netIncome < 0 ? 'Net loss' : 'Net income'}
-                values={[
-                  d.totals.netIncome,
-                  d.totals.previousNetIncome,
-                  d.totals.netIncome - d.totals.previousNetIncome,
-                ]}
-              />
-            </tbody>
-          </Table>
-        )
-      ) : null}
+      <QueryView query={report} what="the income statement">
+        {(d) =>
+          d.income.length + d.costOfSales.length + d.expenses.length === 0 ? (
+            <EmptyState
+              title="No income or expenses in this period"
+              description="Post entries to income and expense accounts, or choose other dates."
+            />
+          ) : (
+            <Table
+              caption={`Income statement, ${formatDate(d.from)} to ${formatDate(d.to)}, in ${d.currency}`}
+              captionHidden
+            >
+              <thead>
+                <tr>
+                  <Th>Account</Th>
+                  <Th numeric className="w-40">
+                    This period
+                  </Th>
+                  <Th numeric className="w-40">
+                    Previous period
+                  </Th>
+                  <Th numeric className="w-40">
+                    Change
+                  </Th>
+                </tr>
+              </thead>
+              <tbody>
+                <SectionHeading span={4}>Income</SectionHeading>
+                <LineRows lines={d.income} compare />
+                <TotalRow
+                  label="Total income"
+                  values={[
+                    d.totals.income,
+                    d.totals.previousIncome,
+                    d.totals.income - d.totals.previousIncome,
+                  ]}
+                />
+                {d.costOfSales.length > 0 ? (
+                  <>
+                    <SectionHeading span={4}>Cost of sales</SectionHeading>
+                    <LineRows lines={d.costOfSales} compare />
+                    <TotalRow
+                      label="Total cost of sales"
+                      values={[
+                        d.totals.costOfSales,
+                        d.totals.previousCostOfSales,
+                        d.totals.costOfSales - d.totals.previousCostOfSales,
+                      ]}
+                    />
+                    <TotalRow
+                      label="Gross profit"
+                      values={[
+                        d.totals.grossProfit,
+                        d.totals.previousGrossProfit,
+                        d.totals.grossProfit - d.totals.previousGrossProfit,
+                      ]}
+                    />
+                  </>
+                ) : null}
+                <SectionHeading span={4}>Expenses</SectionHeading>
+                <LineRows lines={d.expenses} compare />
+                <TotalRow
+                  label="Total expenses"
+                  values={[
+                    d.totals.expenses,
+                    d.totals.previousExpenses,
+                    d.totals.expenses - d.totals.previousExpenses,
+                  ]}
+                />
+                <TotalRow
+                  grand
+                  label={d.totals.netIncome < 0 ? 'Net loss' : 'Net income'}
+                  values={[
+                    d.totals.netIncome,
+                    d.totals.previousNetIncome,
+                    d.totals.netIncome - d.totals.previousNetIncome,
+                  ]}
+                />
+              </tbody>
+            </Table>
+          )
+        }
+      </QueryView>
     </Card>
   );
 };
 
 export const BalanceSheetReport = ({ today }: { today: string }) => {
-  const { company } = useCompany();
   const [asOf, setAsOf] = useState(today);
   const report = useBalanceSheet({ asOf });
   const d = report.data;
@@ -209,13 +207,7 @@ export const BalanceSheetReport = ({ today }: { today: string }) => {
       <CardHeader
         title="Balance sheet"
         description={`As of ${formatDate(asOf)}`}
-        actions={
-          <ExportLinks
-            label="balance sheet"
-            csv={exportHref(company.id, 'balance-sheet', { asOf }, 'csv')}
-            pdf={exportHref(company.id, 'balance-sheet', { asOf }, 'pdf')}
-          />
-        }
+        actions={<ExportLinks label="balance sheet" report="balance-sheet" query={{ asOf }} />}
       />
       <Toolbar>
         <DateInput label="As of" value={asOf} onChange={(v) => v && setAsOf(v)} required />
@@ -229,54 +221,51 @@ export const BalanceSheetReport = ({ today }: { today: string }) => {
           </p>
         ) : null}
       </Toolbar>
-      {report.isLoading ? (
-        <Loading label="Loading the balance sheet..." />
-      ) : report.isError ? (
-        <LoadError error={report.error} what="the balance sheet" onRetry={() => void report.refetch()} />
-      ) : d ? (
-        <Table caption={`Balance sheet as of ${formatDate(d.asOf)}, in ${d.currency}`} captionHidden>
-          <thead>
-            <tr>
-              <Th>Account</Th>
-              <Th numeric className="w-44">
-                Balance
-              </Th>
-            </tr>
-          </thead>
-          <tbody>
-            <SectionHeading span={2}>Assets</SectionHeading>
-            <LineRows lines={d.assets} compare={false} />
-            <TotalRow label="Total assets" values={[d.totals.assets]} grand />
-            <SectionHeading span={2}>Liabilities</SectionHeading>
-            <LineRows lines={d.liabilities} compare={false} />
-            <TotalRow label="Total liabilities" values={[d.totals.liabilities]} />
-            <SectionHeading span={2}>Equity</SectionHeading>
-            <LineRows lines={d.equity} compare={false} />
-            {d.priorYearsUnclosedEarnings !== 0 ? (
+      <QueryView query={report} what="the balance sheet">
+        {(d) => (
+          <Table caption={`Balance sheet as of ${formatDate(d.asOf)}, in ${d.currency}`} captionHidden>
+            <thead>
+              <tr>
+                <Th>Account</Th>
+                <Th numeric className="w-44">
+                  Balance
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              <SectionHeading span={2}>Assets</SectionHeading>
+              <LineRows lines={d.assets} compare={false} />
+              <TotalRow label="Total assets" values={[d.totals.assets]} grand />
+              <SectionHeading span={2}>Liabilities</SectionHeading>
+              <LineRows lines={d.liabilities} compare={false} />
+              <TotalRow label="Total liabilities" values={[d.totals.liabilities]} />
+              <SectionHeading span={2}>Equity</SectionHeading>
+              <LineRows lines={d.equity} compare={false} />
+              {d.priorYearsUnclosedEarnings !== 0 ? (
+                <tr>
+                  <RowTh className="pl-8 text-slate-700 dark:text-slate-200">
+                    Earnings of earlier years not yet closed
+                  </RowTh>
+                  <Amount minor={d.priorYearsUnclosedEarnings} />
+                </tr>
+              ) : null}
               <tr>
                 <RowTh className="pl-8 text-slate-700 dark:text-slate-200">
-                  Earnings of earlier years not yet closed
+                  Current year earnings (since {formatDate(d.fiscalYearStart)})
                 </RowTh>
-                <Amount minor={d.priorYearsUnclosedEarnings} />
+                <Amount minor={d.currentYearEarnings} />
               </tr>
-            ) : null}
-            <tr>
-              <RowTh className="pl-8 text-slate-700 dark:text-slate-200">
-                Current year earnings (since {formatDate(d.fiscalYearStart)})
-              </RowTh>
-              <Amount minor={d.currentYearEarnings} />
-            </tr>
-            <TotalRow label="Total equity" values={[d.totals.equity]} />
-            <TotalRow label="Total liabilities and equity" values={[d.totals.liabilitiesAndEquity]} grand />
-          </tbody>
-        </Table>
-      ) : null}
+              <TotalRow label="Total equity" values={[d.totals.equity]} />
+              <TotalRow label="Total liabilities and equity" values={[d.totals.liabilitiesAndEquity]} grand />
+            </tbody>
+          </Table>
+        )}
+      </QueryView>
     </Card>
   );
 };
 
 export const CashFlowReport = ({ defaultFrom, today }: { defaultFrom: string; today: string }) => {
-  const { company } = useCompany();
   const [from, setFrom] = useState(defaultFrom);
   const [to, setTo] = useState(today);
   const query = { from: from || undefined, to };
@@ -287,62 +276,50 @@ export const CashFlowReport = ({ defaultFrom, today }: { defaultFrom: string; to
       <CardHeader
         title="Cash flow statement"
         description={d ? `${formatDate(d.from)} – ${formatDate(d.to)}, indirect method` : 'Indirect method'}
-        actions={
-          <ExportLinks
-            label="cash flow statement"
-            csv={exportHref(company.id, 'cash-flow', query, 'csv')}
-            pdf={exportHref(company.id, 'cash-flow', query, 'pdf')}
-          />
-        }
+        actions={<ExportLinks label="cash flow statement" report="cash-flow" query={query} />}
       />
       <Toolbar>
         <DateInput label="From" value={from} onChange={setFrom} max={to} />
         <DateInput label="To" value={to} onChange={(v) => v && setTo(v)} required />
       </Toolbar>
-      {report.isLoading ? (
-        <Loading label="Loading the cash flow statement..." />
-      ) : report.isError ? (
-        <LoadError
-          error={report.error}
-          what="the cash flow statement"
-          onRetry={() => void report.refetch()}
-        />
-      ) : d ? (
-        <Table
-          caption={`Cash flow statement, ${formatDate(d.from)} to ${formatDate(d.to)}, in ${d.currency}`}
-          captionHidden
-        >
-          <thead>
-            <tr>
-              <Th>Activity</Th>
-              <Th numeric className="w-44">
-                Amount
-              </Th>
-            </tr>
-          </thead>
-          <tbody>
-            <SectionHeading span={2}>Operating activities</SectionHeading>
-            <tr>
-              <RowTh className="pl-8 text-slate-700 dark:text-slate-200">Net income</RowTh>
-              <Amount minor={d.netIncome} />
-            </tr>
-            <LineRows lines={d.operating} compare={false} />
-            <TotalRow label="Net cash from operating activities" values={[d.totals.operating]} />
-            <SectionHeading span={2}>Investing activities</SectionHeading>
-            <LineRows lines={d.investing} compare={false} />
-            <TotalRow label="Net cash from investing activities" values={[d.totals.investing]} />
-            <SectionHeading span={2}>Financing activities</SectionHeading>
-            <LineRows lines={d.financing} compare={false} />
-            <TotalRow label="Net cash from financing activities" values={[d.totals.financing]} />
-            <TotalRow label="Net change in cash" values={[d.totals.netChange]} grand />
-            <tr>
-              <RowTh className="text-slate-700 dark:text-slate-200">Cash at the start of the period</RowTh>
-              <Amount minor={d.totals.openingCash} />
-            </tr>
-            <TotalRow label="Cash at the end of the period" values={[d.totals.closingCash]} grand />
-          </tbody>
-        </Table>
-      ) : null}
+      <QueryView query={report} what="the cash flow statement">
+        {(d) => (
+          <Table
+            caption={`Cash flow statement, ${formatDate(d.from)} to ${formatDate(d.to)}, in ${d.currency}`}
+            captionHidden
+          >
+            <thead>
+              <tr>
+                <Th>Activity</Th>
+                <Th numeric className="w-44">
+                  Amount
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              <SectionHeading span={2}>Operating activities</SectionHeading>
+              <tr>
+                <RowTh className="pl-8 text-slate-700 dark:text-slate-200">Net income</RowTh>
+                <Amount minor={d.netIncome} />
+              </tr>
+              <LineRows lines={d.operating} compare={false} />
+              <TotalRow label="Net cash from operating activities" values={[d.totals.operating]} />
+              <SectionHeading span={2}>Investing activities</SectionHeading>
+              <LineRows lines={d.investing} compare={false} />
+              <TotalRow label="Net cash from investing activities" values={[d.totals.investing]} />
+              <SectionHeading span={2}>Financing activities</SectionHeading>
+              <LineRows lines={d.financing} compare={false} />
+              <TotalRow label="Net cash from financing activities" values={[d.totals.financing]} />
+              <TotalRow label="Net change in cash" values={[d.totals.netChange]} grand />
+              <tr>
+                <RowTh className="text-slate-700 dark:text-slate-200">Cash at the start of the period</RowTh>
+                <Amount minor={d.totals.openingCash} />
+              </tr>
+              <TotalRow label="Cash at the end of the period" values={[d.totals.closingCash]} grand />
+            </tbody>
+          </Table>
+        )}
+      </QueryView>
     </Card>
   );
 };
@@ -369,13 +346,7 @@ export const JournalReportView = ({
       <CardHeader
         title="Journal"
         description="Posted entries in date order with every line"
-        actions={
-          <ExportLinks
-            label="journal"
-            csv={exportHref(company.id, 'journal', query, 'csv')}
-            pdf={exportHref(company.id, 'journal', query, 'pdf')}
-          />
-        }
+        actions={<ExportLinks label="journal" report="journal" query={query} />}
       />
       <Toolbar>
         <DateInput
@@ -430,14 +401,7 @@ export const JournalReportView = ({
                 <tr className="bg-slate-50/70 dark:bg-slate-900/40">
                   <Td className="whitespace-nowrap font-medium">{formatDate(e.date)}</Td>
                   <Td>
-                    <button
-                      type="button"
-                      onClick={() => onOpenEntry(e.id)}
-                      className="font-medium text-brand-700 tabular-nums hover:underline dark:text-brand-300"
-                      aria-label={`Open entry ${e.number}`}
-                    >
-                      {e.number}
-                    </button>
+                    <EntryLink number={e.number} onOpen={() => onOpenEntry(e.id)} />
                   </Td>
                   <RowTh colSpan={3} className="font-medium text-slate-900 dark:text-white">
                     {e.memo || 'No memo'}{' '}
@@ -460,12 +424,7 @@ export const JournalReportView = ({
                         </span>
                       ) : null}
                     </Td>
-                    <Td numeric>
-                      <Money minor={l.debit} currency={currency} blankZero />
-                    </Td>
-                    <Td numeric>
-                      <Money minor={l.credit} currency={currency} blankZero />
-                    </Td>
+                    <DebitCreditCells debit={l.debit} credit={l.credit} currency={currency} />
                   </tr>
                 ))}
               </tbody>

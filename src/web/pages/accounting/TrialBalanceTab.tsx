@@ -5,19 +5,12 @@ import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDate } from '../../lib/format.ts';
-import { exportHref, useTrialBalance } from './ledgerApi.ts';
-import { DateInput, ExportLinks, Loading, LoadError, Toolbar } from './parts.tsx';
+import { useTrialBalance } from './ledgerApi.ts';
+import { DateInput, ExportLinks, Loading, LoadError, Toolbar, DebitCreditCells } from './parts.tsx';
+import { ACCOUNT_TYPE_LABELS } from '../../../shared/ledger.ts';
 
 // Trial balance: every account's closing balance on one side, debits and credits totalled.
 // With a start date, the period's movements show as well.
-
-const TYPE_LABEL: Record<string, string> = {
-  asset: 'Asset',
-  liability: 'Liability',
-  equity: 'Equity',
-  income: 'Income',
-  expense: 'Expense',
-};
 
 export const TrialBalanceTab = ({
   today,
@@ -41,13 +34,7 @@ export const TrialBalanceTab = ({
       <CardHeader
         title="Trial balance"
         description={`As of ${formatDate(to)}${from ? `, movements from ${formatDate(from)}` : ''}`}
-        actions={
-          <ExportLinks
-            label="trial balance"
-            csv={exportHref(company.id, 'trial-balance', query, 'csv')}
-            pdf={exportHref(company.id, 'trial-balance', query, 'pdf')}
-          />
-        }
+        actions={<ExportLinks label="trial balance" report="trial-balance" query={query} />}
       />
       <Toolbar>
         <DateInput label="Movements from (optional)" value={from} onChange={setFrom} max={to} />
@@ -110,18 +97,13 @@ export const TrialBalanceTab = ({
                     {r.name}
                   </button>
                 </RowTh>
-                <Td className="text-slate-500 dark:text-slate-400">{TYPE_LABEL[r.type] ?? r.type}</Td>
+                <Td className="text-slate-500 dark:text-slate-400">{ACCOUNT_TYPE_LABELS[r.type]}</Td>
                 {withPeriod ? (
                   <>
                     <Td numeric>
                       <Money minor={r.openingBalance} currency={currency} blankZero />
                     </Td>
-                    <Td numeric>
-                      <Money minor={r.debit} currency={currency} blankZero />
-                    </Td>
-                    <Td numeric>
-                      <Money minor={r.credit} currency={currency} blankZero />
-                    </Td>
+                    <DebitCreditCells debit={r.debit} credit={r.credit} currency={currency} />
                   </>
                 ) : null}
                 <Td numeric>

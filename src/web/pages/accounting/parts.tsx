@@ -1,9 +1,15 @@
 import { Download, FileText } from 'lucide-react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { JournalEntry } from '../../../shared/ledger.ts';
 import { Spinner } from '../../components/Spinner.tsx';
+import { Money } from '../../components/money/Money.tsx';
+import { buttonClasses } from '../../components/ui/Button.tsx';
 import { Badge, ErrorState } from '../../components/ui/Card.tsx';
+import { Td } from '../../components/ui/Table.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { useCompany } from '../../lib/company.tsx';
+import { type ReportName, type ReportQuery, exportHref } from './ledgerApi.ts';
 
 // Small pieces the accounting tabs share: status and source labels, export links, loading
 // and error notices that say what to do next.
@@ -56,29 +62,60 @@ export const Loading = ({ label }: { label: string }) => (
   </div>
 );
 
-/** CSV and PDF download links for a report's export route. */
-export const ExportLinks = ({ csv, pdf, label }: { csv: string; pdf: string; label: string }) => (
-  <div className="flex items-center gap-2">
-    <a
-      href={csv}
-      download
-      className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
-    >
-      <Download className="h-4 w-4" aria-hidden="true" />
-      CSV
-      <span className="sr-only">export of the {label}</span>
-    </a>
-    <a
-      href={pdf}
-      download
-      className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
-    >
-      <FileText className="h-4 w-4" aria-hidden="true" />
-      PDF
-      <span className="sr-only">export of the {label}</span>
-    </a>
-  </div>
-);
+const EXPORTS = [
+  { format: 'csv', text: 'CSV', Icon: Download },
+  { format: 'pdf', text: 'PDF', Icon: FileText },
+] as const;
+
+/** CSV and PDF download links for a report's export route, with the query on screen. */
+export const ExportLinks = ({
+  report,
+  query,
+  label,
+}: {
+  report: ReportName;
+  query: ReportQuery;
+  label: string;
+}) => {
+  const { company } = useCompany();
+  return (
+    <div className="flex items-center gap-2">
+      {EXPORTS.map(({ format, text, Icon }) => (
+        <a
+          key={format}
+          href={exportHref(company.id, report, query, format)}
+          download
+          className={buttonClasses('secondary', 'sm')}
+        >
+          <Icon className="h-4 w-4" aria-hidden="true" />
+          {text}
+          <span className="sr-only">export of the {label}</span>
+        </a>
+      ))}
+    </div>
+  );
+};
+
+/**
+ * A query's three states: a spinner while it loads ("Loading the journal..."), the error with
+ * Try again, then `children` with the data.
+ */
+export const QueryView = <T,>({
+  query,
+  what,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  what: string;
+  children: (data: T) => ReactNode;
+}) =>
+  query.isLoading ? (
+    <Loading label={`Loading ${what}...`} />
+  ) : query.isError ? (
+    <LoadError error={query.error} what={what} onRetry={() => void query.refetch()} />
+  ) : query.data !== undefined ? (
+    children(query.data)
+  ) : null;
 
 /** A labelled date input, compact for report toolbars. */
 export const DateInput = ({
@@ -114,4 +151,36 @@ export const Toolbar = ({ children }: { children: ReactNode }) => (
   <div className="flex flex-wrap items-end gap-3 border-b border-slate-200 px-5 py-4 dark:border-slate-800">
     {children}
   </div>
+);
+
+/** The entry number as a button that opens the entry ("Open entry 42" to screen readers). */
+export const EntryLink = ({ number, onOpen }: { number: number | null; onOpen: () => void }) => (
+  <button
+    type="button"
+    onClick={onOpen}
+    className="font-medium text-brand-700 tabular-nums underline-offset-2 hover:underline dark:text-brand-300"
+    aria-label={`Open entry ${number}`}
+  >
+    {number}
+  </button>
+);
+
+/** A line's debit and credit cells, an en dash for the empty side. */
+export const DebitCreditCells = ({
+  debit,
+  credit,
+  currency,
+}: {
+  debit: number;
+  credit: number;
+  currency: string;
+}) => (
+  <>
+    <Td numeric>
+      <Money minor={debit} currency={currency} blankZero />
+    </Td>
+    <Td numeric>
+      <Money minor={credit} currency={currency} blankZero />
+    </Td>
+  </>
 );

@@ -1,11 +1,11 @@
 import { ShieldCheck } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { MESSAGES, isValidEmail, validateLogin } from '../../../shared/auth/rules.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
 import { clearReloadLoopFlags } from '../../auth/markers.ts';
 import { Alert } from '../../components/ui/Card.tsx';
-import { AuthField, AuthLayout, ErrorBox, LINK, PasswordField, SubmitButton } from '../../auth/ui.tsx';
+import { AuthField, AuthLayout, FormError, LINK, PasswordField, SubmitButton } from '../../auth/ui.tsx';
 import { ResetPasswordModal } from './ResetPasswordModal.tsx';
 
 // /login (SPEC sections 2, 4, 5). A user with two-factor authentication on is asked for a
@@ -24,7 +24,6 @@ const LoginPage = () => {
   const [step, setStep] = useState<'password' | 'code'>('password');
   const [code, setCode] = useState('');
   const [useBackup, setUseBackup] = useState(false);
-  const errorRef = useRef<HTMLDivElement>(null);
   const notice = (location.state as { notice?: string } | null)?.notice ?? null;
 
   useEffect(() => {
@@ -33,9 +32,6 @@ const LoginPage = () => {
   }, [clearError]);
 
   const message = localError ?? authError;
-  useEffect(() => {
-    if (message) errorRef.current?.focus();
-  }, [message]);
 
   if (isAuthenticated && !busy) return <Navigate to="/dashboard" replace />;
 
@@ -93,9 +89,7 @@ const LoginPage = () => {
             : 'Enter the 6-digit code from your authenticator app.'
         }
       >
-        <div ref={errorRef} tabIndex={-1} className="outline-none">
-          <ErrorBox message={message} />
-        </div>
+        <FormError message={message} />
         <form onSubmit={submitCode} noValidate className="space-y-5">
           <AuthField
             label={useBackup ? 'Backup code' : 'Authentication code'}
@@ -154,9 +148,7 @@ const LoginPage = () => {
           </Alert>
         </div>
       ) : null}
-      <div ref={errorRef} tabIndex={-1} className="outline-none">
-        <ErrorBox message={message} />
-      </div>
+      <FormError message={message} />
       <form onSubmit={submit} noValidate className="space-y-5">
         <AuthField
           label="Email address"

@@ -6,54 +6,9 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
-import { browserTimeZone } from '../../lib/format.ts';
+import { MONTH_OPTIONS, browserTimeZone, currencyOptions } from '../../lib/format.ts';
 
 // First run: a user without a company creates one and lands in it (issue 5).
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-const COMMON_CURRENCIES = [
-  'USD',
-  'EUR',
-  'GBP',
-  'CAD',
-  'AUD',
-  'CHF',
-  'JPY',
-  'SEK',
-  'NOK',
-  'DKK',
-  'PLN',
-  'INR',
-  'SGD',
-  'NZD',
-  'ZAR',
-  'BRL',
-  'MXN',
-];
-
-const currencyOptions = () => {
-  const all = Intl.supportedValuesOf('currency');
-  const names = new Intl.DisplayNames(['en'], { type: 'currency' });
-  const label = (c: string) => `${c} — ${names.of(c) ?? c}`;
-  return [
-    ...COMMON_CURRENCIES.map((c) => ({ value: c, label: label(c) })),
-    ...all.filter((c) => !COMMON_CURRENCIES.includes(c)).map((c) => ({ value: c, label: label(c) })),
-  ];
-};
 
 export const CreateCompanyForm = ({
   defaultCurrency = 'USD',
@@ -123,7 +78,7 @@ export const CreateCompanyForm = ({
         name="fiscalYearStartMonth"
         value={fiscalYearStartMonth}
         onChange={(e) => setFiscalYearStartMonth(e.target.value)}
-        options={MONTHS.map((m, i) => ({ value: String(i + 1), label: m }))}
+        options={MONTH_OPTIONS}
         error={errors.fiscalYearStartMonth}
       />
       <Button type="submit" busy={create.isPending} block>

@@ -1,9 +1,9 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { authErrorMessage } from '../../../shared/auth/errors.ts';
 import { MESSAGES, validateNewPassword } from '../../../shared/auth/rules.ts';
 import { AuthError, resetPasswordWithToken } from '../../auth/client.ts';
-import { AuthLayout, ErrorBox, LINK, PasswordField, StrengthMeter, SubmitButton } from '../../auth/ui.tsx';
+import { AuthLayout, FormError, LINK, PasswordField, StrengthMeter, SubmitButton } from '../../auth/ui.tsx';
 
 // /reset-password: the page the emailed link opens. Same password rules as sign-up; the
 // link works once and for 24 hours, then the user signs in with the new password.
@@ -19,11 +19,6 @@ const ResetPasswordPage = () => {
   const [error, setError] = useState<string | null>(
     !token || linkError ? authErrorMessage('invalid-reset-link') : null,
   );
-  const errorRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (error) errorRef.current?.focus();
-  }, [error]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -57,9 +52,7 @@ const ResetPasswordPage = () => {
         </Link>
       }
     >
-      <div ref={errorRef} tabIndex={-1} className="outline-none">
-        <ErrorBox message={error} />
-      </div>
+      <FormError message={error} />
       {token ? (
         <form onSubmit={submit} noValidate className="space-y-5">
           <div>

@@ -6,21 +6,7 @@ import { Alert, Card, CardHeader } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { useCompanies, useCompany } from '../../lib/company.tsx';
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+import { MONTH_OPTIONS } from '../../lib/format.ts';
 
 export const CompanySettings = () => {
   const { company, can } = useCompany();
@@ -78,7 +64,7 @@ export const CompanySettings = () => {
           label="Fiscal year starts in"
           value={fiscalYearStartMonth}
           onChange={(e) => setFiscalYearStartMonth(e.target.value)}
-          options={MONTHS.map((m, i) => ({ value: String(i + 1), label: m }))}
+          options={MONTH_OPTIONS}
           disabled={!editable}
         />
         <TextField

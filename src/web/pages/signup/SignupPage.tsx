@@ -13,7 +13,7 @@ import { useAuth } from '../../auth/AuthProvider.tsx';
 import {
   AuthField,
   AuthLayout,
-  ErrorBox,
+  FormError,
   LINK,
   PasswordField,
   StrengthMeter,
@@ -59,7 +59,6 @@ const SignupPage = () => {
   const [busy, setBusy] = useState(false);
   const [localError, setLocalError] = useState<string | null>(null);
   const [checkInbox, setCheckInbox] = useState<string | null>(null);
-  const errorRef = useRef<HTMLDivElement>(null);
   const promoRef = useRef<HTMLInputElement>(null);
   const inboxRef = useRef<HTMLDivElement>(null);
   const promo = usePromoCheck(showPromo ? form.promoCode : '');
@@ -69,9 +68,6 @@ const SignupPage = () => {
   }, [clearError]);
 
   const message = localError ?? authError;
-  useEffect(() => {
-    if (message) errorRef.current?.focus();
-  }, [message]);
 
   useEffect(() => {
     if (showPromo) promoRef.current?.focus();
@@ -162,9 +158,7 @@ const SignupPage = () => {
         </>
       }
     >
-      <div ref={errorRef} tabIndex={-1} className="outline-none">
-        <ErrorBox message={message} />
-      </div>
+      <FormError message={message} />
       <form onSubmit={submit} noValidate className="space-y-5">
         <div className="grid gap-5 sm:grid-cols-2">
           <AuthField
