@@ -127,6 +127,45 @@ describe('every cash movement is in the register', () => {
     expect(back.description).toContain('removed');
   });
 
+  it('writes an overpayment as one line in and its refund as one line out', async () => {
+    const inv = await sentInvoice();
+    const paid = await client.post(`/invoices/${inv.id}/payments`, {
+      date: '2026-03-08',
+      amount: inv.total + 5_000,
+      depositAccountId: fx.bankId,
+      keepExcessAsCredit: true,
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    const refund = await client.post(`/invoices/${inv.id}/refunds`, {
+      date: '2026-03-09',
+      amount: 5_000,
+      moneyAccountId: bank.id,
+      reference: 'RF-1',
+    });
+    expect(refund.status, JSON.stringify(refund.body)).toBe(201);
+    const lines = await linesOf(bank.id);
+    const moneyIn = lines.filter((l) => l.source?.id === paid.body.paymentId);
+    expect(moneyIn.map((l) => l.amount)).toEqual([inv.total + 5_000]);
+    const out = lines.filter((l) => l.source?.kind === 'refund' && l.source.invoiceId === inv.id);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({
+      amount: -5_000,
+      date: '2026-03-09',
+      categoryKind: 'payment',
+      categoryName: 'Refund',
+    });
+    const credit = await t.database.db
+      .selectFrom('customer_credit_entries')
+      .select(['id', 'journal_entry_id'])
+      .where('organization_id', '=', company.id)
+      .where('invoice_id', '=', inv.id)
+      .where('kind', '=', 'refund')
+      .executeTakeFirstOrThrow();
+    expect(out[0]!.source?.id).toBe(credit.id);
+    expect(out[0]!.entryId).toBe(credit.journal_entry_id);
+    expect(out[0]!.description).toContain('RF-1');
+  });
+
   it('refuses to categorise, split, re-date or delete a payment line, but keeps notes', async () => {
     const inv = await sentInvoice();
     const paid = await client.post(`/invoices/${inv.id}/payments`, {
