@@ -1,6 +1,7 @@
 import { notFound } from '../../../shared/errors.ts';
 import type { Executor } from '../../db/transaction.ts';
 import type { BankTransactionsTable } from '../../db/types.ts';
+import { nextDedupeKey } from './keys.ts';
 import { deleteBankTransactions, insertBankTransactions, updateBankTransaction } from './writes.ts';
 
 // The bank-transaction writes of matching (issue 13 §4; the rules live in modules/matching).
@@ -94,12 +95,32 @@ export const snapshotLine = (row: Row) => ({
 });
 export type LineSnapshot = ReturnType<typeof snapshotLine>;
 
-/** Puts a merged-away register line back exactly as it was. */
+/**
+ * Puts a merged-away register line back as it was. Its dedupe key is kept unless another line
+ * of the account took it meanwhile (a same-day, same-amount, same-text line recorded while it
+ * was merged); then it gets the next free one, as a new line would.
+ */
 export const restoreMergedLine = async (trx: Executor, snapshot: LineSnapshot) => {
   const { created_at, updated_at, ...rest } = snapshot;
+  const taken = await trx
+    .selectFrom('bank_transactions')
+    .select('id')
+    .where('organization_id', '=', snapshot.organization_id)
+    .where('money_account_id', '=', snapshot.money_account_id)
+    .where('dedupe_key', '=', snapshot.dedupe_key)
+    .executeTakeFirst();
+  const dedupeKey = taken
+    ? await nextDedupeKey(trx, snapshot.organization_id, snapshot.money_account_id, {
+        date: snapshot.date,
+        amount: snapshot.amount,
+        description: snapshot.description,
+      })
+    : snapshot.dedupe_key;
   await insertBankTransactions(trx, [
     {
       ...(rest as unknown as Parameters<typeof insertBankTransactions>[1][number]),
+      dedupe_key: dedupeKey,
+      reconciliation_id: null,
       created_at: new Date(created_at),
       updated_at: new Date(updated_at),
     },
