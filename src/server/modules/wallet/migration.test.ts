@@ -57,7 +57,7 @@ beforeAll(async () => {
       created_at: new Date('2026-03-01T00:00:00Z'),
     })
     .execute();
-  await db.transaction().execute((trx) =>
+  await database.db.transaction().execute((trx) =>
     initializeLedger(trx, {
       organizationId: org,
       baseCurrency: 'USD',

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { MONEY_ACCOUNT_KIND_LABELS, type MoneyAccount, type WalletSummary } from '../../../shared/wallet.ts';
+import type { MoneyAccount, WalletSummary } from '../../../shared/wallet.ts';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { keys } from '../../lib/queryKeys.ts';
@@ -74,8 +74,8 @@ export const MoneyAccountSelect = ({
     ...(value ? [] : [{ value: '', label: wallet.isLoading ? 'Loading accounts…' : 'Choose an account' }]),
     ...offered.map((a) => ({
       value: a.id,
-      label: `${a.name} · ${MONEY_ACCOUNT_KIND_LABELS[a.kind]} · ${formatAmount(a.balance, a.currency)}${
-        a.id === wallet.data?.defaultDepositAccountId ? ' (deposit account)' : ''
+      label: `${a.name} · ${formatAmount(a.balance, a.currency)}${
+        a.id === wallet.data?.defaultDepositAccountId ? ' · deposit account' : ''
       }`,
     })),
   ];

@@ -263,7 +263,7 @@ const WalletPage = () => {
                   {live.length} active account{live.length === 1 ? '' : 's'}
                   {foreign.length > 0 ? '; foreign balances at their book value' : ''}
                 </p>
-                {wallet.data!.cardsBase !== 0 ? (
+                {live.some((a) => a.kind === 'credit_card') ? (
                   <p className="mt-2 flex justify-between gap-3 text-sm" data-testid="wallet-cards">
                     <span className="text-slate-600 dark:text-slate-300">Credit cards</span>
                     <Money minor={wallet.data!.cardsBase} currency={company.baseCurrency} />
@@ -273,12 +273,18 @@ const WalletPage = () => {
                   className="mt-4 space-y-1.5 border-t border-slate-100 pt-3 text-sm dark:border-slate-800"
                   aria-label="Balances by account"
                 >
-                  {live.map((a) => (
-                    <li key={a.id} className="flex justify-between gap-3">
-                      <span className="truncate text-slate-600 dark:text-slate-300">{a.name}</span>
-                      <Money minor={a.baseBalance} currency={company.baseCurrency} className="font-medium" />
-                    </li>
-                  ))}
+                  {live
+                    .filter((a) => a.kind !== 'credit_card')
+                    .map((a) => (
+                      <li key={a.id} className="flex justify-between gap-3">
+                        <span className="truncate text-slate-600 dark:text-slate-300">{a.name}</span>
+                        <Money
+                          minor={a.baseBalance}
+                          currency={company.baseCurrency}
+                          className="font-medium"
+                        />
+                      </li>
+                    ))}
                 </ul>
                 {can('manage_settings') ? (
                   <div className="mt-4 border-t border-slate-100 pt-3 dark:border-slate-800">
