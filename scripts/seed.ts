@@ -7,6 +7,7 @@ import { migrateToLatest } from '../src/server/db/migrate.ts';
 import { initializeLedger } from '../src/server/modules/ledger/accounts.ts';
 import { postJournalEntries } from '../src/server/modules/ledger/posting.ts';
 import { buildSampleChart, sampleEntries } from '../src/server/modules/ledger/sample-data.ts';
+import { adoptChartMoneyAccounts } from '../src/server/modules/wallet/queries.ts';
 
 // Seeds a realistic company: a few hundred accounts and N journal entries (about three lines
 // each) over three years, posted through the ledger service in batches, so every rule and
@@ -73,6 +74,8 @@ export const seedCompany = async (database: DatabaseHandle, options: SeedOptions
   const chart = await buildSampleChart(db, organizationId, options.accounts);
   const end = options.endDate ?? `${new Date().getUTCFullYear() - 1}-12-31`;
   const from = `${Number(end.slice(0, 4)) - options.years + 1}-01-01`;
+  // Its bank, cash and card accounts are money accounts of the wallet (decision 0022).
+  await adoptChartMoneyAccounts(db, organizationId, from, ownerId);
   const started = performance.now();
   let batch: ReturnType<typeof sampleEntries> extends Generator<infer T> ? T[] : never = [];
   let posted = 0;
