@@ -1,5 +1,6 @@
 import { AlertCircle, Eye, EyeOff } from 'lucide-react';
 import { type ReactNode, forwardRef, useEffect, useRef, useState } from 'react';
+import { MESSAGES } from '../../shared/auth/rules.ts';
 import { STRENGTH_CHECK_LABELS, passwordStrength } from '../../shared/auth/strength.ts';
 import { Logo } from '../components/Logo.tsx';
 import { Button } from '../components/ui/Button.tsx';
@@ -188,3 +189,45 @@ export const SubmitButton = ({
 );
 
 export const LINK = 'font-semibold text-brand-600 hover:text-brand-700 hover:underline dark:text-brand-400';
+
+/**
+ * "New password" with its strength meter and "Confirm new password" checked as it is typed
+ * (reset-password page, Settings → Security).
+ */
+export const NewPasswordFields = ({
+  password,
+  confirm,
+  onPassword,
+  onConfirm,
+  autoFocus = false,
+}: {
+  password: string;
+  confirm: string;
+  onPassword: (value: string) => void;
+  onConfirm: (value: string) => void;
+  autoFocus?: boolean;
+}) => {
+  const differ = confirm.length > 0 && password !== confirm;
+  return (
+    <>
+      <div>
+        <PasswordField
+          label="New password"
+          autoComplete="new-password"
+          autoFocus={autoFocus}
+          value={password}
+          onChange={(e) => onPassword(e.target.value)}
+        />
+        <StrengthMeter password={password} />
+      </div>
+      <PasswordField
+        label="Confirm new password"
+        autoComplete="new-password"
+        value={confirm}
+        status={confirm ? (differ ? 'invalid' : 'valid') : 'none'}
+        message={confirm ? (differ ? MESSAGES.passwordsDifferLive : MESSAGES.passwordsMatchLive) : null}
+        onChange={(e) => onConfirm(e.target.value)}
+      />
+    </>
+  );
+};

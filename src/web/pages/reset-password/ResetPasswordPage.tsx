@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { authErrorMessage } from '../../../shared/auth/errors.ts';
-import { MESSAGES, validateNewPassword } from '../../../shared/auth/rules.ts';
+import { validateNewPassword } from '../../../shared/auth/rules.ts';
 import { AuthError, resetPasswordWithToken } from '../../auth/client.ts';
-import { AuthLayout, FormError, LINK, PasswordField, StrengthMeter, SubmitButton } from '../../auth/ui.tsx';
+import { AuthLayout, FormError, LINK, NewPasswordFields, SubmitButton } from '../../auth/ui.tsx';
 
 // /reset-password: the page the emailed link opens. Same password rules as sign-up; the
 // link works once and for 24 hours, then the user signs in with the new password.
@@ -55,27 +55,16 @@ const ResetPasswordPage = () => {
       <FormError message={error} />
       {token ? (
         <form onSubmit={submit} noValidate className="space-y-5">
-          <div>
-            <PasswordField
-              label="New password"
-              autoComplete="new-password"
-              autoFocus
-              value={password}
-              onChange={(e) => {
-                setPassword(e.target.value);
-                setError(null);
-              }}
-            />
-            <StrengthMeter password={password} />
-          </div>
-          <PasswordField
-            label="Confirm new password"
-            autoComplete="new-password"
-            value={confirm}
-            status={confirm ? (differ ? 'invalid' : 'valid') : 'none'}
-            message={confirm ? (differ ? MESSAGES.passwordsDifferLive : MESSAGES.passwordsMatchLive) : null}
-            onChange={(e) => {
-              setConfirm(e.target.value);
+          <NewPasswordFields
+            autoFocus
+            password={password}
+            confirm={confirm}
+            onPassword={(v) => {
+              setPassword(v);
+              setError(null);
+            }}
+            onConfirm={(v) => {
+              setConfirm(v);
               setError(null);
             }}
           />

@@ -18,7 +18,7 @@ import {
   revokeSession,
   verifyTwoFactorCode,
 } from '../../../auth/client.ts';
-import { AuthField, ErrorBox, PasswordField, StrengthMeter } from '../../../auth/ui.tsx';
+import { AuthField, ErrorBox, NewPasswordFields, PasswordField } from '../../../auth/ui.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { api } from '../../../lib/api.ts';
@@ -116,22 +116,17 @@ const ChangePassword = () => {
           value={current}
           onChange={edit(setCurrent)}
         />
-        <div>
-          <PasswordField
-            label="New password"
-            autoComplete="new-password"
-            value={next}
-            onChange={edit(setNext)}
-          />
-          <StrengthMeter password={next} />
-        </div>
-        <PasswordField
-          label="Confirm new password"
-          autoComplete="new-password"
-          value={confirm}
-          status={confirm ? (differ ? 'invalid' : 'valid') : 'none'}
-          message={confirm ? (differ ? MESSAGES.passwordsDifferLive : MESSAGES.passwordsMatchLive) : null}
-          onChange={edit(setConfirm)}
+        <NewPasswordFields
+          password={next}
+          confirm={confirm}
+          onPassword={(v) => {
+            setNext(v);
+            setError(null);
+          }}
+          onConfirm={(v) => {
+            setConfirm(v);
+            setError(null);
+          }}
         />
         <label className="flex min-h-11 items-center gap-3 text-sm text-slate-700 dark:text-slate-300">
           <input

@@ -1,0 +1,69 @@
+// Calendar-date arithmetic on ISO 'YYYY-MM-DD' strings, shared by the ledger and the pages.
+// Accounting dates have no time zone, so everything here works in UTC on whole days and
+// returns strings again.
+
+const toUtc = (date: string) => {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d));
+};
+const fromUtc = (d: Date) => d.toISOString().slice(0, 10);
+
+export const isIsoDate = (value: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  return fromUtc(toUtc(value)) === value;
+};
+
+export const addDays = (date: string, days: number) => {
+  const d = toUtc(date);
+  d.setUTCDate(d.getUTCDate() + days);
+  return fromUtc(d);
+};
+
+/** First day of the month of `date`. */
+export const monthStart = (date: string) => `${date.slice(0, 7)}-01`;
+
+/** First day of the month `months` after the month of `date`. */
+export const addMonthsToMonthStart = (date: string, months: number) => {
+  const [y, m] = date.split('-').map(Number) as [number, number];
+  return fromUtc(new Date(Date.UTC(y, m - 1 + months, 1)));
+};
+
+export const monthEnd = (date: string) => addDays(addMonthsToMonthStart(date, 1), -1);
+
+export const daysBetween = (from: string, to: string) =>
+  Math.round((toUtc(to).getTime() - toUtc(from).getTime()) / 86_400_000);
+
+/** The fiscal year containing `date` for a company whose year starts in `startMonth` (1-12). */
+export const fiscalYearOf = (date: string, startMonth: number) => {
+  const [y, m] = date.split('-').map(Number) as [number, number];
+  const startYear = m >= startMonth ? y : y - 1;
+  const start = `${String(startYear).padStart(4, '0')}-${String(startMonth).padStart(2, '0')}-01`;
+  const end = addDays(addMonthsToMonthStart(start, 12), -1);
+  return { start, end };
+};
+
+/**
+ * Splits [from, to] into whole calendar months (served from kept balances) and the edge days
+ * outside them (served from lines). Months are those with first day >= fullFrom and < fullTo.
+ */
+export const wholeMonthSpan = (from: string | null, to: string) => {
+  const fullFrom =
+    from === null ? '0001-01-01' : from === monthStart(from) ? from : addMonthsToMonthStart(from, 1);
+  const fullTo = monthStart(addDays(to, 1));
+  return { fullFrom, fullTo };
+};
+
+/** The period just before [from, to]: the same number of months when both are month bounds, else of days. */
+export const previousPeriod = (from: string, to: string) => {
+  if (from === monthStart(from) && to === monthEnd(to)) {
+    const months =
+      (Number(to.slice(0, 4)) - Number(from.slice(0, 4))) * 12 +
+      Number(to.slice(5, 7)) -
+      Number(from.slice(5, 7)) +
+      1;
+    const previousFrom = addMonthsToMonthStart(from, -months);
+    return { from: previousFrom, to: addDays(from, -1) };
+  }
+  const days = daysBetween(from, to) + 1;
+  return { from: addDays(from, -days), to: addDays(from, -1) };
+};
