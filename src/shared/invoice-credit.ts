@@ -118,6 +118,8 @@ export const statementQuerySchema = z
   });
 
 export const statementLineSchema = z.object({
+  /** Unique within the statement: the kind and the document's id. */
+  id: z.string(),
   date: z.string(),
   kind: z.enum(STATEMENT_LINE_KINDS),
   /** The document's number or the payment's reference. */

@@ -7,10 +7,19 @@ import { formatMoney } from './money.ts';
 // The convention is the one accountants and customers read on an invoice: every figure is
 // written as a positive amount, and the label says what it does. Payments and credit notes
 // are shown as what was paid and credited ("Paid $2,000.00"), not as negative numbers, and
-// Amount due is Total − Paid − Credited. Only the amount due itself can carry a sign (it
-// never goes below zero today: overpayment and over-crediting are refused).
+// Amount due is Total − Paid − Credit applied − Credited. Only the amount due itself could
+// carry a sign, and it never goes below zero: what is paid or credited beyond the total
+// becomes the customer's credit (decision 0028), shown on the customer, not on the invoice.
 
-export type InvoiceTotalsRowKey = 'discounts' | 'subtotal' | 'tax' | 'total' | 'paid' | 'credited' | 'due';
+export type InvoiceTotalsRowKey =
+  | 'discounts'
+  | 'subtotal'
+  | 'tax'
+  | 'total'
+  | 'paid'
+  | 'credit_applied'
+  | 'credited'
+  | 'due';
 
 export type InvoiceTotalsRow = {
   /** Unique within the block (a tax row carries its rate's id). */
@@ -26,10 +35,14 @@ export type InvoiceTotalsRow = {
 type TotalsSource = Pick<
   Invoice,
   'discountTotal' | 'subtotal' | 'taxes' | 'total' | 'amountPaid' | 'amountCredited' | 'amountDue'
->;
+> &
+  Partial<Pick<Invoice, 'creditApplied'>>;
 
-/** The rows of an invoice's totals block, in order; Paid and Credited only when there are any. */
+/** The rows of an invoice's totals block, in order; Paid, Credit applied and Credited only when there are any. */
 export const invoiceTotalsRows = (invoice: TotalsSource): InvoiceTotalsRow[] => {
+  // amountPaid counts customer credit applied to the invoice; it is shown on its own row.
+  const creditApplied = invoice.creditApplied ?? 0;
+  const paidInCash = invoice.amountPaid - creditApplied;
   const row = (key: InvoiceTotalsRowKey, label: string, amount: number, id: string = key) => ({
     id,
     key,
@@ -42,7 +55,8 @@ export const invoiceTotalsRows = (invoice: TotalsSource): InvoiceTotalsRow[] => 
     row('subtotal', 'Subtotal', invoice.subtotal),
     ...invoice.taxes.map((t) => row('tax', `${t.name} (${t.percent}%)`, t.amount, `tax:${t.taxRateId}`)),
     row('total', 'Total', invoice.total),
-    ...(invoice.amountPaid !== 0 ? [row('paid', 'Paid', invoice.amountPaid)] : []),
+    ...(paidInCash !== 0 ? [row('paid', 'Paid', paidInCash)] : []),
+    ...(creditApplied !== 0 ? [row('credit_applied', 'Credit applied', creditApplied)] : []),
     ...(invoice.amountCredited !== 0 ? [row('credited', 'Credited', invoice.amountCredited)] : []),
     row('due', 'Amount due', invoice.amountDue),
   ];

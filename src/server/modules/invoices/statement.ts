@@ -145,6 +145,7 @@ export const customerStatement = async (
       .filter((i) => i.currency.trim() === currency)
       .map((i) => ({
         date: i.issue_date,
+        id: `invoice:${i.id}`,
         kind: 'invoice' as const,
         document: i.number ?? '',
         description: `Invoice ${i.number}, due ${i.due_date}`,
@@ -158,6 +159,7 @@ export const customerStatement = async (
       .filter((p) => p.currency.trim() === currency)
       .map((p) => ({
         date: p.date,
+        id: `payment:${p.id}`,
         kind: 'payment' as const,
         document: p.reference || (p.number ?? ''),
         description:
@@ -174,6 +176,7 @@ export const customerStatement = async (
       .filter((n) => n.currency.trim() === currency)
       .map((n) => ({
         date: n.date,
+        id: `credit_note:${n.id}`,
         kind: 'credit_note' as const,
         document: n.number,
         description:
@@ -192,6 +195,7 @@ export const customerStatement = async (
         e.kind === 'applied'
           ? {
               date: e.date,
+              id: `applied:${e.id}`,
               kind: 'credit_applied' as const,
               document: e.invoice_number ?? '',
               description: `${fmt(-e.amount)} of credit applied to ${e.invoice_number}`,
@@ -203,6 +207,7 @@ export const customerStatement = async (
             }
           : {
               date: e.date,
+              id: `refund:${e.id}`,
               kind: 'refund' as const,
               document: e.reference || (e.note_number ?? e.invoice_number ?? ''),
               description: e.note_number

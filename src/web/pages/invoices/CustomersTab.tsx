@@ -9,10 +9,12 @@ import { Table, Td, Th } from '../../components/ui/Table.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { CustomerForm } from './CustomerForm.tsx';
+import { CustomerCreditCard, CustomerStatement } from './CustomerStatement.tsx';
 import { useCustomerDetail, useCustomers, useInvoicingMutation } from './invoicesApi.ts';
 import { METHOD_LABELS, StatusBadge, formatDate } from './parts.tsx';
 
-// Customers: search, create, edit, archive; one customer's invoices, payments and balance.
+// Customers: search, create, edit, archive; one customer's invoices, payments, balance, credit
+// (with Refund and Apply credit) and statement.
 
 export const CustomersTab = ({
   customerId,
@@ -197,11 +199,17 @@ const CustomerDetailView = ({
         </div>
       </div>
       {archive.error ? <Alert>{archive.error.message}</Alert> : null}
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Card className="px-5 py-4">
           <p className="text-sm text-slate-500 dark:text-slate-400">Balance owed</p>
           <p className="mt-1 text-xl font-semibold">
             <Money minor={customer.balance} currency={company.baseCurrency} />
+          </p>
+        </Card>
+        <Card className="px-5 py-4">
+          <p className="text-sm text-slate-500 dark:text-slate-400">Credit held</p>
+          <p className="mt-1 text-xl font-semibold" data-testid="customer-credit-total">
+            <Money minor={customer.credit} currency={company.baseCurrency} />
           </p>
         </Card>
         <Card className="px-5 py-4">
@@ -290,6 +298,8 @@ const CustomerDetailView = ({
           </Table>
         )}
       </Card>
+      <CustomerCreditCard customerId={customer.id} customerName={customer.name} invoices={invoices} />
+      <CustomerStatement customerId={customer.id} customerName={customer.name} />
       <Dialog open={editing} onOpenChange={setEditing} title={`Edit ${customer.name}`} wide>
         <CustomerForm customer={customer} onSaved={() => setEditing(false)} />
       </Dialog>

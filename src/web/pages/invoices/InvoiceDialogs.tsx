@@ -27,13 +27,16 @@ export const PaymentDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
   const [rate, setRate] = useState(invoice.exchangeRate);
   const [key] = useState(() => crypto.randomUUID());
   const [touched, setTouched] = useState(false);
+  // More than is due: the excess becomes the customer's credit only when asked (decision 0028).
+  const [keepExcess, setKeepExcess] = useState(false);
   const foreign = invoice.currency !== company.baseCurrency;
   const parsed = tryParseMoney(amount, invoice.currency);
+  const excess = parsed !== null && parsed > invoice.amountDue ? parsed - invoice.amountDue : 0;
   const amountError =
     parsed === null || parsed <= 0
       ? `Enter an amount in ${invoice.currency}.`
-      : parsed > invoice.amountDue
-        ? 'That is more than is due. Enter at most the amount due.'
+      : excess > 0 && !keepExcess
+        ? "That is more than is due. Enter at most the amount due, or keep the extra as the customer's credit."
         : null;
   const chosenAccount = moneyAccount?.ledgerAccountId ?? '';
   const pay = useInvoicingMutation((base, body: Record<string, unknown>) =>
@@ -52,6 +55,7 @@ export const PaymentDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
         method,
         reference,
         ...(foreign ? { exchangeRate: rate } : {}),
+        ...(excess > 0 && keepExcess ? { keepExcessAsCredit: true } : {}),
       })
       .then(() => true)
       .catch(() => false);
@@ -111,6 +115,20 @@ export const PaymentDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
             />
           ) : null}
         </div>
+        {excess > 0 ? (
+          <label className="flex min-h-11 items-center gap-3 text-sm text-slate-700 dark:text-slate-200">
+            <input
+              type="checkbox"
+              checked={keepExcess}
+              onChange={(e) => setKeepExcess(e.target.checked)}
+              className="h-5 w-5"
+            />
+            <span>
+              Keep the extra <Money minor={excess} currency={invoice.currency} /> as {invoice.customerName}'s
+              credit (apply it to another invoice or refund it later)
+            </span>
+          </label>
+        ) : null}
         <div className="flex justify-end gap-2">
           <Button variant="ghost" onClick={() => onOpenChange(false)}>
             Cancel

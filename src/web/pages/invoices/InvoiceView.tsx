@@ -1,4 +1,16 @@
-import { ArrowLeft, Ban, Download, FileMinus, Mail, Pencil, Send, Trash2, Wallet } from 'lucide-react';
+import {
+  ArrowLeft,
+  Ban,
+  Download,
+  FileMinus,
+  Mail,
+  Pencil,
+  Send,
+  Trash2,
+  Undo2,
+  Wallet,
+  WalletCards,
+} from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
 import type { Invoice } from '../../../shared/invoices.ts';
@@ -9,15 +21,26 @@ import { Dialog } from '../../components/ui/Dialog.tsx';
 import { Table, Td, Th } from '../../components/ui/Table.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { ApplyCreditDialog, RefundDialog } from './CreditDialogs.tsx';
 import { CreditNoteDialog, EmailDialog, PaymentDialog, VoidDialog } from './InvoiceDialogs.tsx';
-import { useInvoice, useInvoicingMutation, useOrgPath } from './invoicesApi.ts';
+import { useCustomerCredit, useInvoice, useInvoicingMutation, useOrgPath } from './invoicesApi.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { METHOD_LABELS, StatusBadge, errorMessage, formatDate } from './parts.tsx';
 
 // One invoice: status and actions that fit it, the PDF as the customer sees it, what was
 // paid and credited, and its history.
 
-type Open = null | 'pay' | 'credit' | 'void' | 'email' | 'send' | 'delete';
+type Open =
+  | null
+  | 'pay'
+  | 'credit'
+  | 'void'
+  | 'email'
+  | 'send'
+  | 'delete'
+  | 'apply'
+  | 'refund'
+  | `refund-note:${string}`;
 
 export const InvoiceView = ({
   invoiceId,
@@ -76,6 +99,9 @@ const InvoiceDetail = ({
   const c = invoice.currency;
   const stored = invoice.storedStatus;
   const isOpen = stored === 'sent' || stored === 'partially_paid';
+  // The customer's credit in this invoice's currency (overpayments, credit notes beyond what was due).
+  const customerCredit = useCustomerCredit(stored === 'draft' ? null : invoice.customerId);
+  const creditHere = customerCredit.data?.balances.find((b) => b.currency === invoice.currency)?.amount ?? 0;
   const pdfUrl = `/api${base}/invoices/${invoice.id}/pdf`;
   const dialog = (name: Open) => ({
     open: open === name,
@@ -145,6 +171,16 @@ const InvoiceDetail = ({
               </Button>
             </>
           ) : null}
+          {isOpen && creditHere > 0 && can('post') ? (
+            <Button variant="secondary" onClick={() => setOpen('apply')}>
+              <WalletCards className="h-4 w-4" aria-hidden="true" /> Apply credit
+            </Button>
+          ) : null}
+          {stored !== 'draft' && stored !== 'void' && creditHere > 0 && can('post') ? (
+            <Button variant="secondary" onClick={() => setOpen('refund')}>
+              <Undo2 className="h-4 w-4" aria-hidden="true" /> Refund
+            </Button>
+          ) : null}
           {stored !== 'draft' && stored !== 'void' && can('post') ? (
             <Button variant="secondary" onClick={() => setOpen('email')}>
               <Mail className="h-4 w-4" aria-hidden="true" /> Email
@@ -202,6 +238,15 @@ const InvoiceDetail = ({
                   </div>
                 ),
               )}
+              {creditHere > 0 ? (
+                <p
+                  className="pt-1 text-xs text-slate-500 dark:text-slate-400"
+                  data-testid="invoice-customer-credit"
+                >
+                  {invoice.customerName} holds <Money minor={creditHere} currency={c} /> of credit
+                  (overpayments and credit notes not yet used).
+                </p>
+              ) : null}
               {c !== company.baseCurrency ? (
                 <p className="pt-1 text-xs text-slate-500 dark:text-slate-400">
                   At {invoice.exchangeRate} {company.baseCurrency} per {c}; still receivable:{' '}
@@ -239,6 +284,9 @@ const InvoiceDetail = ({
                         <span className="block text-xs text-slate-500">
                           {METHOD_LABELS[p.method] ?? p.method}
                           {p.reference ? ` · ${p.reference}` : ''}
+                          {p.creditAmount > 0
+                            ? ` · ${formatAmount(p.creditAmount, p.currency)} kept as credit`
+                            : ''}
                           {p.reversed ? ' · removed' : ''}
                         </span>
                       </Td>
@@ -289,8 +337,19 @@ const InvoiceDetail = ({
                       <Td className="whitespace-nowrap">{formatDate(n.date)}</Td>
                       <Td numeric>
                         <Money minor={n.total} currency={n.currency} />
+                        {n.toCredit > 0 ? (
+                          <span className="block text-xs text-slate-500">
+                            {formatAmount(n.toCredit, n.currency)} to credit
+                          </span>
+                        ) : null}
                       </Td>
                       <Td>
+                        {n.status === 'issued' && n.toCredit > 0 && creditHere > 0 && can('post') ? (
+                          <Button size="sm" variant="ghost" onClick={() => setOpen(`refund-note:${n.id}`)}>
+                            Refund
+                            <span className="sr-only"> credit note {n.number}</span>
+                          </Button>
+                        ) : null}
                         {n.status === 'issued' && can('post') ? (
                           <Button size="sm" variant="ghost" onClick={() => uncredit.mutate(n.id)}>
                             Void
@@ -337,6 +396,42 @@ const InvoiceDetail = ({
       <PaymentDialog key={`pay-${invoice.amountDue}`} invoice={invoice} {...dialog('pay')} />
       <CreditNoteDialog invoice={invoice} {...dialog('credit')} />
       <VoidDialog invoice={invoice} {...dialog('void')} />
+      {open === 'apply' ? (
+        <ApplyCreditDialog
+          {...dialog('apply')}
+          onDone={setNotice}
+          customerId={invoice.customerId}
+          customerName={invoice.customerName}
+          currency={c}
+          available={creditHere}
+          invoices={[{ id: invoice.id, number: invoice.number, amountDue: invoice.amountDue }]}
+        />
+      ) : null}
+      {open === 'refund' ? (
+        <RefundDialog
+          {...dialog('refund')}
+          onDone={setNotice}
+          title={`Refund ${invoice.customerName}`}
+          description={`From ${invoice.customerName}'s credit (an overpayment or a credit note beyond what was due).`}
+          path={`/invoices/${invoice.id}/refunds`}
+          currency={c}
+          available={creditHere}
+        />
+      ) : null}
+      {invoice.creditNotes.map((n) =>
+        open === `refund-note:${n.id}` ? (
+          <RefundDialog
+            key={n.id}
+            {...dialog(`refund-note:${n.id}`)}
+            onDone={setNotice}
+            title={`Refund credit note ${n.number}`}
+            description="Pays back as cash what the credit note put on the customer's credit."
+            path={`/invoices/${invoice.id}/credit-notes/${n.id}/refunds`}
+            currency={n.currency}
+            available={Math.min(n.toCredit, creditHere)}
+          />
+        ) : null,
+      )}
       <EmailDialog invoice={invoice} {...dialog('email')} />
       <Dialog
         {...dialog('send')}

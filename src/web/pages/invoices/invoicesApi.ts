@@ -11,6 +11,7 @@ import type {
   TaxRate,
   TaxReport,
 } from '../../../shared/invoices.ts';
+import type { CustomerCredit, CustomerStatement } from '../../../shared/invoice-credit.ts';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
@@ -97,6 +98,32 @@ export const useCustomerDetail = (id: string | null) => {
     queryKey: keys.invoices(companyId, 'customer', id),
     queryFn: () => api.get<CustomerDetail>(`${base}/customers/${id}`),
     enabled: Boolean(id),
+  });
+};
+
+/** The customer's credit per currency and its history (credit.ts on the server). */
+export const useCustomerCredit = (id: string | null) => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: keys.invoices(companyId, 'customer-credit', id),
+    queryFn: () => api.get<CustomerCredit>(`${base}/customers/${id}/credit`),
+    enabled: Boolean(id),
+  });
+};
+
+export type StatementParams = { from: string; to: string; currency: string };
+
+/** The query string of a statement (empty fields left out), shared by the page and its CSV link. */
+export const statementQuery = (params: StatementParams) =>
+  Object.fromEntries(Object.entries(params).filter(([, v]) => v !== '')) as Partial<StatementParams>;
+
+export const useCustomerStatement = (id: string, params: StatementParams) => {
+  const { base, companyId } = useOrgPath();
+  return useQuery({
+    queryKey: keys.invoices(companyId, 'statement', id, params),
+    queryFn: () => api.get<CustomerStatement>(`${base}/customers/${id}/statement`, statementQuery(params)),
+    enabled: !params.from || !params.to || params.from <= params.to,
+    placeholderData: keepPreviousData,
   });
 };
 

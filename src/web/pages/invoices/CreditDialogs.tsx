@@ -1,0 +1,231 @@
+import { type FormEvent, useState } from 'react';
+import type { InvoiceSummary } from '../../../shared/invoices.ts';
+import { Money } from '../../components/money/Money.tsx';
+import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Alert } from '../../components/ui/Card.tsx';
+import { Dialog } from '../../components/ui/Dialog.tsx';
+import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { api } from '../../lib/api.ts';
+import { useCompany } from '../../lib/company.tsx';
+import { priceText } from './editorState.ts';
+import { useInvoicingMutation } from './invoicesApi.ts';
+import { errorMessage, todayIso, tryParseMoney } from './parts.tsx';
+
+// Dialogs that move a customer's credit (decision 0028): refund it from a money account, or
+// apply it to one of their open invoices. The server checks every limit again; these only
+// keep a person from typing what would be refused.
+
+type Base = { open: boolean; onOpenChange: (open: boolean) => void; onDone?: (message: string) => void };
+
+export const RefundDialog = ({
+  open,
+  onOpenChange,
+  onDone,
+  title,
+  description,
+  path,
+  currency,
+  available,
+  extraBody,
+}: Base & {
+  title: string;
+  description?: string;
+  /** Under the company's base path: '/invoices/:id/refunds', '/customers/:id/credit/refunds', … */
+  path: string;
+  currency: string;
+  /** At most this much can be refunded. */
+  available: number;
+  extraBody?: Record<string, unknown>;
+}) => {
+  const { company } = useCompany();
+  const [amount, setAmount] = useState(priceText(available, currency));
+  const [date, setDate] = useState(todayIso());
+  const [moneyAccountId, setMoneyAccountId] = useState('');
+  const [reference, setReference] = useState('');
+  const [rate, setRate] = useState('');
+  const [touched, setTouched] = useState(false);
+  const foreign = currency !== company.baseCurrency;
+  const parsed = tryParseMoney(amount, currency);
+  const amountError =
+    parsed === null || parsed <= 0
+      ? `Enter an amount in ${currency}.`
+      : parsed > available
+        ? 'That is more than the credit there is to refund.'
+        : null;
+  const refund = useInvoicingMutation((base, body: Record<string, unknown>) =>
+    api.post(`${base}${path}`, body),
+  );
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (amountError || !moneyAccountId) return;
+    const ok = await refund
+      .mutateAsync({
+        ...extraBody,
+        amount: parsed,
+        date,
+        moneyAccountId,
+        reference,
+        ...(foreign && rate.trim() ? { exchangeRate: rate.trim() } : {}),
+      })
+      .then(() => true)
+      .catch(() => false);
+    if (ok) {
+      onOpenChange(false);
+      onDone?.(`Refund of ${amount} ${currency} recorded.`);
+    }
+  };
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title={title} description={description}>
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        {refund.error ? <Alert>{errorMessage(refund.error)}</Alert> : null}
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Credit available to refund:{' '}
+          <Money minor={available} currency={currency} className="font-semibold" />
+        </p>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label={`Amount (${currency})`}
+            inputMode="decimal"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            error={touched ? amountError : null}
+            autoFocus
+          />
+          <TextField label="Refund date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+          <MoneyAccountSelect
+            label="Paid from"
+            value={moneyAccountId}
+            onChange={(id) => setMoneyAccountId(id)}
+            currencies={[company.baseCurrency, currency]}
+            hint="The money account the refund leaves from."
+            error={touched && !moneyAccountId ? 'Choose the account the refund is paid from.' : null}
+          />
+          <TextField
+            label="Reference"
+            value={reference}
+            onChange={(e) => setReference(e.target.value)}
+            hint="Bank reference or check number"
+          />
+          {foreign ? (
+            <TextField
+              label={`Rate on refund date (${company.baseCurrency} per ${currency})`}
+              value={rate}
+              inputMode="decimal"
+              onChange={(e) => setRate(e.target.value)}
+              hint="Leave empty to use the rate the credit came in at."
+            />
+          ) : null}
+        </div>
+        <div className="flex justify-end gap-2">
+          <Button variant="ghost" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" busy={refund.isPending}>
+            Record refund
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+};
+
+export const ApplyCreditDialog = ({
+  open,
+  onOpenChange,
+  onDone,
+  customerId,
+  customerName,
+  currency,
+  available,
+  invoices,
+}: Base & {
+  customerId: string;
+  customerName: string;
+  currency: string;
+  available: number;
+  /** Open invoices of this customer in `currency` (one when opened from an invoice). */
+  invoices: Pick<InvoiceSummary, 'id' | 'number' | 'amountDue'>[];
+}) => {
+  const [invoiceId, setInvoiceId] = useState(invoices[0]?.id ?? '');
+  const target = invoices.find((i) => i.id === invoiceId);
+  const suggested = Math.min(available, target?.amountDue ?? 0);
+  const [amount, setAmount] = useState(priceText(suggested, currency));
+  const [date, setDate] = useState(todayIso());
+  const [touched, setTouched] = useState(false);
+  const parsed = tryParseMoney(amount, currency);
+  const amountError =
+    parsed === null || parsed <= 0
+      ? `Enter an amount in ${currency}.`
+      : parsed > available
+        ? `${customerName} has less credit than that.`
+        : target && parsed > target.amountDue
+          ? 'That is more than is due on the invoice.'
+          : null;
+  const apply = useInvoicingMutation((base, body: Record<string, unknown>) =>
+    api.post(`${base}/customers/${customerId}/credit/applications`, body),
+  );
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (amountError || !invoiceId) return;
+    const ok = await apply
+      .mutateAsync({ invoiceId, amount: parsed, date })
+      .then(() => true)
+      .catch(() => false);
+    if (ok) {
+      onOpenChange(false);
+      onDone?.(`Credit of ${amount} ${currency} applied to ${target?.number ?? 'the invoice'}.`);
+    }
+  };
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title={`Apply ${customerName}'s credit`}>
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        {apply.error ? <Alert>{errorMessage(apply.error)}</Alert> : null}
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Credit available: <Money minor={available} currency={currency} className="font-semibold" />
+        </p>
+        {invoices.length === 0 ? (
+          <Alert tone="warning">
+            {customerName} has no open invoice in {currency} to apply the credit to.
+          </Alert>
+        ) : null}
+        <div className="grid gap-4 sm:grid-cols-2">
+          {invoices.length > 1 ? (
+            <SelectField
+              label="Invoice"
+              value={invoiceId}
+              onChange={(e) => {
+                setInvoiceId(e.target.value);
+                const next = invoices.find((i) => i.id === e.target.value);
+                setAmount(priceText(Math.min(available, next?.amountDue ?? 0), currency));
+              }}
+              options={invoices.map((i) => ({
+                value: i.id,
+                label: `${i.number ?? 'Draft'} · ${priceText(i.amountDue, currency)} ${currency} due`,
+              }))}
+            />
+          ) : null}
+          <TextField
+            label={`Amount (${currency})`}
+            inputMode="decimal"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            error={touched ? amountError : null}
+            autoFocus
+          />
+          <TextField label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+        </div>
+        <div className="flex justify-end gap-2">
+          <Button variant="ghost" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" busy={apply.isPending} disabled={invoices.length === 0}>
+            Apply credit
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+};
