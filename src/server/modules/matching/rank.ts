@@ -222,10 +222,9 @@ export const rankLine = (index: MatchIndex, line: LineForMatching, limit: number
     const number = tokenKey(p.number);
     if (number.length >= 3 && keys.has(number)) reasons.add('number_in_text');
     const nw = nameWords(p.customer_name);
-    const longest = nw.reduce((a, b) => (b.length > a.length ? b : a), '');
     if (
       nw.length > 0 &&
-      (nw.every((w) => lineWords.has(w)) || (longest.length >= 5 && lineWords.has(longest)))
+      (nw.every((w) => lineWords.has(w)) || nw.some((w) => w.length >= 5 && lineWords.has(w)))
     )
       reasons.add('customer_in_text');
     out.push({

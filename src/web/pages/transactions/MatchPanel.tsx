@@ -145,7 +145,11 @@ const SuggestionList = ({ tx, onMatched }: { tx: Transaction; onMatched: (text: 
                         {s.kind === 'payment' ? 'Recorded payment · ' : ''}
                         {s.invoiceNumber} · {s.customerName}
                       </span>
-                      <Money minor={s.amountDue} currency={s.currency} className="text-sm" />
+                      <Money
+                        minor={s.kind === 'payment' ? s.amount : s.amountDue}
+                        currency={s.currency}
+                        className="text-sm"
+                      />
                     </span>
                     <span className="block text-xs text-slate-500 dark:text-slate-400">
                       {s.kind === 'payment'
