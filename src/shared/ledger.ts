@@ -38,6 +38,15 @@ export const CASH_SUBTYPES: readonly string[] = ['bank', 'cash', 'cash_equivalen
 /** Subtypes of the accounts that are money accounts: the cash ones and credit cards. */
 export const MONEY_SUBTYPES: readonly string[] = [...CASH_SUBTYPES, 'credit_card'];
 
+/** The subtype an account of each type gets when an import does not name one. */
+export const DEFAULT_SUBTYPE: Record<AccountTypeName, string> = {
+  asset: 'current_asset',
+  liability: 'current_liability',
+  equity: 'owner_equity',
+  income: 'sales',
+  expense: 'operating_expense',
+};
+
 /** How people name each account type, singular ("Asset"). */
 export const ACCOUNT_TYPE_LABELS: Record<AccountTypeName, string> = {
   asset: 'Asset',

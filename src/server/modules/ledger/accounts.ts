@@ -11,6 +11,7 @@ import {
   type AccountUpdate,
   type LedgerSettings,
   MONEY_SUBTYPES,
+  DEFAULT_SUBTYPE,
 } from '../../../shared/ledger.ts';
 import { isCurrencyCode } from '../../../shared/money.ts';
 import { recordAudit } from '../audit/record.ts';
@@ -395,14 +396,6 @@ export const parseCsv = (text: string): string[][] => {
     );
   }
   return rows.filter((r) => r.some((f) => f.trim() !== ''));
-};
-
-const DEFAULT_SUBTYPE: Record<AccountTypeName, string> = {
-  asset: 'current_asset',
-  liability: 'current_liability',
-  equity: 'owner_equity',
-  income: 'sales',
-  expense: 'operating_expense',
 };
 
 /**

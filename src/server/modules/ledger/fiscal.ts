@@ -52,6 +52,20 @@ export const listFiscalYears = async (
 };
 
 /**
+ * The company's year-end closes, read after locking its ledger settings row, so a racing
+ * close, reopen or posting waits for this one.
+ */
+const lockedYearEnds = async (trx: Executor, organizationId: string) => {
+  await trx
+    .selectFrom('ledger_settings')
+    .select('organization_id')
+    .where('organization_id', '=', organizationId)
+    .forUpdate()
+    .execute();
+  return selectOpenCloses(trx, organizationId);
+};
+
+/**
  * Closes a fiscal year: one entry dated its last day moves every income and expense balance
  * of the year to retained earnings. Earlier years must be closed first only in the sense
  * that their own balances are theirs; each year closes its own activity.
@@ -72,14 +86,7 @@ export const closeFiscalYear = (
         `${endDate} is not the last day of a fiscal year; this company's year ends on ${year.end}.`,
       );
     }
-    // Lock the settings row first so a racing close or posting waits.
-    await trx
-      .selectFrom('ledger_settings')
-      .select('organization_id')
-      .where('organization_id', '=', organizationId)
-      .forUpdate()
-      .execute();
-    const closes = await selectOpenCloses(trx, organizationId);
+    const closes = await lockedYearEnds(trx, organizationId);
     if (closes.some((c) => c.end_date === endDate)) {
       throw conflict('fiscal_year_already_closed', `The fiscal year ending ${endDate} is already closed.`);
     }
@@ -164,13 +171,7 @@ export const reopenFiscalYear = (
 ) =>
   inTransaction(db, async (trx) => {
     const { organizationId, endDate } = input;
-    await trx
-      .selectFrom('ledger_settings')
-      .select('organization_id')
-      .where('organization_id', '=', organizationId)
-      .forUpdate()
-      .execute();
-    const closes = await selectOpenCloses(trx, organizationId);
+    const closes = await lockedYearEnds(trx, organizationId);
     const close = closes.find((c) => c.end_date === endDate);
     if (!close) throw conflict('fiscal_year_not_closed', `The fiscal year ending ${endDate} is not closed.`);
     const later = closes.find((c) => c.end_date > endDate);

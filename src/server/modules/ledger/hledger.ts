@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { AppError, badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import type { AccountTypeName, JournalImportResult } from '../../../shared/ledger.ts';
+import { DEFAULT_SUBTYPE } from '../../../shared/ledger.ts';
 import {
   currencyExponent,
   divideRoundHalfAwayFromZero,
@@ -13,7 +14,6 @@ import {
   type Amount,
   type Assertion,
   JournalSyntaxError,
-  type Notice,
   type Transaction,
   parseJournalText,
 } from './journal-parse.ts';
@@ -231,14 +231,6 @@ const TOP_TYPES: Record<string, AccountTypeName> = {
   revenues: 'income',
   expenses: 'expense',
   expense: 'expense',
-};
-
-const DEFAULT_SUBTYPE: Record<AccountTypeName, string> = {
-  asset: 'current_asset',
-  liability: 'current_liability',
-  equity: 'owner_equity',
-  income: 'sales',
-  expense: 'operating_expense',
 };
 
 const pow10 = (n: number) => 10n ** BigInt(n);

@@ -17,6 +17,7 @@ import { LedgerSettingsDialog } from './LedgerSettingsDialog.tsx';
 import { ReportsTab } from './ReportsTab.tsx';
 import { SummaryCards } from './SummaryCards.tsx';
 import { TrialBalanceTab } from './TrialBalanceTab.tsx';
+import { TabList } from '../../components/ui/Tabs.tsx';
 
 // /accounting: the books of the current company. Statement summaries for the fiscal year at
 // the top; below, the ledger views as tabs (General Ledger, Trial Balance, Journal Entries as
@@ -93,20 +94,7 @@ const AccountingPage = () => {
       <SummaryCards fy={fy} today={today} />
 
       <Tabs.Root value={tab} onValueChange={(v) => setTab(v)}>
-        <Tabs.List
-          aria-label="Accounting views"
-          className="flex gap-1 overflow-x-auto border-b border-slate-200 dark:border-slate-800"
-        >
-          {TABS.map((t) => (
-            <Tabs.Trigger
-              key={t.id}
-              value={t.id}
-              className="-mb-px min-h-11 shrink-0 border-b-2 border-transparent px-4 text-sm font-medium whitespace-nowrap text-slate-600 hover:text-slate-900 data-[state=active]:border-brand-600 data-[state=active]:text-brand-700 dark:text-slate-400 dark:hover:text-white dark:data-[state=active]:border-brand-400 dark:data-[state=active]:text-brand-300"
-            >
-              {t.label}
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
+        <TabList label="Accounting views" tabs={TABS} />
         <Tabs.Content value="general-ledger" className="pt-6 focus:outline-none">
           <GeneralLedgerTab
             today={today}
