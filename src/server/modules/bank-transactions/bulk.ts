@@ -68,3 +68,25 @@ export const insertBankTransactionsInBulk = async (
         as u(id, date, description, payee, amount, status, category_kind, category_account_id, tax_rate, rate, entry_id,
              external_id, dedupe_key, description_key, rule_id)`.execute(db);
 };
+
+/**
+ * Which of `keys` an account already holds (the import's duplicates), looked up through the
+ * unique (organization_id, money_account_id, dedupe_key) index 10,000 keys a statement, so the
+ * cost follows the file, not the account's history.
+ */
+export const selectExistingDedupeKeys = async (
+  db: Executor,
+  organizationId: string,
+  moneyAccountId: string,
+  keys: string[],
+) => {
+  const found = new Set<string>();
+  for (let at = 0; at < keys.length; at += 10_000) {
+    const { rows } = await sql<{ dedupe_key: string }>`
+      select dedupe_key from bank_transactions
+       where organization_id = ${organizationId} and money_account_id = ${moneyAccountId}
+         and dedupe_key = any(${keys.slice(at, at + 10_000)}::text[])`.execute(db);
+    for (const r of rows) found.add(r.dedupe_key);
+  }
+  return found;
+};

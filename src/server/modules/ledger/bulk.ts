@@ -41,8 +41,8 @@ export type BulkEntryInput = {
   reversesEntryId?: string | null;
 };
 
-const ENTRY_CHUNK = 10_000;
-const LINE_CHUNK = 20_000;
+const ENTRY_CHUNK = 5000;
+const LINE_CHUNK = 10_000;
 
 /**
  * Runs `work` (plain JavaScript) while the database executes a statement already handed to the

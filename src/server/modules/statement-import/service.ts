@@ -19,7 +19,11 @@ import type { AppContext } from '../../context.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { type Executor, inTransaction } from '../../db/transaction.ts';
-import { emptyBankRowColumns, insertBankTransactionsInBulk } from '../bank-transactions/bulk.ts';
+import {
+  emptyBankRowColumns,
+  insertBankTransactionsInBulk,
+  selectExistingDedupeKeys,
+} from '../bank-transactions/bulk.ts';
 import { postEntriesInBulk, whileWriting } from '../ledger/bulk.ts';
 import { newEntryId } from '../ledger/ids.ts';
 import {
@@ -28,7 +32,7 @@ import {
   loadPostingContext,
   rateBook,
 } from '../transactions/posting-context.ts';
-import { type RuleRow, selectExistingKeys, selectExternalIds, selectRules } from '../transactions/queries.ts';
+import { type RuleRow, selectExternalIds, selectRules } from '../transactions/queries.ts';
 import { firstMatchingRule } from '../transactions/rules.ts';
 import { selectMoneyAccount } from '../wallet/queries.ts';
 import { sniffCsv } from './csv.ts';
@@ -263,12 +267,6 @@ const prepare = async (db: Executor, member: MemberContext, input: ImportInput, 
       });
     }
     if (problems.length > 0) continue;
-    const dates = statement.rows.map((r) => r.date).sort();
-    const existing =
-      dates.length > 0
-        ? await selectExistingKeys(db, organizationId, money.id, dates[0]!, dates[dates.length - 1]!)
-        : [];
-    const existingKeys = new Set(existing.map((e) => e.dedupe_key));
     const fileIds = [
       ...new Set(statement.rows.map((r) => r.externalId).filter((x): x is string => Boolean(x))),
     ];
@@ -278,7 +276,11 @@ const prepare = async (db: Executor, member: MemberContext, input: ImportInput, 
     const seenIds = seenIdsByAccount.get(money.id) ?? new Map<string, number>();
     seenIdsByAccount.set(money.id, seenIds);
     const repeated: string[] = [];
-    part.rows = statement.rows.map((original, i) => {
+    // First every row's dedupe key, then only those keys are looked up (the account may hold a
+    // million lines over the file's dates; loading all their keys cost memory and time).
+    const keys: string[] = new Array(statement.rows.length);
+    const keyed: ParsedStatementRow[] = new Array(statement.rows.length);
+    statement.rows.forEach((original, i) => {
       let row = original;
       // A bank reference the file already used for another row: both rows are imported (the
       // second without the reference, told apart by date, amount and description instead).
@@ -292,7 +294,13 @@ const prepare = async (db: Executor, member: MemberContext, input: ImportInput, 
       const prefix = dedupePrefix(row.date, row.amount, row.description);
       const n = (occurrences.get(prefix) ?? 0) + 1;
       occurrences.set(prefix, n);
-      const dedupeKey = `${prefix}#${n}`;
+      keys[i] = `${prefix}#${n}`;
+      keyed[i] = row;
+    });
+    const existingKeys = await selectExistingDedupeKeys(db, organizationId, money.id, keys);
+    part.rows = keyed.map((row, i) => {
+      const original = statement.rows[i]!;
+      const dedupeKey = keys[i]!;
       const duplicate =
         existingKeys.has(dedupeKey) || (original.externalId !== null && existingIds.has(original.externalId));
       const rule = duplicate
