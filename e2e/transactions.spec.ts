@@ -45,10 +45,11 @@ test('bank account, CSV import with rules, bulk categorise, reconcile, transfer,
   test.setTimeout(120_000);
   const orgId = await setUpCompany(page);
 
-  // Wallet: empty state, then add the bank account with its opening balance.
+  // Wallet: the chart's bank, cash and card accounts are money accounts from the start
+  // (decision 0022); add the bank account with its opening balance.
   await page.goto('/wallet');
   await expect(page.getByRole('heading', { name: 'Wallet' })).toBeVisible();
-  await expect(page.getByText('No accounts yet')).toBeVisible();
+  await expect(page.getByTestId('account-card').filter({ hasText: 'Business bank account' })).toBeVisible();
   await page.getByRole('button', { name: 'Add account' }).first().click();
   const add = page.getByRole('dialog', { name: 'Add account' });
   await add.getByLabel('Account name').fill('Business checking');
@@ -158,6 +159,7 @@ test('bank account, CSV import with rules, bulk categorise, reconcile, transfer,
   // Reconcile to the statement balance: 5,000.00 + 6,620.00 - 1,268.85 = 10,351.15.
   await page.getByRole('button', { name: 'Reconcile' }).click();
   const start = page.getByRole('dialog', { name: 'Reconcile an account' });
+  await start.getByLabel('Account', { exact: true }).selectOption({ label: 'Business checking (USD)' });
   await start.getByLabel('Statement end date').fill('2026-11-20');
   await start.getByLabel(/Statement closing balance/).fill('10351.15');
   await start.getByRole('button', { name: 'Start reconciling' }).click();
@@ -182,8 +184,14 @@ test('bank account, CSV import with rules, bulk categorise, reconcile, transfer,
   await expect(add).toBeHidden();
   await page.getByRole('button', { name: 'Transfer' }).first().click();
   const transfer = page.getByRole('dialog', { name: 'Transfer money' });
-  await transfer.getByLabel('From').selectOption({ label: 'Business checking (USD)' });
-  await transfer.getByLabel('To').selectOption({ label: 'Savings (USD)' });
+  // MoneyAccountSelect: options are "name · balance", From starts on the deposit account.
+  const pick = async (label: string, name: string) => {
+    const select = transfer.getByLabel(label, { exact: true });
+    const value = await select.locator('option', { hasText: name }).getAttribute('value');
+    await select.selectOption(value!);
+  };
+  await pick('From', 'Business checking');
+  await pick('To', 'Savings');
   await transfer.getByLabel(/^Amount/).fill('1,000.00');
   await transfer.getByLabel('Date').fill('2026-11-21');
   await transfer.getByRole('button', { name: 'Transfer' }).click();

@@ -52,7 +52,10 @@ export const selectMoneyAccounts = (db: Executor, organizationId: string) =>
     ])
     .where('m.organization_id', '=', organizationId)
     .orderBy('m.archived_at', (ob) => ob.nullsFirst())
+    // The deposit account first: forms that start on the first account start on it.
+    .orderBy('m.is_default_deposit', 'desc')
     .orderBy('m.created_at')
+    .orderBy('a.code')
     .execute();
 
 export type MoneyAccountRow = Awaited<ReturnType<typeof selectMoneyAccounts>>[number];

@@ -16,6 +16,7 @@ import { recordAudit } from '../audit/record.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { createAccount, deleteAccount, findSystemAccount, updateAccount } from '../ledger/accounts.ts';
 import { ledgerBalancesAsOf } from '../ledger/balances.ts';
+import { accountHasPostings } from '../ledger/queries.ts';
 import { addMonthsToMonthStart, monthEnd, monthStart } from '../ledger/dates.ts';
 import { type Executor, inTransaction } from '../../db/transaction.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
@@ -29,6 +30,7 @@ import {
   selectMoneyAccount,
   selectMoneyAccounts,
   selectMonthlyLedgerMovements,
+  selectDefaultDepositAccount,
   selectRateOn,
   setDefaultDepositAccount,
   upsertRate,
@@ -305,15 +307,17 @@ export const createMoneyAccount = (ctx: AppContext, member: MemberContext, input
         .where('organization_id', '=', organizationId)
         .where('id', '=', id)
         .execute();
-    // The first bank or cash account of a company without a deposit account becomes it.
+    // A new bank, cash or processor account becomes the deposit account when the company has
+    // none, or when the current one is still untouched (the chart's "Business bank account" of
+    // a new company, before anything was posted to it): the account a new user adds is the
+    // one their money goes into.
     if (input.kind !== 'credit_card') {
-      const current = await trx
-        .selectFrom('money_accounts')
-        .select('id')
-        .where('organization_id', '=', organizationId)
-        .where('is_default_deposit', '=', true)
-        .executeTakeFirst();
-      if (!current) await setDefaultDepositAccount(trx, organizationId, id);
+      const current = await selectDefaultDepositAccount(trx, organizationId);
+      const untouched =
+        current &&
+        !(await accountHasPostings(trx, organizationId, current.ledger_account_id)) &&
+        !(await moneyAccountHasActivity(trx, organizationId, current.id));
+      if (!current || untouched) await setDefaultDepositAccount(trx, organizationId, id);
     }
     const account = await getMoneyAccount(ctx, member, id, trx);
     await recordAudit(trx, {

@@ -109,40 +109,52 @@ describe('one model: money accounts are the chart’s money accounts', () => {
   });
 
   it('records an invoice payment into the deposit account: wallet = balance sheet cash = dashboard cash', async () => {
+    // The issue's flow: a new company, the user adds their bank account with its opening
+    // balance, then records an invoice payment without naming an account.
     const company = await createTestCompany(t.app);
     const fx = await setUpInvoicing(t.app, t.database, company);
-    const savings = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
-      name: 'Savings',
+    const checking = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+      name: 'Checking',
       kind: 'bank',
       currency: 'USD',
       openingDate: '2026-11-01',
       openingBalance: 1_407_500,
     });
+    // The chart's 1010 was untouched, so the account the user added is the deposit account.
+    expect(checking.isDefaultDeposit).toBe(true);
     const invoiceId = await sentInvoice(company, fx, 8); // 8 × 15,000 = 120,000 due
-    // No account named: the payment goes to the deposit account (1010).
     await ok(company, 'POST', `/invoices/${invoiceId}/payments`, { date: '2026-11-05', amount: 120_000 });
     const s = await expectOneNumber(company);
-    const bank = s.wallet.accounts.find((a) => a.ledgerAccountCode === '1010')!;
-    expect(bank.balance).toBe(120_000);
+    expect(s.wallet.accounts.find((a) => a.id === checking.id)!.balance).toBe(1_407_500 + 120_000);
     expect(s.walletCash).toBe(1_407_500 + 120_000);
     // The wallet as of a date before the payment: the same agreement, without it.
     const before = await expectOneNumber(company, '2026-11-04');
     expect(before.walletCash).toBe(1_407_500);
-    // A payment into another money account, named by its ledger account.
+    // A payment into the chart's bank account, named by its ledger account: the wallet sees it.
+    const bank = s.wallet.accounts.find((a) => a.ledgerAccountCode === '1010')!;
     const second = await sentInvoice(company, fx, 1);
     await ok(company, 'POST', `/invoices/${second}/payments`, {
       date: '2026-11-06',
       amount: 15_000,
-      depositAccountId: savings.ledgerAccountId,
+      depositAccountId: bank.ledgerAccountId,
     });
     const after = await expectOneNumber(company);
-    expect(after.wallet.accounts.find((a) => a.id === savings.id)!.balance).toBe(1_422_500);
+    expect(after.wallet.accounts.find((a) => a.id === bank.id)!.balance).toBe(15_000);
+    expect(after.walletCash).toBe(1_407_500 + 120_000 + 15_000);
+    // A second account the user adds does not take over: the deposit account has activity.
+    const savings = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+      name: 'Savings',
+      kind: 'bank',
+      currency: 'USD',
+      openingDate: '2026-11-01',
+    });
+    expect(savings.isDefaultDeposit).toBe(false);
     // The balance-over-time chart reads the same ledger: October empty, today the wallet's total.
     const history = await ok(company, 'GET', '/wallet/history?months=2');
     expect(history.points.map((p: { date: string }) => p.date)).toEqual(['2026-10-31', '2026-11-20']);
     expect(history.points[0].totalBase).toBe(0);
     expect(history.points[1].totalBase).toBe(after.wallet.totalBase);
-    expect(history.points[1].balances[savings.id]).toBe(1_422_500);
+    expect(history.points[1].balances[checking.id]).toBe(1_527_500);
   });
 
   it('chooses the deposit account, and refuses another company’s, an archived one or a card', async () => {
