@@ -5,9 +5,11 @@ import {
   type InvoicingFixture,
   api,
   balancesOn,
+  extractPdfText,
   setUpInvoicing,
   systemAccount,
 } from '../../testing/invoices.ts';
+import { invoiceTotalsLines } from '../../../shared/invoice-totals.ts';
 
 // Customer credit and refunds over the HTTP API (issue 13 §5): an overpayment leaves credit,
 // credit is applied to another invoice or refunded from a money account, a credit note on a
@@ -154,6 +156,23 @@ describe('applying credit', () => {
     expect(res.body.history.some((h: { kind: string }) => h.kind === 'credit_applied')).toBe(true);
     expect(await creditIn('USD')).toBe(available - 2_500);
     expect((await balancesOn(t.database, company.id)).sum).toBe(0);
+    // Page, PDF and email say the same, every figure positive: Credit applied, not Paid.
+    const lines = invoiceTotalsLines(res.body);
+    expect(lines).toEqual([
+      'Subtotal: $25.00',
+      'Total: $25.00',
+      'Credit applied: $25.00',
+      'Amount due: $0.00',
+    ]);
+    const pdf = await t.app.inject({
+      method: 'GET',
+      url: `/api/orgs/${company.id}/invoices/${target.id}/pdf`,
+      headers: { cookie: company.owner.cookie },
+    });
+    const text = extractPdfText(pdf.rawPayload);
+    expect(text).toContain('Credit applied');
+    expect(text).not.toMatch(/-\$/);
+    expect(text).not.toMatch(/\nPaid\n/);
   });
 
   it('refuses more than the credit, another customer, another currency, a void invoice; nothing changes', async () => {
