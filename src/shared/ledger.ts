@@ -557,3 +557,25 @@ export type JournalImportResult = z.infer<typeof journalImportResultSchema>;
 
 /** GET /ledger/export.journal: optional date range. */
 export const journalExportQuerySchema = z.object({ from: isoDate.optional(), to: isoDate.optional() });
+
+/**
+ * Where an entry a document posted is undone (an invoice, a payment or refund, a bank line, a
+ * transfer, a money account's opening balance); null for entries the ledger itself owns, which
+ * the journal's "Reverse entry" may reverse. The server refuses the others, the page hides it.
+ */
+export const documentOwnerOfEntry = (source: string, sourceId: string | null): string | null => {
+  switch (source) {
+    case 'invoice':
+      return 'its invoice (void it in Invoices)';
+    case 'payment':
+      return 'its payment or refund (remove it in Invoices)';
+    case 'bank':
+      return 'its bank transaction (recategorise or delete it in Transactions)';
+    case 'transfer':
+      return 'its transfer (delete it in Transactions)';
+    case 'opening_balance':
+      return sourceId === null ? null : 'its money account (change the opening balance in Wallet)';
+    default:
+      return null;
+  }
+};

@@ -107,6 +107,32 @@ describe(`ledger routes (${testDatabaseKind()})`, () => {
     expect(original.json().reversedByEntryId).toBe(reversed.json().id);
   });
 
+  it('refuses to reverse an entry a document posted, naming where to undo it, and changes nothing', async () => {
+    const company = await createTestCompany(t.app);
+    const call = api(company);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/api/orgs/${company.id}/wallet/accounts`,
+      headers: { cookie: company.owner.cookie },
+      payload: {
+        name: 'Till',
+        kind: 'cash',
+        currency: 'USD',
+        openingBalance: 5_000,
+        openingDate: '2026-01-01',
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const before = (await call('GET', '/journal-entries')).json().entries as { id: string; memo: string }[];
+    const opening = before.find((e) => e.memo === 'Opening balance of Till');
+    expect(opening).toBeTruthy();
+    const refused = await call('POST', `/journal-entries/${opening!.id}/reverse`, {});
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('entry_owned_by_document');
+    expect(refused.json().error.message).toMatch(/Wallet/);
+    expect((await call('GET', '/journal-entries')).json().entries).toHaveLength(before.length);
+  });
+
   it('enforces roles: viewers read, members need approval when it is on, accountants approve', async () => {
     const company = await createTestCompany(t.app);
     const a = await accountsOf(company);

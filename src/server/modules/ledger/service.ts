@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { forbidden } from '../../../shared/errors.ts';
+import { conflict, forbidden, notFound } from '../../../shared/errors.ts';
 import type {
   AccountCreate,
   AccountUpdate,
@@ -9,6 +9,7 @@ import type {
   openingBalancesSchema,
   reverseEntrySchema,
 } from '../../../shared/ledger.ts';
+import { documentOwnerOfEntry } from '../../../shared/ledger.ts';
 import type { AppContext } from '../../context.ts';
 import { roleCan } from '../../http/permissions.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
@@ -135,11 +136,30 @@ export const postDraft = (ctx: AppContext, member: MemberContext, input: { entry
 export const approveDraft = (ctx: AppContext, member: MemberContext, input: { entryId: string }) =>
   approveEntry(db(ctx), { ...actor(member), entryId: input.entryId });
 
-export const reverseEntry = (
+// Entries a document posted are undone where the document lives: reversing them here would leave
+// the invoice, the register or the wallet pointing at an entry that no longer counts.
+export const reverseEntry = async (
   ctx: AppContext,
   member: MemberContext,
   { entryId, ...input }: z.infer<typeof reverseEntrySchema> & { entryId: string },
-) => reverseJournalEntry(db(ctx), { ...actor(member), entryId, ...input });
+) => {
+  const entry = await db(ctx)
+    .selectFrom('journal_entries')
+    .select(['number', 'source', 'source_id'])
+    .where('organization_id', '=', member.organizationId)
+    .where('id', '=', entryId)
+    .executeTakeFirst();
+  if (!entry) throw notFound('Journal entry not found.');
+  const owner = documentOwnerOfEntry(entry.source, entry.source_id);
+  if (owner) {
+    throw conflict(
+      'entry_owned_by_document',
+      `Entry ${entry.number} was posted by ${owner}; undo it there so the document and the ledger stay one.`,
+      { source: entry.source, sourceId: entry.source_id },
+    );
+  }
+  return reverseJournalEntry(db(ctx), { ...actor(member), entryId, ...input });
+};
 
 export const openingBalances = (
   ctx: AppContext,

@@ -1,6 +1,7 @@
 import { ArrowRight, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import type { JournalEntry } from '../../../shared/ledger.ts';
+import { documentOwnerOfEntry } from '../../../shared/ledger.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
@@ -92,7 +93,11 @@ export const EntryDetail = ({
   // its amount and rate, so such drafts are not opened in it.
   const hasForeignLines = entry?.lines.some((l) => l.currency !== null && l.currency !== currency) ?? false;
   const canReverse =
-    entry?.status === 'posted' && !entry.reversedByEntryId && !entry.isClosing && can('post');
+    entry?.status === 'posted' &&
+    !entry.reversedByEntryId &&
+    !entry.isClosing &&
+    documentOwnerOfEntry(entry.source, entry.sourceId) === null &&
+    can('post');
 
   return (
     <Dialog
@@ -283,6 +288,11 @@ export const EntryDetail = ({
               >
                 Approve and post
               </Button>
+            ) : null}
+            {entry.status === 'posted' && documentOwnerOfEntry(entry.source, entry.sourceId) ? (
+              <p className="mr-auto self-center text-sm text-slate-500 dark:text-slate-400">
+                To undo this entry, use {documentOwnerOfEntry(entry.source, entry.sourceId)}.
+              </p>
             ) : null}
             {canReverse && !confirmReverse ? (
               <Button
