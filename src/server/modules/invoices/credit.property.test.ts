@@ -10,6 +10,7 @@ import { applyCredit, creditPool, refundCustomerCredit } from './credit.ts';
 import { createCustomer } from './customers.ts';
 import { type Actor, createInvoice, sendInvoice } from './invoices.ts';
 import { deletePayment, recordPayment } from './payments.ts';
+import { agingReport } from './reports.ts';
 import { customerStatement } from './statement.ts';
 
 // Random sequences of invoices, payments and overpayments, credit applications, refunds
@@ -18,7 +19,7 @@ import { customerStatement } from './statement.ts';
 // every step: the trial balance is zero; per customer and currency, open invoices' amount due
 // less the credit held equals the statement's closing balance; the Customer credit account
 // per customer equals the credit entries' base amounts; no credit is negative and used-up
-// credit carries no base amount; no invoice has
+// credit carries no base amount; receivables aging equals the ledger; no invoice has
 // more paid and credited than its total. A refused step is a 4xx that posts nothing.
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -161,6 +162,11 @@ const checkInvariants = async (customers: { id: string; currency: string }[]) =>
     .where('organization_id', '=', company.id)
     .groupBy('customer_id')
     .execute();
+  // Receivables aging equals the receivable account, also on a day before credit was applied.
+  for (const asOf of ['2999-12-31', '2026-05-11']) {
+    const aging = await agingReport(t.database.db, company.id, asOf);
+    expect(aging.totals.total).toBe(aging.ledgerBalance);
+  }
   const ledgerMap = new Map(ledgerByContact.map((r) => [r.contact_id, Number(r.n)]));
   for (const e of entriesByCustomer) expect(ledgerMap.get(e.customer_id) ?? 0).toBe(Number(e.n));
   for (const c of customers) {
@@ -268,8 +274,21 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
                 !open,
               );
             } else if (op.kind === 'apply') {
-              const { row, customerRow } = await current(op.invoice);
-              const pool = await creditPool(t.database.db, company.id, customerRow.id, customerRow.currency);
+              // An open invoice of a customer holding credit in its currency.
+              const candidates = [];
+              for (let n = 0; n < invoices.length; n++) {
+                const x = await current(n);
+                if (x.row.status !== 'sent' && x.row.status !== 'partially_paid') continue;
+                const p = await creditPool(
+                  t.database.db,
+                  company.id,
+                  x.customerRow.id,
+                  x.customerRow.currency,
+                );
+                if (p.amount > 0) candidates.push({ ...x, pool: p });
+              }
+              if (candidates.length === 0) continue;
+              const { row, customerRow, pool } = candidates[op.invoice % candidates.length]!;
               const amount = Math.floor((Math.min(pool.amount, Number(row.amount_due)) * op.share) / 100);
               if (amount <= 0) continue;
               await attempt('apply', () =>
