@@ -157,6 +157,38 @@ describe('one model: money accounts are the chart’s money accounts', () => {
     expect(history.points[1].balances[checking.id]).toBe(1_527_500);
   });
 
+  it('refuses a payment into another company’s or an archived money account, recording nothing', async () => {
+    const company = await createTestCompany(t.app);
+    const other = await createTestCompany(t.app, { name: 'Other Co' });
+    const fx = await setUpInvoicing(t.app, t.database, company);
+    const otherBank = (await ok<WalletSummary>(other, 'GET', '/wallet')).accounts.find(
+      (a) => a.ledgerAccountCode === '1010',
+    )!;
+    const cash = (await ok<WalletSummary>(company, 'GET', '/wallet')).accounts.find(
+      (a) => a.kind === 'cash',
+    )!;
+    await ok(company, 'PATCH', `/wallet/accounts/${cash.id}`, { archived: true });
+    const invoiceId = await sentInvoice(company, fx, 1);
+    const entries = await journalCount(company);
+    const foreign = await call(company, 'POST', `/invoices/${invoiceId}/payments`, {
+      date: '2026-11-05',
+      amount: 15_000,
+      depositAccountId: otherBank.ledgerAccountId,
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.code).toBe('account_not_found');
+    const archived = await call(company, 'POST', `/invoices/${invoiceId}/payments`, {
+      date: '2026-11-05',
+      amount: 15_000,
+      depositAccountId: cash.ledgerAccountId,
+    });
+    expect(archived.status).toBe(400);
+    expect(archived.body.error.code).toBe('account_archived');
+    expect(await journalCount(company)).toBe(entries);
+    expect((await ok(company, 'GET', `/invoices/${invoiceId}`)).amountDue).toBe(15_000);
+    await expectOneNumber(company);
+  });
+
   it('chooses the deposit account, and refuses another company’s, an archived one or a card', async () => {
     const company = await createTestCompany(t.app);
     const other = await createTestCompany(t.app, { name: 'Other Co' });
