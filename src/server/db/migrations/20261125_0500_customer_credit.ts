@@ -67,9 +67,15 @@ export const up = async (db: Kysely<unknown>) => {
     create index customer_credit_entries_invoice
       on customer_credit_entries (organization_id, invoice_id) where invoice_id is not null`.execute(db);
 
-  // Every company with a chart gets the Customer credit account (new companies get it from the
-  // standard chart). Code 2350 unless taken, then the next free 235x-239x; the name gets its
-  // code appended if a same-name account exists (names are unique ignoring case).
+  await addCustomerCreditAccounts(db);
+};
+
+/**
+ * Every company with a chart gets the Customer credit account (new companies get it from the
+ * standard chart). Code 2350 unless taken, then the next free 235x-239x; the name gets its
+ * code appended if a same-name account exists (names are unique ignoring case).
+ */
+export const addCustomerCreditAccounts = async (db: Kysely<unknown>) => {
   const orgs = await sql<{ organization_id: string; currency: string }>`
     select s.organization_id,
            coalesce((select a.currency from accounts a
