@@ -77,10 +77,6 @@ export const AUDIT_ACTIONS = [
   'money_account.opening_changed',
   'money_account.deleted',
   'money_account.deposit_default_set',
-  'money_account.unarchived',
-  'money_account.opening_changed',
-  'money_account.deleted',
-  'money_account.deposit_default_set',
   'exchange_rate.set',
 
   // transfers (transfers/service.ts)
