@@ -681,7 +681,10 @@ describe('bad input never answers 5xx (OpenAPI fuzz)', () => {
       extra.lines = [{ description: 'Work', quantity: '1', unitPrice: 1_000 }];
     if (p === '/invoices/{invoiceId}/send') extra.email = false;
     if (p === '/transactions/{id}/match')
-      Object.assign(extra, { invoices: [{ invoiceId: pools.invoice![1], amount: 5_000 }], paymentId: undefined });
+      Object.assign(extra, {
+        invoices: [{ invoiceId: pools.invoice![1], amount: 5_000 }],
+        paymentId: undefined,
+      });
     if (generated && typeof generated === 'object' && !Array.isArray(generated)) {
       const merged = { ...(generated as object), ...extra };
       for (const [k, v] of Object.entries(merged)) if (v === undefined) delete (merged as never)[k];

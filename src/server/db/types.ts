@@ -448,7 +448,14 @@ export type CustomerCreditEntriesTable = {
   customer_id: string;
   currency: string;
   date: string;
-  kind: 'overpayment' | 'credit_note' | 'applied' | 'refund' | 'payment_removed' | 'credit_note_voided' | 'exchange';
+  kind:
+    | 'overpayment'
+    | 'credit_note'
+    | 'applied'
+    | 'refund'
+    | 'payment_removed'
+    | 'credit_note_voided'
+    | 'exchange';
   amount: number;
   amount_base: number;
   exchange_rate: Defaulted<string>;
@@ -628,7 +635,10 @@ export type BankTransactionsTable = {
   category_account_id: string | null;
   transfer_id: string | null;
   /** The document a 'payment' line is the register line of (migration 20261125_0300). */
-  source_kind: ColumnType<'invoice_payment' | 'refund' | null, 'invoice_payment' | 'refund' | null | undefined>;
+  source_kind: ColumnType<
+    'invoice_payment' | 'refund' | null,
+    'invoice_payment' | 'refund' | null | undefined
+  >;
   source_id: ColumnType<string | null, string | null | undefined>;
   invoice_id: ColumnType<string | null, string | null | undefined>;
   tax_rate: number | null;

@@ -77,7 +77,8 @@ export const recordPayment = (
         const base = company.base_currency;
         // The money account the money went into (by its ledger account), else the company's deposit account.
         const depositAccountId =
-          input.depositAccountId ?? (await selectDefaultDepositAccount(trx, organizationId))?.ledger_account_id;
+          input.depositAccountId ??
+          (await selectDefaultDepositAccount(trx, organizationId))?.ledger_account_id;
         if (!depositAccountId)
           throw badRequest(
             'deposit_account_required',

@@ -662,7 +662,9 @@ describe('transfers', () => {
     const wallet = await ok(company, 'GET', '/wallet');
     const mine = new Set([checking.id, savings.id, eur.id, gbp.id]);
     const balances = Object.fromEntries(
-      wallet.accounts.filter((a: MoneyAccount) => mine.has(a.id)).map((a: MoneyAccount) => [a.name, a.balance]),
+      wallet.accounts
+        .filter((a: MoneyAccount) => mine.has(a.id))
+        .map((a: MoneyAccount) => [a.name, a.balance]),
     );
     expect(balances).toEqual({ Checking: 642_000, Savings: 250_000, Euro: 50_000, Sterling: 42_500 });
     const legs = (await ok(company, 'GET', '/transactions?categoryId=transfer&limit=100'))
