@@ -23,7 +23,7 @@ export const ACCOUNT_SUBTYPES: Record<AccountTypeName, readonly string[]> = {
     'accumulated_depreciation',
     'other_asset',
   ],
-  liability: ['accounts_payable', 'credit_card', 'tax', 'current_liability', 'long_term_liability'],
+  liability: ['accounts_payable', 'credit_card', 'loan', 'tax', 'current_liability', 'long_term_liability'],
   equity: ['owner_equity', 'drawings', 'retained_earnings', 'opening_balance_equity'],
   income: ['sales', 'other_income'],
   expense: ['cost_of_sales', 'operating_expense', 'payroll_expense', 'depreciation', 'other_expense'],
@@ -35,8 +35,14 @@ export const ACCOUNT_SUBTYPES: Record<AccountTypeName, readonly string[]> = {
  */
 export const CASH_SUBTYPES: readonly string[] = ['bank', 'cash', 'cash_equivalent'];
 
-/** Subtypes of the accounts that are money accounts: the cash ones and credit cards. */
-export const MONEY_SUBTYPES: readonly string[] = [...CASH_SUBTYPES, 'credit_card'];
+/**
+ * Subtypes of the liability accounts that are money accounts: credit cards and loans. They
+ * owe money; they are never cash.
+ */
+export const LIABILITY_MONEY_SUBTYPES: readonly string[] = ['credit_card', 'loan'];
+
+/** Subtypes of the accounts that are money accounts: the cash ones, credit cards and loans. */
+export const MONEY_SUBTYPES: readonly string[] = [...CASH_SUBTYPES, ...LIABILITY_MONEY_SUBTYPES];
 
 /** The subtype an account of each type gets when an import does not name one. */
 export const DEFAULT_SUBTYPE: Record<AccountTypeName, string> = {
@@ -69,6 +75,7 @@ export const SUBTYPE_LABELS: Record<string, string> = {
   other_asset: 'Other asset',
   accounts_payable: 'Accounts payable',
   credit_card: 'Credit card',
+  loan: 'Loan',
   tax: 'Tax',
   current_liability: 'Current liability',
   long_term_liability: 'Long-term liability',

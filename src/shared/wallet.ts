@@ -7,13 +7,22 @@ import { isoDate } from './ledger.ts';
 // share. Balances are signed minor units of the account's currency (a credit card that is
 // owed money shows a negative balance).
 
-export const MONEY_ACCOUNT_KINDS = ['bank', 'cash', 'credit_card', 'payment_processor'] as const;
+export const MONEY_ACCOUNT_KINDS = ['bank', 'cash', 'credit_card', 'loan', 'payment_processor'] as const;
 export type MoneyAccountKind = (typeof MONEY_ACCOUNT_KINDS)[number];
+
+/**
+ * The kinds that owe money rather than hold it: liabilities in the ledger, never counted as
+ * cash, never a deposit account.
+ */
+export const LIABILITY_MONEY_ACCOUNT_KINDS: readonly MoneyAccountKind[] = ['credit_card', 'loan'];
+export const isLiabilityMoneyAccountKind = (kind: MoneyAccountKind) =>
+  LIABILITY_MONEY_ACCOUNT_KINDS.includes(kind);
 
 export const MONEY_ACCOUNT_KIND_LABELS: Record<MoneyAccountKind, string> = {
   bank: 'Bank account',
   cash: 'Cash',
   credit_card: 'Credit card',
+  loan: 'Loan',
   payment_processor: 'Payment processor',
 };
 
@@ -29,7 +38,7 @@ const signedMinor = minorAmount({ sign: 'any' });
 export const moneyAccountCreateSchema = z.object({
   name: z.string().trim().min(1, 'Name the account.').max(120, 'Names are at most 120 characters.'),
   kind: z.enum(MONEY_ACCOUNT_KINDS, {
-    error: 'Choose bank account, cash, credit card or payment processor.',
+    error: 'Choose bank account, cash, credit card, loan or payment processor.',
   }),
   currency: currencyCode,
   institution: z.string().trim().max(120).default(''),
@@ -111,7 +120,9 @@ export const walletSummarySchema = z.object({
   cashBase: z.number(),
   /** What the credit cards owe (signed: negative when money is owed). */
   cardsBase: z.number(),
-  /** cashBase plus cardsBase. */
+  /** What the loans owe (signed: negative when money is owed); never part of cashBase. */
+  loansBase: z.number(),
+  /** cashBase plus cardsBase plus loansBase. */
   totalBase: z.number(),
   defaultDepositAccountId: z.string().nullable(),
 });

@@ -526,7 +526,7 @@ export type InvoiceEventsTable = {
 
 type WithDefault<T> = ColumnType<T, T | undefined, T>;
 
-export type MoneyAccountKind = 'bank' | 'cash' | 'credit_card' | 'payment_processor';
+export type MoneyAccountKind = 'bank' | 'cash' | 'credit_card' | 'loan' | 'payment_processor';
 
 export type MoneyAccountsTable = {
   organization_id: string;

@@ -10,6 +10,7 @@ import {
   type AccountTypeName,
   type AccountUpdate,
   type LedgerSettings,
+  LIABILITY_MONEY_SUBTYPES,
   MONEY_SUBTYPES,
   DEFAULT_SUBTYPE,
 } from '../../../shared/ledger.ts';
@@ -107,12 +108,12 @@ export type ChartChangeOptions = { moneyAccount?: boolean };
 const isMoneySubtype = (type: string, subtype: string) =>
   (type === 'asset' || type === 'liability') &&
   MONEY_SUBTYPES.includes(subtype) &&
-  (subtype === 'credit_card' ? type === 'liability' : type === 'asset');
+  (LIABILITY_MONEY_SUBTYPES.includes(subtype) ? type === 'liability' : type === 'asset');
 
 const moneyAccountRefusal = (what: string) =>
   conflict(
     'money_account_in_wallet',
-    `${what} Bank, cash, payment-processor and credit-card accounts are money accounts: add, archive or delete them in the Wallet, which keeps the ledger account with them.`,
+    `${what} Bank, cash, payment-processor, credit-card and loan accounts are money accounts: add, archive or delete them in the Wallet, which keeps the ledger account with them.`,
   );
 
 const checkSubtype = (type: AccountTypeName, subtype: string) => {

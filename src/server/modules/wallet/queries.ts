@@ -109,7 +109,8 @@ export const adoptChartMoneyAccounts = async (
     insert into money_accounts (organization_id, id, ledger_account_id, name, kind, currency,
                                 institution, opening_balance, opening_date, archived_at, created_by)
     select a.organization_id, gen_random_uuid()::text, a.id, a.name,
-           case when a.type = 'liability' then 'credit_card'
+           case when a.type = 'liability' and a.subtype = 'loan' then 'loan'
+                when a.type = 'liability' then 'credit_card'
                 when a.subtype = 'bank' then 'bank'
                 when a.subtype = 'cash' then 'cash'
                 else 'payment_processor' end,
@@ -117,7 +118,7 @@ export const adoptChartMoneyAccounts = async (
       from accounts a
      where a.organization_id = ${organizationId}
        and ((a.type = 'asset' and a.subtype in ('bank', 'cash', 'cash_equivalent'))
-            or (a.type = 'liability' and a.subtype = 'credit_card'))
+            or (a.type = 'liability' and a.subtype in ('credit_card', 'loan')))
        and not exists (select 1 from money_accounts m
                         where m.organization_id = a.organization_id and m.ledger_account_id = a.id)
      order by a.code`.execute(db);

@@ -6,6 +6,8 @@ import {
   type MoneyAccount,
   type MoneyAccountKind,
   type WalletSummary,
+  MONEY_ACCOUNT_KIND_LABELS,
+  isLiabilityMoneyAccountKind,
   lastFourOf,
   type moneyAccountCreateSchema,
   type moneyAccountUpdateSchema,
@@ -54,6 +56,9 @@ const LEDGER_PLACE: Record<
   bank: { type: 'asset', subtype: 'bank', codes: [1011, 1049] },
   payment_processor: { type: 'asset', subtype: 'cash_equivalent', codes: [1060, 1099] },
   credit_card: { type: 'liability', subtype: 'credit_card', codes: [2101, 2199] },
+  // A loan owes money like a card: a liability of its own subtype, never cash (shared/cash.ts
+  // counts only CASH_SUBTYPES), never a deposit account.
+  loan: { type: 'liability', subtype: 'loan', codes: [2701, 2799] },
 };
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -133,15 +138,17 @@ export const getWalletSummary = async (
     toMoneyAccount(r, base, rates, balances.get(r.ledger_account_id) ?? { amount: 0, base: 0 }),
   );
   const sum = (xs: MoneyAccount[]) => xs.reduce((s, a) => s + a.baseBalance, 0);
-  const cashBase = sum(accounts.filter((a) => a.kind !== 'credit_card'));
+  const cashBase = sum(accounts.filter((a) => !isLiabilityMoneyAccountKind(a.kind)));
   const cardsBase = sum(accounts.filter((a) => a.kind === 'credit_card'));
+  const loansBase = sum(accounts.filter((a) => a.kind === 'loan'));
   return {
     baseCurrency: base,
     asOf,
     accounts,
     cashBase,
     cardsBase,
-    totalBase: cashBase + cardsBase,
+    loansBase,
+    totalBase: cashBase + cardsBase + loansBase,
     defaultDepositAccountId: rows.find((r) => r.is_default_deposit)?.id ?? null,
   };
 };
@@ -311,7 +318,7 @@ export const createMoneyAccount = (ctx: AppContext, member: MemberContext, input
     // none, or when the current one is still untouched (the chart's "Business bank account" of
     // a new company, before anything was posted to it): the account a new user adds is the
     // one their money goes into.
-    if (input.kind !== 'credit_card') {
+    if (!isLiabilityMoneyAccountKind(input.kind)) {
       const current = await selectDefaultDepositAccount(trx, organizationId);
       const untouched =
         current &&
@@ -576,10 +583,10 @@ export const setDepositAccount = (ctx: AppContext, member: MemberContext, moneyA
       throw badRequest('money_account_not_found', 'That money account does not exist in this company.');
     if (row.archived_at)
       throw badRequest('account_archived', `${row.name} is archived; choose an open account.`);
-    if (row.kind === 'credit_card')
+    if (isLiabilityMoneyAccountKind(row.kind))
       throw badRequest(
         'invalid_deposit_account',
-        `${row.name} is a credit card; choose a bank, cash or processor account.`,
+        `${row.name} is a ${MONEY_ACCOUNT_KIND_LABELS[row.kind].toLowerCase()}; choose a bank, cash or processor account.`,
       );
     const before = await getWalletSummary({ ...ctx, database: { ...ctx.database, db: trx } }, member);
     await setDefaultDepositAccount(trx, organizationId, moneyAccountId);

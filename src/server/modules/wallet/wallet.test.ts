@@ -105,7 +105,7 @@ describe('one model: money accounts are the chart’s money accounts', () => {
     expect(byCode['1050']!.kind).toBe('payment_processor');
     expect(byCode['2100']!.kind).toBe('credit_card');
     expect(wallet.defaultDepositAccountId).toBe(byCode['1010']!.id);
-    expect(wallet).toMatchObject({ cashBase: 0, cardsBase: 0, totalBase: 0 });
+    expect(wallet).toMatchObject({ cashBase: 0, cardsBase: 0, loansBase: 0, totalBase: 0 });
   });
 
   it('records an invoice payment into the deposit account: wallet = balance sheet cash = dashboard cash', async () => {
@@ -264,6 +264,64 @@ describe('one model: money accounts are the chart’s money accounts', () => {
     );
     const after = await ok<WalletSummary>(company, 'GET', '/wallet');
     expect(after.accounts).toHaveLength(wallet.accounts.length);
+  });
+});
+
+describe('loans are money accounts (issue 13: bank, cash, card, loan)', () => {
+  it('adds a loan as a liability of subtype loan, owed and never cash nor a deposit account', async () => {
+    const company = await createTestCompany(t.app);
+    const before = await ok<WalletSummary>(company, 'GET', '/wallet');
+    const loan = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+      name: 'Equipment loan',
+      kind: 'loan',
+      currency: 'USD',
+      openingBalance: -500_000,
+      openingDate: '2026-11-01',
+    });
+    expect(loan.kind).toBe('loan');
+    expect(loan.balance).toBe(-500_000);
+    const chart = await ok<any[]>(company, 'GET', '/accounts');
+    const ledgerAccount = (Array.isArray(chart) ? chart : (chart as any).accounts).find(
+      (a: any) => a.id === loan.ledgerAccountId,
+    );
+    expect(ledgerAccount).toMatchObject({ type: 'liability', subtype: 'loan' });
+    expect(loan.ledgerAccountCode).toBe('2701');
+
+    const wallet = await ok<WalletSummary>(company, 'GET', '/wallet');
+    // What the loan owes is not cash: the cash total, the balance sheet's cash and the
+    // dashboard's stay where they were; the loan shows on its own line.
+    expect(wallet.cashBase).toBe(before.cashBase);
+    expect(wallet.loansBase).toBe(-500_000);
+    expect(wallet.cardsBase).toBe(before.cardsBase);
+    expect(wallet.totalBase).toBe(wallet.cashBase + wallet.cardsBase - 500_000);
+    const s = await expectOneNumber(company);
+    expect(s.balanceSheetCash).toBe(before.cashBase);
+    // The deposit account stays the bank: a loan never receives customer payments.
+    expect(wallet.defaultDepositAccountId).toBe(before.defaultDepositAccountId);
+
+    const entries = await journalCount(company);
+    const deposit = await call(company, 'PUT', '/wallet/deposit-account', { moneyAccountId: loan.id });
+    expect(deposit.status).toBe(400);
+    expect(deposit.body.error.code).toBe('invalid_deposit_account');
+    expect(deposit.body.error.message).toMatch(/Equipment loan is a loan/);
+    // The chart cannot unmake or remove it on its own: it is the Wallet's.
+    const resubtyped = await call(company, 'PATCH', `/accounts/${loan.ledgerAccountId}`, {
+      subtype: 'long_term_liability',
+    });
+    expect(resubtyped.status).toBe(409);
+    expect(resubtyped.body.error.code).toBe('money_account_in_wallet');
+    const made = await call(company, 'POST', '/accounts', {
+      code: '2710',
+      name: 'Van loan',
+      type: 'liability',
+      subtype: 'loan',
+    });
+    expect(made.status).toBe(409);
+    expect(made.body.error.code).toBe('money_account_in_wallet');
+    expect(await journalCount(company)).toBe(entries);
+    expect((await ok<WalletSummary>(company, 'GET', '/wallet')).defaultDepositAccountId).toBe(
+      before.defaultDepositAccountId,
+    );
   });
 });
 

@@ -1,6 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { MoneyAccount, WalletSummary } from '../../../shared/wallet.ts';
+import {
+  type MoneyAccount,
+  type WalletSummary,
+  isLiabilityMoneyAccountKind,
+} from '../../../shared/wallet.ts';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { keys } from '../../lib/queryKeys.ts';
@@ -31,7 +35,7 @@ export type MoneyAccountSelectProps = {
   error?: string | null;
   /** Only accounts in one of these currencies (e.g. the base currency and an invoice's). */
   currencies?: string[];
-  /** Leave credit cards out (money coming in goes to a bank, cash or processor account). */
+  /** Leave credit cards and loans out (money coming in goes to a bank, cash or processor account). */
   excludeCards?: boolean;
   /** Ids not to offer (e.g. the other side of a transfer). */
   exclude?: string[];
@@ -59,7 +63,7 @@ export const MoneyAccountSelect = ({
     (a) =>
       !a.archived &&
       (!currencies || currencies.includes(a.currency)) &&
-      (!excludeCards || a.kind !== 'credit_card') &&
+      (!excludeCards || !isLiabilityMoneyAccountKind(a.kind)) &&
       !(exclude ?? []).includes(a.id),
   );
   const fallback =

@@ -165,7 +165,7 @@ export const AddAccountDialog = ({ open, onClose }: { open: boolean; onClose: ()
               placeholder="0.00"
             />
             <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              {kind === 'credit_card'
+              {kind === 'credit_card' || kind === 'loan'
                 ? 'What you owe, as a negative number.'
                 : 'What the account held on the opening date.'}
             </p>

@@ -3,6 +3,7 @@ import {
   ArrowLeftRight,
   Banknote,
   CreditCard,
+  HandCoins,
   Landmark,
   Plus,
   RefreshCw,
@@ -12,7 +13,11 @@ import {
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import type { TransactionPage } from '../../../shared/transactions.ts';
-import { MONEY_ACCOUNT_KIND_LABELS, type MoneyAccount } from '../../../shared/wallet.ts';
+import {
+  MONEY_ACCOUNT_KIND_LABELS,
+  type MoneyAccount,
+  isLiabilityMoneyAccountKind,
+} from '../../../shared/wallet.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.tsx';
 import { Button } from '../../components/ui/Button.tsx';
@@ -44,6 +49,7 @@ const KIND_ICON = {
   bank: Landmark,
   cash: Banknote,
   credit_card: CreditCard,
+  loan: HandCoins,
   payment_processor: WalletIcon,
 } as const;
 
@@ -269,12 +275,18 @@ const WalletPage = () => {
                     <Money minor={wallet.data!.cardsBase} currency={company.baseCurrency} />
                   </p>
                 ) : null}
+                {live.some((a) => a.kind === 'loan') ? (
+                  <p className="mt-2 flex justify-between gap-3 text-sm" data-testid="wallet-loans">
+                    <span className="text-slate-600 dark:text-slate-300">Loans</span>
+                    <Money minor={wallet.data!.loansBase} currency={company.baseCurrency} />
+                  </p>
+                ) : null}
                 <ul
                   className="mt-4 space-y-1.5 border-t border-slate-100 pt-3 text-sm dark:border-slate-800"
                   aria-label="Balances by account"
                 >
                   {live
-                    .filter((a) => a.kind !== 'credit_card')
+                    .filter((a) => !isLiabilityMoneyAccountKind(a.kind))
                     .map((a) => (
                       <li key={a.id} className="flex justify-between gap-3">
                         <span className="truncate text-slate-600 dark:text-slate-300">{a.name}</span>
