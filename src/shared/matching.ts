@@ -67,9 +67,18 @@ export const matchInputSchema = z
       .max(50, 'A line can settle at most 50 invoices.')
       .optional(),
     paymentId: id.optional(),
+    /**
+     * With invoices: the part of the line above what they settle is kept as the customer's
+     * credit (each invoice must then be settled in full, all of one customer), as a payment
+     * recorded with keepExcessAsCredit. Without it the amounts must add up to the line.
+     */
+    keepExcessAsCredit: z.boolean().optional(),
   })
   .refine((v) => (v.invoices === undefined) !== (v.paymentId === undefined), {
     message: 'Give either the invoices this line settles or the recorded payment it is, not both.',
+  })
+  .refine((v) => !(v.keepExcessAsCredit && v.paymentId !== undefined), {
+    message: 'Keeping an excess as credit applies to matching invoices, not to a recorded payment.',
   });
 export type MatchInput = z.input<typeof matchInputSchema>;
 
@@ -86,6 +95,8 @@ export const matchSchema = z.object({
       amount: z.number(),
     }),
   ),
+  /** What the line left as the customer's credit (0 if nothing). */
+  creditAmount: z.number(),
   createdAt: z.string(),
 });
 export type Match = z.infer<typeof matchSchema>;

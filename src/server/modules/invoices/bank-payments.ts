@@ -3,6 +3,7 @@ import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { PostingLineInput } from '../ledger/posting.ts';
 import { settledStatus } from './common.ts';
+import { addCredit, takeBackCredit } from './credit.ts';
 import { type Actor, addEvent, describeAmount, refuseTransition } from './invoices.ts';
 import { type Executor, selectInvoice } from './queries.ts';
 
@@ -11,7 +12,9 @@ import { type Executor, selectInvoice } from './queries.ts';
 // invoice); these functions check the invoices, write the payment rows that point at that
 // entry, and keep each invoice's paid amount, open balance and status, as recordPayment does
 // for a payment typed by hand. Base-currency invoices only: the line's amount is the
-// receivable it clears.
+// receivable it clears. A line worth more than the invoices it settles may keep the excess as
+// the customer's credit (Cr Customer credit), carried on the first invoice's payment as
+// recordPayment does with keepExcessAsCredit; unmatching takes that credit back.
 
 export type BankAllocation = { invoiceId: string; amount: number };
 
@@ -25,6 +28,7 @@ export type PreparedBankPayment = {
   balanceBase: number;
   total: number;
   amountCredited: number;
+  amountDue: number;
 };
 
 /**
@@ -63,7 +67,7 @@ export const prepareBankPayments = async (
     if (a.amount > row.amount_due) {
       throw badRequest(
         'overpayment',
-        `${describeAmount(a.amount, currency)} is more than the ${describeAmount(row.amount_due, currency)} still due on invoice ${number}. Settle at most the amount due; the rest of the line stays to be matched or categorised.`,
+        `${describeAmount(a.amount, currency)} is more than the ${describeAmount(row.amount_due, currency)} still due on invoice ${number}. Settle at most the amount due; the rest of the line can be kept as the customer's credit.`,
         { invoiceId: row.id, amountDue: row.amount_due },
       );
     }
@@ -84,6 +88,7 @@ export const prepareBankPayments = async (
       balanceBase: row.balance_base,
       total: row.total,
       amountCredited: row.amount_credited,
+      amountDue: row.amount_due,
     });
   }
   // Back in the caller's order, so the entry's lines follow what the person chose.
@@ -102,7 +107,44 @@ export const receivableCredits = (
     contactId: p.customerId,
   }));
 
-/** Writes the payment rows (pointing at the line's entry) and the invoices' new balances. */
+/**
+ * The posting line for the part of a bank line kept as credit: refused unless every invoice is
+ * settled in full and all are of one customer (the credit is that customer's).
+ */
+export const excessCredit = (
+  creditAccountId: string,
+  prepared: PreparedBankPayment[],
+  excess: number,
+  currency: string,
+): PostingLineInput => {
+  const owing = prepared.find((p) => p.amount < p.amountDue);
+  if (owing) {
+    throw badRequest(
+      'excess_with_open_invoice',
+      `Invoice ${owing.number} would still be owed ${describeAmount(owing.amountDue - owing.amount, currency)}; settle each invoice in full before keeping the rest of the line (${describeAmount(excess, currency)}) as credit.`,
+      { invoiceId: owing.invoiceId },
+    );
+  }
+  if (new Set(prepared.map((p) => p.customerId)).size > 1) {
+    throw badRequest(
+      'excess_several_customers',
+      "The invoices belong to different customers; the excess can be kept as credit only when the line settles one customer's invoices.",
+    );
+  }
+  const first = prepared[0]!;
+  return {
+    accountId: creditAccountId,
+    credit: excess,
+    description: `Overpayment of ${first.number} kept as credit`,
+    contactId: first.customerId,
+  };
+};
+
+/**
+ * Writes the payment rows (pointing at the line's entry) and the invoices' new balances. An
+ * excess is added to the first payment (its amount is then the cash, its credit_amount the part
+ * kept) and goes to the customer's credit.
+ */
 export const insertBankPayments = async (
   trx: Executor,
   actor: Actor,
@@ -115,12 +157,14 @@ export const insertBankPayments = async (
     depositAccountId: string;
     depositName: string;
     reference: string;
+    excess?: number;
   },
 ) => {
   const ids: string[] = [];
-  for (const p of prepared) {
+  for (const [i, p] of prepared.entries()) {
     const id = randomUUID();
     ids.push(id);
+    const excess = i === 0 ? (line.excess ?? 0) : 0;
     await trx
       .insertInto('invoice_payments')
       .values({
@@ -128,11 +172,12 @@ export const insertBankPayments = async (
         id,
         invoice_id: p.invoiceId,
         date: line.date,
-        amount: p.amount,
+        amount: p.amount + excess,
         currency: line.currency,
         exchange_rate: '1',
         amount_base: p.amount,
-        deposit_base: p.amount,
+        deposit_base: p.amount + excess,
+        credit_amount: excess,
         deposit_account_id: line.depositAccountId,
         method: 'bank_transfer',
         reference: line.reference.slice(0, 100),
@@ -141,6 +186,20 @@ export const insertBankPayments = async (
         created_at: actor.now,
       })
       .execute();
+    if (excess > 0)
+      await addCredit(trx, actor, {
+        customerId: p.customerId,
+        currency: line.currency,
+        date: line.date,
+        kind: 'overpayment',
+        amount: excess,
+        amountBase: excess,
+        exchangeRate: '1',
+        invoiceId: p.invoiceId,
+        paymentId: id,
+        journalEntryId: line.entryId,
+        reference: line.reference.slice(0, 100),
+      });
     const paid = p.amountPaid + p.amount;
     const status = settledStatus(p.total, paid, p.amountCredited);
     await trx
@@ -154,7 +213,7 @@ export const insertBankPayments = async (
       actor,
       p.invoiceId,
       'payment',
-      `Payment of ${describeAmount(p.amount, line.currency)} matched from a bank line in ${line.depositName}; ${status === 'paid' ? 'paid in full' : 'partially paid'}`,
+      `Payment of ${describeAmount(p.amount + excess, line.currency)} matched from a bank line in ${line.depositName}; ${status === 'paid' ? 'paid in full' : 'partially paid'}${excess > 0 ? `; ${describeAmount(excess, line.currency)} kept as the customer's credit` : ''}`,
     );
     await recordAudit(trx, {
       organizationId: actor.organizationId,
@@ -166,7 +225,8 @@ export const insertBankPayments = async (
       after: {
         invoiceId: p.invoiceId,
         date: line.date,
-        amount: p.amount,
+        amount: p.amount + excess,
+        creditAmount: excess,
         currency: line.currency,
         depositAccountId: line.depositAccountId,
         invoiceStatus: status,
@@ -187,6 +247,7 @@ export const reverseBankPayments = async (
   actor: Actor,
   paymentIds: string[],
   reversalEntryId: string,
+  reversalDate: string,
 ) => {
   for (const paymentId of paymentIds) {
     const payment = await trx
@@ -201,13 +262,31 @@ export const reverseBankPayments = async (
       throw conflict('payment_already_reversed', 'This payment was already removed.');
     const row = await selectInvoice(trx, actor.organizationId, payment.invoice_id, { forUpdate: true });
     if (!row) throw notFound('Invoice not found.');
+    // The part kept as credit goes too: 409 credit_already_used if it was applied or refunded.
+    if (payment.credit_amount > 0)
+      await takeBackCredit(
+        trx,
+        actor,
+        {
+          customerId: row.customer_id,
+          currency: payment.currency.trim(),
+          date: reversalDate,
+          kind: 'payment_removed',
+          amount: payment.credit_amount,
+          amountBase: payment.credit_amount,
+          invoiceId: row.id,
+          paymentId,
+          journalEntryId: reversalEntryId,
+        },
+        'bank line',
+      );
     await trx
       .updateTable('invoice_payments')
       .set({ reversal_entry_id: reversalEntryId, reversed_at: actor.now })
       .where('organization_id', '=', actor.organizationId)
       .where('id', '=', paymentId)
       .execute();
-    const paid = row.amount_paid - payment.amount;
+    const paid = row.amount_paid - (payment.amount - payment.credit_amount);
     const status = settledStatus(row.total, paid, row.amount_credited);
     await trx
       .updateTable('invoices')

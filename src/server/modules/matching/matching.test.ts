@@ -679,3 +679,135 @@ describe('bad input changes nothing', () => {
     expect(await snapshot(s.company.id)).toEqual(before2);
   });
 });
+
+describe('an overpaying line kept as customer credit', () => {
+  const creditHeld = async (s: Setup) => {
+    const res = await s.client.get(`/customers/${s.customerId}/credit`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return (res.body.balances.find((b: { currency: string }) => b.currency === 'USD')?.amount ?? 0) as number;
+  };
+
+  it('settles the invoice, posts the excess to Customer credit, and unmatching takes it back', async () => {
+    const s = await setUp('Overpaid Co');
+    const creditAccount = await systemAccount(t.database, s.company.id, 'customer_credit');
+    const inv = await invoice(s, 10_000);
+    const tx = await line(s, 12_500, `Payment ${inv.number}`);
+
+    // Without the option the excess is refused, and the message says how to keep it.
+    const before = await snapshot(s.company.id);
+    const refused = await s.client.post(`/transactions/${tx}/match`, {
+      invoices: [{ invoiceId: inv.id, amount: 10_000 }],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('allocation_mismatch');
+    expect(refused.body.error.message).toMatch(/credit/);
+    expect(await snapshot(s.company.id)).toEqual(before);
+
+    const bankBefore = await ledgerBalance(s.company.id, s.ledgerAccountId);
+    const res = await s.client.post(`/transactions/${tx}/match`, {
+      invoices: [{ invoiceId: inv.id, amount: 10_000 }],
+      keepExcessAsCredit: true,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.match).toMatchObject({ kind: 'invoice', amount: 12_500, creditAmount: 2_500 });
+    expect(res.body.match.allocations).toEqual([
+      expect.objectContaining({ invoiceId: inv.id, amount: 10_000 }),
+    ]);
+    expect(await invoiceState(s, inv.id)).toEqual({ status: 'paid', amountPaid: 10_000, amountDue: 0 });
+    expect(await ledgerBalance(s.company.id, creditAccount)).toBe(-2_500);
+    expect(await ledgerBalance(s.company.id, s.receivableId)).toBe(0);
+    expect(await ledgerBalance(s.company.id, s.ledgerAccountId)).toBe(bankBefore);
+    expect(await creditHeld(s)).toBe(2_500);
+    expect(await trialBalanceDifference(t.database.db, s.company.id)).toBe(0);
+    // The statement shows the line's whole amount as the payment: the customer is 2,500 in credit.
+    const statement = await s.client.get(`/customers/${s.customerId}/statement`);
+    expect(statement.body.closingBalance).toBe(-2_500);
+    expect(statement.body.creditHeld).toBe(2_500);
+
+    const un = await s.client.delete(`/transactions/${tx}/match`);
+    expect(un.status, JSON.stringify(un.body)).toBe(200);
+    expect(await invoiceState(s, inv.id)).toEqual({ status: 'sent', amountPaid: 0, amountDue: 10_000 });
+    expect(await ledgerBalance(s.company.id, creditAccount)).toBe(0);
+    expect(await creditHeld(s)).toBe(0);
+    expect(await trialBalanceDifference(t.database.db, s.company.id)).toBe(0);
+    const after = await s.client.get(`/customers/${s.customerId}/statement`);
+    expect(after.body.closingBalance).toBe(10_000);
+  });
+
+  it('refuses an invoice left part-owed or invoices of two customers; nothing changes', async () => {
+    const s = await setUp('Excess Rules Co');
+    const inv = await invoice(s, 10_000);
+    const other = await s.client.post('/customers', { name: 'Second Customer' });
+    const created = await s.client.post('/invoices', {
+      customerId: other.body.id,
+      issueDate: '2026-03-01',
+      lines: [{ description: 'Work', quantity: '1', unitPrice: 1_000 }],
+    });
+    await s.client.post(`/invoices/${created.body.id}/send`, { email: false });
+    const tx = await line(s, 15_000, 'Big payment');
+    const cases: [string, unknown, string][] = [
+      [
+        'part-owed',
+        { invoices: [{ invoiceId: inv.id, amount: 9_000 }], keepExcessAsCredit: true },
+        'excess_with_open_invoice',
+      ],
+      [
+        'two customers',
+        {
+          invoices: [
+            { invoiceId: inv.id, amount: 10_000 },
+            { invoiceId: created.body.id, amount: 1_000 },
+          ],
+          keepExcessAsCredit: true,
+        },
+        'excess_several_customers',
+      ],
+      [
+        'more than the line',
+        { invoices: [{ invoiceId: inv.id, amount: 16_000 }], keepExcessAsCredit: true },
+        'allocation_mismatch',
+      ],
+    ];
+    for (const [label, body, code] of cases) {
+      const before = await snapshot(s.company.id);
+      const res = await s.client.post(`/transactions/${tx}/match`, body);
+      expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body.error.code, label).toBe(code);
+      expect(await snapshot(s.company.id), label).toEqual(before);
+    }
+  });
+
+  it('refuses to unmatch with 409 credit_already_used once the credit was applied or refunded', async () => {
+    const s = await setUp('Credit Used Co');
+    const inv = await invoice(s, 10_000);
+    const next = await invoice(s, 1_500);
+    const tx = await line(s, 13_000, 'Payment with extra');
+    const res = await s.client.post(`/transactions/${tx}/match`, {
+      invoices: [{ invoiceId: inv.id, amount: 10_000 }],
+      keepExcessAsCredit: true,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const applied = await s.client.post(`/customers/${s.customerId}/credit/applications`, {
+      invoiceId: next.id,
+      amount: 1_500,
+      date: '2026-03-11',
+    });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(201);
+    const before = await snapshot(s.company.id);
+    const un = await s.client.delete(`/transactions/${tx}/match`);
+    expect(un.status, JSON.stringify(un.body)).toBe(409);
+    expect(un.body.error.code).toBe('credit_already_used');
+    expect(await snapshot(s.company.id)).toEqual(before);
+
+    // Refunding the rest leaves none of that credit either.
+    const refund = await s.client.post(`/customers/${s.customerId}/credit/refunds`, {
+      currency: 'USD',
+      amount: 1_500,
+      date: '2026-03-12',
+      moneyAccountId: s.moneyAccountId,
+    });
+    expect(refund.status, JSON.stringify(refund.body)).toBe(201);
+    expect((await s.client.delete(`/transactions/${tx}/match`)).status).toBe(409);
+    expect(await trialBalanceDifference(t.database.db, s.company.id)).toBe(0);
+  });
+});

@@ -19,6 +19,7 @@ import {
   snapshotLine,
 } from '../bank-transactions/match.ts';
 import {
+  excessCredit,
   insertBankPayments,
   prepareBankPayments,
   receivableCredits,
@@ -198,10 +199,25 @@ export const loadMatch = async (
       l,
     ]),
   );
+  const kept = await db
+    .selectFrom('invoice_payments')
+    .select('credit_amount')
+    .where('organization_id', '=', organizationId)
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.payment_id),
+    )
+    .execute();
+  const creditAmount = kept.reduce((s, p) => s + Number(p.credit_amount), 0);
+  // The line's whole amount: what the invoices settle, plus (kind 'invoice') the part kept as
+  // credit; a recorded payment's match row already holds its whole amount.
+  const settled = rows.reduce((s, r) => s + r.amount, 0);
   return {
     transactionId,
     kind: rows[0]!.kind,
-    amount: rows.reduce((s, r) => s + r.amount, 0),
+    creditAmount,
+    amount: rows[0]!.kind === 'invoice' ? settled + creditAmount : settled,
     allocations: rows
       .map((r) => ({
         invoiceId: r.invoice_id,
@@ -263,18 +279,20 @@ const matchToInvoices = async (
   member: MemberContext,
   line: BankLineRow,
   allocations: NonNullable<MatchInput['invoices']>,
+  keepExcessAsCredit: boolean,
 ) => {
   const { organizationId, userId } = member;
   const total = allocations.reduce((s, a) => s + a.amount, 0);
-  if (total !== line.amount) {
+  if (total > line.amount || (total < line.amount && !keepExcessAsCredit)) {
     throw badRequest(
       'allocation_mismatch',
       total > line.amount
         ? `The amounts settled add up to ${total}, more than the line's ${line.amount} (minor units).`
-        : `The amounts settled add up to ${total} of the line's ${line.amount} (minor units). A line is matched in full; if the invoices are owed less than the line, categorise it instead.`,
+        : `The amounts settled add up to ${total} of the line's ${line.amount} (minor units). A line is matched in full; if the invoices are owed less than the line, keep the rest as the customer's credit or categorise the line instead.`,
       { total, amount: line.amount },
     );
   }
+  const excess = line.amount - total;
   const pc = await loadPostingContext(trx, organizationId);
   const money = await loadMoney(trx, organizationId, line.money_account_id);
   const prepared = await prepareBankPayments(trx, organizationId, allocations, {
@@ -283,6 +301,15 @@ const matchToInvoices = async (
     baseCurrency: pc.baseCurrency,
   });
   const receivable = await findSystemAccount(trx, organizationId, 'accounts_receivable');
+  const creditLine =
+    excess > 0
+      ? excessCredit(
+          (await findSystemAccount(trx, organizationId, 'customer_credit')).id,
+          prepared,
+          excess,
+          money.currency,
+        )
+      : null;
   const numbers = prepared.map((p) => p.number).join(', ');
   const memo = `Payment for invoice${prepared.length > 1 ? 's' : ''} ${numbers}`;
   await reverseJournalEntry(trx, {
@@ -308,6 +335,7 @@ const matchToInvoices = async (
         description: `${memo} (${line.description})`.slice(0, 500),
       },
       ...receivableCredits(receivable.id, prepared),
+      ...(creditLine ? [creditLine] : []),
     ],
     actorUserId: userId,
   });
@@ -319,6 +347,7 @@ const matchToInvoices = async (
     depositAccountId: money.ledger_account_id,
     depositName: money.name,
     reference: line.description,
+    excess,
   });
   await insertMatchRows(
     trx,
@@ -425,7 +454,8 @@ export const matchTransaction = (ctx: AppContext, member: MemberContext, id: str
     const { organizationId } = member;
     const line = await lockLineForMatching(trx, organizationId, id);
     await checkMatchable(trx, organizationId, line);
-    if (input.invoices) await matchToInvoices(trx, member, line, input.invoices);
+    if (input.invoices)
+      await matchToInvoices(trx, member, line, input.invoices, input.keepExcessAsCredit ?? false);
     else await matchToPayment(trx, member, line, input.paymentId!);
     const match = (await loadMatch(trx, organizationId, id))!;
     await recordAudit(trx, {
@@ -463,6 +493,7 @@ export const unmatchTransaction = (ctx: AppContext, member: MemberContext, id: s
         actorOf(member),
         rows.map((r) => r.payment_id),
         reversal.id,
+        reversal.date,
       );
     }
     // The line goes back to suspense, posted as it was before the match.
