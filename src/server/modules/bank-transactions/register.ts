@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { badRequest } from '../../../shared/errors.ts';
 import { descriptionKey } from '../../../shared/transactions.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { nextDedupeKey } from './keys.ts';
@@ -29,22 +30,37 @@ export type DocumentLine = {
   source: DocumentSource;
   invoiceId?: string | null;
   createdBy: string | null;
+  /**
+   * The line takes back an existing movement (reverseDocumentLines): it may carry that
+   * movement's date even when it is before the opening date (lines written before the rule).
+   */
+  reversal?: boolean;
 };
 
 /**
  * Writes the register line of a document's cash movement into the money account behind
  * `ledgerAccountId`, and returns its id; null when that chart account has no money account
  * (a chart account of the bank or cash kind that the wallet does not know yet).
+ *
+ * The one guard of every document's cash movement: none is dated before the money account's
+ * opening date (hand-typed lines are refused the same way in transactions/service.ts). It
+ * throws a 400 naming the account and its opening date; the caller's transaction, with the
+ * journal entry it posted, rolls back, so nothing is recorded.
  */
 export const recordDocumentLine = async (trx: Executor, line: DocumentLine) => {
   const money = await trx
     .selectFrom('money_accounts')
-    .select(['id'])
+    .select(['id', 'name', 'opening_date'])
     .where('organization_id', '=', line.organizationId)
     .where('ledger_account_id', '=', line.ledgerAccountId)
     .forUpdate()
     .executeTakeFirst();
   if (!money || line.amount === 0) return null;
+  if (!line.reversal && line.date < money.opening_date)
+    throw badRequest(
+      'before_opening',
+      `${money.name} opens on ${money.opening_date}; money cannot move in or out of it before that date. Use ${money.opening_date} or a later date.`,
+    );
   const description = line.description.slice(0, 500);
   const id = randomUUID();
   await insertBankTransactions(trx, [
@@ -129,6 +145,7 @@ export const reverseDocumentLines = async (
       source: input.source,
       invoiceId: acc.invoiceId,
       createdBy: input.createdBy,
+      reversal: true,
     });
     if (id) ids.push(id);
   }
