@@ -159,6 +159,18 @@ const parseInput = (
   }
 };
 
+/** The statement date of the account's last completed reconciliation, if any. */
+const lastReconciledDate = async (db: Executor, organizationId: string, moneyAccountId: string) => {
+  const row = await db
+    .selectFrom('reconciliations')
+    .select(sql<string | null>`max(statement_date)::text`.as('date'))
+    .where('organization_id', '=', organizationId)
+    .where('money_account_id', '=', moneyAccountId)
+    .where('status', '=', 'completed')
+    .executeTakeFirst();
+  return row?.date ?? null;
+};
+
 const prepare = async (db: Executor, member: MemberContext, input: ImportInput, forUpdate: boolean) => {
   const { organizationId } = member;
   const defaultMoney = await loadAccount(db, organizationId, input.moneyAccountId, forUpdate);
@@ -321,6 +333,20 @@ const prepare = async (db: Executor, member: MemberContext, input: ImportInput, 
       prepared.rate = rates[i] ?? null;
       return prepared;
     });
+    // A completed reconciliation closes its period: a new line dated on or before its
+    // statement date would change a balance the statement agreed with. Such rows are refused,
+    // never dropped (rows already in the account are duplicates and are skipped as usual).
+    const reconciledTo = await lastReconciledDate(db, organizationId, money.id);
+    if (reconciledTo) {
+      for (const row of part.rows) {
+        if (!row.duplicate && row.date <= reconciledTo) {
+          problems.push({
+            line: row.line,
+            reason: `${row.date} is on or before ${reconciledTo}, the statement date of ${money.name}'s last completed reconciliation; undo that reconciliation first or leave the line out`,
+          });
+        }
+      }
+    }
     if (repeated.length > 0) {
       notices.push(
         `${repeated.slice(0, 5).join('; ')}${repeated.length > 5 ? ` (and ${repeated.length - 5} more)` : ''}; each such row is imported on its own`,
