@@ -26,6 +26,7 @@ import {
 } from './api.ts';
 import { Label, ProgressBar, inputClass } from './Controls.tsx';
 import { CsvMappingStep } from './CsvMappingStep.tsx';
+import { formMoneyAccountId } from './defaultAccount.ts';
 
 // Statement import in four steps: file → column mapping (CSV only; remembered per account)
 // → preview with duplicates marked and rules applied → import with progress. A broken file
@@ -90,7 +91,9 @@ export const ImportWizard = ({
   const invalidate = useInvalidateMoney();
   const live = (wallet.data?.accounts ?? []).filter((a) => !a.archived);
   const [step, setStep] = useState<Step>('file');
-  const [accountId, setAccountId] = useState(live[0]?.id ?? '');
+  const [picked, setAccountId] = useState('');
+  // The company's deposit account unless another is picked (formMoneyAccountId).
+  const accountId = formMoneyAccountId(wallet.data, picked);
   // The file as the browser holds it: its bytes go to the server untouched (the server reads
   // the character set); `head` is its first bytes, only to tell CSV from OFX/CAMT here.
   const [file, setFile] = useState<{ name: string; blob: Blob; head: string } | null>(null);

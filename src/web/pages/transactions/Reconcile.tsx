@@ -20,6 +20,7 @@ import {
   useWallet,
 } from './api.ts';
 import { Label, Skeleton, inputClass } from './Controls.tsx';
+import { formMoneyAccountId } from './defaultAccount.ts';
 
 // Reconciliation: start with an account, the statement's end date and balance; tick off the
 // transactions on the statement and watch the difference; finish at zero. Undo the last one.
@@ -37,7 +38,9 @@ export const ReconcileStart = ({
 }) => {
   const wallet = useWallet();
   const live = (wallet.data?.accounts ?? []).filter((a) => !a.archived);
-  const [accountId, setAccountId] = useState(live[0]?.id ?? '');
+  const [picked, setAccountId] = useState('');
+  // The company's deposit account unless another is picked (formMoneyAccountId).
+  const accountId = formMoneyAccountId(wallet.data, picked);
   const [date, setDate] = useState(todayIso());
   const [balanceText, setBalanceText] = useState('');
   const [error, setError] = useState<string | null>(null);
