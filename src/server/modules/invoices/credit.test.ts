@@ -421,6 +421,50 @@ describe('statement', () => {
     expect(text).toMatch(/Refund/);
   });
 
+  it('shows open invoices and credit held as of its end date, not today', async () => {
+    const c = await client.post('/customers', { name: 'As Of Ltd' });
+    const id = c.body.id;
+    const a = await sentInvoice(10_000, id); // 2026-03-01
+    const b = await sentInvoice(3_000, id);
+    await pay(a.id, 12_000, true); // 2026-03-05: 2,000 credit
+    // After the end date: credit applied to b and the rest refunded.
+    const applied = await client.post(`/customers/${id}/credit/applications`, {
+      invoiceId: b.id,
+      amount: 1_500,
+      date: '2026-03-06',
+    });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(201);
+    const refund = await client.post(`/customers/${id}/credit/refunds`, {
+      currency: 'USD',
+      amount: 500,
+      date: '2026-03-07',
+      moneyAccountId: checking.id,
+    });
+    expect(refund.status, JSON.stringify(refund.body)).toBe(201);
+    const asOf = await client.get(`/customers/${id}/statement?to=2026-03-05`);
+    expect(asOf.status, JSON.stringify(asOf.body)).toBe(200);
+    expect(asOf.body.closingBalance).toBe(1_000);
+    expect(asOf.body.openInvoices).toBe(3_000);
+    expect(asOf.body.creditHeld).toBe(2_000);
+    expect(asOf.body.openInvoices - asOf.body.creditHeld).toBe(asOf.body.closingBalance);
+    // Before the payment: both invoices owed in full, no credit.
+    const early = await client.get(`/customers/${id}/statement?to=2026-03-02`);
+    expect(early.body).toMatchObject({ closingBalance: 13_000, openInvoices: 13_000, creditHeld: 0 });
+    const mid = await client.get(`/customers/${id}/statement?to=2026-03-06`);
+    expect(mid.body).toMatchObject({ closingBalance: 1_000, openInvoices: 1_500, creditHeld: 500 });
+    const today = await client.get(`/customers/${id}/statement`);
+    expect(today.body).toMatchObject({ closingBalance: 1_500, openInvoices: 1_500, creditHeld: 0 });
+  });
+
+  it('leaves out credit from a payment removed later, as it leaves out the payment', async () => {
+    const c = await client.post('/customers', { name: 'Removed Later Ltd' });
+    const inv = await sentInvoice(1_000, c.body.id);
+    const paid = await pay(inv.id, 1_400, true);
+    expect((await client.delete(`/invoices/${inv.id}/payments/${paid.body.paymentId}`)).status).toBe(200);
+    const s = await client.get(`/customers/${c.body.id}/statement?to=2026-03-05`);
+    expect(s.body).toMatchObject({ closingBalance: 1_000, openInvoices: 1_000, creditHeld: 0 });
+  });
+
   it('is 404 for another company’s customer', async () => {
     const theirs = await api(t.app, other).post('/customers', { name: 'Not yours' });
     const res = await client.get(`/customers/${theirs.body.id}/statement`);

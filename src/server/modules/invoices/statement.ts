@@ -8,7 +8,6 @@ import {
 import { formatInvoiceAmount } from '../../../shared/invoice-totals.ts';
 import { type CsvCell, csvAmount } from '../../http/csv.ts';
 import { companyToday, loadCompany } from './common.ts';
-import { creditPool } from './credit.ts';
 import type { Executor } from './queries.ts';
 
 // A customer's statement in one currency: every invoice, payment, credit note, credit
@@ -16,7 +15,9 @@ import type { Executor } from './queries.ts';
 // owes them, i.e. they hold credit). Documents as they stand: a void invoice, a removed
 // payment or a void credit note never asked for or settled anything, so it is left out
 // together with whatever undid it. The closing balance therefore equals what the customer
-// owes on open invoices less the credit they hold (the property test checks this).
+// owes on open invoices less the credit they hold (the property test checks this). Both are
+// figures as of the statement's end date, from the same dated documents: what was still owed
+// on each invoice and the credit held at the close of that day, not today.
 
 type RawLine = Omit<StatementLine, 'balance'> & { order: number; at: string };
 
@@ -97,11 +98,12 @@ export const customerStatement = async (
         'n.total',
         'n.to_credit',
         'n.currency',
+        'n.status',
         'n.created_at',
       ])
       .where('n.organization_id', '=', organizationId)
       .where('i.customer_id', '=', customerId)
-      .where('n.status', '=', 'issued')
+      .where('n.status', 'in', ['issued', 'void'])
       .execute(),
     db
       .selectFrom('customer_credit_entries as e')
@@ -111,7 +113,12 @@ export const customerStatement = async (
       .leftJoin('credit_notes as n', (j) =>
         j.onRef('n.organization_id', '=', 'e.organization_id').onRef('n.id', '=', 'e.credit_note_id'),
       )
+      .leftJoin('invoice_payments as p', (j) =>
+        j.onRef('p.organization_id', '=', 'e.organization_id').onRef('p.id', '=', 'e.payment_id'),
+      )
       .select([
+        'p.reversal_entry_id as payment_reversal',
+        'n.status as note_status',
         'e.id',
         'e.kind',
         'e.date',
@@ -125,7 +132,6 @@ export const customerStatement = async (
       ])
       .where('e.organization_id', '=', organizationId)
       .where('e.customer_id', '=', customerId)
-      .where('e.kind', 'in', ['applied', 'refund'])
       .execute(),
   ]);
 
@@ -173,7 +179,7 @@ export const customerStatement = async (
         at: at(p.created_at),
       })),
     ...notes
-      .filter((n) => n.currency.trim() === currency)
+      .filter((n) => n.status === 'issued' && n.currency.trim() === currency)
       .map((n) => ({
         date: n.date,
         id: `credit_note:${n.id}`,
@@ -190,7 +196,7 @@ export const customerStatement = async (
         at: at(n.created_at),
       })),
     ...entries
-      .filter((e) => e.currency.trim() === currency)
+      .filter((e) => (e.kind === 'applied' || e.kind === 'refund') && e.currency.trim() === currency)
       .map((e) =>
         e.kind === 'applied'
           ? {
@@ -240,10 +246,31 @@ export const customerStatement = async (
     if (query.from && l.date < query.from) openingBalance = balance;
     else lines.push({ ...l, balance });
   }
-  const pool = await creditPool(db, organizationId, customerId, currency);
+  // As of the end date: each invoice issued by then, less what settled it by then (payments
+  // less the part kept as credit, credit notes less the part kept as credit, credit applied).
+  const settledBy = new Map<string, number>();
+  const settle = (invoiceId: string | null, amount: number) => {
+    if (invoiceId) settledBy.set(invoiceId, (settledBy.get(invoiceId) ?? 0) + amount);
+  };
+  for (const p of payments)
+    if (p.date <= to) settle(p.invoice_id, Number(p.amount) - Number(p.credit_amount));
+  for (const n of notes)
+    if (n.status === 'issued' && n.date <= to) settle(n.invoice_id, Number(n.total) - Number(n.to_credit));
+  for (const e of entries) if (e.kind === 'applied' && e.date <= to) settle(e.invoice_id, -Number(e.amount));
   const openInvoices = invoices
-    .filter((i) => i.currency.trim() === currency && (i.status === 'sent' || i.status === 'partially_paid'))
-    .reduce((s, i) => s + Number(i.amount_due), 0);
+    .filter((i) => i.currency.trim() === currency && i.issue_date <= to)
+    .reduce((s, i) => s + Math.max(0, Number(i.total) - (settledBy.get(i.id) ?? 0)), 0);
+  // The credit held at the end date, from the same documents as they stand: credit from a
+  // removed payment or a void credit note is left out together with what took it back.
+  const creditHeld = entries
+    .filter(
+      (e) =>
+        e.currency.trim() === currency &&
+        e.date <= to &&
+        !(e.payment_reversal && (e.kind === 'overpayment' || e.kind === 'payment_removed')) &&
+        !(e.note_status === 'void' && (e.kind === 'credit_note' || e.kind === 'credit_note_voided')),
+    )
+    .reduce((s, e) => s + Number(e.amount), 0);
   return {
     customerId,
     customerName: customer.name,
@@ -254,7 +281,7 @@ export const customerStatement = async (
     lines,
     closingBalance: balance,
     openInvoices,
-    creditHeld: pool.amount,
+    creditHeld,
     currencies: currencies.length ? currencies : [currency],
   };
 };
