@@ -62,10 +62,17 @@ const SuggestionList = ({ tx, onMatched }: { tx: Transaction; onMatched: (text: 
   const suggestions = useSuggestions(tx.id, true);
   const [chosen, setChosen] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [keepCredit, setKeepCredit] = useState(false);
   const totalId = useId();
   const confirm = useMoneyMutation(
-    (orgId, body: { invoices?: { invoiceId: string; amount: number }[]; paymentId?: string }) =>
-      api.post<{ match: Match }>(`/orgs/${orgId}/transactions/${tx.id}/match`, body),
+    (
+      orgId,
+      body: {
+        invoices?: { invoiceId: string; amount: number }[];
+        paymentId?: string;
+        keepExcessAsCredit?: boolean;
+      },
+    ) => api.post<{ match: Match }>(`/orgs/${orgId}/transactions/${tx.id}/match`, body),
   );
   if (suggestions.isPending) return <p className="text-sm text-slate-500">Looking for open invoices…</p>;
   if (suggestions.isError)
@@ -82,7 +89,18 @@ const SuggestionList = ({ tx, onMatched }: { tx: Transaction; onMatched: (text: 
   const picked = chosen.map((k) => byKey.get(k)!).filter(Boolean);
   const allocations = allocate(tx.amount, picked);
   const total = allocations.reduce((s, a) => s + a.amount, 0);
-  const ready = picked.length > 0 && total === tx.amount && allocations.every((a) => a.amount > 0);
+  // A line worth more than the invoices it settles in full, all of one customer, may keep the
+  // rest as that customer's credit (the server checks the same rule).
+  const excess = tx.amount - total;
+  const canKeepCredit =
+    picked.length > 0 &&
+    excess > 0 &&
+    picked.every((s) => s.kind === 'invoice') &&
+    allocations.every((a) => a.amount === a.suggestion.amountDue) &&
+    new Set(picked.map((s) => s.customerName)).size === 1;
+  const keeping = canKeepCredit && keepCredit;
+  const ready =
+    picked.length > 0 && (total === tx.amount || keeping) && allocations.every((a) => a.amount > 0);
   const toggle = (s: MatchSuggestion) => {
     setError(null);
     const k = keyOf(s);
@@ -98,9 +116,14 @@ const SuggestionList = ({ tx, onMatched }: { tx: Transaction; onMatched: (text: 
       const result = await confirm.mutateAsync(
         payment
           ? { paymentId: payment.paymentId! }
-          : { invoices: allocations.map((a) => ({ invoiceId: a.suggestion.invoiceId, amount: a.amount })) },
+          : {
+              invoices: allocations.map((a) => ({ invoiceId: a.suggestion.invoiceId, amount: a.amount })),
+              ...(keeping ? { keepExcessAsCredit: true } : {}),
+            },
       );
-      onMatched(`Matched to invoice ${result.match.allocations.map((a) => a.invoiceNumber).join(', ')}.`);
+      onMatched(
+        `Matched to invoice ${result.match.allocations.map((a) => a.invoiceNumber).join(', ')}${result.match.creditAmount > 0 ? `; ${formatAmount(result.match.creditAmount, tx.currency)} kept as the customer's credit` : ''}.`,
+      );
     } catch (e) {
       setError(errorMessage(e));
     }
@@ -179,9 +202,24 @@ const SuggestionList = ({ tx, onMatched }: { tx: Transaction; onMatched: (text: 
       <p id={totalId} className="mt-3 text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
         Settles {formatAmount(total, tx.currency)} of the line's {formatAmount(tx.amount, tx.currency)}
         {picked.length > 0 && total < tx.amount
-          ? ' — tick more invoices, or categorise the line instead.'
+          ? canKeepCredit
+            ? ' — tick more invoices, or keep the rest as credit.'
+            : ' — tick more invoices, or categorise the line instead.'
           : '.'}
       </p>
+      {canKeepCredit ? (
+        <label className="mt-3 flex min-h-11 cursor-pointer items-center gap-3 rounded-xl border border-slate-200 p-3 text-sm dark:border-slate-700">
+          <input
+            type="checkbox"
+            className="h-5 w-5"
+            checked={keepCredit}
+            onChange={(e) => setKeepCredit(e.target.checked)}
+          />
+          <span>
+            Keep the remaining {formatAmount(excess, tx.currency)} as {picked[0]!.customerName}'s credit
+          </span>
+        </label>
+      ) : null}
       {error ? (
         <div className="mt-3">
           <Alert tone="error">Not matched: {error}</Alert>
@@ -228,6 +266,12 @@ const MatchDetails = ({
             <Money minor={a.amount} currency={tx.currency} />
           </li>
         ))}
+        {match.kind === 'invoice' && match.creditAmount > 0 ? (
+          <li className="flex items-center justify-between gap-3 px-3 py-2">
+            <span className="font-medium text-slate-900 dark:text-white">Kept as customer credit</span>
+            <Money minor={match.creditAmount} currency={tx.currency} />
+          </li>
+        ) : null}
       </ul>
       {error ? (
         <div className="mt-3">
