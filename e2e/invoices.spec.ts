@@ -128,7 +128,11 @@ test('invoice from draft to paid: customer, item, tax, send with PDF email, paym
   const payDialog = page.getByRole('dialog', { name: 'Record a payment for INV-0001' });
   await payDialog.getByLabel('Amount (USD)').fill('400');
   await payDialog.getByRole('button', { name: 'Record payment' }).click();
-  await expect(payDialog.getByText('That is more than is due. Enter at most the amount due.')).toBeVisible();
+  await expect(
+    payDialog.getByText(
+      "That is more than is due. Enter at most the amount due, or keep the extra as the customer's credit.",
+    ),
+  ).toBeVisible();
   await payDialog.getByLabel('Amount (USD)').fill('100.00');
   await payDialog.getByLabel('Reference').fill('TRF-1');
   await payDialog.getByRole('button', { name: 'Record payment' }).click();
