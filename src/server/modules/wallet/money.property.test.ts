@@ -6,7 +6,7 @@ import { csvMappingSchema } from '../../../shared/transactions.ts';
 import type { WalletSummary } from '../../../shared/wallet.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { createTestApp } from '../../testing/app.ts';
-import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
+import { createTestCompany } from '../../testing/companies.ts';
 import { setUpInvoicing } from '../../testing/invoices.ts';
 import { threeScreens } from '../../testing/money.ts';
 import { addDays } from '../ledger/dates.ts';
@@ -20,14 +20,14 @@ import { commitStatement } from '../statement-import/service.ts';
 // wallet's cash total equals the balance sheet's cash and bank lines (which the dashboard's cash
 // position reads), the balance sheet balances and the trial balance is zero.
 //
-// Hook for refunds and customer credit (h5): add an Op variant and its arbitrary below, and a
-// case in `step` that calls the refund route with a money account from `state.accounts`; the
-// checks after each step need no change.
+// Payments of more than is due keep the excess as the customer's credit, and refunds pay some
+// of that credit back out of a random money account.
 
 type Op =
   | { kind: 'invoice'; units: number; day: number }
   | { kind: 'pay'; pick: number; share: number; account: number | null; day: number }
   | { kind: 'unpay'; pick: number }
+  | { kind: 'refund'; account: number; share: number; day: number }
   | { kind: 'void'; pick: number }
   | { kind: 'transfer'; from: number; to: number; cents: number; day: number }
   | { kind: 'untransfer'; pick: number }
@@ -57,12 +57,22 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('pay' as const),
       pick: fc.nat(),
-      share: fc.integer({ min: 1, max: 100 }),
+      // Above 100: an overpayment, the excess kept as credit.
+      share: fc.integer({ min: 1, max: 130 }),
       account: fc.option(fc.nat(), { nil: null }),
       day: DAYS,
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('unpay' as const), pick: fc.nat() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('refund' as const),
+      account: fc.nat(),
+      share: fc.integer({ min: 1, max: 100 }),
+      day: DAYS,
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('void' as const), pick: fc.nat() }) },
   {
     weight: 2,
@@ -251,8 +261,24 @@ describe('wallet = ledger = balance sheet cash = dashboard cash, after every ste
                 date: inv.issueDate > day(o.day) ? inv.issueDate : day(o.day),
                 amount,
                 ...(into ? { depositAccountId: into } : {}),
+                ...(o.share > 100 ? { keepExcessAsCredit: true } : {}),
               });
               if (paid.status < 300) state.paid.push(id);
+              return;
+            }
+            case 'refund': {
+              const credit = await must('GET', `/customers/${fx.customerId}/credit`);
+              const held = (credit.balances as { currency: string; amount: number }[]).find(
+                (b) => b.currency === 'USD',
+              );
+              const from = nth(usd, o.account);
+              if (!held || held.amount <= 0 || !from) return;
+              await call('POST', `/customers/${fx.customerId}/credit/refunds`, {
+                amount: Math.max(1, Math.floor((held.amount * o.share) / 100)),
+                date: day(o.day),
+                moneyAccountId: from.id,
+                currency: 'USD',
+              });
               return;
             }
             case 'unpay': {
@@ -371,6 +397,9 @@ describe('wallet = ledger = balance sheet cash = dashboard cash, after every ste
         const prefix: Op[] = [
           { kind: 'invoice', units: 2, day: 40 },
           { kind: 'pay', pick: 0, share: 50, account: null, day: 45 },
+          { kind: 'invoice', units: 1, day: 41 },
+          { kind: 'pay', pick: 1, share: 120, account: null, day: 46 },
+          { kind: 'refund', account: 0, share: 50, day: 47 },
           { kind: 'import', account: 0, ofx: false, rows: [{ day: 50, cents: -4_200, text: 'FUEL' }] },
           {
             kind: 'import',
@@ -400,6 +429,7 @@ describe('wallet = ledger = balance sheet cash = dashboard cash, after every ste
       'POST /invoices/:id/send',
       'POST /invoices/:id/payments',
       'DELETE /invoices/:id/payments/:id',
+      'POST /customers/:id/credit/refunds',
       'POST /wallet/transfers',
       'import csv',
       'import ofx',
