@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { useCompany } from '../../lib/company.tsx';
+import { COMMON_CURRENCIES } from '../../lib/format.ts';
 import {
   apiCalls,
   errorMessage,
@@ -21,26 +22,6 @@ import { Label, inputClass } from '../transactions/Controls.tsx';
 
 // Adding a money account with its opening balance, moving money between accounts, and
 // entering an exchange rate.
-
-const COMMON_CURRENCIES = [
-  'USD',
-  'EUR',
-  'GBP',
-  'CAD',
-  'AUD',
-  'CHF',
-  'JPY',
-  'SEK',
-  'NOK',
-  'DKK',
-  'PLN',
-  'INR',
-  'SGD',
-  'NZD',
-  'ZAR',
-  'BRL',
-  'MXN',
-];
 
 export const AddAccountDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
   const { company } = useCompany();
