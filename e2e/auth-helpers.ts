@@ -1,4 +1,4 @@
-import { type APIRequestContext, type Page, expect } from '@playwright/test';
+import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 
 // Shared steps of the account browser tests.
 
@@ -58,4 +58,41 @@ export const verifyEmail = async (request: APIRequestContext, email: string) => 
   const res = await request.get(await verificationLink(request, email), { maxRedirects: 0 });
   expect(res.status()).toBe(302);
   expect(res.headers().location ?? '').not.toContain('error=');
+};
+
+/** A full-page screenshot in e2e-artifacts once the page has settled. */
+export const shot = async (page: Page, name: string) => {
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: `e2e-artifacts/${name}.png`, fullPage: true });
+};
+
+/**
+ * Signs a new user up through the API (the page's cookie jar keeps the session) and creates a
+ * USD company with a calendar fiscal year. `ok` checks an answer and returns its JSON; `o` is the
+ * company's API path and `headers` the same-origin header the API wants on writes.
+ */
+export const signUpWithCompany = async (
+  page: Page,
+  who: { tag: string; name: string; company: string; password: string },
+) => {
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const headers = { origin };
+  const r = page.request;
+  const ok = async (res: Awaited<ReturnType<typeof r.post>>): Promise<any> => {
+    expect(res.ok(), await res.text()).toBe(true);
+    return res.json();
+  };
+  await ok(
+    await r.post('/api/auth/sign-up/email', {
+      data: { email: `${who.tag}-${Date.now()}@example.com`, password: who.password, name: who.name },
+      headers,
+    }),
+  );
+  const org = await ok(
+    await r.post('/api/orgs', {
+      data: { name: who.company, baseCurrency: 'USD', fiscalYearStartMonth: 1 },
+      headers,
+    }),
+  );
+  return { r, headers, ok, o: `/api/orgs/${org.id}` };
 };

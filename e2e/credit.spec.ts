@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { shot, signUpWithCompany } from './auth-helpers.ts';
 
 // Issue 13, customer credit as a new user would: a bank line pays more than the invoice it is
 // matched to and the rest is kept as the customer's credit; part of that credit settles a
@@ -7,35 +8,16 @@ import { expect, type Page, test } from '@playwright/test';
 
 const PASSWORD = 'Correct-Horse-9';
 
-const shot = async (page: Page, name: string) => {
-  await page.waitForLoadState('networkidle');
-  await page.screenshot({ path: `e2e-artifacts/${name}.png`, fullPage: true });
-};
-
 test('overpay by a bank line, keep the credit, apply it, refund the rest, read the statement', async ({
   page,
 }) => {
   test.setTimeout(150_000);
-  const origin = new URL(test.info().project.use.baseURL!).origin;
-  const headers = { origin };
-  const r = page.request;
-  const ok = async (res: Awaited<ReturnType<typeof r.post>>): Promise<any> => {
-    expect(res.ok(), await res.text()).toBe(true);
-    return res.json();
-  };
-  await ok(
-    await r.post('/api/auth/sign-up/email', {
-      data: { email: `creditor-${Date.now()}@example.com`, password: PASSWORD, name: 'Cora Credit' },
-      headers,
-    }),
-  );
-  const org = await ok(
-    await r.post('/api/orgs', {
-      data: { name: 'Lighthouse Studio Ltd', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
-      headers,
-    }),
-  );
-  const o = `/api/orgs/${org.id}`;
+  const { r, headers, ok, o } = await signUpWithCompany(page, {
+    tag: 'creditor',
+    name: 'Cora Credit',
+    company: 'Lighthouse Studio Ltd',
+    password: PASSWORD,
+  });
   const customer = await ok(await r.post(`${o}/customers`, { data: { name: 'Northwind Traders' }, headers }));
   const invoices: { id: string; number: string }[] = [];
   for (const [amount, day] of [

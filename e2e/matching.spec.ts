@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { shot, signUpWithCompany } from './auth-helpers.ts';
 
 // Issue 13 §4, as a new user would: three sent invoices and three bank lines; match one line to
 // its invoice with the keyboard, one line to two invoices, see "Matched · INV-…", unmatch; the
@@ -6,33 +7,14 @@ import { expect, type Page, test } from '@playwright/test';
 
 const PASSWORD = 'Correct-Horse-9';
 
-const shot = async (page: Page, name: string) => {
-  await page.waitForLoadState('networkidle');
-  await page.screenshot({ path: `e2e-artifacts/${name}.png`, fullPage: true });
-};
-
 test('match bank lines to invoices, see them matched, unmatch', async ({ page }) => {
   test.setTimeout(120_000);
-  const origin = new URL(test.info().project.use.baseURL!).origin;
-  const headers = { origin };
-  const r = page.request;
-  const ok = async (res: Awaited<ReturnType<typeof r.post>>): Promise<any> => {
-    expect(res.ok(), await res.text()).toBe(true);
-    return res.json();
-  };
-  await ok(
-    await r.post('/api/auth/sign-up/email', {
-      data: { email: `matcher-${Date.now()}@example.com`, password: PASSWORD, name: 'Mia Matcher' },
-      headers,
-    }),
-  );
-  const org = await ok(
-    await r.post('/api/orgs', {
-      data: { name: 'Harbour Design Ltd', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
-      headers,
-    }),
-  );
-  const o = `/api/orgs/${org.id}`;
+  const { r, headers, ok, o } = await signUpWithCompany(page, {
+    tag: 'matcher',
+    name: 'Mia Matcher',
+    company: 'Harbour Design Ltd',
+    password: PASSWORD,
+  });
   const customer = await ok(
     await r.post(`${o}/customers`, {
       data: { name: 'Northwind Traders', email: 'ap@northwind.example' },
