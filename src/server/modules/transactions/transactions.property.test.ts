@@ -188,7 +188,15 @@ describe('wallet and transactions keep the books balanced', () => {
               mapping: MAPPING,
               applyRules: true,
             };
-            await commitStatement(ctx, member, input);
+            // A line dated inside a completed reconciliation refuses the whole file, changing nothing.
+            const start = await countRows(database.db, 'bank_transactions', org.id);
+            try {
+              await commitStatement(ctx, member, input);
+            } catch (error) {
+              if (!(error instanceof AppError) || error.code !== 'statement_invalid') throw error;
+              expect(await countRows(database.db, 'bank_transactions', org.id)).toBe(start);
+              continue;
+            }
             const before = await countRows(database.db, 'bank_transactions', org.id);
             const again = await commitStatement(ctx, member, input);
             expect(again.imported).toBe(0);
@@ -306,7 +314,7 @@ describe('wallet and transactions keep the books balanced', () => {
           expect(await trialBalanceDifference(database.db, org.id)).toBe(0);
         }
       }),
-      { numRuns: 12 },
+      { numRuns: 12, ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED) } : {}) },
     );
   }, 240_000);
 });
