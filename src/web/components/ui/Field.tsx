@@ -3,6 +3,7 @@ import {
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
   forwardRef,
   useId,
 } from 'react';
@@ -16,6 +17,9 @@ const CONTROL =
 
 const borderFor = (error?: string | null) =>
   error ? 'border-red-500 dark:border-red-400' : 'border-slate-300 dark:border-slate-700';
+
+/** The classes of a field's control, for a control the kit has no field for (a grouped select, a file input). */
+export const controlClasses = (error?: string | null) => `${CONTROL} ${borderFor(error)}`;
 
 type FieldShellProps = {
   id: string;
@@ -132,3 +136,30 @@ export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(
   },
 );
 SelectField.displayName = 'SelectField';
+
+export type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | null;
+};
+
+export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>(
+  ({ label, hint, error, id, className = '', rows = 2, ...rest }, ref) => {
+    const autoId = useId();
+    const fieldId = id ?? autoId;
+    return (
+      <FieldShell id={fieldId} label={label} hint={hint} error={error}>
+        <textarea
+          ref={ref}
+          id={fieldId}
+          rows={rows}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(fieldId, hint, error)}
+          className={`${CONTROL} ${borderFor(error)} py-2 ${className}`}
+          {...rest}
+        />
+      </FieldShell>
+    );
+  },
+);
+TextAreaField.displayName = 'TextAreaField';
