@@ -149,6 +149,12 @@ export const exchangeRateInputSchema = z.object({
 
 export const exchangeRateSchema = z.object({ currency: z.string(), date: z.string(), rate: z.string() });
 export type ExchangeRate = z.infer<typeof exchangeRateSchema>;
+export const exchangeRateListSchema = z.object({ rates: z.array(exchangeRateSchema) });
+
+export const walletQuerySchema = z.object({ asOf: isoDate.optional() });
+export const balanceHistoryQuerySchema = z.object({
+  months: z.coerce.number().int().min(1).max(60).default(12),
+});
 
 export const transferInputSchema = z
   .object({

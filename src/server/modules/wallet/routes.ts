@@ -1,19 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { isoDate } from '../../../shared/ledger.ts';
 import {
+  balanceHistoryQuerySchema,
   balanceHistorySchema,
   depositAccountInputSchema,
   exchangeRateInputSchema,
+  exchangeRateListSchema,
   exchangeRateSchema,
   moneyAccountCreateSchema,
   moneyAccountSchema,
   moneyAccountUpdateSchema,
+  walletQuerySchema,
   walletSummarySchema,
 } from '../../../shared/wallet.ts';
 import type { AppContext } from '../../context.ts';
-import { memberOf, requirePermission } from '../../http/tenancy.ts';
-import { runIdempotentRequest } from '../../http/idempotency.ts';
+import { companyRoutes } from '../../http/routes.ts';
 import {
   balanceHistory,
   createMoneyAccount,
@@ -26,158 +26,95 @@ import {
   updateMoneyAccount,
 } from './service.ts';
 
-const orgParams = z.object({ organizationId: z.string().min(1) });
-const idParams = orgParams.extend({ id: z.string().min(1).max(100) });
-const tags = ['wallet'];
+// Money accounts, the wallet summary and exchange rates (docs/transactions.md, "Wallet").
 
 const today = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
 
 export const walletRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      '/orgs/:organizationId/wallet',
+    const route = companyRoutes(app, ctx, ['wallet']);
+    route.get(
+      '/wallet',
       {
-        schema: {
-          tags,
-          summary:
-            'Money accounts with their ledger balances (today or asOf), the cash total and what the cards owe',
-          params: orgParams,
-          querystring: z.object({ asOf: isoDate.optional() }),
-          response: { 200: walletSummarySchema },
-        },
-        preHandler: requirePermission(ctx, 'read'),
+        summary:
+          'Money accounts with their ledger balances (today or asOf), the cash total and what the cards owe',
+        permission: 'read',
+        query: walletQuerySchema,
+        response: walletSummarySchema,
       },
-      async (request) => getWalletSummary(ctx, memberOf(request), request.query.asOf ?? today(ctx)),
+      (c, member, { asOf }) => getWalletSummary(c, member, asOf ?? today(c)),
     );
-
-    app.put(
-      '/orgs/:organizationId/wallet/deposit-account',
+    route.put(
+      '/wallet/deposit-account',
       {
-        schema: {
-          tags,
-          summary: 'Choose the deposit account: where invoice payments go unless another is picked',
-          params: orgParams,
-          body: depositAccountInputSchema,
-          response: { 200: walletSummarySchema },
-        },
-        preHandler: requirePermission(ctx, 'manage_settings'),
+        summary: 'Choose the deposit account: where invoice payments go unless another is picked',
+        permission: 'manage_settings',
+        body: depositAccountInputSchema,
+        response: walletSummarySchema,
       },
-      async (request) => setDepositAccount(ctx, memberOf(request), request.body.moneyAccountId),
+      (c, member, { moneyAccountId }) => setDepositAccount(c, member, moneyAccountId),
     );
-
-    app.get(
-      '/orgs/:organizationId/wallet/history',
+    route.get(
+      '/wallet/history',
       {
-        schema: {
-          tags,
-          summary: 'Month-end balances over time',
-          params: orgParams,
-          querystring: z.object({ months: z.coerce.number().int().min(1).max(60).default(12) }),
-          response: { 200: balanceHistorySchema },
-        },
-        preHandler: requirePermission(ctx, 'read'),
+        summary: 'Month-end balances over time',
+        permission: 'read',
+        query: balanceHistoryQuerySchema,
+        response: balanceHistorySchema,
       },
-      async (request) => balanceHistory(ctx, memberOf(request), request.query.months, today(ctx)),
+      (c, member, { months }) => balanceHistory(c, member, months, today(c)),
     );
-
-    app.post(
-      '/orgs/:organizationId/wallet/accounts',
+    route.post(
+      '/wallet/accounts',
       {
-        schema: {
-          tags,
-          summary: 'Add a money account (creates its ledger account and posts the opening balance)',
-          params: orgParams,
-          body: moneyAccountCreateSchema,
-          response: { 201: moneyAccountSchema },
-        },
-        preHandler: requirePermission(ctx, 'manage_settings'),
+        summary: 'Add a money account (creates its ledger account and posts the opening balance)',
+        permission: 'manage_settings',
+        body: moneyAccountCreateSchema,
+        response: moneyAccountSchema,
+        status: 201,
+        idempotent: 'POST /wallet/accounts',
       },
-      async (request, reply) => {
-        const member = memberOf(request);
-        const result = await runIdempotentRequest(
-          ctx,
-          request,
-          { organizationId: member.organizationId, scope: 'POST /wallet/accounts', statusCode: 201 },
-          (trxCtx) => createMoneyAccount(trxCtx, member, request.body),
-        );
-        return reply.status(result.statusCode as 201).send(result.body);
-      },
+      createMoneyAccount,
     );
-
-    app.get(
-      '/orgs/:organizationId/wallet/accounts/:id',
-      {
-        schema: {
-          tags,
-          summary: 'One money account',
-          params: idParams,
-          response: { 200: moneyAccountSchema },
-        },
-        preHandler: requirePermission(ctx, 'read'),
-      },
-      async (request) => getMoneyAccount(ctx, memberOf(request), request.params.id),
+    route.get(
+      '/wallet/accounts/:id',
+      { summary: 'One money account', permission: 'read', response: moneyAccountSchema },
+      (c, member, { id }) => getMoneyAccount(c, member, id),
     );
-
-    app.patch(
-      '/orgs/:organizationId/wallet/accounts/:id',
+    route.patch(
+      '/wallet/accounts/:id',
       {
-        schema: {
-          tags,
-          summary:
-            'Rename, change details or the opening balance and date, archive or unarchive a money account',
-          params: idParams,
-          body: moneyAccountUpdateSchema,
-          response: { 200: moneyAccountSchema },
-        },
-        preHandler: requirePermission(ctx, 'manage_settings'),
+        summary:
+          'Rename, change details or the opening balance and date, archive or unarchive a money account',
+        permission: 'manage_settings',
+        body: moneyAccountUpdateSchema,
+        response: moneyAccountSchema,
       },
-      async (request) => updateMoneyAccount(ctx, memberOf(request), request.params.id, request.body),
+      (c, member, { id, ...patch }) => updateMoneyAccount(c, member, id, patch),
     );
-
-    app.delete(
-      '/orgs/:organizationId/wallet/accounts/:id',
+    route.delete(
+      '/wallet/accounts/:id',
       {
-        schema: {
-          tags,
-          summary: 'Delete a money account that has no activity (one with activity is archived instead)',
-          params: idParams,
-          response: { 204: z.null() },
-        },
-        preHandler: requirePermission(ctx, 'manage_settings'),
+        summary: 'Delete a money account that has no activity (one with activity is archived instead)',
+        permission: 'manage_settings',
+        response: null,
       },
-      async (request, reply) => {
-        await deleteMoneyAccount(ctx, memberOf(request), request.params.id);
-        return reply.status(204).send(null);
-      },
+      (c, member, { id }) => deleteMoneyAccount(c, member, id),
     );
-
-    app.get(
-      '/orgs/:organizationId/wallet/rates',
-      {
-        schema: {
-          tags,
-          summary: 'Exchange rates, newest first',
-          params: orgParams,
-          response: { 200: z.object({ rates: z.array(exchangeRateSchema) }) },
-        },
-        preHandler: requirePermission(ctx, 'read'),
-      },
-      async (request) => ({ rates: await listExchangeRates(ctx, memberOf(request)) }),
+    route.get(
+      '/wallet/rates',
+      { summary: 'Exchange rates, newest first', permission: 'read', response: exchangeRateListSchema },
+      async (c, member) => ({ rates: await listExchangeRates(c, member) }),
     );
-
-    app.post(
-      '/orgs/:organizationId/wallet/rates',
+    route.post(
+      '/wallet/rates',
       {
-        schema: {
-          tags,
-          summary: 'Set the rate of a currency on a date (base units per one unit)',
-          params: orgParams,
-          body: exchangeRateInputSchema,
-          response: { 200: exchangeRateSchema },
-        },
-        preHandler: requirePermission(ctx, 'post'),
+        summary: 'Set the rate of a currency on a date (base units per one unit)',
+        permission: 'post',
+        body: exchangeRateInputSchema,
+        response: exchangeRateSchema,
       },
-      async (request) => setExchangeRate(ctx, memberOf(request), request.body),
+      setExchangeRate,
     );
   };
