@@ -6,7 +6,7 @@ import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import { listInvoices } from '../../src/server/modules/invoices/invoices.ts';
 import { agingReport, taxReport } from '../../src/server/modules/invoices/reports.ts';
 import { postJournalEntry } from '../../src/server/modules/ledger/posting.ts';
-import { createTestOrganization } from '../../src/server/modules/ledger/testing.ts';
+import { createTestCompanyInDatabase } from '../../src/server/testing/companies.ts';
 
 // Invoices benchmark: fills one company with --total invoices (default 100,000) across
 // --customers customers (default 2,000) — a realistic mix of drafts, sent, overdue, partially
@@ -59,7 +59,7 @@ const main = async () => {
   const db = database.db;
   try {
     await migrateToLatest(db);
-    const org = await createTestOrganization(db, { baseCurrency: 'USD', name: 'Bench Co' });
+    const org = await createTestCompanyInDatabase(db, { baseCurrency: 'USD', name: 'Bench Co' });
     const orgId = org.id;
     // One real posted entry the generated invoices and payments point at (the foreign keys
     // need an entry; the ledger's own benchmark covers posting volume).

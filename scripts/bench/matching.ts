@@ -10,7 +10,7 @@ import { openDatabase } from '../../src/server/db/client.ts';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import type { MemberContext } from '../../src/server/http/tenancy.ts';
 import { postJournalEntry } from '../../src/server/modules/ledger/posting.ts';
-import { createTestOrganization } from '../../src/server/modules/ledger/testing.ts';
+import { createTestCompanyInDatabase } from '../../src/server/testing/companies.ts';
 import {
   suggestionsForStatement,
   suggestionsForTransaction,
@@ -133,7 +133,7 @@ const main = async () => {
       database,
       now: () => new Date(),
     };
-    const org = await createTestOrganization(db, { baseCurrency: 'USD', name: 'Bench Co' });
+    const org = await createTestCompanyInDatabase(db, { baseCurrency: 'USD', name: 'Bench Co' });
     const orgId = org.id;
     const member: MemberContext = { organizationId: orgId, userId: 'bench-user', role: 'owner' };
     const account = await createMoneyAccount(ctx, member, {

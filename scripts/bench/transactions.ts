@@ -8,7 +8,7 @@ import type { AppContext } from '../../src/server/context.ts';
 import { openDatabase } from '../../src/server/db/client.ts';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import type { MemberContext } from '../../src/server/http/tenancy.ts';
-import { createTestOrganization } from '../../src/server/modules/ledger/testing.ts';
+import { createTestOrganization } from '../../src/server/testing/companies.ts';
 import { commitStatement } from '../../src/server/modules/statement-import/service.ts';
 import { listTransactions, transactionTotals } from '../../src/server/modules/transactions/service.ts';
 import {

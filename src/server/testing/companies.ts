@@ -1,7 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { App } from '../app.ts';
+import type { Executor } from '../db/transaction.ts';
+import { initializeLedger } from '../modules/ledger/accounts.ts';
 import { type TestUser, signUpTestUser, verifyTestUser } from './users.ts';
 
-// A signed-up owner with a fresh company, for integration tests of company routes.
+// Test companies, two ways: `createTestCompany` signs an owner up and creates the company
+// through the API (integration tests of company routes); `createTestCompanyInDatabase` writes
+// the company row and sets its ledger up straight in the database, with no HTTP and no user
+// (property tests, service-level tests and the benches).
 
 export type TestCompany = { id: string; owner: TestUser; baseCurrency: string };
 
@@ -46,3 +52,53 @@ export const addTestMember = async (app: App, company: TestCompany, role: string
   if (accept.statusCode !== 200) throw new Error(`accept failed: ${accept.statusCode} ${accept.body}`);
   return member;
 };
+
+export type TestCompanyInDatabase = {
+  id: string;
+  baseCurrency: string;
+  /** Account ids by system key (`bank`, `receivables`, …). */
+  accounts: Record<string, string>;
+  /** Account ids by chart code. */
+  accountsByCode: Record<string, string>;
+};
+
+export const createTestCompanyInDatabase = async (
+  db: Executor,
+  options: { baseCurrency?: string; fiscalYearStartMonth?: number; name?: string } = {},
+): Promise<TestCompanyInDatabase> => {
+  const id = randomUUID();
+  const baseCurrency = options.baseCurrency ?? 'USD';
+  const fiscalYearStartMonth = options.fiscalYearStartMonth ?? 1;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('organizations')
+      .values({
+        id,
+        name: options.name ?? `Test company ${id.slice(0, 6)}`,
+        base_currency: baseCurrency,
+        fiscal_year_start_month: fiscalYearStartMonth,
+        created_by: 'test-user',
+      })
+      .execute();
+    await initializeLedger(trx, {
+      organizationId: id,
+      baseCurrency,
+      fiscalYearStartMonth,
+      actorUserId: 'test-user',
+    });
+  });
+  const accounts = await db
+    .selectFrom('accounts')
+    .select(['id', 'system_key', 'code'])
+    .where('organization_id', '=', id)
+    .execute();
+  return {
+    id,
+    baseCurrency,
+    accounts: Object.fromEntries(accounts.filter((a) => a.system_key).map((a) => [a.system_key!, a.id])),
+    accountsByCode: Object.fromEntries(accounts.map((a) => [a.code, a.id])),
+  };
+};
+
+/** @deprecated The old name of `createTestCompanyInDatabase` (it lived in modules/ledger/testing.ts); use the new one. */
+export const createTestOrganization = createTestCompanyInDatabase;

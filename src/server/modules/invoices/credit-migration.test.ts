@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCustomerCreditAccounts } from '../../db/migrations/20261125_0500_customer_credit.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase, testDatabaseKind } from '../../testing/db.ts';
-import { createTestOrganization } from '../ledger/testing.ts';
+import { createTestOrganization } from '../../testing/companies.ts';
 
 // Migration 20261125_0500 gives every existing company a Customer credit account (decision
 // 0028): a company created before it (no customer_credit account) gets one, on a free code and

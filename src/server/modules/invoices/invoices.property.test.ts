@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase } from '../../testing/db.ts';
-import { createTestOrganization } from '../ledger/testing.ts';
+import { createTestOrganization } from '../../testing/companies.ts';
 import { createTaxRate } from './catalog.ts';
 import { createCreditNote, voidCreditNote } from './credit-notes.ts';
 import { createCustomer } from './customers.ts';

@@ -3,7 +3,7 @@ import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
 import * as migration from '../../db/migrations/20261124_0800_account_names_and_journal_imports.ts';
 import { createTestDatabase, testDatabaseKind } from '../../testing/db.ts';
-import { createTestOrganization } from './testing.ts';
+import { createTestOrganization } from '../../testing/companies.ts';
 
 // Account names are unique per company ignoring case (index accounts_name_ci, migration
 // 20261124_0800): creating, renaming and importing answer 4xx with a clear message and change

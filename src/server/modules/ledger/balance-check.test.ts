@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase } from '../../testing/db.ts';
 import type { Executor } from './queries.ts';
-import { createTestOrganization } from './testing.ts';
+import { createTestOrganization } from '../../testing/companies.ts';
 
 // The database's own balance guard (migration 20261124_1000): checked once per transaction at
 // commit, over every entry posted in it. These write SQL by hand, as a buggy module or an

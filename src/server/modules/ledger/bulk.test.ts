@@ -7,7 +7,7 @@ import { updateLedgerSettings } from './accounts.ts';
 import { type BulkEntryInput, postEntriesInBulk } from './bulk.ts';
 import { type PostJournalEntryInput, postJournalEntry } from './posting.ts';
 import { archiveAccountForTest, keptBalancesMismatch } from './test-helpers.ts';
-import { createTestOrganization } from './testing.ts';
+import { createTestOrganization } from '../../testing/companies.ts';
 
 // The bulk path (statement imports) is the ledger's own: the same checks as a single posting,
 // in the same order, with the same error codes, and ids from the same time-ordered generator

@@ -11,7 +11,7 @@ import { postJournalEntries } from './posting.ts';
 import { trialBalance } from './reports.ts';
 import { buildSampleChart, sampleEntries } from './sample-data.ts';
 import { keptBalancesMismatch } from './test-helpers.ts';
-import { createTestOrganization } from './testing.ts';
+import { createTestOrganization } from '../../testing/companies.ts';
 
 let handle: DatabaseHandle;
 let dir: string;

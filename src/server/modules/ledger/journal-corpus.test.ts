@@ -9,7 +9,7 @@ import { type ToolBalances, hledgerBalances, ledgerBalances } from './corpus-bal
 import { toolAvailable } from './external.ts';
 import { importJournal } from './hledger.ts';
 import { trialBalance } from './reports.ts';
-import { createTestOrganization } from './testing.ts';
+import { createTestOrganization } from '../../testing/companies.ts';
 
 // The real-world journal corpus (../shared/corpus/journal, SOURCES.md gives each file's
 // origin): every file is imported through the service the API uses into a fresh company and

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase, testDatabaseKind } from '../../testing/db.ts';
 import { importJournal, planJournalImport } from './hledger.ts';
 import { trialBalance } from './reports.ts';
-import { createTestOrganization } from './testing.ts';
+import { createTestOrganization } from '../../testing/companies.ts';
 
 // One journal per syntax point (issue 12 §5), all written for this test: each is imported
 // into a fresh company and its trial balance checked by account name, or refused at the line.

@@ -9,7 +9,7 @@ import { closeFiscalYear, reopenFiscalYear } from './fiscal.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from './posting.ts';
 import { balanceSheet, cashFlow, incomeStatement, trialBalance } from './reports.ts';
 import { keptBalancesMismatch } from './test-helpers.ts';
-import { createTestOrganization } from './testing.ts';
+import { createTestOrganization } from '../../testing/companies.ts';
 
 // Any sequence of valid postings, reversals, closes and lock-date changes keeps the books
 // balanced and the kept balances equal to the lines; any invalid posting is refused with a

@@ -15,7 +15,7 @@ import {
   reverseJournalEntry,
   updateDraftEntry,
 } from './posting.ts';
-import { createTestOrganization } from './testing.ts';
+import { createTestOrganization } from '../../testing/companies.ts';
 
 let handle: DatabaseHandle;
 beforeAll(async () => {

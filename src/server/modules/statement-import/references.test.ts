@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase } from '../../testing/db.ts';
 import { postJournalEntry } from '../ledger/posting.ts';
-import { createTestOrganization } from '../ledger/testing.ts';
+import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 import { createMoneyAccount } from '../wallet/service.ts';
 
 // Import speed dropped three row-level foreign keys on the import's hot path (migrations
@@ -21,7 +21,7 @@ afterAll(async () => {
   await handle?.close();
 });
 
-type Org = Awaited<ReturnType<typeof createTestOrganization>>;
+type Org = Awaited<ReturnType<typeof createTestCompanyInDatabase>>;
 
 const post = (org: Org) =>
   postJournalEntry(handle.db, {
@@ -64,8 +64,8 @@ const bankRow = (org: Org, money: string, id: string, entryId: string) =>
 
 describe('database references checked per statement', () => {
   it('a journal line on an unknown account or another company’s account is refused', async () => {
-    const org = await createTestOrganization(handle.db);
-    const other = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
+    const other = await createTestCompanyInDatabase(handle.db);
     for (const account of ['no-such-account', other.accounts.bank!]) {
       await expect(
         handle.db.transaction().execute(async (trx) => {
@@ -82,8 +82,8 @@ describe('database references checked per statement', () => {
   });
 
   it('a journal line naming no entry, or another company’s entry, is refused', async () => {
-    const org = await createTestOrganization(handle.db);
-    const other = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
+    const other = await createTestCompanyInDatabase(handle.db);
     const theirs = await post(other);
     for (const entryId of ['no-such-entry', theirs.id]) {
       await expect(
@@ -97,7 +97,7 @@ describe('database references checked per statement', () => {
   });
 
   it('an account with lines cannot be deleted, and its kept balances cannot be deleted first', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     await post(org);
     await expect(
       sql`delete from accounts where organization_id = ${org.id} and id = ${org.accounts.sales!}`.execute(
@@ -113,8 +113,8 @@ describe('database references checked per statement', () => {
   });
 
   it('a bank line must name a posted entry of its own company, on insert and on update', async () => {
-    const org = await createTestOrganization(handle.db);
-    const other = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
+    const other = await createTestCompanyInDatabase(handle.db);
     const money = await moneyAccount(org);
     const mine = await post(org);
     const theirs = await post(other);

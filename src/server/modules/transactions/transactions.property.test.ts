@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase } from '../../testing/db.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { createTestOrganization } from '../ledger/testing.ts';
+import { createTestOrganization } from '../../testing/companies.ts';
 import { commitStatement } from '../statement-import/service.ts';
 import {
   finishReconciliation,
