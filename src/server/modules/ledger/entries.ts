@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { JournalEntry, JournalSourceName, JournalStatusName } from '../../../shared/ledger.ts';
 import { decodeCursor, encodeCursor, exactTimestamp } from '../../db/cursor.ts';
-import { loadEntry } from './posting.ts';
+import { loadEntry } from './entry-view.ts';
 import type { Executor } from './queries.ts';
 
 // Listing journal entries (newest first) for the Journal Entries screen, with keyset pages.

@@ -11,10 +11,9 @@ import {
   createDraftEntry,
   deleteDraftEntry,
   postDraftEntry,
-  postJournalEntry,
-  reverseJournalEntry,
   updateDraftEntry,
-} from './posting.ts';
+} from './drafts.ts';
+import { postJournalEntry, reverseJournalEntry } from './posting.ts';
 import { createTestOrganization } from '../../testing/companies.ts';
 
 let handle: DatabaseHandle;

@@ -36,12 +36,11 @@ import {
   approveEntry,
   createDraftEntry,
   deleteDraftEntry,
-  loadEntry,
   postDraftEntry,
-  postJournalEntry,
-  reverseJournalEntry,
   updateDraftEntry,
-} from './posting.ts';
+} from './drafts.ts';
+import { loadEntry } from './entry-view.ts';
+import { postJournalEntry, reverseJournalEntry } from './posting.ts';
 
 // What the ledger's routes call: one function per use case, each `(ctx, member, input)` —
 // the app context (database or the request's transaction, clock, config), the member the

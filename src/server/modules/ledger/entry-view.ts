@@ -1,0 +1,103 @@
+import { notFound } from '../../../shared/errors.ts';
+import type { JournalEntry, JournalLine } from '../../../shared/ledger.ts';
+import type { JournalEntriesTable } from '../../db/types.ts';
+import {
+  type Executor,
+  selectAttachments,
+  selectDraftLines,
+  selectEntry,
+  selectPostedLines,
+  selectReversalsOf,
+} from './queries.ts';
+
+// Reading one journal entry as the API shows it, and the compact form the audit log keeps.
+
+type Selectable<T> = { [K in keyof T]: T[K] extends { __select__: infer S } ? S : T[K] };
+export type EntryRow = NonNullable<Awaited<ReturnType<typeof selectEntry>>>;
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+type LineRow = Awaited<ReturnType<typeof selectPostedLines>>[number];
+
+const toLine = (l: LineRow): JournalLine => ({
+  lineNo: l.line_no,
+  accountId: l.account_id,
+  accountCode: l.account_code,
+  accountName: l.account_name,
+  debit: l.debit,
+  credit: l.credit,
+  currency: l.currency?.trim() ?? null,
+  amount: l.amount,
+  rate: l.rate === null ? null : normalizeRate(l.rate),
+  description: l.description,
+  contactId: l.contact_id,
+});
+
+/** numeric(24,10) comes back padded with zeros; show the rate as it was given. */
+export const normalizeRate = (rate: string) =>
+  rate.includes('.') ? rate.replace(/0+$/, '').replace(/\.$/, '') : rate;
+
+export const toEntry = (
+  row: Selectable<JournalEntriesTable> | EntryRow,
+  lines: JournalLine[],
+  reversedByEntryId: string | null,
+): JournalEntry => ({
+  id: row.id,
+  number: row.number,
+  date: row.date,
+  memo: row.memo,
+  reference: row.reference,
+  source: row.source,
+  sourceId: row.source_id,
+  status: row.status,
+  reversesEntryId: row.reverses_entry_id,
+  reversedByEntryId,
+  isClosing: row.is_closing,
+  createdBy: row.created_by,
+  approvedBy: row.approved_by,
+  postedBy: row.posted_by,
+  postedAt: iso(row.posted_at as Date | null),
+  createdAt: iso(row.created_at as Date)!,
+  totalDebit: lines.reduce((s, l) => s + l.debit, 0),
+  lines,
+});
+
+/** One entry with its lines (posted or draft), reversal link and attachments. */
+export const loadEntry = async (db: Executor, organizationId: string, id: string, known?: EntryRow) => {
+  const row = known ?? (await selectEntry(db, organizationId, id));
+  if (!row) throw notFound('Journal entry not found.');
+  const lines =
+    row.status === 'posted'
+      ? await selectPostedLines(db, organizationId, [id])
+      : await selectDraftLines(db, organizationId, [id]);
+  const reversals = await selectReversalsOf(db, organizationId, [id]);
+  const attachments = await selectAttachments(db, organizationId, id);
+  return {
+    ...toEntry(row, lines.map(toLine), reversals[0]?.id ?? null),
+    attachments: attachments.map((a) => ({
+      id: a.id,
+      fileName: a.file_name,
+      contentType: a.content_type,
+      sizeBytes: a.size_bytes,
+      createdAt: iso(a.created_at as Date)!,
+    })),
+  };
+};
+
+/** The compact form of an entry kept in the audit log. */
+export const auditView = (entry: JournalEntry) => ({
+  number: entry.number,
+  date: entry.date,
+  memo: entry.memo,
+  reference: entry.reference,
+  source: entry.source,
+  status: entry.status,
+  reversesEntryId: entry.reversesEntryId,
+  lines: entry.lines.map((l) => ({
+    accountId: l.accountId,
+    debit: l.debit,
+    credit: l.credit,
+    currency: l.currency,
+    amount: l.amount,
+  })),
+});
