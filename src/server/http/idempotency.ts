@@ -113,7 +113,7 @@ export const runIdempotent = async <T>(
 export const runIdempotentRequest = async <T>(
   ctx: AppContext,
   request: FastifyRequest,
-  options: { organizationId: string; scope: string; statusCode: number; payload?: unknown },
+  options: { organizationId: string; scope: string; statusCode: number; payload?: unknown; what?: string },
   work: (trxCtx: AppContext) => Promise<T>,
 ) => {
   const result = await runIdempotent(
@@ -123,6 +123,7 @@ export const runIdempotentRequest = async <T>(
       key: idempotencyKeyOf(request),
       scope: options.scope,
       payload: options.payload ?? request.body,
+      what: options.what,
     },
     async (trx) => ({
       statusCode: options.statusCode,
