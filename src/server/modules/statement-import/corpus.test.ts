@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { StatementPart } from '../../../shared/transactions.ts';
-import { createTestApp } from '../../testing/app.ts';
-import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
+import { setUpTestCompany } from '../../testing/api.ts';
 import { parseStatementBytes } from './parse.ts';
 import { StatementParseError } from './types.ts';
 
@@ -452,74 +451,50 @@ describe.skipIf(!present)('real-world OFX and CAMT corpus', () => {
 // The same expectations through the HTTP API, each file posted as bytes the way the page
 // posts it, every statement sent to a money account in its currency.
 describe.skipIf(!present)('real-world OFX and CAMT corpus through the API', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
-  let company: TestCompany;
+  const fx = setUpTestCompany();
   const accounts = new Map<string, string>();
-  const inject = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    t.app.inject({
-      method,
-      url: `/api/orgs/${company.id}${url}`,
-      headers: { cookie: company.owner.cookie },
-      payload,
-    });
 
   beforeAll(async () => {
-    t = await createTestApp();
-    company = await createTestCompany(t.app);
     for (const currency of ['USD', 'CAD', 'AUD', 'BRL', 'EUR', 'CHF', 'RON']) {
       if (currency !== 'USD') {
-        const rate = await inject('POST', '/wallet/rates', { currency, date: '1990-01-01', rate: '1.5' });
-        expect(rate.statusCode).toBeLessThan(300);
+        await fx.ok('POST', '/wallet/rates', { currency, date: '1990-01-01', rate: '1.5' });
       }
-      const res = await inject('POST', '/wallet/accounts', {
+      const res = await fx.call('POST', '/wallet/accounts', {
         name: `Corpus ${currency}`,
         kind: 'bank',
         currency,
         openingDate: '1990-01-01',
         openingBalance: 0,
       });
-      expect(res.statusCode).toBe(201);
-      accounts.set(currency, res.json().id);
+      expect(res.status).toBe(201);
+      accounts.set(currency, res.body.id);
     }
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   for (const { file, ...expected } of CASES) {
     it(`${file} (API)`, async () => {
       const wanted = 'statements' in expected ? expected.statements : [];
-      const form = new FormData();
-      form.append('moneyAccountId', accounts.get(wanted[0]?.currency ?? 'USD')!);
-      form.append(
-        'statements',
-        JSON.stringify(
-          wanted.map((w, index) => ({ index, moneyAccountId: accounts.get(w.currency ?? 'USD')! })),
-        ),
+      const res = await fx.upload(
+        '/statement-imports/preview',
+        {
+          moneyAccountId: accounts.get(wanted[0]?.currency ?? 'USD')!,
+          statements: JSON.stringify(
+            wanted.map((w, index) => ({ index, moneyAccountId: accounts.get(w.currency ?? 'USD')! })),
+          ),
+        },
+        { name: path.basename(file), bytes: fs.readFileSync(path.join(corpus, file)) },
       );
-      form.append(
-        'file',
-        new Blob([new Uint8Array(fs.readFileSync(path.join(corpus, file)))]),
-        path.basename(file),
-      );
-      const request = new Request('http://localhost/', { method: 'POST', body: form });
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/orgs/${company.id}/statement-imports/preview`,
-        headers: { cookie: company.owner.cookie, 'content-type': request.headers.get('content-type')! },
-        payload: Buffer.from(await request.arrayBuffer()),
-      });
       if ('refused' in expected) {
-        expect(res.statusCode).toBe(400);
-        expect(res.json().error.code).toBe('statement_invalid');
-        expect(res.json().error.details.errors[0]).toEqual({
+        expect(res.status).toBe(400);
+        expect(res.body.error.code).toBe('statement_invalid');
+        expect(res.body.error.details.errors[0]).toEqual({
           line: expected.refused.line,
           reason: expect.stringMatching(expected.refused.reason),
         });
         return;
       }
-      expect(res.statusCode, res.body).toBe(200);
-      const parts = res.json().statements as StatementPart[];
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const parts = res.body.statements as StatementPart[];
       expect(
         parts.map((p) => ({
           account: p.accountNumber,

@@ -1,49 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
-import { createTestApp } from '../../testing/app.ts';
-import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
+import { setUpTestCompany } from '../../testing/api.ts';
+import { countRows } from '../transactions/test-helpers.ts';
 
 // CSV statements through the HTTP API as the web page uses it: sniff → confirm the mapping →
 // preview → import; the mapping remembered per money account; refusals name the line and
 // change nothing. PGlite by default, PostgreSQL with TEST_DATABASE_URL.
 
-let t: Awaited<ReturnType<typeof createTestApp>>;
-let company: TestCompany;
+const fx = setUpTestCompany();
+const { call, ok } = fx;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  company = await createTestCompany(t.app);
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-  const res = await t.app.inject({
-    method,
-    url: `/api/orgs/${company.id}${url}`,
-    headers: { cookie: company.owner.cookie },
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-  return { status: res.statusCode, body: res.body ? res.json() : undefined };
-};
-const ok = async <T = any>(method: 'GET' | 'POST', url: string, payload?: unknown) => {
-  const res = await call(method, url, payload);
-  if (res.status >= 300) throw new Error(`${method} ${url} → ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as T;
-};
 const addAccount = (name: string, currency = 'EUR') =>
   ok<MoneyAccount>('POST', '/wallet/accounts', { kind: 'bank', currency, openingDate: '2026-01-01', name });
-const bankRows = async () =>
-  Number(
-    (
-      await t.database.db
-        .selectFrom('bank_transactions')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('organization_id', '=', company.id)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const bankRows = () => countRows(fx.t.database.db, 'bank_transactions', fx.company.id);
+
+/** An import request for `content` with the mapping the sniff route suggests for it. */
+const withSuggestedMapping = async (moneyAccountId: string, content: string) => {
+  const sniff = await ok('POST', '/statement-imports/sniff', { moneyAccountId, content });
+  return { moneyAccountId, fileName: 'umsatz.csv', content, mapping: sniff.suggestedMapping };
+};
 
 // A German giro export as such banks write it: a preamble, a header, a decimal comma, an
 // S/H indicator column, and a closing balance line.
@@ -133,16 +108,11 @@ describe('CSV statement import through the API', () => {
 
   it('refuses a row in another currency, naming its line, and imports nothing', async () => {
     const before = await bankRows();
-    const sniff = await ok('POST', '/statement-imports/sniff', {
-      moneyAccountId: other.id,
-      content: GIRO.replace('4,90;S;EUR', '4,90;S;USD'),
-    });
-    const res = await call('POST', '/statement-imports', {
-      moneyAccountId: other.id,
-      fileName: 'umsatz.csv',
-      content: GIRO.replace('4,90;S;EUR', '4,90;S;USD'),
-      mapping: sniff.suggestedMapping,
-    });
+    const res = await call(
+      'POST',
+      '/statement-imports',
+      await withSuggestedMapping(other.id, GIRO.replace('4,90;S;EUR', '4,90;S;USD')),
+    );
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('statement_invalid');
     expect(res.body.error.details.errors).toEqual([
@@ -184,12 +154,9 @@ describe('CSV statement import through the API', () => {
     });
     expect(quote.status).toBe(400);
     expect(quote.body.error.details.errors[0].line).toBe(3);
-    const sniff = await ok('POST', '/statement-imports/sniff', { moneyAccountId: other.id, content: GIRO });
     const res = await call('POST', '/statement-imports/preview', {
-      moneyAccountId: other.id,
-      fileName: 'umsatz.csv',
+      ...(await withSuggestedMapping(other.id, GIRO)),
       content: GIRO.replace('2.000,00;H', '2.000,00;X'),
-      mapping: sniff.suggestedMapping,
     });
     expect(res.status).toBe(400);
     expect(res.body.error.details.errors).toEqual([

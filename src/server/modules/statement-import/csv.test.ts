@@ -4,20 +4,11 @@ import { type CsvDateFormat, csvMappingSchema, csvSniffSchema } from '../../../s
 import { classifyIndicators, detectDelimiter, parseCsvStatement, readCsvRecords, sniffCsv } from './csv.ts';
 import { StatementParseError } from './types.ts';
 import { detectDateFormat, detectDecimalMark, parseBankAmount, parseDateIn } from './values.ts';
+import { statementErrorsOf } from '../../testing/statements.ts';
 
 // CSV statements as banks write them: number and date formats (property tests: any amount
 // or date written in a format reads back as itself), line ends, table detection, amount
 // layouts, currency and description rules.
-
-const errorsOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof StatementParseError) return error.errors;
-    throw error;
-  }
-  throw new Error('expected the file to be refused');
-};
 
 const group = (digits: string, sep: string) =>
   sep === '' ? digits : digits.replace(/\B(?=(\d{3})+(?!\d))/g, sep);
@@ -329,7 +320,7 @@ describe('suggestions for exports shaped like well-known banks', () => {
     ].join('\n');
     const sniff = sniffCsv(summary);
     expect(sniff.suggestedMapping).toMatchObject({ headerRow: 3, firstDataRow: 4, amountColumn: 2 });
-    expect(errorsOf(() => parseCsvStatement(summary, sniff.suggestedMapping!, 2))).toEqual([
+    expect(statementErrorsOf(() => parseCsvStatement(summary, sniff.suggestedMapping!, 2))).toEqual([
       { line: 6, reason: '"Amount": the amount is empty' },
     ]);
     const moved = parseCsvStatement(summary, { ...sniff.suggestedMapping!, firstDataRow: 5 }, 2);
@@ -365,7 +356,7 @@ describe('amount layouts, currency and descriptions', () => {
         debitIndicators: c!.debit,
         creditIndicators: c!.credit,
       });
-      expect(errorsOf(() => parseCsvStatement(text, mapping, 2))).toEqual([
+      expect(statementErrorsOf(() => parseCsvStatement(text, mapping, 2))).toEqual([
         { line: 4, reason: expect.stringContaining('"X": "Q", which is neither a money-out') },
       ]);
       const ok = parseCsvStatement(text.split('\n').slice(0, 3).join('\n'), mapping, 2);
@@ -385,21 +376,23 @@ describe('amount layouts, currency and descriptions', () => {
     });
     const text =
       'Datum;Text;Name;Soll;Haben;Währung\n01.11.2026;Miete;;900,00;;EUR\n02.11.2026;Kunde;;;1.200,00;EUR\n03.11.2026;Both;;1,00;2,00;EUR\n04.11.2026;Card;;5,00;;USD\n05.11.2026;Fee;;1,00 USD;;EUR\n';
-    expect(errorsOf(() => parseCsvStatement(text, split, { exponent: 2, currency: 'EUR' }))).toEqual([
-      { line: 4, reason: '"Soll": both "Soll" and "Haben" hold an amount' },
-      {
-        line: 5,
-        reason: 'the row is in USD but the account is kept in EUR; import USD rows into a USD account',
-      },
-      { line: 6, reason: '"Soll": "1,00 USD" is in USD, the account in EUR' },
-    ]);
+    expect(statementErrorsOf(() => parseCsvStatement(text, split, { exponent: 2, currency: 'EUR' }))).toEqual(
+      [
+        { line: 4, reason: '"Soll": both "Soll" and "Haben" hold an amount' },
+        {
+          line: 5,
+          reason: 'the row is in USD but the account is kept in EUR; import USD rows into a USD account',
+        },
+        { line: 6, reason: '"Soll": "1,00 USD" is in USD, the account in EUR' },
+      ],
+    );
   });
 
   it('falls back from an empty description to the payee, then the reference; lists rows without date or amount', () => {
     const mapping = csvMappingSchema.parse({ ...base, referenceColumn: 4 });
     const text =
       'Datum;Text;Name;Betrag;Ref\n01.11.2026;;Stadtwerke;-10,00;R1\n02.11.2026;;;-20,00;R2\n;second line of the text;;;\n03.11.2026;;;-30,00;\n';
-    const errors = errorsOf(() => parseCsvStatement(text, mapping, 2));
+    const errors = statementErrorsOf(() => parseCsvStatement(text, mapping, 2));
     expect(errors).toEqual([{ line: 5, reason: 'the description, payee and reference are all empty' }]);
     const statement = parseCsvStatement(text.split('\n').slice(0, 4).join('\n'), mapping, 2);
     expect(statement.rows.map((r) => r.description)).toEqual(['Stadtwerke', 'R2']);
@@ -449,7 +442,7 @@ describe('amount layouts, currency and descriptions', () => {
     const typo = text.replace('Summe;;300,00', '31.11.2026;Gebühr;-4,90');
     const typoSniff = sniffCsv(typo);
     expect(typoSniff.suggestedMapping!.footerRows).toBe(0);
-    expect(errorsOf(() => parseCsvStatement(typo, typoSniff.suggestedMapping!, 2))).toEqual([
+    expect(statementErrorsOf(() => parseCsvStatement(typo, typoSniff.suggestedMapping!, 2))).toEqual([
       { line: 7, reason: '"31.11.2026" in "Datum" is not a date in the format DD.MM.YYYY' },
     ]);
   });

@@ -3,20 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { decodeStatementBytes } from './decode.ts';
 import { parseCamtFile } from './camt.ts';
 import { parseOfxFile } from './ofx.ts';
-import { StatementParseError } from './types.ts';
+import { statementErrorsOf } from '../../testing/statements.ts';
 
 // Bytes to text for every statement format, and the OFX/CAMT rules that depend on reading
 // the file exactly (issue 12 §1–3).
-
-const errorsOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof StatementParseError) return error.errors;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-};
 
 const ofxHeader = (charset: string, encoding = 'USASCII') =>
   `OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nSECURITY:NONE\nENCODING:${encoding}\nCHARSET:${charset}\nCOMPRESSION:NONE\nOLDFILEUID:NONE\nNEWFILEUID:NONE\n\n`;
@@ -74,12 +64,14 @@ describe('decodeStatementBytes', () => {
   });
 
   it('refuses binary files and unknown character sets on line 1', () => {
-    expect(errorsOf(() => decodeStatementBytes(Buffer.from('PK\u0003\u0004\0\0zip')))[0]).toEqual({
+    expect(statementErrorsOf(() => decodeStatementBytes(Buffer.from('PK\u0003\u0004\0\0zip')))[0]).toEqual({
       line: 1,
       reason: expect.stringMatching(/not a text file/),
     });
     expect(
-      errorsOf(() => decodeStatementBytes(Buffer.from('<?xml version="1.0" encoding="x-klingon"?><a/>')))[0],
+      statementErrorsOf(() =>
+        decodeStatementBytes(Buffer.from('<?xml version="1.0" encoding="x-klingon"?><a/>')),
+      )[0],
     ).toEqual({
       line: 1,
       reason: expect.stringMatching(/x-klingon/),
@@ -96,8 +88,10 @@ describe('OFX exactness', () => {
     // Thousands grouped with the other mark, the decimal mark last.
     expect(parseOfxFile(ofxBody(trn('-1,234.56')), 2).statements[0]!.rows[0]!.amount).toBe(-123456);
     expect(parseOfxFile(ofxBody(trn('1.234.567,80')), 2).statements[0]!.rows[0]!.amount).toBe(123456780);
-    expect(errorsOf(() => parseOfxFile(ofxBody(trn('1.234.56')), 2))[0]!.reason).toMatch(/not an amount/);
-    expect(errorsOf(() => parseOfxFile(ofxBody(trn('-3.775')), 2))).toEqual([
+    expect(statementErrorsOf(() => parseOfxFile(ofxBody(trn('1.234.56')), 2))[0]!.reason).toMatch(
+      /not an amount/,
+    );
+    expect(statementErrorsOf(() => parseOfxFile(ofxBody(trn('-3.775')), 2))).toEqual([
       { line: 4, reason: expect.stringMatching(/"-3\.775" has more decimals than EUR allows \(2\)/) },
     ]);
   });
@@ -105,14 +99,16 @@ describe('OFX exactness', () => {
   it('does not read transactions inside comments, and refuses a comment that never ends', () => {
     const commented = ofxBody(`${trn('-1.00')}\n<!-- ${trn('-999.00', 'HIDDEN')} -->\n${trn('-2.00')}`);
     expect(parseOfxFile(commented, 2).statements[0]!.rows.map((r) => r.amount)).toEqual([-100, -200]);
-    expect(errorsOf(() => parseOfxFile(ofxBody(`${trn('-1.00')}\n<!-- ${trn('-2.00')}`), 2))[0]).toEqual({
+    expect(
+      statementErrorsOf(() => parseOfxFile(ofxBody(`${trn('-1.00')}\n<!-- ${trn('-2.00')}`), 2))[0],
+    ).toEqual({
       line: 5,
       reason: expect.stringMatching(/never closed/),
     });
   });
 
   it('refuses a character reference beyond Unicode with its line, never throwing anything else', () => {
-    expect(errorsOf(() => parseOfxFile(ofxBody(trn('-1.00', 'A&#x110000;B')), 2))).toEqual([
+    expect(statementErrorsOf(() => parseOfxFile(ofxBody(trn('-1.00', 'A&#x110000;B')), 2))).toEqual([
       { line: 4, reason: 'the character reference &#x110000; names no Unicode character' },
     ]);
     expect(parseOfxFile(ofxBody(trn('-1.00', 'Caf&#233; &amp; Co')), 2).statements[0]!.rows[0]!.payee).toBe(
@@ -152,18 +148,20 @@ ${entries}
   });
 
   it('refuses cents that would be lost, naming the entry, and negative amounts', () => {
-    expect(errorsOf(() => parseCamtFile(doc(`\n${entry('1.005', 'CRDT')}`), 2))[0]).toEqual({
+    expect(statementErrorsOf(() => parseCamtFile(doc(`\n${entry('1.005', 'CRDT')}`), 2))[0]).toEqual({
       line: 6,
       reason: expect.stringMatching(/"1\.005" has more decimals/),
     });
-    expect(errorsOf(() => parseCamtFile(doc(entry('-1.00', 'CRDT')), 2))[0]!.reason).toMatch(/negative/);
+    expect(statementErrorsOf(() => parseCamtFile(doc(entry('-1.00', 'CRDT')), 2))[0]!.reason).toMatch(
+      /negative/,
+    );
   });
 });
 
 describe('CAMT safety', () => {
   it('refuses a DTD that declares entities, naming its line', () => {
     const bomb = `<?xml version="1.0"?>\n<!DOCTYPE Document [\n<!ENTITY a "aaaaaaaaaa">\n<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n]>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Ntry>&b;</Ntry></Stmt></BkToCstmrStmt></Document>`;
-    expect(errorsOf(() => parseCamtFile(bomb, 2))).toEqual([
+    expect(statementErrorsOf(() => parseCamtFile(bomb, 2))).toEqual([
       { line: 3, reason: expect.stringMatching(/<!ENTITY>/) },
     ]);
   });

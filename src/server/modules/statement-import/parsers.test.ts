@@ -9,8 +9,8 @@ import { parseCamtFile } from './camt.ts';
 import { parseCsvStatement, readCsvRecords, sniffCsv } from './csv.ts';
 import { parseOfxFile } from './ofx.ts';
 import { detectStatementFormat } from './parse.ts';
-import { StatementParseError } from './types.ts';
 import { guessDateFormat, parseBankAmount, parseDateIn } from './values.ts';
+import { statementErrorsOf } from '../../testing/statements.ts';
 
 const fixture = (name: string) =>
   fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', name), 'utf8');
@@ -21,16 +21,6 @@ const only = <T>(file: { statements: T[] }) => {
 };
 const parseOfxStatement = (text: string, exponent: number) => only(parseOfxFile(text, exponent));
 const parseCamt053Statement = (text: string, exponent: number) => only(parseCamtFile(text, exponent));
-
-const errorsOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof StatementParseError) return error.errors;
-    throw error;
-  }
-  throw new Error('expected the file to be refused');
-};
 
 describe('amounts and dates', () => {
   it('reads amounts as banks write them', () => {
@@ -154,7 +144,7 @@ describe('CSV', () => {
     const text = fixture('broken.csv');
     // The user confirms the format in the mapping step; 11/02 alone cannot tell day from month.
     const mapping = { ...sniffCsv(text).suggestedMapping!, dateFormat: 'MM/DD/YYYY' as const };
-    const errors = errorsOf(() => parseCsvStatement(text, mapping, 2));
+    const errors = statementErrorsOf(() => parseCsvStatement(text, mapping, 2));
     expect(errors).toEqual([
       { line: 5, reason: '"13/31/2026" in "Date" is not a date in the format MM/DD/YYYY' },
       { line: 6, reason: '"Amount": "-61.3.7" is not an amount' },
@@ -169,12 +159,14 @@ describe('CSV', () => {
       dateFormat: 'YYYY-MM-DD',
     });
     expect(
-      errorsOf(() => parseCsvStatement('d,x,a\n2026-01-01,ok,1\n2026-01-02,short\n', mapping, 2)),
+      statementErrorsOf(() => parseCsvStatement('d,x,a\n2026-01-01,ok,1\n2026-01-02,short\n', mapping, 2)),
     ).toEqual([{ line: 3, reason: 'expected at least 3 columns, found 2' }]);
-    expect(errorsOf(() => parseCsvStatement('d,x,a\n2026-01-01,"open,1\n', mapping, 2))[0]).toMatchObject({
+    expect(
+      statementErrorsOf(() => parseCsvStatement('d,x,a\n2026-01-01,"open,1\n', mapping, 2))[0],
+    ).toMatchObject({
       line: 2,
     });
-    expect(errorsOf(() => parseCsvStatement('d,x,a\n', mapping, 2))[0]!.reason).toMatch(
+    expect(statementErrorsOf(() => parseCsvStatement('d,x,a\n', mapping, 2))[0]!.reason).toMatch(
       /no transaction rows/,
     );
   });
@@ -216,12 +208,12 @@ describe('OFX and QFX', () => {
   });
 
   it('refuses a broken OFX file with the lines at fault', () => {
-    const errors = errorsOf(() => parseOfxStatement(fixture('broken.ofx'), 2));
+    const errors = statementErrorsOf(() => parseOfxStatement(fixture('broken.ofx'), 2));
     expect(errors).toEqual([
       { line: 29, reason: 'DTPOSTED "20261341" is not a date (YYYYMMDD)' },
       { line: 34, reason: 'this <STMTTRN> is never closed (the file looks cut off)' },
     ]);
-    expect(errorsOf(() => parseOfxStatement('hello', 2))[0]!.reason).toMatch(/not an OFX/);
+    expect(statementErrorsOf(() => parseOfxStatement('hello', 2))[0]!.reason).toMatch(/not an OFX/);
   });
 });
 
@@ -262,14 +254,14 @@ describe('CAMT.053', () => {
   });
 
   it('refuses malformed XML with the line', () => {
-    const errors = errorsOf(() => parseCamt053Statement(fixture('broken-camt053.xml'), 2));
+    const errors = statementErrorsOf(() => parseCamt053Statement(fixture('broken-camt053.xml'), 2));
     expect(errors).toHaveLength(1);
     expect(errors[0]!.reason).toMatch(/malformed/);
     expect(errors[0]!.line).toBeGreaterThanOrEqual(15);
   });
 
   it('refuses an entry with a bad amount, naming its line', () => {
-    const errors = errorsOf(() => parseCamt053Statement(fixture('camt053-bad-entry.xml'), 2));
+    const errors = statementErrorsOf(() => parseCamt053Statement(fixture('camt053-bad-entry.xml'), 2));
     expect(errors).toEqual([{ line: 12, reason: expect.stringMatching(/^the entry amount \(Amt\): /) }]);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StatementImportProgress, statementImportInputSchema } from '../../../shared/transactions.ts';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
+import { ofxStatementWith } from '../../testing/statements.ts';
 import { commitStatement } from './service.ts';
 
 // Long imports report how far they are: the commit calls back after each slice of rows, the
@@ -15,14 +16,12 @@ let other: TestCompany;
 
 const ROWS = 25_000;
 
-const ofxWith = (count: number, prefix: string) => {
-  const rows = Array.from(
-    { length: count },
-    (_, i) =>
-      `<STMTTRN><TRNTYPE>CREDIT</TRNTYPE><DTPOSTED>20261105</DTPOSTED><TRNAMT>1.${String(i % 100).padStart(2, '0')}</TRNAMT><FITID>${prefix}${i}</FITID><NAME>Row ${i}</NAME></STMTTRN>`,
-  );
-  return `OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nCHARSET:1252\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>42<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><DTSTART>20261101<DTEND>20261130\n${rows.join('\n')}\n</BANKTRANLIST><LEDGERBAL><BALAMT>0<DTASOF>20261130</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n`;
-};
+const ofxWith = (count: number, prefix: string) =>
+  ofxStatementWith(count, (i) => ({
+    amount: `1.${String(i % 100).padStart(2, '0')}`,
+    fitId: `${prefix}${i}`,
+    name: `Row ${i}`,
+  }));
 
 const addAccount = async (c: TestCompany) => {
   const res = await t.app.inject({

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
-import { createTestApp } from '../../testing/app.ts';
-import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
+import { setUpTestCompany } from '../../testing/api.ts';
 
 // A completed reconciliation closes its period (issue 13): a statement import may not add a
 // line dated on or before the last completed reconciliation's statement date of that money
@@ -10,39 +9,18 @@ import { type TestCompany, createTestCompany } from '../../testing/companies.ts'
 // so re-importing an overlapping statement still works. PGlite by default, PostgreSQL with
 // TEST_DATABASE_URL.
 
-let t: Awaited<ReturnType<typeof createTestApp>>;
-let company: TestCompany;
+const fx = setUpTestCompany({ now: '2026-11-25T12:00:00Z' });
+const { call, ok } = fx;
 let checking: MoneyAccount;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  t.clock.set('2026-11-25T12:00:00Z');
-  company = await createTestCompany(t.app);
   checking = await ok<MoneyAccount>('POST', '/wallet/accounts', {
     kind: 'bank',
-    currency: company.baseCurrency,
+    currency: fx.company.baseCurrency,
     openingDate: '2026-10-01',
     name: 'Checking',
   });
 });
-afterAll(async () => {
-  await t?.close();
-});
-
-const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-  const res = await t.app.inject({
-    method,
-    url: `/api/orgs/${company.id}${url}`,
-    headers: { cookie: company.owner.cookie },
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-  return { status: res.statusCode, body: res.body ? res.json() : undefined };
-};
-async function ok<T = any>(method: 'GET' | 'POST', url: string, payload?: unknown) {
-  const res = await call(method, url, payload);
-  if (res.status >= 300) throw new Error(`${method} ${url} → ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as T;
-}
 
 const csv = (rows: string[]) => ['Date,Description,Amount', ...rows].join('\n');
 const importInput = async (content: string) => {
@@ -51,19 +29,19 @@ const importInput = async (content: string) => {
 };
 
 const state = async () => ({
-  lines: await t.database.db
+  lines: await fx.t.database.db
     .selectFrom('bank_transactions')
     .select(['id', 'date', 'amount'])
-    .where('organization_id', '=', company.id)
+    .where('organization_id', '=', fx.company.id)
     .where('money_account_id', '=', checking.id)
     .orderBy('id')
     .execute(),
   entries: Number(
     (
-      await t.database.db
+      await fx.t.database.db
         .selectFrom('journal_entries')
         .select((eb) => eb.fn.countAll().as('n'))
-        .where('organization_id', '=', company.id)
+        .where('organization_id', '=', fx.company.id)
         .executeTakeFirstOrThrow()
     ).n,
   ),

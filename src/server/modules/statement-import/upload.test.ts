@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
-import { createTestApp } from '../../testing/app.ts';
-import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
+import { setUpTestCompany } from '../../testing/api.ts';
+import { createTestCompany } from '../../testing/companies.ts';
 import { countRows, moneyAccountMismatches, trialBalanceDifference } from '../transactions/test-helpers.ts';
 
 // Statement uploads as the web page sends them: multipart/form-data with the file's raw bytes,
@@ -15,68 +15,32 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtureBytes = (name: string) => fs.readFileSync(path.join(here, 'fixtures', name));
 const corpus = path.resolve(here, '../../../../../shared/corpus');
 
-let t: Awaited<ReturnType<typeof createTestApp>>;
-let company: TestCompany;
+const fx = setUpTestCompany();
+const { upload } = fx;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  company = await createTestCompany(t.app);
   for (const currency of ['EUR', 'CHF', 'CAD']) {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/orgs/${company.id}/wallet/rates`,
-      headers: { cookie: company.owner.cookie },
-      payload: { currency, date: '2000-01-01', rate: '1.1' },
-    });
-    expect(res.statusCode).toBeLessThan(300);
+    await fx.ok('POST', '/wallet/rates', { currency, date: '2000-01-01', rate: '1.1' });
   }
 });
-afterAll(async () => {
-  await t?.close();
-});
-
-/** Posts a file the way ImportWizard does: FormData with the File's bytes, no decoding in the browser. */
-const upload = async (
-  url: string,
-  fields: Record<string, string>,
-  file: { name: string; bytes: Uint8Array },
-) => {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/orgs/${company.id}${url}`,
-    headers: { cookie: company.owner.cookie, 'content-type': request.headers.get('content-type')! },
-    payload: Buffer.from(await request.arrayBuffer()),
-  });
-  return { status: res.statusCode, body: res.body ? res.json() : undefined };
-};
 
 const addAccount = async (body: Record<string, unknown>) => {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/orgs/${company.id}/wallet/accounts`,
-    headers: { cookie: company.owner.cookie },
-    payload: { kind: 'bank', currency: 'USD', openingDate: '2000-01-01', openingBalance: 0, ...body },
+  const res = await fx.call('POST', '/wallet/accounts', {
+    kind: 'bank',
+    currency: 'USD',
+    openingDate: '2000-01-01',
+    openingBalance: 0,
+    ...body,
   });
-  if (res.statusCode !== 201) throw new Error(`${res.statusCode} ${res.body}`);
-  return res.json() as MoneyAccount;
+  if (res.status !== 201) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as MoneyAccount;
 };
 
-const balanceOf = async (id: string) => {
-  const res = await t.app.inject({
-    method: 'GET',
-    url: `/api/orgs/${company.id}/wallet/accounts/${id}`,
-    headers: { cookie: company.owner.cookie },
-  });
-  return (res.json() as MoneyAccount).balance;
-};
+const balanceOf = async (id: string) => (await fx.ok<MoneyAccount>('GET', `/wallet/accounts/${id}`)).balance;
 
 const checkBooks = async () => {
-  expect(await moneyAccountMismatches(t.database.db, company.id)).toEqual([]);
-  expect(await trialBalanceDifference(t.database.db, company.id)).toBe(0);
+  expect(await moneyAccountMismatches(fx.t.database.db, fx.company.id)).toEqual([]);
+  expect(await trialBalanceDifference(fx.t.database.db, fx.company.id)).toBe(0);
 };
 
 describe('statement upload (raw bytes)', () => {
@@ -102,12 +66,11 @@ describe('statement upload (raw bytes)', () => {
     );
     expect(camt.status).toBe(200);
     expect(camt.body.imported).toBe(1);
-    const list = await t.app.inject({
-      method: 'GET',
-      url: `/api/orgs/${company.id}/transactions?moneyAccountId=${eur.id}`,
-      headers: { cookie: company.owner.cookie },
-    });
-    const items = (list.json() as { transactions: { payee: string; description: string }[] }).transactions;
+    const list = await fx.ok<{ transactions: { payee: string; description: string }[] }>(
+      'GET',
+      `/transactions?moneyAccountId=${eur.id}`,
+    );
+    const items = list.transactions;
     expect(items.map((i) => i.payee)).toContain('Bäckerei Größe & Söhne');
     expect(items.map((i) => i.description)).toContain('Brötchen für das Büro');
     expect(await balanceOf(eur.id)).toBe(-1240);
@@ -158,7 +121,7 @@ describe('statement upload (raw bytes)', () => {
     // "-30.000" and "-3.77000" are -30.00 and -3.77.
     expect(preview.body.rows.slice(0, 2).map((r: { amount: number }) => r.amount)).toEqual([-3000, -377]);
 
-    const before = await countRows(t.database.db, 'bank_transactions', company.id);
+    const before = await countRows(fx.t.database.db, 'bank_transactions', fx.company.id);
     const unchosen = await upload(
       '/statement-imports',
       { moneyAccountId: checking.id },
@@ -173,7 +136,7 @@ describe('statement upload (raw bytes)', () => {
         ),
       },
     ]);
-    expect(await countRows(t.database.db, 'bank_transactions', company.id)).toBe(before);
+    expect(await countRows(fx.t.database.db, 'bank_transactions', fx.company.id)).toBe(before);
 
     const statements = JSON.stringify([
       { index: 0, moneyAccountId: checking.id },
@@ -263,7 +226,7 @@ describe('statement upload (raw bytes)', () => {
 
   it('refuses lost cents and references to no character, naming the line; nothing changes', async () => {
     const usd = await addAccount({ name: 'Refusals' });
-    const before = await countRows(t.database.db, 'bank_transactions', company.id);
+    const before = await countRows(fx.t.database.db, 'bank_transactions', fx.company.id);
     const ofx = fixtureBytes('multi-statement.ofx').toString('utf8');
     const cases: { name: string; text: string; line: number; reason: RegExp }[] = [
       {
@@ -321,7 +284,7 @@ describe('statement upload (raw bytes)', () => {
     );
     expect(binary.status).toBe(400);
     expect(binary.body.error.details.errors[0].reason).toMatch(/not a text file/);
-    expect(await countRows(t.database.db, 'bank_transactions', company.id)).toBe(before);
+    expect(await countRows(fx.t.database.db, 'bank_transactions', fx.company.id)).toBe(before);
   });
 
   it('reads an upload only for a member allowed to do the request', async () => {
@@ -333,18 +296,18 @@ describe('statement upload (raw bytes)', () => {
     const request = new Request('http://localhost/', { method: 'POST', body: form });
     const payload = Buffer.from(await request.arrayBuffer());
     const headers = { 'content-type': request.headers.get('content-type')! };
-    const anonymous = await t.app.inject({
+    const anonymous = await fx.t.app.inject({
       method: 'POST',
-      url: `/api/orgs/${company.id}/statement-imports`,
+      url: `/api/orgs/${fx.company.id}/statement-imports`,
       headers,
       payload,
     });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().error.code).not.toBe('statement_invalid');
-    const stranger = await createTestCompany(t.app);
-    const other = await t.app.inject({
+    const stranger = await createTestCompany(fx.t.app);
+    const other = await fx.t.app.inject({
       method: 'POST',
-      url: `/api/orgs/${company.id}/statement-imports/preview`,
+      url: `/api/orgs/${fx.company.id}/statement-imports/preview`,
       headers: { ...headers, cookie: stranger.owner.cookie },
       payload,
     });
@@ -354,8 +317,8 @@ describe('statement upload (raw bytes)', () => {
 
   it('answers a broken or incomplete multipart body with a 4xx, never a 5xx', async () => {
     const usd = await addAccount({ name: 'Broken uploads' });
-    const url = `/api/orgs/${company.id}/statement-imports/preview`;
-    const cookie = company.owner.cookie;
+    const url = `/api/orgs/${fx.company.id}/statement-imports/preview`;
+    const cookie = fx.company.owner.cookie;
     const bodies: { headers: Record<string, string>; payload: string }[] = [
       { headers: { 'content-type': 'multipart/form-data' }, payload: 'no boundary' },
       {
@@ -372,7 +335,7 @@ describe('statement upload (raw bytes)', () => {
       },
     ];
     for (const b of bodies) {
-      const res = await t.app.inject({
+      const res = await fx.t.app.inject({
         method: 'POST',
         url,
         headers: { ...b.headers, cookie },
