@@ -24,7 +24,8 @@ export type FormProps = {
   /** Check the fields in the page rather than with the browser's bubbles (the default). */
   noValidate?: boolean;
   className?: string;
-  children: ReactNode;
+  /** The fields; a confirmation has none. */
+  children?: ReactNode;
 };
 
 export const Form = ({

@@ -1,22 +1,17 @@
-import { Plus } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
-import type { InvoiceSettings, Item, TaxRate } from '../../../shared/invoices.ts';
+import { useState } from 'react';
+import type { Item, TaxRate } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
-import { Alert, Badge, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
-import { Dialog } from '../../components/ui/Dialog.tsx';
+import { Badge } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { CheckboxField, FormDialog } from '../../components/ui/Form.tsx';
+import { ActionsTh, ListCard, NewButton } from '../../components/ui/ListCard.tsx';
 import { Table, Td, Th } from '../../components/ui/Table.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
-import {
-  useInvoiceSettings,
-  useInvoicingAccounts,
-  useInvoicingMutation,
-  useItems,
-  useTaxRates,
-} from './invoicesApi.ts';
-import { errorMessage, tryParseMoney } from './parts.tsx';
+import { InvoiceSettingsCard } from './InvoiceSettingsCard.tsx';
+import { useInvoicingAccounts, useInvoicingMutation, useItems, useTaxRates } from './invoicesApi.ts';
+import { errorMessage, succeeded, taxRateOptions, tryParseMoney } from './parts.tsx';
 
 // Products and services, tax rates, and the invoice settings (numbering, the company's
 // address, tax number and logo printed on every invoice).
@@ -25,93 +20,78 @@ export const CatalogTab = () => (
   <div className="space-y-6">
     <ItemsCard />
     <TaxRatesCard />
-    <SettingsCard />
+    <InvoiceSettingsCard />
   </div>
 );
+
+/** Archiving (or restoring) one row of a catalog list, by id under `path`. */
+const useArchive = <T,>(path: string) =>
+  useInvoicingMutation((base, v: { id: string; archived: boolean }) =>
+    api.patch<T>(`${base}/${path}/${v.id}`, { archived: v.archived }),
+  );
 
 const ItemsCard = () => {
   const { company, can } = useCompany();
   const items = useItems();
   const taxes = useTaxRates();
   const [creating, setCreating] = useState(false);
-  const archive = useInvoicingMutation((base, v: { id: string; archived: boolean }) =>
-    api.patch<Item>(`${base}/items/${v.id}`, { archived: v.archived }),
-  );
+  const archive = useArchive<Item>('items');
   const rows = items.data ?? [];
   return (
-    <Card>
-      <CardHeader
-        title="Products and services"
-        description="Reusable lines with a price, an income account and a default tax."
-        actions={
-          can('record') ? (
-            <Button onClick={() => setCreating(true)}>
-              <Plus className="h-4 w-4" aria-hidden="true" /> New item
-            </Button>
-          ) : undefined
-        }
-      />
-      {archive.error ? (
-        <div className="px-5 pt-4">
-          <Alert>{errorMessage(archive.error)}</Alert>
-        </div>
-      ) : null}
-      {items.isLoading ? (
-        <p className="px-5 py-6 text-sm text-slate-500" role="status">
-          Loading items...
-        </p>
-      ) : rows.length === 0 ? (
-        <EmptyState
-          title="No items yet"
-          description="Add what you sell so invoice lines fill themselves in."
-        />
-      ) : (
-        <Table caption="Items" captionHidden>
-          <thead>
-            <tr>
-              <Th>Name</Th>
-              <Th>Description</Th>
-              <Th>Default tax</Th>
-              <Th numeric>Unit price</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
+    <ListCard
+      title="Products and services"
+      description="Reusable lines with a price, an income account and a default tax."
+      actions={can('record') ? <NewButton onClick={() => setCreating(true)}>New item</NewButton> : null}
+      notices={[{ message: archive.error ? errorMessage(archive.error) : null }]}
+      state={{
+        loading: items.isLoading,
+        loadingLabel: 'Loading items...',
+        empty: rows.length === 0,
+        emptyTitle: 'No items yet',
+        emptyDescription: 'Add what you sell so invoice lines fill themselves in.',
+      }}
+      footer={creating ? <ItemDialog onClose={() => setCreating(false)} /> : null}
+    >
+      <Table caption="Items" captionHidden>
+        <thead>
+          <tr>
+            <Th>Name</Th>
+            <Th>Description</Th>
+            <Th>Default tax</Th>
+            <Th numeric>Unit price</Th>
+            <ActionsTh />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((i) => (
+            <tr key={i.id}>
+              <Td className="font-medium">{i.name}</Td>
+              <Td>{i.description || '—'}</Td>
+              <Td>{taxes.data?.find((t) => t.id === i.taxRateId)?.name ?? '—'}</Td>
+              <Td numeric>
+                <Money minor={i.unitPrice} currency={company.baseCurrency} />
+              </Td>
+              <Td>
+                {can('record') ? (
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    busy={archive.isPending && archive.variables?.id === i.id}
+                    onClick={() => archive.mutate({ id: i.id, archived: true })}
+                  >
+                    Archive<span className="sr-only"> {i.name}</span>
+                  </Button>
+                ) : null}
+              </Td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((i) => (
-              <tr key={i.id}>
-                <Td className="font-medium">{i.name}</Td>
-                <Td>{i.description || '—'}</Td>
-                <Td>{taxes.data?.find((t) => t.id === i.taxRateId)?.name ?? '—'}</Td>
-                <Td numeric>
-                  <Money minor={i.unitPrice} currency={company.baseCurrency} />
-                </Td>
-                <Td>
-                  {can('record') ? (
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      busy={archive.isPending && archive.variables?.id === i.id}
-                      onClick={() => archive.mutate({ id: i.id, archived: true })}
-                    >
-                      Archive<span className="sr-only"> {i.name}</span>
-                    </Button>
-                  ) : null}
-                </Td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-      <Dialog open={creating} onOpenChange={setCreating} title="New item">
-        <ItemForm onSaved={() => setCreating(false)} />
-      </Dialog>
-    </Card>
+          ))}
+        </tbody>
+      </Table>
+    </ListCard>
   );
 };
 
-const ItemForm = ({ onSaved }: { onSaved: () => void }) => {
+const ItemDialog = ({ onClose }: { onClose: () => void }) => {
   const { company } = useCompany();
   const taxes = useTaxRates();
   const accounts = useInvoicingAccounts();
@@ -126,25 +106,28 @@ const ItemForm = ({ onSaved }: { onSaved: () => void }) => {
   const save = useInvoicingMutation((base, body: Record<string, unknown>) =>
     api.post<Item>(`${base}/items`, body),
   );
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     setTouched(true);
     if (!name.trim() || parsed === null || parsed < 0) return;
-    const ok = await save
-      .mutateAsync({
-        name,
-        description,
-        unitPrice: parsed,
-        taxRateId: taxRateId || null,
-        incomeAccountId: accountId || null,
-      })
-      .then(() => true)
-      .catch(() => false);
-    if (ok) onSaved();
+    const body = {
+      name,
+      description,
+      unitPrice: parsed,
+      taxRateId: taxRateId || null,
+      incomeAccountId: accountId || null,
+    };
+    if (await succeeded(save.mutateAsync(body))) onClose();
   };
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate>
-      {save.error ? <Alert>{errorMessage(save.error)}</Alert> : null}
+    <FormDialog
+      open
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title="New item"
+      onSubmit={submit}
+      error={save.error ? errorMessage(save.error) : null}
+      submitLabel="Create item"
+      busy={save.isPending}
+    >
       <TextField
         label="Name"
         value={name}
@@ -173,19 +156,9 @@ const ItemForm = ({ onSaved }: { onSaved: () => void }) => {
         label="Default tax"
         value={taxRateId}
         onChange={(e) => setTaxRateId(e.target.value)}
-        options={[
-          { value: '', label: 'No tax' },
-          ...(taxes.data ?? [])
-            .filter((t) => !t.archived)
-            .map((t) => ({ value: t.id, label: `${t.name} (${t.percent}%)` })),
-        ]}
+        options={taxRateOptions(taxes.data)}
       />
-      <div className="flex justify-end">
-        <Button type="submit" busy={save.isPending}>
-          Create item
-        </Button>
-      </div>
-    </form>
+    </FormDialog>
   );
 };
 
@@ -193,75 +166,64 @@ const TaxRatesCard = () => {
   const { can } = useCompany();
   const taxes = useTaxRates();
   const [creating, setCreating] = useState(false);
-  const archive = useInvoicingMutation((base, v: { id: string; archived: boolean }) =>
-    api.patch<TaxRate>(`${base}/tax-rates/${v.id}`, { archived: v.archived }),
-  );
+  const archive = useArchive<TaxRate>('tax-rates');
   const rows = taxes.data ?? [];
   return (
-    <Card>
-      <CardHeader
-        title="Tax rates"
-        description="Percentages are kept exactly as entered; a rate never changes once invoices use it."
-        actions={
-          can('manage_settings') ? (
-            <Button onClick={() => setCreating(true)}>
-              <Plus className="h-4 w-4" aria-hidden="true" /> New tax rate
-            </Button>
-          ) : undefined
-        }
-      />
-      {rows.length === 0 ? (
-        <EmptyState
-          title="No tax rates yet"
-          description="Add the sales taxes you charge (VAT, GST, sales tax)."
-        />
-      ) : (
-        <Table caption="Tax rates" captionHidden>
-          <thead>
-            <tr>
-              <Th>Name</Th>
-              <Th numeric>Rate</Th>
-              <Th>Kind</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
+    <ListCard
+      title="Tax rates"
+      description="Percentages are kept exactly as entered; a rate never changes once invoices use it."
+      actions={
+        can('manage_settings') ? <NewButton onClick={() => setCreating(true)}>New tax rate</NewButton> : null
+      }
+      state={{
+        loading: false,
+        loadingLabel: 'Loading tax rates...',
+        empty: rows.length === 0,
+        emptyTitle: 'No tax rates yet',
+        emptyDescription: 'Add the sales taxes you charge (VAT, GST, sales tax).',
+      }}
+      footer={creating ? <TaxRateDialog onClose={() => setCreating(false)} /> : null}
+    >
+      <Table caption="Tax rates" captionHidden>
+        <thead>
+          <tr>
+            <Th>Name</Th>
+            <Th numeric>Rate</Th>
+            <Th>Kind</Th>
+            <ActionsTh />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((t) => (
+            <tr key={t.id}>
+              <Td className="font-medium">{t.name}</Td>
+              <Td numeric>{t.percent}%</Td>
+              <Td className="space-x-1">
+                <Badge>{t.inclusive ? 'Inclusive' : 'Exclusive'}</Badge>
+                {t.compound ? <Badge tone="violet">Compound</Badge> : null}
+                {t.archived ? <Badge tone="amber">Archived</Badge> : null}
+              </Td>
+              <Td>
+                {can('manage_settings') ? (
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    onClick={() => archive.mutate({ id: t.id, archived: !t.archived })}
+                  >
+                    {t.archived ? 'Restore' : 'Archive'}
+                    <span className="sr-only"> {t.name}</span>
+                  </Button>
+                ) : null}
+              </Td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((t: TaxRate) => (
-              <tr key={t.id}>
-                <Td className="font-medium">{t.name}</Td>
-                <Td numeric>{t.percent}%</Td>
-                <Td className="space-x-1">
-                  <Badge>{t.inclusive ? 'Inclusive' : 'Exclusive'}</Badge>
-                  {t.compound ? <Badge tone="violet">Compound</Badge> : null}
-                  {t.archived ? <Badge tone="amber">Archived</Badge> : null}
-                </Td>
-                <Td>
-                  {can('manage_settings') ? (
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      onClick={() => archive.mutate({ id: t.id, archived: !t.archived })}
-                    >
-                      {t.archived ? 'Restore' : 'Archive'}
-                      <span className="sr-only"> {t.name}</span>
-                    </Button>
-                  ) : null}
-                </Td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-      <Dialog open={creating} onOpenChange={setCreating} title="New tax rate">
-        <TaxRateForm onSaved={() => setCreating(false)} />
-      </Dialog>
-    </Card>
+          ))}
+        </tbody>
+      </Table>
+    </ListCard>
   );
 };
 
-const TaxRateForm = ({ onSaved }: { onSaved: () => void }) => {
+const TaxRateDialog = ({ onClose }: { onClose: () => void }) => {
   const [name, setName] = useState('');
   const [percent, setPercent] = useState('');
   const [inclusive, setInclusive] = useState(false);
@@ -270,18 +232,19 @@ const TaxRateForm = ({ onSaved }: { onSaved: () => void }) => {
     api.post<TaxRate>(`${base}/tax-rates`, body),
   );
   return (
-    <form
-      className="space-y-4"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        const ok = await save
-          .mutateAsync({ name, percent: percent.trim(), inclusive, compound })
-          .then(() => true)
-          .catch(() => false);
-        if (ok) onSaved();
+    <FormDialog
+      open
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title="New tax rate"
+      noValidate={false}
+      onSubmit={async () => {
+        if (await succeeded(save.mutateAsync({ name, percent: percent.trim(), inclusive, compound })))
+          onClose();
       }}
+      error={save.error ? errorMessage(save.error) : null}
+      submitLabel="Create tax rate"
+      busy={save.isPending}
     >
-      {save.error ? <Alert>{errorMessage(save.error)}</Alert> : null}
       <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
       <TextField
         label="Rate (%)"
@@ -291,174 +254,12 @@ const TaxRateForm = ({ onSaved }: { onSaved: () => void }) => {
         hint="For example 20 or 9.975"
         required
       />
-      <label className="flex min-h-11 items-center gap-2 text-sm">
-        <input
-          type="checkbox"
-          checked={inclusive}
-          onChange={(e) => setInclusive(e.target.checked)}
-          className="h-5 w-5"
-        />
-        Prices include this tax
-      </label>
-      <label className="flex min-h-11 items-center gap-2 text-sm">
-        <input
-          type="checkbox"
-          checked={compound}
-          onChange={(e) => setCompound(e.target.checked)}
-          className="h-5 w-5"
-        />
-        Compound: charged on the price plus the taxes before it
-      </label>
-      <div className="flex justify-end">
-        <Button type="submit" busy={save.isPending}>
-          Create tax rate
-        </Button>
-      </div>
-    </form>
-  );
-};
-
-const SettingsCard = () => {
-  const { can } = useCompany();
-  const settings = useInvoiceSettings();
-  if (!settings.data) return null;
-  return (
-    <SettingsForm
-      key={JSON.stringify(settings.data)}
-      settings={settings.data}
-      editable={can('manage_settings')}
-    />
-  );
-};
-
-const SettingsForm = ({ settings, editable }: { settings: InvoiceSettings; editable: boolean }) => {
-  const { base } = useInvoicingBase();
-  const [form, setForm] = useState({
-    invoicePrefix: settings.invoicePrefix,
-    creditNotePrefix: settings.creditNotePrefix,
-    address: settings.address,
-    taxNumber: settings.taxNumber,
-    defaultTerms: settings.defaultTerms,
-  });
-  const [logo, setLogo] = useState<string | null | undefined>(undefined);
-  const [saved, setSaved] = useState(false);
-  const save = useInvoicingMutation((b, body: Record<string, unknown>) =>
-    api.patch<InvoiceSettings>(`${b}/invoice-settings`, body),
-  );
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [key]: e.target.value }));
-  return (
-    <Card>
-      <CardHeader
-        title="Invoice settings"
-        description="Numbering and the company details printed on every invoice."
+      <CheckboxField label="Prices include this tax" checked={inclusive} onChange={setInclusive} />
+      <CheckboxField
+        label="Compound: charged on the price plus the taxes before it"
+        checked={compound}
+        onChange={setCompound}
       />
-      <form
-        className="space-y-4 px-5 py-4"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setSaved(false);
-          const ok = await save
-            .mutateAsync({ ...form, ...(logo !== undefined ? { logo } : {}) })
-            .then(() => true)
-            .catch(() => false);
-          setSaved(ok);
-        }}
-      >
-        {save.error ? <Alert>{errorMessage(save.error)}</Alert> : null}
-        {saved ? <Alert tone="success">Settings saved.</Alert> : null}
-        <fieldset disabled={!editable} className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Invoice number prefix"
-            value={form.invoicePrefix}
-            onChange={set('invoicePrefix')}
-            hint={`Next: ${form.invoicePrefix}${String(settings.nextInvoiceNumber).padStart(4, '0')}`}
-          />
-          <TextField
-            label="Credit note prefix"
-            value={form.creditNotePrefix}
-            onChange={set('creditNotePrefix')}
-          />
-          <TextField label="Company tax number" value={form.taxNumber} onChange={set('taxNumber')} />
-          <div className="space-y-1.5">
-            <label
-              htmlFor="invoice-logo"
-              className="block text-sm font-medium text-slate-700 dark:text-slate-200"
-            >
-              Logo (PNG or JPEG, up to 500 KB)
-            </label>
-            <div className="flex items-center gap-3">
-              {settings.hasLogo && logo !== null ? (
-                <img
-                  src={`/api${base}/invoice-settings/logo`}
-                  alt="Current logo"
-                  className="h-11 w-auto rounded border border-slate-200 bg-white p-1"
-                />
-              ) : null}
-              <input
-                id="invoice-logo"
-                type="file"
-                accept="image/png,image/jpeg"
-                onChange={(e) => {
-                  const file = e.target.files?.[0];
-                  if (!file) return;
-                  const reader = new FileReader();
-                  reader.onload = () => setLogo(String(reader.result));
-                  reader.readAsDataURL(file);
-                }}
-                className="min-h-11 text-sm text-slate-600 file:mr-3 file:min-h-11 file:cursor-pointer file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-4 file:text-sm file:font-semibold file:text-slate-800 hover:file:bg-slate-50 dark:text-slate-300 dark:file:border-slate-700 dark:file:bg-slate-900 dark:file:text-slate-100"
-              />
-              {settings.hasLogo ? (
-                <Button size="sm" variant="ghost" onClick={() => setLogo(null)}>
-                  Remove
-                </Button>
-              ) : null}
-            </div>
-          </div>
-          <div className="space-y-1.5 sm:col-span-2">
-            <label
-              htmlFor="company-address"
-              className="block text-sm font-medium text-slate-700 dark:text-slate-200"
-            >
-              Company address
-            </label>
-            <textarea
-              id="company-address"
-              rows={3}
-              value={form.address}
-              onChange={set('address')}
-              className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-            />
-          </div>
-          <div className="space-y-1.5 sm:col-span-2">
-            <label
-              htmlFor="default-terms"
-              className="block text-sm font-medium text-slate-700 dark:text-slate-200"
-            >
-              Default terms
-            </label>
-            <textarea
-              id="default-terms"
-              rows={2}
-              value={form.defaultTerms}
-              onChange={set('defaultTerms')}
-              className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-            />
-          </div>
-        </fieldset>
-        {editable ? (
-          <div className="flex justify-end">
-            <Button type="submit" busy={save.isPending}>
-              Save settings
-            </Button>
-          </div>
-        ) : null}
-      </form>
-    </Card>
+    </FormDialog>
   );
-};
-
-const useInvoicingBase = () => {
-  const { company } = useCompany();
-  return { base: `/orgs/${company.id}` };
 };

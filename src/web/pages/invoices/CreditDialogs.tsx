@@ -1,16 +1,15 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { InvoiceSummary } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.tsx';
-import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
-import { Dialog } from '../../components/ui/Dialog.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { FormDialog } from '../../components/ui/Form.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { priceText } from './editorState.ts';
 import { useInvoicingMutation } from './invoicesApi.ts';
-import { errorMessage, todayIso, tryParseMoney } from './parts.tsx';
+import { errorMessage, succeeded, todayIso, tryParseMoney } from './parts.tsx';
 
 // Dialogs that move a customer's credit (decision 0028): refund it from a money account, or
 // apply it to one of their open invoices. The server checks every limit again; these only
@@ -56,78 +55,71 @@ export const RefundDialog = ({
   const refund = useInvoicingMutation((base, body: Record<string, unknown>) =>
     api.post(`${base}${path}`, body),
   );
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     setTouched(true);
     if (amountError || !moneyAccountId) return;
-    const ok = await refund
-      .mutateAsync({
-        ...extraBody,
-        amount: parsed,
-        date,
-        moneyAccountId,
-        reference,
-        ...(foreign && rate.trim() ? { exchangeRate: rate.trim() } : {}),
-      })
-      .then(() => true)
-      .catch(() => false);
-    if (ok) {
+    const body = {
+      ...extraBody,
+      amount: parsed,
+      date,
+      moneyAccountId,
+      reference,
+      ...(foreign && rate.trim() ? { exchangeRate: rate.trim() } : {}),
+    };
+    if (await succeeded(refund.mutateAsync(body))) {
       onOpenChange(false);
       onDone?.(`Refund of ${amount} ${currency} recorded.`);
     }
   };
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={title} description={description}>
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        {refund.error ? <Alert>{errorMessage(refund.error)}</Alert> : null}
-        <p className="text-sm text-slate-600 dark:text-slate-300">
-          Credit available to refund:{' '}
-          <Money minor={available} currency={currency} className="font-semibold" />
-        </p>
-        <div className="grid gap-4 sm:grid-cols-2">
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={title}
+      description={description}
+      onSubmit={submit}
+      error={refund.error ? errorMessage(refund.error) : null}
+      submitLabel="Record refund"
+      busy={refund.isPending}
+    >
+      <p className="text-sm text-slate-600 dark:text-slate-300">
+        Credit available to refund: <Money minor={available} currency={currency} className="font-semibold" />
+      </p>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label={`Amount (${currency})`}
+          inputMode="decimal"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          error={touched ? amountError : null}
+          autoFocus
+        />
+        <TextField label="Refund date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+        <MoneyAccountSelect
+          label="Paid from"
+          value={moneyAccountId}
+          onChange={(id) => setMoneyAccountId(id)}
+          currencies={[company.baseCurrency, currency]}
+          hint="The money account the refund leaves from."
+          error={touched && !moneyAccountId ? 'Choose the account the refund is paid from.' : null}
+        />
+        <TextField
+          label="Reference"
+          value={reference}
+          onChange={(e) => setReference(e.target.value)}
+          hint="Bank reference or check number"
+        />
+        {foreign ? (
           <TextField
-            label={`Amount (${currency})`}
+            label={`Rate on refund date (${company.baseCurrency} per ${currency})`}
+            value={rate}
             inputMode="decimal"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-            error={touched ? amountError : null}
-            autoFocus
+            onChange={(e) => setRate(e.target.value)}
+            hint="Leave empty to use the rate the credit came in at."
           />
-          <TextField label="Refund date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
-          <MoneyAccountSelect
-            label="Paid from"
-            value={moneyAccountId}
-            onChange={(id) => setMoneyAccountId(id)}
-            currencies={[company.baseCurrency, currency]}
-            hint="The money account the refund leaves from."
-            error={touched && !moneyAccountId ? 'Choose the account the refund is paid from.' : null}
-          />
-          <TextField
-            label="Reference"
-            value={reference}
-            onChange={(e) => setReference(e.target.value)}
-            hint="Bank reference or check number"
-          />
-          {foreign ? (
-            <TextField
-              label={`Rate on refund date (${company.baseCurrency} per ${currency})`}
-              value={rate}
-              inputMode="decimal"
-              onChange={(e) => setRate(e.target.value)}
-              hint="Leave empty to use the rate the credit came in at."
-            />
-          ) : null}
-        </div>
-        <div className="flex justify-end gap-2">
-          <Button variant="ghost" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={refund.isPending}>
-            Record refund
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+        ) : null}
+      </div>
+    </FormDialog>
   );
 };
 
@@ -166,66 +158,59 @@ export const ApplyCreditDialog = ({
   const apply = useInvoicingMutation((base, body: Record<string, unknown>) =>
     api.post(`${base}/customers/${customerId}/credit/applications`, body),
   );
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     setTouched(true);
     if (amountError || !invoiceId) return;
-    const ok = await apply
-      .mutateAsync({ invoiceId, amount: parsed, date })
-      .then(() => true)
-      .catch(() => false);
-    if (ok) {
+    if (await succeeded(apply.mutateAsync({ invoiceId, amount: parsed, date }))) {
       onOpenChange(false);
       onDone?.(`Credit of ${amount} ${currency} applied to ${target?.number ?? 'the invoice'}.`);
     }
   };
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={`Apply ${customerName}'s credit`}>
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        {apply.error ? <Alert>{errorMessage(apply.error)}</Alert> : null}
-        <p className="text-sm text-slate-600 dark:text-slate-300">
-          Credit available: <Money minor={available} currency={currency} className="font-semibold" />
-        </p>
-        {invoices.length === 0 ? (
-          <Alert tone="warning">
-            {customerName} has no open invoice in {currency} to apply the credit to.
-          </Alert>
-        ) : null}
-        <div className="grid gap-4 sm:grid-cols-2">
-          {invoices.length > 1 ? (
-            <SelectField
-              label="Invoice"
-              value={invoiceId}
-              onChange={(e) => {
-                setInvoiceId(e.target.value);
-                const next = invoices.find((i) => i.id === e.target.value);
-                setAmount(priceText(Math.min(available, next?.amountDue ?? 0), currency));
-              }}
-              options={invoices.map((i) => ({
-                value: i.id,
-                label: `${i.number ?? 'Draft'} · ${priceText(i.amountDue, currency)} ${currency} due`,
-              }))}
-            />
-          ) : null}
-          <TextField
-            label={`Amount (${currency})`}
-            inputMode="decimal"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-            error={touched ? amountError : null}
-            autoFocus
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Apply ${customerName}'s credit`}
+      onSubmit={submit}
+      error={apply.error ? errorMessage(apply.error) : null}
+      submitLabel="Apply credit"
+      busy={apply.isPending}
+      submitDisabled={invoices.length === 0}
+    >
+      <p className="text-sm text-slate-600 dark:text-slate-300">
+        Credit available: <Money minor={available} currency={currency} className="font-semibold" />
+      </p>
+      {invoices.length === 0 ? (
+        <Alert tone="warning">
+          {customerName} has no open invoice in {currency} to apply the credit to.
+        </Alert>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        {invoices.length > 1 ? (
+          <SelectField
+            label="Invoice"
+            value={invoiceId}
+            onChange={(e) => {
+              setInvoiceId(e.target.value);
+              const next = invoices.find((i) => i.id === e.target.value);
+              setAmount(priceText(Math.min(available, next?.amountDue ?? 0), currency));
+            }}
+            options={invoices.map((i) => ({
+              value: i.id,
+              label: `${i.number ?? 'Draft'} · ${priceText(i.amountDue, currency)} ${currency} due`,
+            }))}
           />
-          <TextField label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
-        </div>
-        <div className="flex justify-end gap-2">
-          <Button variant="ghost" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={apply.isPending} disabled={invoices.length === 0}>
-            Apply credit
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+        ) : null}
+        <TextField
+          label={`Amount (${currency})`}
+          inputMode="decimal"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          error={touched ? amountError : null}
+          autoFocus
+        />
+        <TextField label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+      </div>
+    </FormDialog>
   );
 };

@@ -1,22 +1,24 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { Customer } from '../../../shared/invoices.ts';
+import { TextField } from '../../components/ui/Field.tsx';
+import { FormDialog, TextAreaField } from '../../components/ui/Form.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
-import { Button } from '../../components/ui/Button.tsx';
-import { Alert } from '../../components/ui/Card.tsx';
-import { TextField } from '../../components/ui/Field.tsx';
 import { useInvoicingMutation } from './invoicesApi.ts';
 import { errorMessage } from './parts.tsx';
 
-// Create or edit a customer: the contact details invoices print and the payment terms that
-// set each invoice's due date.
+// Create or edit a customer, in a dialog: the contact details invoices print and the payment
+// terms that set each invoice's due date. It may open over the invoice editor's form; the
+// kit's form keeps its submit to itself.
 
-export const CustomerForm = ({
+export const CustomerFormDialog = ({
   customer,
+  onClose,
   onSaved,
 }: {
   customer?: Customer;
-  onSaved: (c: Customer) => void;
+  onClose: () => void;
+  onSaved?: (c: Customer) => void;
 }) => {
   const { company } = useCompany();
   const [form, setForm] = useState({
@@ -39,10 +41,7 @@ export const CustomerForm = ({
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [key]: e.target.value }));
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    // The form may open in a dialog over the invoice editor's form: keep the submit here.
-    e.stopPropagation();
+  const submit = async () => {
     if (!form.name.trim()) {
       setNameError('Enter the customer name.');
       return;
@@ -55,12 +54,23 @@ export const CustomerForm = ({
         paymentTermsDays: Number(form.paymentTermsDays) || 0,
       })
       .catch(() => null);
-    if (saved) onSaved(saved);
+    if (saved) {
+      onSaved?.(saved);
+      onClose();
+    }
   };
 
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate>
-      {save.error ? <Alert>{errorMessage(save.error)}</Alert> : null}
+    <FormDialog
+      open
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title={customer ? `Edit ${customer.name}` : 'New customer'}
+      wide
+      onSubmit={submit}
+      error={save.error ? errorMessage(save.error) : null}
+      submitLabel={customer ? 'Save customer' : 'Create customer'}
+      busy={save.isPending}
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           label="Name"
@@ -96,41 +106,13 @@ export const CustomerForm = ({
           onChange={set('paymentTermsDays')}
         />
       </div>
-      <div className="space-y-1.5">
-        <label
-          htmlFor="customer-address"
-          className="block text-sm font-medium text-slate-700 dark:text-slate-200"
-        >
-          Billing address
-        </label>
-        <textarea
-          id="customer-address"
-          rows={3}
-          value={form.billingAddress}
-          onChange={set('billingAddress')}
-          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-        />
-      </div>
-      <div className="space-y-1.5">
-        <label
-          htmlFor="customer-notes"
-          className="block text-sm font-medium text-slate-700 dark:text-slate-200"
-        >
-          Notes
-        </label>
-        <textarea
-          id="customer-notes"
-          rows={2}
-          value={form.notes}
-          onChange={set('notes')}
-          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-        />
-      </div>
-      <div className="flex justify-end">
-        <Button type="submit" busy={save.isPending}>
-          {customer ? 'Save customer' : 'Create customer'}
-        </Button>
-      </div>
-    </form>
+      <TextAreaField
+        id="customer-address"
+        label="Billing address"
+        value={form.billingAddress}
+        onChange={set('billingAddress')}
+      />
+      <TextAreaField id="customer-notes" label="Notes" rows={2} value={form.notes} onChange={set('notes')} />
+    </FormDialog>
   );
 };

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { Invoice } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.tsx';
@@ -6,13 +6,14 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { CheckboxField, FormActions, FormDialog, TextAreaField } from '../../components/ui/Form.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { useInvoicingMutation } from './invoicesApi.ts';
-import { METHOD_LABELS, errorMessage, todayIso, tryParseMoney } from './parts.tsx';
+import { METHOD_LABELS, errorMessage, succeeded, todayIso, tryParseMoney } from './parts.tsx';
 import { priceText } from './editorState.ts';
 
-// Dialogs on an invoice: record a payment, issue a credit note, void, email.
+// Dialogs on an invoice: send, delete a draft, record a payment, issue a credit note, void, email.
 
 type DialogProps = { invoice: Invoice; open: boolean; onOpenChange: (open: boolean) => void };
 
@@ -43,102 +44,92 @@ export const PaymentDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
     // The key makes a double click or a retry after a dropped connection record one payment.
     api.post(`${base}/invoices/${invoice.id}/payments`, body, { 'Idempotency-Key': key }),
   );
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     setTouched(true);
     if (amountError || !chosenAccount) return;
-    const ok = await pay
-      .mutateAsync({
-        date,
-        amount: parsed,
-        depositAccountId: chosenAccount,
-        method,
-        reference,
-        ...(foreign ? { exchangeRate: rate } : {}),
-        ...(excess > 0 && keepExcess ? { keepExcessAsCredit: true } : {}),
-      })
-      .then(() => true)
-      .catch(() => false);
-    if (ok) onOpenChange(false);
+    const body = {
+      date,
+      amount: parsed,
+      depositAccountId: chosenAccount,
+      method,
+      reference,
+      ...(foreign ? { exchangeRate: rate } : {}),
+      ...(excess > 0 && keepExcess ? { keepExcessAsCredit: true } : {}),
+    };
+    if (await succeeded(pay.mutateAsync(body))) onOpenChange(false);
   };
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={`Record a payment for ${invoice.number}`}>
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        {pay.error ? <Alert>{errorMessage(pay.error)}</Alert> : null}
-        <p className="text-sm text-slate-600 dark:text-slate-300">
-          Amount due:{' '}
-          <Money minor={invoice.amountDue} currency={invoice.currency} className="font-semibold" />
-        </p>
-        <div className="grid gap-4 sm:grid-cols-2">
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Record a payment for ${invoice.number}`}
+      onSubmit={submit}
+      error={pay.error ? errorMessage(pay.error) : null}
+      submitLabel="Record payment"
+      busy={pay.isPending}
+    >
+      <p className="text-sm text-slate-600 dark:text-slate-300">
+        Amount due: <Money minor={invoice.amountDue} currency={invoice.currency} className="font-semibold" />
+      </p>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label={`Amount (${invoice.currency})`}
+          inputMode="decimal"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          error={touched ? amountError : null}
+          autoFocus
+        />
+        <TextField
+          label="Payment date"
+          type="date"
+          value={date}
+          min={invoice.issueDate}
+          onChange={(e) => setDate(e.target.value)}
+        />
+        <MoneyAccountSelect
+          label="Deposited to"
+          value={moneyAccount?.id ?? ''}
+          onChange={(_id, account) => setMoneyAccount(account)}
+          currencies={[company.baseCurrency, invoice.currency]}
+          excludeCards
+          hint="A money account of your Wallet; it starts on the deposit account."
+          error={touched && !chosenAccount ? 'Choose the account the money went into.' : null}
+        />
+        <SelectField
+          label="Method"
+          value={method}
+          onChange={(e) => setMethod(e.target.value)}
+          options={Object.entries(METHOD_LABELS).map(([value, label]) => ({ value, label }))}
+        />
+        <TextField
+          label="Reference"
+          value={reference}
+          onChange={(e) => setReference(e.target.value)}
+          hint="Bank reference or check number"
+        />
+        {foreign ? (
           <TextField
-            label={`Amount (${invoice.currency})`}
+            label={`Rate on payment date (${company.baseCurrency} per ${invoice.currency})`}
+            value={rate}
             inputMode="decimal"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-            error={touched ? amountError : null}
-            autoFocus
+            onChange={(e) => setRate(e.target.value)}
           />
-          <TextField
-            label="Payment date"
-            type="date"
-            value={date}
-            min={invoice.issueDate}
-            onChange={(e) => setDate(e.target.value)}
-          />
-          <MoneyAccountSelect
-            label="Deposited to"
-            value={moneyAccount?.id ?? ''}
-            onChange={(_id, account) => setMoneyAccount(account)}
-            currencies={[company.baseCurrency, invoice.currency]}
-            excludeCards
-            hint="A money account of your Wallet; it starts on the deposit account."
-            error={touched && !chosenAccount ? 'Choose the account the money went into.' : null}
-          />
-          <SelectField
-            label="Method"
-            value={method}
-            onChange={(e) => setMethod(e.target.value)}
-            options={Object.entries(METHOD_LABELS).map(([value, label]) => ({ value, label }))}
-          />
-          <TextField
-            label="Reference"
-            value={reference}
-            onChange={(e) => setReference(e.target.value)}
-            hint="Bank reference or check number"
-          />
-          {foreign ? (
-            <TextField
-              label={`Rate on payment date (${company.baseCurrency} per ${invoice.currency})`}
-              value={rate}
-              inputMode="decimal"
-              onChange={(e) => setRate(e.target.value)}
-            />
-          ) : null}
-        </div>
-        {excess > 0 ? (
-          <label className="flex min-h-11 items-center gap-3 text-sm text-slate-700 dark:text-slate-200">
-            <input
-              type="checkbox"
-              checked={keepExcess}
-              onChange={(e) => setKeepExcess(e.target.checked)}
-              className="h-5 w-5"
-            />
+        ) : null}
+      </div>
+      {excess > 0 ? (
+        <CheckboxField
+          checked={keepExcess}
+          onChange={setKeepExcess}
+          label={
             <span>
               Keep the extra <Money minor={excess} currency={invoice.currency} /> as {invoice.customerName}'s
               credit (apply it to another invoice or refund it later)
             </span>
-          </label>
-        ) : null}
-        <div className="flex justify-end gap-2">
-          <Button variant="ghost" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={pay.isPending}>
-            Record payment
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+          }
+        />
+      ) : null}
+    </FormDialog>
   );
 };
 
@@ -155,71 +146,52 @@ export const CreditNoteDialog = ({ invoice, open, onOpenChange }: DialogProps) =
   const credit = useInvoicingMutation((base, body: Record<string, unknown>) =>
     api.post(`${base}/invoices/${invoice.id}/credit-notes`, body),
   );
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     setTouched(true);
     if (error) return;
-    const ok = await credit
-      .mutateAsync({
-        date,
-        reason,
-        lines: [{ description, quantity: '1', unitPrice: parsed, taxRateIds: taxRateId ? [taxRateId] : [] }],
-      })
-      .then(() => true)
-      .catch(() => false);
-    if (ok) onOpenChange(false);
+    const line = { description, quantity: '1', unitPrice: parsed, taxRateIds: taxRateId ? [taxRateId] : [] };
+    if (await succeeded(credit.mutateAsync({ date, reason, lines: [line] }))) onOpenChange(false);
   };
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       title={`Credit note against ${invoice.number}`}
       description="Reduces what the customer owes; posts its own entry reversing income and tax."
+      onSubmit={submit}
+      error={credit.error ? errorMessage(credit.error) : null}
+      submitLabel="Issue credit note"
+      busy={credit.isPending}
     >
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        {credit.error ? <Alert>{errorMessage(credit.error)}</Alert> : null}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Description"
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-          <TextField
-            label={`Amount before tax (${invoice.currency})`}
-            inputMode="decimal"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-            error={touched ? error : null}
-            autoFocus
-          />
-          <SelectField
-            label="Tax"
-            value={taxRateId}
-            onChange={(e) => setTaxRateId(e.target.value)}
-            options={[
-              { value: '', label: 'No tax' },
-              ...invoice.taxes.map((t) => ({ value: t.taxRateId, label: `${t.name} (${t.percent}%)` })),
-            ]}
-          />
-          <TextField
-            label="Date"
-            type="date"
-            value={date}
-            min={invoice.issueDate}
-            onChange={(e) => setDate(e.target.value)}
-          />
-        </div>
-        <TextField label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} />
-        <div className="flex justify-end gap-2">
-          <Button variant="ghost" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={credit.isPending}>
-            Issue credit note
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
+        <TextField
+          label={`Amount before tax (${invoice.currency})`}
+          inputMode="decimal"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          error={touched ? error : null}
+          autoFocus
+        />
+        <SelectField
+          label="Tax"
+          value={taxRateId}
+          onChange={(e) => setTaxRateId(e.target.value)}
+          options={[
+            { value: '', label: 'No tax' },
+            ...invoice.taxes.map((t) => ({ value: t.taxRateId, label: `${t.name} (${t.percent}%)` })),
+          ]}
+        />
+        <TextField
+          label="Date"
+          type="date"
+          value={date}
+          min={invoice.issueDate}
+          onChange={(e) => setDate(e.target.value)}
+        />
+      </div>
+      <TextField label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} />
+    </FormDialog>
   );
 };
 
@@ -229,35 +201,23 @@ export const VoidDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
     api.post(`${base}/invoices/${invoice.id}/void`, body),
   );
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       title={`Void ${invoice.number}?`}
       description="The invoice stays on record as void and its posting is reversed in the ledger. This cannot be undone."
+      noValidate={false}
+      onSubmit={async () => {
+        if (await succeeded(voidIt.mutateAsync({ reason }))) onOpenChange(false);
+      }}
+      error={voidIt.error ? errorMessage(voidIt.error) : null}
+      cancelLabel="Keep invoice"
+      submitLabel="Void invoice"
+      submitVariant="danger"
+      busy={voidIt.isPending}
     >
-      <form
-        className="space-y-4"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const ok = await voidIt
-            .mutateAsync({ reason })
-            .then(() => true)
-            .catch(() => false);
-          if (ok) onOpenChange(false);
-        }}
-      >
-        {voidIt.error ? <Alert>{errorMessage(voidIt.error)}</Alert> : null}
-        <TextField label="Reason (optional)" value={reason} onChange={(e) => setReason(e.target.value)} />
-        <div className="flex justify-end gap-2">
-          <Button variant="ghost" onClick={() => onOpenChange(false)}>
-            Keep invoice
-          </Button>
-          <Button type="submit" variant="danger" busy={voidIt.isPending}>
-            Void invoice
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      <TextField label="Reason (optional)" value={reason} onChange={(e) => setReason(e.target.value)} />
+    </FormDialog>
   );
 };
 
@@ -267,51 +227,115 @@ export const EmailDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
   const send = useInvoicingMutation((base, body: Record<string, unknown>) =>
     api.post(`${base}/invoices/${invoice.id}/email`, body),
   );
+  const body = { to: to.trim() || undefined, message: message || undefined };
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       title={`Email ${invoice.number}`}
       description="The PDF is attached."
+      noValidate={false}
+      onSubmit={async () => {
+        if (await succeeded(send.mutateAsync(body))) onOpenChange(false);
+      }}
+      error={send.error ? errorMessage(send.error) : null}
+      submitLabel="Send email"
+      busy={send.isPending}
     >
-      <form
-        className="space-y-4"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const ok = await send
-            .mutateAsync({ to: to.trim() || undefined, message: message || undefined })
-            .then(() => true)
-            .catch(() => false);
-          if (ok) onOpenChange(false);
-        }}
-      >
+      <TextField label="To" type="email" value={to} onChange={(e) => setTo(e.target.value)} required />
+      <TextAreaField
+        id="email-message"
+        label="Message"
+        rows={4}
+        value={message}
+        placeholder={`Please find attached invoice ${invoice.number}.`}
+        onChange={(e) => setMessage(e.target.value)}
+      />
+    </FormDialog>
+  );
+};
+
+/** Sending gives the draft its number and posts it; with an email address, it can be emailed too. */
+export const SendDialog = ({
+  invoice,
+  open,
+  onOpenChange,
+  onSent,
+}: DialogProps & { onSent: (notice: string) => void }) => {
+  const send = useInvoicingMutation((base, email: boolean) =>
+    api.post<{ emailedTo: string | null; emailError: string | null }>(`${base}/invoices/${invoice.id}/send`, {
+      email,
+    }),
+  );
+  const sendIt = async (email: boolean) => {
+    const r = await send.mutateAsync(email).catch(() => null);
+    if (!r) return;
+    onOpenChange(false);
+    onSent(
+      !email
+        ? 'Invoice sent and posted.'
+        : r.emailError
+          ? `Invoice sent and posted, but the email failed: ${r.emailError}`
+          : `Invoice sent and emailed to ${r.emailedTo}.`,
+    );
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Send this invoice?"
+      description="It gets the next number and is posted to your books. After that, changes go through a credit note or a void."
+    >
+      <div className="space-y-4">
         {send.error ? <Alert>{errorMessage(send.error)}</Alert> : null}
-        <TextField label="To" type="email" value={to} onChange={(e) => setTo(e.target.value)} required />
-        <div className="space-y-1.5">
-          <label
-            htmlFor="email-message"
-            className="block text-sm font-medium text-slate-700 dark:text-slate-200"
-          >
-            Message
-          </label>
-          <textarea
-            id="email-message"
-            rows={4}
-            value={message}
-            placeholder={`Please find attached invoice ${invoice.number}.`}
-            onChange={(e) => setMessage(e.target.value)}
-            className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-          />
-        </div>
-        <div className="flex justify-end gap-2">
+        {!invoice.customer.email ? (
+          <Alert tone="warning">
+            {invoice.customerName} has no email address; the invoice will be posted but not emailed.
+          </Alert>
+        ) : null}
+        <FormActions>
           <Button variant="ghost" onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          <Button type="submit" busy={send.isPending}>
-            Send email
+          <Button
+            variant="secondary"
+            busy={send.isPending && send.variables === false}
+            onClick={() => void sendIt(false)}
+          >
+            Mark as sent
           </Button>
-        </div>
-      </form>
+          {invoice.customer.email ? (
+            <Button busy={send.isPending && send.variables === true} onClick={() => void sendIt(true)}>
+              Send and email
+            </Button>
+          ) : null}
+        </FormActions>
+      </div>
     </Dialog>
+  );
+};
+
+export const DeleteDraftDialog = ({
+  invoice,
+  open,
+  onOpenChange,
+  onDeleted,
+}: DialogProps & { onDeleted: () => void }) => {
+  const remove = useInvoicingMutation((base) => api.delete(`${base}/invoices/${invoice.id}`));
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Delete this draft?"
+      description="Drafts have no effect on your books; deleting one cannot be undone."
+      onSubmit={async () => {
+        if (await succeeded(remove.mutateAsync(undefined))) onDeleted();
+      }}
+      error={remove.error ? errorMessage(remove.error) : null}
+      cancelLabel="Keep draft"
+      submitLabel="Delete draft"
+      submitVariant="danger"
+      busy={remove.isPending}
+    />
   );
 };

@@ -4,11 +4,10 @@ import { type Invoice, addDaysIso } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card, CardHeader } from '../../components/ui/Card.tsx';
-import { Dialog } from '../../components/ui/Dialog.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
-import { CustomerForm } from './CustomerForm.tsx';
+import { CustomerFormDialog } from './CustomerForm.tsx';
 import {
   type EditorLine,
   checkLine,
@@ -501,14 +500,9 @@ export const InvoiceEditor = ({
         ) : null}
       </div>
 
-      <Dialog open={addingCustomer} onOpenChange={setAddingCustomer} title="New customer" wide>
-        <CustomerForm
-          onSaved={(c) => {
-            setCustomerId(c.id);
-            setAddingCustomer(false);
-          }}
-        />
-      </Dialog>
+      {addingCustomer ? (
+        <CustomerFormDialog onClose={() => setAddingCustomer(false)} onSaved={(c) => setCustomerId(c.id)} />
+      ) : null}
     </form>
   );
 };

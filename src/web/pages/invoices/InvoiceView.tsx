@@ -12,20 +12,25 @@ import {
   WalletCards,
 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
 import type { Invoice } from '../../../shared/invoices.ts';
-import { Money, formatAmount } from '../../components/money/Money.tsx';
-import { Button } from '../../components/ui/Button.tsx';
-import { Alert, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
-import { Dialog } from '../../components/ui/Dialog.tsx';
-import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { Money } from '../../components/money/Money.tsx';
+import { Button, type ButtonVariant, buttonClasses } from '../../components/ui/Button.tsx';
+import { Alert, Card, CardHeader } from '../../components/ui/Card.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { ApplyCreditDialog, RefundDialog } from './CreditDialogs.tsx';
-import { CreditNoteDialog, EmailDialog, PaymentDialog, VoidDialog } from './InvoiceDialogs.tsx';
+import {
+  CreditNoteDialog,
+  DeleteDraftDialog,
+  EmailDialog,
+  PaymentDialog,
+  SendDialog,
+  VoidDialog,
+} from './InvoiceDialogs.tsx';
 import { useCustomerCredit, useInvoice, useInvoicingMutation, useOrgPath } from './invoicesApi.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { METHOD_LABELS, StatusBadge, errorMessage, formatDate } from './parts.tsx';
+import { StatusBadge, errorMessage, formatDate } from './parts.tsx';
+import { CreditNotesCard, HistoryCard, InvoicePaymentsCard, InvoiceSummaryCard } from './InvoiceSections.tsx';
 
 // One invoice: status and actions that fit it, the PDF as the customer sees it, what was
 // paid and credited, and its history.
@@ -86,7 +91,7 @@ const InvoiceDetail = ({
   onBack: () => void;
   onEdit: () => void;
 }) => {
-  const { can, company } = useCompany();
+  const { can } = useCompany();
   const { base } = useOrgPath();
   const [open, setOpen] = useState<Open>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -108,19 +113,43 @@ const InvoiceDetail = ({
     onOpenChange: (o: boolean) => setOpen(o ? name : null),
   });
 
-  const send = useInvoicingMutation((b, email: boolean) =>
-    api.post<{ emailedTo: string | null; emailError: string | null }>(`${b}/invoices/${invoice.id}/send`, {
-      email,
-    }),
-  );
-  const remove = useInvoicingMutation((b) => api.delete(`${b}/invoices/${invoice.id}`));
   const unpay = useInvoicingMutation((b, paymentId: string) =>
     api.delete(`${b}/invoices/${invoice.id}/payments/${paymentId}`),
   );
   const uncredit = useInvoicingMutation((b, id: string) =>
     api.post(`${b}/invoices/${invoice.id}/credit-notes/${id}/void`),
   );
-  const actionError = send.error ?? remove.error ?? unpay.error ?? uncredit.error;
+  const actionError = unpay.error ?? uncredit.error;
+  const post = can('post');
+  const live = stored !== 'draft' && stored !== 'void';
+  // The actions that fit the invoice's state and the member's role, in this order.
+  const actions = (
+    [
+      [stored === 'draft' && can('record'), 'Edit', Pencil, 'secondary', onEdit],
+      [stored === 'draft' && can('record'), 'Delete', Trash2, 'ghost', () => setOpen('delete')],
+      [stored === 'draft' && post, 'Send', Send, 'primary', () => setOpen('send')],
+      [isOpen && post, 'Record payment', Wallet, 'primary', () => setOpen('pay')],
+      [isOpen && post, 'Credit note', FileMinus, 'secondary', () => setOpen('credit')],
+      [isOpen && creditHere > 0 && post, 'Apply credit', WalletCards, 'secondary', () => setOpen('apply')],
+      [live && creditHere > 0 && post, 'Refund', Undo2, 'secondary', () => setOpen('refund')],
+      [live && post, 'Email', Mail, 'secondary', () => setOpen('email')],
+      [true, 'PDF', Download, 'secondary', () => undefined],
+      [
+        isOpen && invoice.amountPaid === 0 && invoice.amountCredited === 0 && post,
+        'Void',
+        Ban,
+        'ghost',
+        () => setOpen('void'),
+      ],
+    ] as const
+  )
+    .filter(([shown]) => shown)
+    .map(([, label, Icon, variant, onClick]) => ({
+      label,
+      Icon,
+      variant: variant as ButtonVariant,
+      onClick,
+    }));
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -146,57 +175,17 @@ const InvoiceDetail = ({
           </div>
         </div>
         <div className="flex flex-wrap gap-2">
-          {stored === 'draft' && can('record') ? (
-            <>
-              <Button variant="secondary" onClick={onEdit}>
-                <Pencil className="h-4 w-4" aria-hidden="true" /> Edit
+          {actions.map(({ label, Icon, variant, onClick }) =>
+            label === 'PDF' ? (
+              <a key={label} href={`${pdfUrl}?download=1`} className={buttonClasses('secondary')}>
+                <Icon className="h-4 w-4" aria-hidden="true" /> PDF
+              </a>
+            ) : (
+              <Button key={label} variant={variant} onClick={onClick}>
+                <Icon className="h-4 w-4" aria-hidden="true" /> {label}
               </Button>
-              <Button variant="ghost" onClick={() => setOpen('delete')}>
-                <Trash2 className="h-4 w-4" aria-hidden="true" /> Delete
-              </Button>
-            </>
-          ) : null}
-          {stored === 'draft' && can('post') ? (
-            <Button onClick={() => setOpen('send')}>
-              <Send className="h-4 w-4" aria-hidden="true" /> Send
-            </Button>
-          ) : null}
-          {isOpen && can('post') ? (
-            <>
-              <Button onClick={() => setOpen('pay')}>
-                <Wallet className="h-4 w-4" aria-hidden="true" /> Record payment
-              </Button>
-              <Button variant="secondary" onClick={() => setOpen('credit')}>
-                <FileMinus className="h-4 w-4" aria-hidden="true" /> Credit note
-              </Button>
-            </>
-          ) : null}
-          {isOpen && creditHere > 0 && can('post') ? (
-            <Button variant="secondary" onClick={() => setOpen('apply')}>
-              <WalletCards className="h-4 w-4" aria-hidden="true" /> Apply credit
-            </Button>
-          ) : null}
-          {stored !== 'draft' && stored !== 'void' && creditHere > 0 && can('post') ? (
-            <Button variant="secondary" onClick={() => setOpen('refund')}>
-              <Undo2 className="h-4 w-4" aria-hidden="true" /> Refund
-            </Button>
-          ) : null}
-          {stored !== 'draft' && stored !== 'void' && can('post') ? (
-            <Button variant="secondary" onClick={() => setOpen('email')}>
-              <Mail className="h-4 w-4" aria-hidden="true" /> Email
-            </Button>
-          ) : null}
-          <a
-            href={`${pdfUrl}?download=1`}
-            className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
-          >
-            <Download className="h-4 w-4" aria-hidden="true" /> PDF
-          </a>
-          {isOpen && invoice.amountPaid === 0 && invoice.amountCredited === 0 && can('post') ? (
-            <Button variant="ghost" onClick={() => setOpen('void')}>
-              <Ban className="h-4 w-4" aria-hidden="true" /> Void
-            </Button>
-          ) : null}
+            ),
+          )}
         </div>
       </div>
 
@@ -210,176 +199,20 @@ const InvoiceDetail = ({
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
         <div className="space-y-6">
-          <Card>
-            <CardHeader title="Summary" />
-            <dl className="space-y-2 px-5 py-4 text-sm">
-              {/* The same rows, labels and signs as the PDF and the email (shared/invoice-totals.ts). */}
-              {invoiceTotalsRows(invoice).map((row) =>
-                row.key === 'due' ? (
-                  <div
-                    key={row.id}
-                    className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold dark:border-slate-700"
-                  >
-                    <dt>{row.label}</dt>
-                    <dd data-testid="amount-due">
-                      <Money minor={row.amount} currency={c} />
-                    </dd>
-                  </div>
-                ) : (
-                  <div
-                    key={row.id}
-                    className={`flex justify-between ${row.strong ? 'font-medium' : ''}`}
-                    data-testid={`invoice-total-${row.key}`}
-                  >
-                    <dt className="text-slate-600 dark:text-slate-300">{row.label}</dt>
-                    <dd>
-                      <Money minor={row.amount} currency={c} />
-                    </dd>
-                  </div>
-                ),
-              )}
-              {creditHere > 0 ? (
-                <p
-                  className="pt-1 text-xs text-slate-500 dark:text-slate-400"
-                  data-testid="invoice-customer-credit"
-                >
-                  {invoice.customerName} holds <Money minor={creditHere} currency={c} /> of credit
-                  (overpayments and credit notes not yet used).
-                </p>
-              ) : null}
-              {c !== company.baseCurrency ? (
-                <p className="pt-1 text-xs text-slate-500 dark:text-slate-400">
-                  At {invoice.exchangeRate} {company.baseCurrency} per {c}; still receivable:{' '}
-                  <Money minor={invoice.balanceBase} currency={company.baseCurrency} />
-                </p>
-              ) : null}
-            </dl>
-          </Card>
-
-          <Card>
-            <CardHeader title="Payments" />
-            {invoice.payments.length === 0 ? (
-              <EmptyState
-                title="No payments yet"
-                description={isOpen ? 'Record a payment when the money arrives.' : undefined}
-              />
-            ) : (
-              <Table caption="Payments" captionHidden dense>
-                <thead>
-                  <tr>
-                    <Th>Date</Th>
-                    <Th>Account</Th>
-                    <Th numeric>Amount</Th>
-                    <Th>
-                      <span className="sr-only">Actions</span>
-                    </Th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {invoice.payments.map((p) => (
-                    <tr key={p.id} className={p.reversed ? 'text-slate-400 line-through' : ''}>
-                      <Td className="whitespace-nowrap">{formatDate(p.date)}</Td>
-                      <Td>
-                        {p.depositAccountName}
-                        <span className="block text-xs text-slate-500">
-                          {METHOD_LABELS[p.method] ?? p.method}
-                          {p.reference ? ` · ${p.reference}` : ''}
-                          {p.creditAmount > 0
-                            ? ` · ${formatAmount(p.creditAmount, p.currency)} kept as credit`
-                            : ''}
-                          {p.reversed ? ' · removed' : ''}
-                        </span>
-                      </Td>
-                      <Td numeric>
-                        <Money minor={p.amount} currency={p.currency} />
-                      </Td>
-                      <Td>
-                        {!p.reversed && can('post') ? (
-                          <Button
-                            size="sm"
-                            variant="ghost"
-                            busy={unpay.isPending && unpay.variables === p.id}
-                            onClick={() => unpay.mutate(p.id)}
-                          >
-                            Remove
-                            <span className="sr-only"> payment of {formatAmount(p.amount, p.currency)}</span>
-                          </Button>
-                        ) : null}
-                      </Td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
-            )}
-          </Card>
-
-          {invoice.creditNotes.length > 0 ? (
-            <Card>
-              <CardHeader title="Credit notes" />
-              <Table caption="Credit notes" captionHidden dense>
-                <thead>
-                  <tr>
-                    <Th>Number</Th>
-                    <Th>Date</Th>
-                    <Th numeric>Total</Th>
-                    <Th>
-                      <span className="sr-only">Actions</span>
-                    </Th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {invoice.creditNotes.map((n) => (
-                    <tr key={n.id} className={n.status === 'void' ? 'text-slate-400 line-through' : ''}>
-                      <Td>
-                        {n.number}
-                        {n.reason ? <span className="block text-xs text-slate-500">{n.reason}</span> : null}
-                      </Td>
-                      <Td className="whitespace-nowrap">{formatDate(n.date)}</Td>
-                      <Td numeric>
-                        <Money minor={n.total} currency={n.currency} />
-                        {n.toCredit > 0 ? (
-                          <span className="block text-xs text-slate-500">
-                            {formatAmount(n.toCredit, n.currency)} to credit
-                          </span>
-                        ) : null}
-                      </Td>
-                      <Td>
-                        {n.status === 'issued' && n.toCredit > 0 && creditHere > 0 && can('post') ? (
-                          <Button size="sm" variant="ghost" onClick={() => setOpen(`refund-note:${n.id}`)}>
-                            Refund
-                            <span className="sr-only"> credit note {n.number}</span>
-                          </Button>
-                        ) : null}
-                        {n.status === 'issued' && can('post') ? (
-                          <Button size="sm" variant="ghost" onClick={() => uncredit.mutate(n.id)}>
-                            Void
-                          </Button>
-                        ) : null}
-                      </Td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
-            </Card>
-          ) : null}
-
-          <Card>
-            <CardHeader title="History" />
-            <ol className="space-y-3 px-5 py-4 text-sm">
-              {invoice.history.map((h) => (
-                <li key={h.id} className="flex gap-3">
-                  <span aria-hidden="true" className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-brand-500" />
-                  <div>
-                    <p className="text-slate-800 dark:text-slate-100">{h.message}</p>
-                    <p className="text-xs text-slate-500 dark:text-slate-400">
-                      {formatDateTime(h.at)}
-                      {h.actorName ? ` · ${h.actorName}` : ''}
-                    </p>
-                  </div>
-                </li>
-              ))}
-            </ol>
-          </Card>
+          <InvoiceSummaryCard invoice={invoice} creditHere={creditHere} />
+          <InvoicePaymentsCard
+            invoice={invoice}
+            isOpen={isOpen}
+            removing={unpay.isPending ? unpay.variables : undefined}
+            onRemove={(paymentId) => unpay.mutate(paymentId)}
+          />
+          <CreditNotesCard
+            invoice={invoice}
+            creditHere={creditHere}
+            onRefund={(noteId) => setOpen(`refund-note:${noteId}`)}
+            onVoid={(noteId) => uncredit.mutate(noteId)}
+          />
+          <HistoryCard invoice={invoice} />
         </div>
 
         <Card className="overflow-hidden">
@@ -433,79 +266,8 @@ const InvoiceDetail = ({
         ) : null,
       )}
       <EmailDialog invoice={invoice} {...dialog('email')} />
-      <Dialog
-        {...dialog('send')}
-        title="Send this invoice?"
-        description="It gets the next number and is posted to your books. After that, changes go through a credit note or a void."
-      >
-        <div className="space-y-4">
-          {!invoice.customer.email ? (
-            <Alert tone="warning">
-              {invoice.customerName} has no email address; the invoice will be posted but not emailed.
-            </Alert>
-          ) : null}
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button variant="ghost" onClick={() => setOpen(null)}>
-              Cancel
-            </Button>
-            <Button
-              variant="secondary"
-              busy={send.isPending && send.variables === false}
-              onClick={async () => {
-                const r = await send.mutateAsync(false).catch(() => null);
-                if (r) {
-                  setOpen(null);
-                  setNotice('Invoice sent and posted.');
-                }
-              }}
-            >
-              Mark as sent
-            </Button>
-            {invoice.customer.email ? (
-              <Button
-                busy={send.isPending && send.variables === true}
-                onClick={async () => {
-                  const r = await send.mutateAsync(true).catch(() => null);
-                  if (r) {
-                    setOpen(null);
-                    setNotice(
-                      r.emailError
-                        ? `Invoice sent and posted, but the email failed: ${r.emailError}`
-                        : `Invoice sent and emailed to ${r.emailedTo}.`,
-                    );
-                  }
-                }}
-              >
-                Send and email
-              </Button>
-            ) : null}
-          </div>
-        </div>
-      </Dialog>
-      <Dialog
-        {...dialog('delete')}
-        title="Delete this draft?"
-        description="Drafts have no effect on your books; deleting one cannot be undone."
-      >
-        <div className="flex justify-end gap-2">
-          <Button variant="ghost" onClick={() => setOpen(null)}>
-            Keep draft
-          </Button>
-          <Button
-            variant="danger"
-            busy={remove.isPending}
-            onClick={async () => {
-              const ok = await remove
-                .mutateAsync(undefined)
-                .then(() => true)
-                .catch(() => false);
-              if (ok) onBack();
-            }}
-          >
-            Delete draft
-          </Button>
-        </div>
-      </Dialog>
+      <SendDialog invoice={invoice} {...dialog('send')} onSent={setNotice} />
+      <DeleteDraftDialog invoice={invoice} {...dialog('delete')} onDeleted={onBack} />
     </div>
   );
 };

@@ -1,16 +1,16 @@
-import { Plus } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { RECURRING_FREQUENCIES, type Recurring } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
-import { Alert, Badge, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
-import { Dialog } from '../../components/ui/Dialog.tsx';
+import { Badge } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { CheckboxField, FormDialog } from '../../components/ui/Form.tsx';
+import { ActionsTh, ListCard, NewButton } from '../../components/ui/ListCard.tsx';
 import { Table, Td, Th } from '../../components/ui/Table.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { useCustomers, useInvoicingMutation, useRecurring, useTaxRates } from './invoicesApi.ts';
-import { errorMessage, formatDate, todayIso, tryParseMoney } from './parts.tsx';
+import { errorMessage, formatDate, succeeded, taxRateOptions, todayIso, tryParseMoney } from './parts.tsx';
 
 // Recurring invoices: schedules that create (and optionally send and email) an invoice each
 // period. The server's job runner creates them, catching up after downtime.
@@ -31,103 +31,85 @@ export const RecurringTab = () => {
   );
   const rows = schedules.data ?? [];
   return (
-    <Card>
-      <CardHeader
-        title="Recurring invoices"
-        description="Each period's invoice is created once, even after the server was down."
-        actions={
-          can('post') ? (
-            <Button onClick={() => setCreating(true)}>
-              <Plus className="h-4 w-4" aria-hidden="true" /> New schedule
-            </Button>
-          ) : undefined
-        }
-      />
-      {setStatus.error ? (
-        <div className="p-4">
-          <Alert>{errorMessage(setStatus.error)}</Alert>
-        </div>
-      ) : null}
-      {schedules.isLoading ? (
-        <p className="px-5 py-6 text-sm text-slate-500" role="status">
-          Loading schedules...
-        </p>
-      ) : rows.length === 0 ? (
-        <EmptyState
-          title="No recurring invoices"
-          description="Bill retainers and subscriptions automatically every week, month, quarter or year."
-        />
-      ) : (
-        <Table caption="Recurring invoice schedules" captionHidden>
-          <thead>
-            <tr>
-              <Th>Customer</Th>
-              <Th>Every</Th>
-              <Th>Next</Th>
-              <Th>Created</Th>
-              <Th>Status</Th>
-              <Th numeric>Amount</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
+    <ListCard
+      title="Recurring invoices"
+      description="Each period's invoice is created once, even after the server was down."
+      actions={can('post') ? <NewButton onClick={() => setCreating(true)}>New schedule</NewButton> : null}
+      notices={[{ message: setStatus.error ? errorMessage(setStatus.error) : null }]}
+      state={{
+        loading: schedules.isLoading,
+        loadingLabel: 'Loading schedules...',
+        empty: rows.length === 0,
+        emptyTitle: 'No recurring invoices',
+        emptyDescription:
+          'Bill retainers and subscriptions automatically every week, month, quarter or year.',
+      }}
+      footer={creating ? <RecurringDialog onClose={() => setCreating(false)} /> : null}
+    >
+      <Table caption="Recurring invoice schedules" captionHidden>
+        <thead>
+          <tr>
+            <Th>Customer</Th>
+            <Th>Every</Th>
+            <Th>Next</Th>
+            <Th>Created</Th>
+            <Th>Status</Th>
+            <Th numeric>Amount</Th>
+            <ActionsTh />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((s) => (
+            <tr key={s.id}>
+              <Td className="font-medium">{s.customerName}</Td>
+              <Td>
+                {FREQUENCY_LABELS[s.frequency]}
+                {s.autoSend ? ' · sent automatically' : ' · as drafts'}
+              </Td>
+              <Td>{s.nextDate ? formatDate(s.nextDate) : '—'}</Td>
+              <Td>
+                {s.createdCount}
+                {s.count ? ` of ${s.count}` : ''}
+              </Td>
+              <Td>
+                <Badge tone={s.status === 'active' ? 'green' : s.status === 'paused' ? 'amber' : 'slate'}>
+                  {s.status}
+                </Badge>
+              </Td>
+              <Td numeric>
+                <Money minor={s.total} currency={s.currency} />
+              </Td>
+              <Td>
+                {can('post') && s.status !== 'ended' ? (
+                  <div className="flex gap-1">
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() =>
+                        setStatus.mutate({ id: s.id, status: s.status === 'active' ? 'paused' : 'active' })
+                      }
+                    >
+                      {s.status === 'active' ? 'Pause' : 'Resume'}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => setStatus.mutate({ id: s.id, status: 'ended' })}
+                    >
+                      End
+                    </Button>
+                  </div>
+                ) : null}
+              </Td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((s) => (
-              <tr key={s.id}>
-                <Td className="font-medium">{s.customerName}</Td>
-                <Td>
-                  {FREQUENCY_LABELS[s.frequency]}
-                  {s.autoSend ? ' · sent automatically' : ' · as drafts'}
-                </Td>
-                <Td>{s.nextDate ? formatDate(s.nextDate) : '—'}</Td>
-                <Td>
-                  {s.createdCount}
-                  {s.count ? ` of ${s.count}` : ''}
-                </Td>
-                <Td>
-                  <Badge tone={s.status === 'active' ? 'green' : s.status === 'paused' ? 'amber' : 'slate'}>
-                    {s.status}
-                  </Badge>
-                </Td>
-                <Td numeric>
-                  <Money minor={s.total} currency={s.currency} />
-                </Td>
-                <Td>
-                  {can('post') && s.status !== 'ended' ? (
-                    <div className="flex gap-1">
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        onClick={() =>
-                          setStatus.mutate({ id: s.id, status: s.status === 'active' ? 'paused' : 'active' })
-                        }
-                      >
-                        {s.status === 'active' ? 'Pause' : 'Resume'}
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        onClick={() => setStatus.mutate({ id: s.id, status: 'ended' })}
-                      >
-                        End
-                      </Button>
-                    </div>
-                  ) : null}
-                </Td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-      <Dialog open={creating} onOpenChange={setCreating} title="New recurring invoice" wide>
-        <RecurringForm onSaved={() => setCreating(false)} />
-      </Dialog>
-    </Card>
+          ))}
+        </tbody>
+      </Table>
+    </ListCard>
   );
 };
 
-const RecurringForm = ({ onSaved }: { onSaved: () => void }) => {
+const RecurringDialog = ({ onClose }: { onClose: () => void }) => {
   const { company } = useCompany();
   const customers = useCustomers();
   const taxes = useTaxRates();
@@ -147,29 +129,34 @@ const RecurringForm = ({ onSaved }: { onSaved: () => void }) => {
   const save = useInvoicingMutation((base, body: Record<string, unknown>) =>
     api.post<Recurring>(`${base}/recurring-invoices`, body),
   );
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     const unitPrice = tryParseMoney(price, currency);
-    const ok = await save
-      .mutateAsync({
-        customerId,
-        frequency,
-        startDate,
-        endDate: endDate || null,
-        count: count ? Number(count) : null,
-        autoSend,
-        ...(currency !== company.baseCurrency ? { exchangeRate } : {}),
-        lines: [
-          { description, quantity, unitPrice: unitPrice ?? -1, taxRateIds: taxRateId ? [taxRateId] : [] },
-        ],
-      })
-      .then(() => true)
-      .catch(() => false);
-    if (ok) onSaved();
+    const body = {
+      customerId,
+      frequency,
+      startDate,
+      endDate: endDate || null,
+      count: count ? Number(count) : null,
+      autoSend,
+      ...(currency !== company.baseCurrency ? { exchangeRate } : {}),
+      lines: [
+        { description, quantity, unitPrice: unitPrice ?? -1, taxRateIds: taxRateId ? [taxRateId] : [] },
+      ],
+    };
+    if (await succeeded(save.mutateAsync(body))) onClose();
   };
   return (
-    <form onSubmit={submit} className="space-y-4">
-      {save.error ? <Alert>{errorMessage(save.error)}</Alert> : null}
+    <FormDialog
+      open
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title="New recurring invoice"
+      wide
+      noValidate={false}
+      onSubmit={submit}
+      error={save.error ? errorMessage(save.error) : null}
+      submitLabel="Create schedule"
+      busy={save.isPending}
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
           label="Customer"
@@ -230,28 +217,14 @@ const RecurringForm = ({ onSaved }: { onSaved: () => void }) => {
           label="Tax"
           value={taxRateId}
           onChange={(e) => setTaxRateId(e.target.value)}
-          options={[
-            { value: '', label: 'No tax' },
-            ...(taxes.data ?? [])
-              .filter((t) => !t.archived)
-              .map((t) => ({ value: t.id, label: `${t.name} (${t.percent}%)` })),
-          ]}
+          options={taxRateOptions(taxes.data)}
         />
       </div>
-      <label className="flex min-h-11 items-center gap-2 text-sm">
-        <input
-          type="checkbox"
-          checked={autoSend}
-          onChange={(e) => setAutoSend(e.target.checked)}
-          className="h-5 w-5"
-        />
-        Send and email each invoice automatically (otherwise it waits as a draft)
-      </label>
-      <div className="flex justify-end">
-        <Button type="submit" busy={save.isPending}>
-          Create schedule
-        </Button>
-      </div>
-    </form>
+      <CheckboxField
+        label="Send and email each invoice automatically (otherwise it waits as a draft)"
+        checked={autoSend}
+        onChange={setAutoSend}
+      />
+    </FormDialog>
   );
 };

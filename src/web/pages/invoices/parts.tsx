@@ -1,6 +1,7 @@
-import { type InvoiceStatus, STATUS_LABELS } from '../../../shared/invoices.ts';
+import { type InvoiceStatus, STATUS_LABELS, type TaxRate } from '../../../shared/invoices.ts';
 import { parseMoney } from '../../../shared/money.ts';
-import { Badge } from '../../components/ui/Card.tsx';
+import type { ReactNode } from 'react';
+import { Badge, Card } from '../../components/ui/Card.tsx';
 
 // Small pieces the invoice screens share.
 
@@ -42,5 +43,43 @@ export const METHOD_LABELS: Record<string, string> = {
   other: 'Other',
 };
 
+/** Whether a save went through: its error shows from the mutation's own state. */
+export const succeeded = (save: Promise<unknown>) =>
+  save.then(
+    () => true,
+    () => false,
+  );
+
+/** The options of a tax picker: no tax, then the rates in use ("VAT (20%)"). */
+export const taxRateOptions = (taxes: readonly TaxRate[] | undefined) => [
+  { value: '', label: 'No tax' },
+  ...(taxes ?? [])
+    .filter((t) => !t.archived)
+    .map((t) => ({ value: t.id, label: `${t.name} (${t.percent}%)` })),
+];
+
 export const errorMessage = (error: unknown) =>
   error instanceof Error ? error.message : 'Something went wrong. Please try again.';
+
+/** A name in a table that opens its record (a customer, an invoice). */
+export const LinkButton = ({ onClick, children }: { onClick: () => void; children: ReactNode }) => (
+  <button
+    type="button"
+    onClick={onClick}
+    className="min-h-11 text-left font-medium text-brand-700 hover:underline dark:text-brand-300"
+  >
+    {children}
+  </button>
+);
+
+/** One figure of a record's overview: a label over a large value. */
+export const StatCard = ({ label, children }: { label: string; children: ReactNode }) => (
+  <Card className="px-5 py-4">
+    <p className="text-sm text-slate-500 dark:text-slate-400">{label}</p>
+    <div className="mt-1 text-xl font-semibold">{children}</div>
+  </Card>
+);
+
+/** How a payment was made: "Bank transfer · REF-1". */
+export const paymentMethodText = (p: { method: string; reference: string }) =>
+  `${METHOD_LABELS[p.method] ?? p.method}${p.reference ? ` · ${p.reference}` : ''}`;

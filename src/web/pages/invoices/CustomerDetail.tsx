@@ -1,0 +1,184 @@
+import { ArrowLeft, Plus } from 'lucide-react';
+import { useState } from 'react';
+import type { Customer } from '../../../shared/invoices.ts';
+import { Money } from '../../components/money/Money.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Alert, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
+import { LoadingState } from '../../components/ui/ListCard.tsx';
+import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { api } from '../../lib/api.ts';
+import { useCompany } from '../../lib/company.tsx';
+import { CustomerFormDialog } from './CustomerForm.tsx';
+import { CustomerCreditCard, CustomerStatement } from './CustomerStatement.tsx';
+import { type CustomerDetail, useCustomerDetail, useInvoicingMutation } from './invoicesApi.ts';
+import { LinkButton, StatCard, StatusBadge, formatDate, paymentMethodText } from './parts.tsx';
+
+// One customer: contact details, balance, credit and terms; their invoices and payments;
+// their credit (Refund, Apply credit) and statement. Edit and archive for those who record.
+
+export const CustomerDetailView = ({
+  id,
+  onBack,
+  onOpenInvoice,
+  onNewInvoice,
+}: {
+  id: string;
+  onBack: () => void;
+  onOpenInvoice: (id: string) => void;
+  onNewInvoice: (customerId: string) => void;
+}) => {
+  const { company, can } = useCompany();
+  const detail = useCustomerDetail(id);
+  const [editing, setEditing] = useState(false);
+  const archive = useInvoicingMutation((base, archived: boolean) =>
+    api.patch<Customer>(`${base}/customers/${id}`, { archived }),
+  );
+  if (detail.isLoading) return <LoadingState label="Loading customer..." />;
+  if (!detail.data) return <Alert>{detail.error?.message ?? 'Customer not found.'}</Alert>;
+  const { customer, invoices, payments } = detail.data;
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="flex items-start gap-2">
+          <Button variant="ghost" onClick={onBack} aria-label="Back to customers">
+            <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+          </Button>
+          <div>
+            <h2 className="text-xl font-semibold text-slate-900 dark:text-white">{customer.name}</h2>
+            <p className="text-sm text-slate-500 dark:text-slate-400">
+              {[customer.company, customer.email, customer.phone].filter(Boolean).join(' · ') ||
+                'No contact details'}
+            </p>
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {can('record') ? (
+            <>
+              <Button onClick={() => onNewInvoice(customer.id)} disabled={customer.archived}>
+                <Plus className="h-4 w-4" aria-hidden="true" /> New invoice
+              </Button>
+              <Button variant="secondary" onClick={() => setEditing(true)}>
+                Edit
+              </Button>
+              <Button
+                variant="ghost"
+                busy={archive.isPending}
+                onClick={() => archive.mutate(!customer.archived)}
+              >
+                {customer.archived ? 'Restore' : 'Archive'}
+              </Button>
+            </>
+          ) : null}
+        </div>
+      </div>
+      {archive.error ? <Alert>{archive.error.message}</Alert> : null}
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard label="Balance owed">
+          <Money minor={customer.balance} currency={company.baseCurrency} />
+        </StatCard>
+        <StatCard label="Credit held">
+          <span data-testid="customer-credit-total">
+            <Money minor={customer.credit} currency={company.baseCurrency} />
+          </span>
+        </StatCard>
+        <StatCard label="Payment terms">{customer.paymentTermsDays} days</StatCard>
+        <StatCard label="Billing address">
+          <p className="text-sm font-normal whitespace-pre-line">{customer.billingAddress || '—'}</p>
+        </StatCard>
+      </div>
+      <CustomerInvoices customer={customer} invoices={invoices} onOpenInvoice={onOpenInvoice} />
+      <CustomerPayments customer={customer} payments={payments} />
+      <CustomerCreditCard customerId={customer.id} customerName={customer.name} invoices={invoices} />
+      <CustomerStatement customerId={customer.id} customerName={customer.name} />
+      {editing ? <CustomerFormDialog customer={customer} onClose={() => setEditing(false)} /> : null}
+    </div>
+  );
+};
+
+const CustomerInvoices = ({
+  customer,
+  invoices,
+  onOpenInvoice,
+}: {
+  customer: Customer;
+  invoices: CustomerDetail['invoices'];
+  onOpenInvoice: (id: string) => void;
+}) => (
+  <Card>
+    <CardHeader title="Invoices" />
+    {invoices.length === 0 ? (
+      <EmptyState title="No invoices for this customer yet" />
+    ) : (
+      <Table caption={`Invoices for ${customer.name}`} captionHidden>
+        <thead>
+          <tr>
+            <Th>Number</Th>
+            <Th>Issued</Th>
+            <Th>Due</Th>
+            <Th>Status</Th>
+            <Th numeric>Total</Th>
+            <Th numeric>Due</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {invoices.map((inv) => (
+            <tr key={inv.id}>
+              <Td>
+                <LinkButton onClick={() => onOpenInvoice(inv.id)}>{inv.number ?? 'Draft'}</LinkButton>
+              </Td>
+              <Td className="py-3">{formatDate(inv.issueDate)}</Td>
+              <Td className="py-3">{formatDate(inv.dueDate)}</Td>
+              <Td className="py-3">
+                <StatusBadge status={inv.status} />
+              </Td>
+              <Td numeric className="py-3">
+                <Money minor={inv.total} currency={inv.currency} />
+              </Td>
+              <Td numeric className="py-3">
+                <Money minor={inv.amountDue} currency={inv.currency} />
+              </Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    )}
+  </Card>
+);
+
+const CustomerPayments = ({
+  customer,
+  payments,
+}: {
+  customer: Customer;
+  payments: CustomerDetail['payments'];
+}) => (
+  <Card>
+    <CardHeader title="Payments" />
+    {payments.length === 0 ? (
+      <EmptyState title="No payments received yet" />
+    ) : (
+      <Table caption={`Payments from ${customer.name}`} captionHidden>
+        <thead>
+          <tr>
+            <Th>Date</Th>
+            <Th>Invoice</Th>
+            <Th>Method</Th>
+            <Th numeric>Amount</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {payments.map((p) => (
+            <tr key={p.id} className={p.reversed ? 'text-slate-400 line-through' : ''}>
+              <Td>{formatDate(p.date)}</Td>
+              <Td>{p.invoiceNumber}</Td>
+              <Td>{paymentMethodText(p)}</Td>
+              <Td numeric>
+                <Money minor={p.amount} currency={p.currency} />
+              </Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    )}
+  </Card>
+);

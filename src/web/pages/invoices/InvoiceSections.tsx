@@ -1,0 +1,231 @@
+import type { ReactNode } from 'react';
+import { invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
+import type { Invoice } from '../../../shared/invoices.ts';
+import { Money, formatAmount } from '../../components/money/Money.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
+import { ActionsTh } from '../../components/ui/ListCard.tsx';
+import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { useCompany } from '../../lib/company.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { formatDate, paymentMethodText } from './parts.tsx';
+
+// The cards of one invoice's page: its figures, payments, credit notes and history.
+
+export const InvoiceSummaryCard = ({ invoice, creditHere }: { invoice: Invoice; creditHere: number }) => {
+  const { company } = useCompany();
+  const c = invoice.currency;
+  return (
+    <Card>
+      <CardHeader title="Summary" />
+      <dl className="space-y-2 px-5 py-4 text-sm">
+        {/* The same rows, labels and signs as the PDF and the email (shared/invoice-totals.ts). */}
+        {invoiceTotalsRows(invoice).map((row) =>
+          row.key === 'due' ? (
+            <div
+              key={row.id}
+              className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold dark:border-slate-700"
+            >
+              <dt>{row.label}</dt>
+              <dd data-testid="amount-due">
+                <Money minor={row.amount} currency={c} />
+              </dd>
+            </div>
+          ) : (
+            <div
+              key={row.id}
+              className={`flex justify-between ${row.strong ? 'font-medium' : ''}`}
+              data-testid={`invoice-total-${row.key}`}
+            >
+              <dt className="text-slate-600 dark:text-slate-300">{row.label}</dt>
+              <dd>
+                <Money minor={row.amount} currency={c} />
+              </dd>
+            </div>
+          ),
+        )}
+        {creditHere > 0 ? (
+          <p
+            className="pt-1 text-xs text-slate-500 dark:text-slate-400"
+            data-testid="invoice-customer-credit"
+          >
+            {invoice.customerName} holds <Money minor={creditHere} currency={c} /> of credit (overpayments and
+            credit notes not yet used).
+          </p>
+        ) : null}
+        {c !== company.baseCurrency ? (
+          <p className="pt-1 text-xs text-slate-500 dark:text-slate-400">
+            At {invoice.exchangeRate} {company.baseCurrency} per {c}; still receivable:{' '}
+            <Money minor={invoice.balanceBase} currency={company.baseCurrency} />
+          </p>
+        ) : null}
+      </dl>
+    </Card>
+  );
+};
+
+/** A dense table of an invoice's rows (payments, credit notes) with a last column of buttons. */
+const RowsTable = ({
+  caption,
+  headings,
+  children,
+}: {
+  caption: string;
+  headings: ReactNode;
+  children: ReactNode;
+}) => (
+  <Table caption={caption} captionHidden dense>
+    <thead>
+      <tr>
+        {headings}
+        <ActionsTh />
+      </tr>
+    </thead>
+    <tbody>{children}</tbody>
+  </Table>
+);
+
+const struck = (gone: boolean) => (gone ? 'text-slate-400 line-through' : '');
+
+export const InvoicePaymentsCard = ({
+  invoice,
+  isOpen,
+  removing,
+  onRemove,
+}: {
+  invoice: Invoice;
+  isOpen: boolean;
+  /** The payment being removed, if any. */
+  removing: string | undefined;
+  onRemove: (paymentId: string) => void;
+}) => {
+  const { can } = useCompany();
+  return (
+    <Card>
+      <CardHeader title="Payments" />
+      {invoice.payments.length === 0 ? (
+        <EmptyState
+          title="No payments yet"
+          description={isOpen ? 'Record a payment when the money arrives.' : undefined}
+        />
+      ) : (
+        <RowsTable
+          caption="Payments"
+          headings={
+            <>
+              <Th>Date</Th>
+              <Th>Account</Th>
+              <Th numeric>Amount</Th>
+            </>
+          }
+        >
+          {invoice.payments.map((p) => (
+            <tr key={p.id} className={struck(p.reversed)}>
+              <Td className="whitespace-nowrap">{formatDate(p.date)}</Td>
+              <Td>
+                {p.depositAccountName}
+                <span className="block text-xs text-slate-500">
+                  {paymentMethodText(p)}
+                  {p.creditAmount > 0 ? ` · ${formatAmount(p.creditAmount, p.currency)} kept as credit` : ''}
+                  {p.reversed ? ' · removed' : ''}
+                </span>
+              </Td>
+              <Td numeric>
+                <Money minor={p.amount} currency={p.currency} />
+              </Td>
+              <Td>
+                {!p.reversed && can('post') ? (
+                  <Button size="sm" variant="ghost" busy={removing === p.id} onClick={() => onRemove(p.id)}>
+                    Remove
+                    <span className="sr-only"> payment of {formatAmount(p.amount, p.currency)}</span>
+                  </Button>
+                ) : null}
+              </Td>
+            </tr>
+          ))}
+        </RowsTable>
+      )}
+    </Card>
+  );
+};
+
+export const CreditNotesCard = ({
+  invoice,
+  creditHere,
+  onRefund,
+  onVoid,
+}: {
+  invoice: Invoice;
+  creditHere: number;
+  onRefund: (noteId: string) => void;
+  onVoid: (noteId: string) => void;
+}) => {
+  const { can } = useCompany();
+  if (invoice.creditNotes.length === 0) return null;
+  return (
+    <Card>
+      <CardHeader title="Credit notes" />
+      <RowsTable
+        caption="Credit notes"
+        headings={
+          <>
+            <Th>Number</Th>
+            <Th>Date</Th>
+            <Th numeric>Total</Th>
+          </>
+        }
+      >
+        {invoice.creditNotes.map((n) => (
+          <tr key={n.id} className={struck(n.status === 'void')}>
+            <Td>
+              {n.number}
+              {n.reason ? <span className="block text-xs text-slate-500">{n.reason}</span> : null}
+            </Td>
+            <Td className="whitespace-nowrap">{formatDate(n.date)}</Td>
+            <Td numeric>
+              <Money minor={n.total} currency={n.currency} />
+              {n.toCredit > 0 ? (
+                <span className="block text-xs text-slate-500">
+                  {formatAmount(n.toCredit, n.currency)} to credit
+                </span>
+              ) : null}
+            </Td>
+            <Td>
+              {n.status === 'issued' && n.toCredit > 0 && creditHere > 0 && can('post') ? (
+                <Button size="sm" variant="ghost" onClick={() => onRefund(n.id)}>
+                  Refund
+                  <span className="sr-only"> credit note {n.number}</span>
+                </Button>
+              ) : null}
+              {n.status === 'issued' && can('post') ? (
+                <Button size="sm" variant="ghost" onClick={() => onVoid(n.id)}>
+                  Void
+                </Button>
+              ) : null}
+            </Td>
+          </tr>
+        ))}
+      </RowsTable>
+    </Card>
+  );
+};
+
+export const HistoryCard = ({ invoice }: { invoice: Invoice }) => (
+  <Card>
+    <CardHeader title="History" />
+    <ol className="space-y-3 px-5 py-4 text-sm">
+      {invoice.history.map((h) => (
+        <li key={h.id} className="flex gap-3">
+          <span aria-hidden="true" className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-brand-500" />
+          <div>
+            <p className="text-slate-800 dark:text-slate-100">{h.message}</p>
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              {formatDateTime(h.at)}
+              {h.actorName ? ` · ${h.actorName}` : ''}
+            </p>
+          </div>
+        </li>
+      ))}
+    </ol>
+  </Card>
+);
