@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { Button } from './Button.tsx';
+import { Button, type ButtonVariant } from './Button.tsx';
 import { Alert } from './Card.tsx';
 import { Dialog } from './Dialog.tsx';
 
@@ -23,6 +23,10 @@ export type FormDialogProps = {
   /** The submit button's label; null leaves the button out (a read-only view). */
   submitLabel: string | null;
   submitDisabled?: boolean;
+  /** 'danger' for a destructive submit (Void invoice, Delete draft). */
+  submitVariant?: ButtonVariant;
+  /** Let the browser check `required` and `type="email"` fields before onSubmit runs. */
+  browserValidation?: boolean;
   cancelLabel?: string;
   /** A further action at the left of the buttons (Delete, Undo). */
   extraAction?: ReactNode;
@@ -39,6 +43,8 @@ export const FormDialog = ({
   onSubmit,
   submitLabel,
   submitDisabled,
+  submitVariant = 'primary',
+  browserValidation = false,
   cancelLabel = 'Cancel',
   extraAction,
   error,
@@ -48,6 +54,9 @@ export const FormDialog = ({
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    // The dialog renders in a portal, and React bubbles its submit to a form it was opened
+    // from (a new customer from the invoice editor): keep it here.
+    e.stopPropagation();
     setProblem(null);
     setBusy(true);
     try {
@@ -68,7 +77,7 @@ export const FormDialog = ({
       description={description}
       wide={wide}
     >
-      <form onSubmit={submit} className="space-y-3" noValidate>
+      <form onSubmit={submit} className="space-y-3" noValidate={!browserValidation}>
         {shown ? <Alert>{shown}</Alert> : null}
         {children}
         <div
@@ -80,7 +89,7 @@ export const FormDialog = ({
               {cancelLabel}
             </Button>
             {submitLabel !== null ? (
-              <Button type="submit" busy={busy} disabled={submitDisabled}>
+              <Button type="submit" variant={submitVariant} busy={busy} disabled={submitDisabled}>
                 {submitLabel}
               </Button>
             ) : null}
