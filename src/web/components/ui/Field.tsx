@@ -163,3 +163,9 @@ export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>
   },
 );
 TextAreaField.displayName = 'TextAreaField';
+
+/** An amount typed as text ("1,234.56"): the decimal keypad on phones, "0.00" as its placeholder. */
+export const AmountField = forwardRef<HTMLInputElement, TextFieldProps>((props, ref) => (
+  <TextField ref={ref} inputMode="decimal" placeholder="0.00" {...props} />
+));
+AmountField.displayName = 'AmountField';
