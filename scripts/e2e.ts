@@ -1,13 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { buildWebApp, freePort, root } from './build-web.ts';
 
 // npm run test:e2e: finds Chromium, builds the web app, picks a free port and a fresh
 // DATA_DIR, then runs the Playwright suite (which starts the built server itself).
-
-const root = path.resolve(import.meta.dirname, '..');
 
 const findChromium = () => {
   const candidates = [
@@ -27,26 +25,10 @@ if (!chromium) {
   process.exit(1);
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-
 // Each run builds into its own folder so runs side by side never overwrite each other.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-e2e-'));
 const webDir = path.join(dataDir, 'web');
-const build = spawnSync(
-  process.execPath,
-  [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', webDir],
-  { cwd: root, stdio: 'inherit' },
-);
-if (build.status !== 0) process.exit(build.status ?? 1);
+buildWebApp(webDir);
 
 const port = await freePort();
 const result = spawnSync(

@@ -1,12 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { invoiceListQuerySchema } from '../../src/shared/invoices.ts';
-import { openDatabase } from '../../src/server/db/client.ts';
-import { migrateToLatest } from '../../src/server/db/migrate.ts';
-import { listInvoices } from '../../src/server/modules/invoices/invoices.ts';
+import { selectInvoiceList as listInvoices } from '../../src/server/modules/invoices/invoice-read.ts';
 import { agingReport, taxReport } from '../../src/server/modules/invoices/reports.ts';
-import { postJournalEntry } from '../../src/server/modules/ledger/posting.ts';
 import { createTestCompanyInDatabase } from '../../src/server/testing/companies.ts';
+import { flagArg, medianMs, numberArg, openBenchDatabase, postAnchorEntry } from './setup.ts';
 
 // Invoices benchmark: fills one company with --total invoices (default 100,000) across
 // --customers customers (default 2,000) — a realistic mix of drafts, sent, overdue, partially
@@ -15,65 +13,23 @@ import { createTestCompanyInDatabase } from '../../src/server/testing/companies.
 // status, the receivables aging report and the sales tax report.
 // The rows are written with set-based SQL (posting 100k entries one by one would take the
 // benchmark's whole budget); the queries timed are the services the API calls.
-// Runs on in-memory PGlite, or on PostgreSQL with DATABASE_URL (a fresh schema, dropped after).
+// Runs on in-memory PGlite, or on PostgreSQL with DATABASE_URL (a fresh database, dropped after).
 // Usage: node --import tsx scripts/bench/invoices.ts [--total 100000] [--customers 2000] [--json] [--keep]
-// (--keep leaves the PostgreSQL schema in place for EXPLAIN.)
+// (--keep leaves the PostgreSQL database in place for EXPLAIN.)
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const total = arg('total', 100_000);
-const customerCount = arg('customers', 2_000);
-const asJson = args.includes('--json');
-const keep = args.includes('--keep');
-
-const time = async (fn: () => Promise<unknown>) => {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-};
-
-const median = async (fn: () => Promise<unknown>, runs = 5) => {
-  await fn(); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) times.push(await time(fn));
-  times.sort((a, b) => a - b);
-  return Math.round(times[Math.floor(runs / 2)]! * 10) / 10;
-};
+const total = numberArg('total', 100_000);
+const customerCount = numberArg('customers', 2_000);
+const asJson = flagArg('json');
 
 const main = async () => {
-  const url = process.env.DATABASE_URL;
-  const schema = url ? `bench_invoices_${Date.now().toString(36)}` : undefined;
-  if (url && schema) {
-    const pg = (await import('pg')).default;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-  }
-  const database = url
-    ? await openDatabase({ kind: 'postgres', url, schema, max: 4 })
-    : await openDatabase({ kind: 'pglite', dataDir: null });
+  const database = await openBenchDatabase('invoices', { pglite: 'memory', keep: flagArg('keep') });
   const db = database.db;
   try {
-    await migrateToLatest(db);
     const org = await createTestCompanyInDatabase(db, { baseCurrency: 'USD', name: 'Bench Co' });
     const orgId = org.id;
-    // One real posted entry the generated invoices and payments point at (the foreign keys
-    // need an entry; the ledger's own benchmark covers posting volume).
-    const entry = await postJournalEntry(db, {
-      organizationId: orgId,
-      date: '2025-01-01',
-      memo: 'Benchmark anchor',
-      source: 'invoice',
-      lines: [
-        { accountId: org.accounts.accounts_receivable!, debit: 100 },
-        { accountId: org.accounts.sales!, credit: 100 },
-      ],
-      actorUserId: null,
-    });
+    // One real posted entry the generated invoices and payments point at (the ledger's own
+    // benchmark covers posting volume).
+    const entry = await postAnchorEntry(db, org, '2025-01-01');
     const taxAccount = org.accounts.sales_tax_payable!;
     await sql`insert into tax_rates (organization_id, id, name, percent, account_id) values (${orgId}, 'vat', 'VAT 20%', '20', ${taxAccount})`.execute(
       db,
@@ -120,7 +76,7 @@ const main = async () => {
     const q = (over: Record<string, unknown>) => invoiceListQuerySchema.parse(over);
     const results: { what: string; ms: number }[] = [];
     const measure = async (what: string, fn: () => Promise<unknown>) => {
-      results.push({ what, ms: await median(fn) });
+      results.push({ what, ms: await medianMs(fn) });
     };
     await measure('list: first page, all, newest first (with totals by status)', () =>
       listInvoices(db, orgId, q({}), now),
@@ -163,13 +119,6 @@ const main = async () => {
     }
   } finally {
     await database.close();
-    if (url && schema && !keep) {
-      const pg = (await import('pg')).default;
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`drop schema if exists ${schema} cascade`);
-      await admin.end();
-    }
   }
 };
 

@@ -1,12 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { type DatabaseHandle, openDatabase } from '../../src/server/db/client.ts';
-import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import { externalBalances, toolAvailable } from '../../src/server/modules/ledger/external.ts';
 import { exportJournal, journalAccountName } from '../../src/server/modules/ledger/hledger.ts';
 import { postJournalEntries, postJournalEntry } from '../../src/server/modules/ledger/posting.ts';
@@ -18,6 +14,7 @@ import {
 } from '../../src/server/modules/ledger/reports.ts';
 import { sampleEntries } from '../../src/server/modules/ledger/sample-data.ts';
 import { seedCompany } from '../seed.ts';
+import { openBenchDatabase } from './setup.ts';
 
 // Ledger benchmark: seeds a company of N entries on PostgreSQL and/or PGlite, then measures
 // posting throughput (one by one and in batches, through the service), report times, and
@@ -43,42 +40,11 @@ const { values } = parseArgs({
 const sizes = values.sizes!.split(',').map(Number);
 const kinds = values.db!.split(',') as ('postgres' | 'pglite')[];
 
-const openFresh = async (kind: 'postgres' | 'pglite'): Promise<DatabaseHandle> => {
-  if (kind === 'pglite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-bench-'));
-    const inner = await openDatabase({ kind: 'pglite', dataDir: dir });
-    await migrateToLatest(inner.db);
-    return {
-      ...inner,
-      close: async () => {
-        await inner.close();
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  // A database of its own, not a schema: Kysely's migrator looks for its tables in every
-  // schema it can see, so schemas of concurrent test runs would confuse it.
-  const url = new URL(values['pg-url']!);
-  const name = `kontor_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const benchUrl = new URL(url);
-  benchUrl.pathname = `/${name}`;
-  const inner = await openDatabase({ kind: 'postgres', url: benchUrl.toString(), max: 4 });
-  await migrateToLatest(inner.db);
-  return {
-    ...inner,
-    close: async () => {
-      await inner.close();
-      const c = new pg.Client({ connectionString: url.toString() });
-      await c.connect();
-      await c.query(`drop database if exists ${name}`);
-      await c.end();
-    },
-  };
-};
+const openFresh = (kind: 'postgres' | 'pglite') =>
+  openBenchDatabase('ledger', {
+    pglite: 'folder',
+    postgresUrl: kind === 'postgres' ? values['pg-url']! : null,
+  });
 
 /** Median wall time of `runs` runs, in milliseconds. */
 const time = async (runs: number, fn: () => Promise<unknown>) => {

@@ -1,15 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { csvMappingSchema } from '../../src/shared/transactions.ts';
 import { loadServerConfig } from '../../src/server/config.ts';
 import type { AppContext } from '../../src/server/context.ts';
-import { openDatabase } from '../../src/server/db/client.ts';
-import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import type { MemberContext } from '../../src/server/http/tenancy.ts';
-import { postJournalEntry } from '../../src/server/modules/ledger/posting.ts';
 import { createTestCompanyInDatabase } from '../../src/server/testing/companies.ts';
 import {
   suggestionsForStatement,
@@ -18,6 +12,7 @@ import {
 import { commitStatement } from '../../src/server/modules/statement-import/service.ts';
 import { selectOpenInvoicesForMatching } from '../../src/server/modules/invoices/bank-payments.ts';
 import { createMoneyAccount } from '../../src/server/modules/wallet/service.ts';
+import { flagArg, numberArg, openBenchDatabase, postAnchorEntry, timed } from './setup.ts';
 
 // Matching benchmark (issue 13 §4): --invoices open invoices (default 10,000) of --customers
 // customers (default 500), --payments payments recorded by hand (default 500), then a
@@ -31,16 +26,11 @@ import { createMoneyAccount } from '../../src/server/modules/wallet/service.ts';
 // Runs on a fresh PGlite in a temp folder, or on PostgreSQL with DATABASE_URL (a fresh database).
 // Usage: node --import tsx scripts/bench/matching.ts [--invoices 10000] [--lines 1000] [--json]
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const invoiceCount = arg('invoices', 10_000);
-const customerCount = arg('customers', 500);
-const paymentCount = arg('payments', 500);
-const lineCount = arg('lines', 1_000);
-const asJson = args.includes('--json');
+const invoiceCount = numberArg('invoices', 10_000);
+const customerCount = numberArg('customers', 500);
+const paymentCount = numberArg('payments', 500);
+const lineCount = numberArg('lines', 1_000);
+const asJson = flagArg('json');
 
 const FIRST = [
   'Northwind',
@@ -94,40 +84,10 @@ const SECOND = [
 const customerName = (g: number) =>
   `${FIRST[g % FIRST.length]} ${SECOND[Math.floor(g / FIRST.length) % SECOND.length]}`;
 
-const time = async <T>(fn: () => Promise<T>) => {
-  const start = performance.now();
-  const result = await fn();
-  return { ms: Math.round((performance.now() - start) * 10) / 10, result };
-};
-
 const main = async () => {
-  const url = process.env.DATABASE_URL;
-  let database: Awaited<ReturnType<typeof openDatabase>>;
-  let cleanup = async () => {};
-  if (url) {
-    const name = `kontor_bench_match_${Date.now().toString(36)}`;
-    const pg = (await import('pg')).default;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const target = new URL(url);
-    target.pathname = `/${name}`;
-    database = await openDatabase({ kind: 'postgres', url: target.toString(), max: 4 });
-    cleanup = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name}`);
-      await c.end();
-    };
-  } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-bench-match-'));
-    database = await openDatabase({ kind: 'pglite', dataDir: dir });
-    cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const database = await openBenchDatabase('match', { pglite: 'folder' });
   try {
     const db = database.db;
-    await migrateToLatest(db);
     const ctx: AppContext = {
       config: loadServerConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent' }),
       database,
@@ -151,17 +111,7 @@ const main = async () => {
       .where('id', '=', account.id)
       .executeTakeFirstOrThrow();
     // One real entry the generated invoices and payments point at (foreign keys need one).
-    const anchor = await postJournalEntry(db, {
-      organizationId: orgId,
-      date: '2026-01-01',
-      memo: 'Benchmark anchor',
-      source: 'invoice',
-      lines: [
-        { accountId: org.accounts.accounts_receivable!, debit: 100 },
-        { accountId: org.accounts.sales!, credit: 100 },
-      ],
-      actorUserId: null,
-    });
+    const anchor = await postAnchorEntry(db, org, '2026-01-01');
     const fillStart = performance.now();
     const names = Array.from({ length: customerCount }, (_, i) => customerName(i + 1));
     await sql`
@@ -232,7 +182,7 @@ const main = async () => {
       externalIdColumn: 3,
       dateFormat: 'YYYY-MM-DD',
     });
-    const imported = await time(() =>
+    const imported = await timed(() =>
       commitStatement(ctx, member, {
         moneyAccountId: account.id,
         fileName: 'june.csv',
@@ -248,7 +198,7 @@ const main = async () => {
     const runs: number[] = [];
     let last: Awaited<ReturnType<typeof suggestionsForStatement>> | null = null;
     for (let r = 0; r < 5; r++) {
-      const { ms, result } = await time(() => suggestionsForStatement(ctx, member, importId, 3));
+      const { ms, result } = await timed(() => suggestionsForStatement(ctx, member, importId, 3));
       runs.push(ms);
       last = result;
     }
@@ -278,12 +228,12 @@ const main = async () => {
     }
     const reads: number[] = [];
     for (let r = 0; r < 5; r++)
-      reads.push((await time(() => selectOpenInvoicesForMatching(db, orgId, 'USD'))).ms);
+      reads.push((await timed(() => selectOpenInvoicesForMatching(db, orgId, 'USD'))).ms);
     reads.sort((a, b) => a - b);
     const oneLine = last!.lines[1]!.transactionId;
     const single: number[] = [];
     for (let r = 0; r < 5; r++)
-      single.push((await time(() => suggestionsForTransaction(ctx, member, oneLine))).ms);
+      single.push((await timed(() => suggestionsForTransaction(ctx, member, oneLine))).ms);
     single.sort((a, b) => a - b);
 
     const summary = {
@@ -312,7 +262,6 @@ const main = async () => {
       );
   } finally {
     await database.close();
-    await cleanup();
   }
 };
 

@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
+import { buildWebApp, freePort, root } from '../build-web.ts';
 
 // Public-site benchmark: builds the web app, starts the real server on a fresh database and
 // loads / in Chromium with a cold cache, several times per profile. Reports
@@ -14,7 +14,6 @@ import { chromium, type Page } from '@playwright/test';
 //  - Largest Contentful Paint, as Chromium reports it (and Cumulative Layout Shift alongside).
 // Usage: node --import tsx scripts/bench/web.ts [--runs 5] [--json]
 
-const root = path.resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
 const asJson = args.includes('--json');
@@ -48,17 +47,6 @@ const PROFILES: Profile[] = [
     },
   },
 ];
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 
 const waitForHealth = async (url: string, server: ChildProcess) => {
   const deadline = Date.now() + 120_000;
@@ -168,12 +156,7 @@ const measure = async (page: Page, baseUrl: string, profile: Profile): Promise<R
 const main = async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-bench-'));
   const webDir = path.join(tmp, 'web');
-  const build = spawnSync(
-    process.execPath,
-    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', webDir],
-    { cwd: root, stdio: 'inherit' },
-  );
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  buildWebApp(webDir);
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
