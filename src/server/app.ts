@@ -23,7 +23,6 @@ import { authRoutes } from './auth/routes.ts';
 import { registerCompanyMembershipCheck } from './http/tenancy.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
-import { creditRoutes } from './modules/invoices/credit-routes.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { matchingRoutes } from './modules/matching/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
@@ -128,7 +127,6 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(ledgerRoutes(ctx));
       await api.register(auditRoutes(ctx));
       await api.register(invoiceRoutes(ctx));
-      await api.register(creditRoutes(ctx));
     },
     { prefix: '/api' },
   );

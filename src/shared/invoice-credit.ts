@@ -117,6 +117,8 @@ export const statementQuerySchema = z
     path: ['from'],
   });
 
+export type StatementQuery = z.infer<typeof statementQuerySchema>;
+
 export const statementLineSchema = z.object({
   /** Unique within the statement: the kind and the document's id. */
   id: z.string(),
@@ -151,3 +153,10 @@ export const customerStatementSchema = z.object({
   currencies: z.array(z.string()),
 });
 export type CustomerStatement = z.infer<typeof customerStatementSchema>;
+
+export const customerRefundResultSchema = z.object({
+  refundId: z.string(),
+  journalEntryId: z.string(),
+  moneyAccountId: z.string(),
+  credit: customerCreditSchema,
+});

@@ -2,10 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { PostingLineInput } from '../ledger/posting.ts';
-import { settledStatus } from './common.ts';
-import { addCredit, takeBackCredit } from './credit.ts';
-import { type Actor, addEvent, describeAmount, refuseTransition } from './invoices.ts';
-import { type Executor, selectInvoice } from './queries.ts';
+import { addCredit } from './credit-pool.ts';
+import {
+  type Actor,
+  addEvent,
+  describeAmount,
+  lockInvoice,
+  refuseUnpayable,
+  settleInvoice,
+  settledWords,
+} from './documents.ts';
+import { undoPayment } from './payments.ts';
+import type { Executor } from './queries.ts';
 
 // Invoice payments whose cash is a bank line (issue 13 §4, matching). The matching module posts
 // the line's entry through the ledger (Dr the money account, Cr accounts receivable for each
@@ -48,16 +56,10 @@ export const prepareBankPayments = async (
   const prepared: PreparedBankPayment[] = [];
   // Locked in id order so two matches over the same invoices cannot deadlock.
   for (const a of [...allocations].sort((x, y) => (x.invoiceId < y.invoiceId ? -1 : 1))) {
-    const row = await selectInvoice(trx, organizationId, a.invoiceId, { forUpdate: true });
-    if (!row) throw notFound('Invoice not found.');
-    const currency = row.currency.trim();
+    const row = await lockInvoice(trx, organizationId, a.invoiceId);
+    const currency = row.currency;
     const number = row.number ?? 'draft';
-    if (row.status === 'draft')
-      throw refuseTransition('paid', row.status, 'Send it first; a draft is not owed yet.');
-    if (row.status === 'void')
-      throw refuseTransition('paid', row.status, 'Match the line to another invoice.');
-    if (row.status === 'paid')
-      throw refuseTransition('paid again', row.status, 'Nothing is left to pay on it.');
+    refuseUnpayable(row.status, 'Match the line to another invoice.', 'Nothing is left to pay on it.');
     if (currency !== line.currency || currency !== line.baseCurrency) {
       throw badRequest(
         'currency_mismatch',
@@ -200,20 +202,18 @@ export const insertBankPayments = async (
         journalEntryId: line.entryId,
         reference: line.reference.slice(0, 100),
       });
-    const paid = p.amountPaid + p.amount;
-    const status = settledStatus(p.total, paid, p.amountCredited);
-    await trx
-      .updateTable('invoices')
-      .set({ amount_paid: paid, balance_base: p.balanceBase - p.amount, status, updated_at: actor.now })
-      .where('organization_id', '=', actor.organizationId)
-      .where('id', '=', p.invoiceId)
-      .execute();
+    const status = await settleInvoice(
+      trx,
+      actor,
+      { id: p.invoiceId, total: p.total, amount_paid: p.amountPaid, amount_credited: p.amountCredited },
+      { paid: p.amountPaid + p.amount, balanceBase: p.balanceBase - p.amount },
+    );
     await addEvent(
       trx,
       actor,
       p.invoiceId,
       'payment',
-      `Payment of ${describeAmount(p.amount + excess, line.currency)} matched from a bank line in ${line.depositName}; ${status === 'paid' ? 'paid in full' : 'partially paid'}${excess > 0 ? `; ${describeAmount(excess, line.currency)} kept as the customer's credit` : ''}`,
+      `Payment of ${describeAmount(p.amount + excess, line.currency)} matched from a bank line in ${line.depositName}; ${settledWords(status)}${excess > 0 ? `; ${describeAmount(excess, line.currency)} kept as the customer's credit` : ''}`,
     );
     await recordAudit(trx, {
       organizationId: actor.organizationId,
@@ -260,60 +260,12 @@ export const reverseBankPayments = async (
     if (!payment) throw notFound('Payment not found.');
     if (payment.reversal_entry_id)
       throw conflict('payment_already_reversed', 'This payment was already removed.');
-    const row = await selectInvoice(trx, actor.organizationId, payment.invoice_id, { forUpdate: true });
-    if (!row) throw notFound('Invoice not found.');
-    // The part kept as credit goes too: 409 credit_already_used if it was applied or refunded.
-    if (payment.credit_amount > 0)
-      await takeBackCredit(
-        trx,
-        actor,
-        {
-          customerId: row.customer_id,
-          currency: payment.currency.trim(),
-          date: reversalDate,
-          kind: 'payment_removed',
-          amount: payment.credit_amount,
-          amountBase: payment.credit_amount,
-          invoiceId: row.id,
-          paymentId,
-          journalEntryId: reversalEntryId,
-        },
-        'bank line',
-      );
-    await trx
-      .updateTable('invoice_payments')
-      .set({ reversal_entry_id: reversalEntryId, reversed_at: actor.now })
-      .where('organization_id', '=', actor.organizationId)
-      .where('id', '=', paymentId)
-      .execute();
-    const paid = row.amount_paid - (payment.amount - payment.credit_amount);
-    const status = settledStatus(row.total, paid, row.amount_credited);
-    await trx
-      .updateTable('invoices')
-      .set({
-        amount_paid: paid,
-        balance_base: row.balance_base + payment.amount_base,
-        status,
-        updated_at: actor.now,
-      })
-      .where('organization_id', '=', actor.organizationId)
-      .where('id', '=', row.id)
-      .execute();
-    await addEvent(
-      trx,
-      actor,
-      row.id,
-      'payment_removed',
-      `Payment of ${describeAmount(payment.amount, payment.currency.trim())} unmatched from its bank line; the line waits to be matched or categorised again`,
-    );
-    await recordAudit(trx, {
-      organizationId: actor.organizationId,
-      actorUserId: actor.userId,
-      action: 'invoice.payment_reversed',
-      entityType: 'invoice_payment',
-      entityId: paymentId,
-      before: { amount: payment.amount, invoiceStatus: row.status },
-      after: { reversalEntryId, invoiceStatus: status },
+    const row = await lockInvoice(trx, actor.organizationId, payment.invoice_id);
+    await undoPayment(trx, actor, row, payment, {
+      reversalEntryId,
+      reversalDate,
+      what: 'bank line',
+      message: `Payment of ${describeAmount(payment.amount, payment.currency.trim())} unmatched from its bank line; the line waits to be matched or categorised again`,
     });
   }
 };
@@ -436,24 +388,3 @@ export const selectInvoiceLabels = (db: Executor, organizationId: string, invoic
         .where('i.organization_id', '=', organizationId)
         .where('i.id', 'in', invoiceIds)
         .execute();
-
-/**
- * A payment matched to a bank line (its cash is that line: the match created it, or made the
- * line its register line) is removed by unmatching the line, not from the invoice: removing it
- * here would reverse the line's cash or leave the line pointing at a reversed entry.
- */
-export const refuseIfFromBankLine = async (trx: Executor, organizationId: string, paymentId: string) => {
-  const match = await trx
-    .selectFrom('bank_transaction_matches')
-    .select('transaction_id')
-    .where('organization_id', '=', organizationId)
-    .where('payment_id', '=', paymentId)
-    .executeTakeFirst();
-  if (match) {
-    throw conflict(
-      'payment_matched_to_bank_line',
-      'This payment is matched to a bank line. Unmatch the line on the Transactions page to remove it.',
-      { transactionId: match.transaction_id },
-    );
-  }
-};

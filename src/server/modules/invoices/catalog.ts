@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { badRequest, notFound } from '../../../shared/errors.ts';
 import type {
   Item,
+  ItemListQuery,
   TaxRate,
   itemInputSchema,
   itemUpdateSchema,
@@ -12,11 +13,14 @@ import type {
 import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { AppContext } from '../../context.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
 import { normalizeDecimal } from './common.ts';
 import {
   type Executor,
   selectItems,
+  selectInvoicingAccounts,
   selectItemsByIds,
   selectTaxRates,
   selectTaxRatesByIds,
@@ -66,16 +70,16 @@ const checkAccount = async (
     throw badRequest('account_archived', `Account ${account.code} ${account.name} is archived.`);
 };
 
-export const listTaxRates = async (db: Executor, organizationId: string) =>
-  (await selectTaxRates(db, organizationId)).map(toTaxRate);
+export const listTaxRates = async (ctx: AppContext, member: MemberContext) => ({
+  taxRates: (await selectTaxRates(ctx.database.db, member.organizationId)).map(toTaxRate),
+});
 
 export const createTaxRate = (
-  db: Executor,
-  organizationId: string,
-  actorUserId: string,
+  ctx: AppContext,
+  { organizationId, userId: actorUserId }: MemberContext,
   input: z.output<typeof taxRateInputSchema>,
 ) =>
-  inTransaction(db, async (trx) => {
+  inTransaction(ctx.database.db, async (trx) => {
     const accountId =
       input.accountId ?? (await findSystemAccount(trx, organizationId, 'sales_tax_payable')).id;
     await checkAccount(trx, organizationId, accountId, {
@@ -109,13 +113,11 @@ export const createTaxRate = (
   });
 
 export const updateTaxRate = (
-  db: Executor,
-  organizationId: string,
-  actorUserId: string,
-  id: string,
-  input: z.output<typeof taxRateUpdateSchema>,
+  ctx: AppContext,
+  { organizationId, userId: actorUserId }: MemberContext,
+  { taxRateId: id, ...input }: z.output<typeof taxRateUpdateSchema> & { taxRateId: string },
 ) =>
-  inTransaction(db, async (trx) => {
+  inTransaction(ctx.database.db, async (trx) => {
     const [row] = await selectTaxRatesByIds(trx, organizationId, [id]);
     if (!row) throw notFound('Tax rate not found.');
     await trx
@@ -141,17 +143,27 @@ export const updateTaxRate = (
     return rate;
   });
 
-export const listItems = async (
-  db: Executor,
-  organizationId: string,
-  params: { search?: string; includeArchived?: boolean },
-) =>
-  (
-    await selectItems(db, organizationId, {
+export const listItems = async (ctx: AppContext, member: MemberContext, params: ItemListQuery) => ({
+  items: (
+    await selectItems(ctx.database.db, member.organizationId, {
       search: params.search,
-      includeArchived: params.includeArchived ?? false,
+      includeArchived: params.includeArchived === 'true',
     })
-  ).map(toItem);
+  ).map(toItem),
+});
+
+/** Accounts invoicing offers: income for lines, bank/cash for deposits, liabilities for tax. */
+export const listInvoicingAccounts = async (ctx: AppContext, member: MemberContext) => ({
+  accounts: (await selectInvoicingAccounts(ctx.database.db, member.organizationId)).map((a) => ({
+    id: a.id,
+    code: a.code,
+    name: a.name,
+    type: a.type,
+    subtype: a.subtype,
+    currency: a.currency.trim(),
+    systemKey: a.system_key,
+  })),
+});
 
 const checkTaxRate = async (db: Executor, organizationId: string, taxRateId: string) => {
   const [rate] = await selectTaxRatesByIds(db, organizationId, [taxRateId]);
@@ -159,12 +171,11 @@ const checkTaxRate = async (db: Executor, organizationId: string, taxRateId: str
 };
 
 export const createItem = (
-  db: Executor,
-  organizationId: string,
-  actorUserId: string,
+  ctx: AppContext,
+  { organizationId, userId: actorUserId }: MemberContext,
   input: z.output<typeof itemInputSchema>,
 ) =>
-  inTransaction(db, async (trx) => {
+  inTransaction(ctx.database.db, async (trx) => {
     const incomeAccountId =
       input.incomeAccountId ?? (await findSystemAccount(trx, organizationId, 'sales')).id;
     await checkAccount(trx, organizationId, incomeAccountId, {
@@ -199,13 +210,11 @@ export const createItem = (
   });
 
 export const updateItem = (
-  db: Executor,
-  organizationId: string,
-  actorUserId: string,
-  id: string,
-  input: z.output<typeof itemUpdateSchema>,
+  ctx: AppContext,
+  { organizationId, userId: actorUserId }: MemberContext,
+  { itemId: id, ...input }: z.output<typeof itemUpdateSchema> & { itemId: string },
 ) =>
-  inTransaction(db, async (trx) => {
+  inTransaction(ctx.database.db, async (trx) => {
     const [row] = await selectItemsByIds(trx, organizationId, [id]);
     if (!row) throw notFound('Item not found.');
     if (input.incomeAccountId) {

@@ -15,7 +15,13 @@ import {
 } from '../../../shared/money.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
-import { type Executor, selectCompany, selectItemsByIds, selectTaxRatesByIds } from './queries.ts';
+import {
+  type Executor,
+  selectCompany,
+  selectCustomer,
+  selectItemsByIds,
+  selectTaxRatesByIds,
+} from './queries.ts';
 
 // What the invoice services share: the company's "today", resolving a document's lines
 // (items, tax rates, income accounts) and running them through the shared calculation,
@@ -39,6 +45,13 @@ export const loadCompany = async (db: Executor, organizationId: string) => {
   const company = await selectCompany(db, organizationId);
   if (!company) throw notFound('Company not found.');
   return { ...company, base_currency: company.base_currency.trim() };
+};
+
+/** The customer of a new document; 400 customer_not_found when it is not in the company. */
+export const requireCustomer = async (db: Executor, organizationId: string, id: string) => {
+  const customer = await selectCustomer(db, organizationId, id);
+  if (!customer) throw badRequest('customer_not_found', 'The customer does not exist in this company.');
+  return customer;
 };
 
 /**

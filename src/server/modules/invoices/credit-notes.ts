@@ -4,16 +4,23 @@ import { badRequest, notFound } from '../../../shared/errors.ts';
 import { type creditNoteInputSchema, formatDocumentNumber } from '../../../shared/invoices.ts';
 import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
+import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
+import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
+import { lineRows, loadCompany, prepareLines, toBase } from './common.ts';
+import { addCredit, takeBackKeptCredit } from './credit-pool.ts';
 import {
-  type PostingLineInput,
-  inTransaction,
-  postJournalEntry,
-  reverseJournalEntry,
-} from '../ledger/posting.ts';
-import { lineRows, loadCompany, prepareLines, settledStatus, toBase } from './common.ts';
-import { addCredit, takeBackCredit } from './credit.ts';
-import { type Actor, addEvent, describeAmount, getInvoice, refuseTransition } from './invoices.ts';
-import { type Executor, selectInvoice, selectTaxRates, takeDocumentNumber } from './queries.ts';
+  actorOf,
+  addEvent,
+  describeAmount,
+  lockInvoice,
+  refuseBeforeIssue,
+  refuseTransition,
+  settleInvoice,
+} from './documents.ts';
+import { getInvoice } from './invoice-read.ts';
+import { selectTaxRates, takeDocumentNumber } from './queries.ts';
 
 // Credit notes reduce what a sent invoice asks for: Dr income and tax payable, Cr
 // receivable, with their own number sequence. A note larger than what is still due (the
@@ -23,25 +30,24 @@ import { type Executor, selectInvoice, selectTaxRates, takeDocumentNumber } from
 // which reverses their posting (refused while their credit is already used).
 
 export const createCreditNote = (
-  db: Executor,
-  actor: Actor,
-  invoiceId: string,
-  input: z.output<typeof creditNoteInputSchema>,
+  ctx: AppContext,
+  member: MemberContext,
+  { invoiceId, ...input }: z.output<typeof creditNoteInputSchema> & { invoiceId: string },
 ) =>
-  inTransaction(db, async (trx) => {
+  inTransaction(ctx.database.db, async (trx) => {
+    const actor = actorOf(ctx, member);
     const { organizationId } = actor;
-    const row = await selectInvoice(trx, organizationId, invoiceId, { forUpdate: true });
-    if (!row) throw notFound('Invoice not found.');
-    const currency = row.currency.trim();
+    const row = await lockInvoice(trx, organizationId, invoiceId);
+    const currency = row.currency;
     if (row.status === 'draft') throw refuseTransition('credited', row.status, 'Edit the draft instead.');
     if (row.status === 'void')
       throw refuseTransition('credited', row.status, 'A void invoice asks for nothing.');
-    if (input.date < row.issue_date) {
-      throw badRequest(
-        'credit_before_invoice',
-        `The credit note date cannot be before the invoice date (${row.issue_date}).`,
-      );
-    }
+    refuseBeforeIssue(
+      input.date,
+      row.issue_date,
+      'credit_before_invoice',
+      `The credit note date cannot be before the invoice date (${row.issue_date}).`,
+    );
     const { lines, totals } = await prepareLines(trx, organizationId, input.lines);
     if (totals.total <= 0)
       throw badRequest('credit_total_zero', 'A credit note must credit something. Add an amount to a line.');
@@ -199,19 +205,10 @@ export const createCreditNote = (
         tax_base: -d.base,
       }));
     if (taxRows.length > 0) await trx.insertInto('invoice_tax_postings').values(taxRows).execute();
-    const credited = row.amount_credited + applied;
-    const status = settledStatus(row.total, row.amount_paid, credited);
-    await trx
-      .updateTable('invoices')
-      .set({
-        amount_credited: credited,
-        balance_base: row.balance_base - amountBase,
-        status,
-        updated_at: actor.now,
-      })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', invoiceId)
-      .execute();
+    await settleInvoice(trx, actor, row, {
+      credited: row.amount_credited + applied,
+      balanceBase: row.balance_base - amountBase,
+    });
     await addEvent(
       trx,
       actor,
@@ -238,11 +235,15 @@ export const createCreditNote = (
     return getInvoice(trx, organizationId, invoiceId, actor.now);
   });
 
-export const voidCreditNote = (db: Executor, actor: Actor, invoiceId: string, creditNoteId: string) =>
-  inTransaction(db, async (trx) => {
+export const voidCreditNote = (
+  ctx: AppContext,
+  member: MemberContext,
+  { invoiceId, creditNoteId }: { invoiceId: string; creditNoteId: string },
+) =>
+  inTransaction(ctx.database.db, async (trx) => {
+    const actor = actorOf(ctx, member);
     const { organizationId } = actor;
-    const row = await selectInvoice(trx, organizationId, invoiceId, { forUpdate: true });
-    if (!row) throw notFound('Invoice not found.');
+    const row = await lockInvoice(trx, organizationId, invoiceId);
     const note = await trx
       .selectFrom('credit_notes')
       .selectAll()
@@ -260,30 +261,21 @@ export const voidCreditNote = (db: Executor, actor: Actor, invoiceId: string, cr
       memo: `Void of credit note ${note.number}`,
       actorUserId: actor.userId,
     });
-    const kept = await trx
-      .selectFrom('customer_credit_entries')
-      .select(['amount', 'amount_base'])
-      .where('organization_id', '=', organizationId)
-      .where('credit_note_id', '=', creditNoteId)
-      .where('kind', '=', 'credit_note')
-      .executeTakeFirst();
-    if (kept)
-      await takeBackCredit(
-        trx,
-        actor,
-        {
-          customerId: row.customer_id,
-          currency: note.currency.trim(),
-          date: reversal.date,
-          kind: 'credit_note_voided',
-          amount: kept.amount,
-          amountBase: kept.amount_base,
-          invoiceId,
-          creditNoteId,
-          journalEntryId: reversal.id,
-        },
-        'credit note',
-      );
+    await takeBackKeptCredit(
+      trx,
+      actor,
+      { creditNoteId },
+      {
+        customerId: row.customer_id,
+        currency: note.currency.trim(),
+        date: reversal.date,
+        kind: 'credit_note_voided',
+        invoiceId,
+        creditNoteId,
+        journalEntryId: reversal.id,
+      },
+      'credit note',
+    );
     await trx
       .updateTable('credit_notes')
       .set({ status: 'void', void_entry_id: reversal.id })
@@ -295,19 +287,10 @@ export const voidCreditNote = (db: Executor, actor: Actor, invoiceId: string, cr
       .where('organization_id', '=', organizationId)
       .where('document_id', '=', creditNoteId)
       .execute();
-    const credited = row.amount_credited - (note.total - note.to_credit);
-    const status = settledStatus(row.total, row.amount_paid, credited);
-    await trx
-      .updateTable('invoices')
-      .set({
-        amount_credited: credited,
-        balance_base: row.balance_base + note.amount_base,
-        status,
-        updated_at: actor.now,
-      })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', invoiceId)
-      .execute();
+    await settleInvoice(trx, actor, row, {
+      credited: row.amount_credited - (note.total - note.to_credit),
+      balanceBase: row.balance_base + note.amount_base,
+    });
     await addEvent(
       trx,
       actor,

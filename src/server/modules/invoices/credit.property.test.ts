@@ -5,10 +5,14 @@ import { AppError } from '../../../shared/errors.ts';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
 import { api, balancesOn, setUpInvoicing, systemAccount } from '../../testing/invoices.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
 import { createCreditNote, voidCreditNote } from './credit-notes.ts';
-import { applyCredit, creditPool, refundCustomerCredit } from './credit.ts';
+import { creditPool } from './credit-pool.ts';
+import { refundCustomerCredit } from './credit-refunds.ts';
+import { applyCredit } from './credit.ts';
 import { createCustomer } from './customers.ts';
-import { type Actor, createInvoice, sendInvoice } from './invoices.ts';
+import { sendInvoice } from './invoice-posting.ts';
+import { createInvoice } from './invoices.ts';
 import { deletePayment, recordPayment } from './payments.ts';
 import { agingReport } from './reports.ts';
 import { customerStatement } from './statement.ts';
@@ -28,6 +32,7 @@ let moneyAccountId: string;
 let bankLedgerId: string;
 let creditAccountId: string;
 const user = () => company.owner.id;
+const member = (): MemberContext => ({ organizationId: company.id, userId: user(), role: 'owner' });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -201,7 +206,6 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
         async (first, rest) => {
           const ops = [...first, ...rest];
           run += 1;
-          const actor: Actor = { organizationId: company.id, userId: user(), now: t.clock.now() };
           const blank = {
             company: '',
             email: '',
@@ -218,7 +222,7 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
           ];
           for (const [i, c] of customers.entries()) {
             c.id = (
-              await createCustomer(t.database.db, company.id, user(), {
+              await createCustomer(t.ctx, member(), {
                 ...blank,
                 name: `Run ${run} customer ${i}`,
                 ...(c.currency === 'EUR' ? { currency: 'EUR' } : {}),
@@ -239,7 +243,7 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
           for (const op of ops) {
             if (op.kind === 'invoice') {
               const c = customers[op.customer]!;
-              const draft = await createInvoice(t.database.db, actor, {
+              const draft = await createInvoice(t.ctx, member(), {
                 customerId: c.id,
                 issueDate: '2026-05-01',
                 exchangeRate: c.rate,
@@ -256,7 +260,7 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
                   },
                 ],
               });
-              await sendInvoice(t.database.db, actor, draft.id);
+              await sendInvoice(t.ctx, member(), { invoiceId: draft.id, email: false });
               invoices.push({ id: draft.id, customer: op.customer });
             } else if (invoices.length === 0) {
               continue;
@@ -267,7 +271,8 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
               await attempt(
                 'pay',
                 () =>
-                  recordPayment(t.database.db, actor, row.id, {
+                  recordPayment(t.ctx, member(), {
+                    invoiceId: row.id,
                     date: '2026-05-10',
                     amount,
                     depositAccountId: bankLedgerId,
@@ -297,7 +302,8 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
               const amount = Math.floor((Math.min(pool.amount, Number(row.amount_due)) * op.share) / 100);
               if (amount <= 0) continue;
               await attempt('apply', () =>
-                applyCredit(t.database.db, actor, customerRow.id, {
+                applyCredit(t.ctx, member(), {
+                  customerId: customerRow.id,
                   invoiceId: row.id,
                   amount,
                   date: '2026-05-12',
@@ -310,7 +316,8 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
               await attempt(
                 'crossApply',
                 () =>
-                  applyCredit(t.database.db, actor, other.id, {
+                  applyCredit(t.ctx, member(), {
+                    customerId: other.id,
                     invoiceId: row.id,
                     amount: 1,
                     date: '2026-05-12',
@@ -331,7 +338,8 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
               await attempt(
                 'refund',
                 () =>
-                  refundCustomerCredit(t.database.db, actor, c.id, {
+                  refundCustomerCredit(t.ctx, member(), {
+                    customerId: c.id,
                     currency: c.currency,
                     amount,
                     date: '2026-05-15',
@@ -345,7 +353,8 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
               const { row } = await current(op.invoice);
               const amount = Math.max(1, Math.floor((Number(row.total) * op.share) / 200));
               await attempt('note', () =>
-                createCreditNote(t.database.db, actor, row.id, {
+                createCreditNote(t.ctx, member(), {
+                  invoiceId: row.id,
                   date: '2026-05-11',
                   reason: '',
                   lines: [
@@ -368,7 +377,10 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
                 .where('invoice_id', '=', row.id)
                 .where('reversal_entry_id', 'is', null)
                 .executeTakeFirst();
-              if (p) await attempt('unpay', () => deletePayment(t.database.db, actor, row.id, p.id));
+              if (p)
+                await attempt('unpay', () =>
+                  deletePayment(t.ctx, member(), { invoiceId: row.id, paymentId: p.id }),
+                );
             } else if (op.kind === 'unnote') {
               const { row } = await current(op.invoice);
               const n = await t.database.db
@@ -378,7 +390,10 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
                 .where('invoice_id', '=', row.id)
                 .where('status', '=', 'issued')
                 .executeTakeFirst();
-              if (n) await attempt('unnote', () => voidCreditNote(t.database.db, actor, row.id, n.id));
+              if (n)
+                await attempt('unnote', () =>
+                  voidCreditNote(t.ctx, member(), { invoiceId: row.id, creditNoteId: n.id }),
+                );
             }
             await checkInvariants(customers);
           }

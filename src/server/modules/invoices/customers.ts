@@ -1,12 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../../shared/errors.ts';
-import type { Customer, customerInputSchema, customerUpdateSchema } from '../../../shared/invoices.ts';
+import type {
+  Customer,
+  CustomerDetail,
+  CustomerListQuery,
+  customerInputSchema,
+  customerUpdateSchema,
+} from '../../../shared/invoices.ts';
+import type { AppContext } from '../../context.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
 import { isCurrencyCode } from '../../../shared/money.ts';
 import { recordAudit } from '../audit/record.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { iso, loadCompany } from './common.ts';
-import { type Executor, countCustomers, selectCustomer, selectCustomers } from './queries.ts';
+import { selectInvoiceList } from './invoice-read.ts';
+import {
+  type Executor,
+  countCustomers,
+  selectCustomer,
+  selectCustomerPayments,
+  selectCustomers,
+} from './queries.ts';
 
 // Customers (contacts): who invoices go to. Archived, never deleted once invoiced, so old
 // invoices keep their customer.
@@ -35,12 +50,10 @@ const auditView = (c: Customer) => {
   return rest;
 };
 
-export const listCustomers = async (
-  db: Executor,
-  organizationId: string,
-  params: { search?: string; includeArchived?: boolean; page: number; pageSize: number },
-) => {
-  const filter = { search: params.search, includeArchived: params.includeArchived ?? false };
+export const listCustomers = async (ctx: AppContext, member: MemberContext, params: CustomerListQuery) => {
+  const db = ctx.database.db;
+  const { organizationId } = member;
+  const filter = { search: params.search, includeArchived: params.includeArchived === 'true' };
   const [rows, total] = await Promise.all([
     selectCustomers(db, organizationId, {
       ...filter,
@@ -58,18 +71,52 @@ export const getCustomer = async (db: Executor, organizationId: string, id: stri
   return toCustomer(row);
 };
 
+/** A customer with their latest invoices and payments (the customer page). */
+export const customerDetail = async (
+  ctx: AppContext,
+  member: MemberContext,
+  input: { customerId: string },
+): Promise<CustomerDetail> => {
+  const db = ctx.database.db;
+  const { organizationId } = member;
+  const customer = await getCustomer(db, organizationId, input.customerId);
+  const [list, payments] = await Promise.all([
+    selectInvoiceList(
+      db,
+      organizationId,
+      { status: 'all', customerId: customer.id, sort: 'issueDate', order: 'desc', page: 1, pageSize: 200 },
+      ctx.now(),
+    ),
+    selectCustomerPayments(db, organizationId, customer.id),
+  ]);
+  return {
+    customer,
+    invoices: list.items,
+    payments: payments.map((p) => ({
+      id: p.id,
+      invoiceId: p.invoice_id,
+      invoiceNumber: p.number,
+      date: p.date,
+      amount: p.amount,
+      currency: p.currency.trim(),
+      method: p.method,
+      reference: p.reference,
+      reversed: p.reversal_entry_id !== null,
+    })),
+  };
+};
+
 const checkCurrency = (currency: string) => {
   if (!isCurrencyCode(currency))
     throw badRequest('invalid_currency', `"${currency}" is not a currency code.`);
 };
 
 export const createCustomer = (
-  db: Executor,
-  organizationId: string,
-  actorUserId: string,
+  ctx: AppContext,
+  { organizationId, userId: actorUserId }: MemberContext,
   input: z.output<typeof customerInputSchema>,
 ) =>
-  inTransaction(db, async (trx) => {
+  inTransaction(ctx.database.db, async (trx) => {
     const company = await loadCompany(trx, organizationId);
     const currency = input.currency ?? company.base_currency;
     checkCurrency(currency);
@@ -103,13 +150,11 @@ export const createCustomer = (
   });
 
 export const updateCustomer = (
-  db: Executor,
-  organizationId: string,
-  actorUserId: string,
-  id: string,
-  input: z.output<typeof customerUpdateSchema>,
+  ctx: AppContext,
+  { organizationId, userId: actorUserId }: MemberContext,
+  { customerId: id, ...input }: z.output<typeof customerUpdateSchema> & { customerId: string },
 ) =>
-  inTransaction(db, async (trx) => {
+  inTransaction(ctx.database.db, async (trx) => {
     const before = await getCustomer(trx, organizationId, id);
     if (input.currency !== undefined && input.currency !== before.currency) {
       checkCurrency(input.currency);

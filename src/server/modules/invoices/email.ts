@@ -3,12 +3,19 @@ import { requireVerifiedSender } from '../../auth/verification.ts';
 import type { AppContext } from '../../context.ts';
 import { sendMail } from '../mail/service.ts';
 import { invoiceTotalsLines } from '../../../shared/invoice-totals.ts';
-import { type Actor, markEmailed, refuseTransition } from './invoices.ts';
+import { recordAudit } from '../audit/record.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
+import type { emailInvoiceSchema } from '../../../shared/invoices.ts';
+import type { z } from 'zod';
+import { type Actor, actorOf, addEvent, refuseTransition } from './documents.ts';
+import { getInvoice } from './invoice-read.ts';
+import type { Executor } from './queries.ts';
 import { pdfFileName, renderInvoicePdf } from './pdf.ts';
 
 // Emails an invoice with its PDF attached, through the mail service (SMTP, or the outbox
 // when SMTP_URL is unset), and records when and to whom it went.
 
+/** Emails the invoice as `actor` (the send route, the email route, the recurring runner). */
 export const emailInvoice = async (
   ctx: AppContext,
   actor: Actor,
@@ -48,4 +55,33 @@ export const emailInvoice = async (
   });
   await markEmailed(db, actor, invoiceId, to);
   return { to };
+};
+
+const markEmailed = async (db: Executor, actor: Actor, id: string, to: string) => {
+  await db
+    .updateTable('invoices')
+    .set({ emailed_at: actor.now })
+    .where('organization_id', '=', actor.organizationId)
+    .where('id', '=', id)
+    .execute();
+  await addEvent(db, actor, id, 'emailed', `Emailed to ${to} with the PDF attached`);
+  await recordAudit(db, {
+    organizationId: actor.organizationId,
+    actorUserId: actor.userId,
+    action: 'invoice.emailed',
+    entityType: 'invoice',
+    entityId: id,
+    after: { to },
+  });
+};
+
+/** The email route: mails the PDF again and answers with the invoice (its history shows it). */
+export const emailInvoiceToCustomer = async (
+  ctx: AppContext,
+  member: MemberContext,
+  { invoiceId, ...options }: z.output<typeof emailInvoiceSchema> & { invoiceId: string },
+) => {
+  const actor = actorOf(ctx, member);
+  await emailInvoice(ctx, actor, invoiceId, options);
+  return getInvoice(ctx.database.db, actor.organizationId, invoiceId, actor.now);
 };

@@ -3,10 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase } from '../../testing/db.ts';
 import { createTestOrganization } from '../../testing/companies.ts';
+import { loadServerConfig } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
 import { createTaxRate } from './catalog.ts';
 import { createCreditNote, voidCreditNote } from './credit-notes.ts';
 import { createCustomer } from './customers.ts';
-import { type Actor, createInvoice, sendInvoice, voidInvoice } from './invoices.ts';
+import { sendInvoice, voidInvoice } from './invoice-posting.ts';
+import { readInvoice } from './invoice-read.ts';
+import { createInvoice } from './invoices.ts';
 import { deletePayment, recordPayment } from './payments.ts';
 import { agingReport, taxReport } from './reports.ts';
 import { balancesOn } from '../../testing/invoices.ts';
@@ -22,13 +27,21 @@ let org: Awaited<ReturnType<typeof createTestOrganization>>;
 let taxes: { vat: string; qst: string; gst: string };
 let customers: { usd: string; eur: string };
 const user = 'property-user';
+let ctx: AppContext;
+let member: MemberContext;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   org = await createTestOrganization(database.db, { baseCurrency: 'USD' });
+  ctx = {
+    config: loadServerConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent' }),
+    database,
+    now: () => new Date('2026-06-01T12:00:00Z'),
+  };
+  member = { organizationId: org.id, userId: user, role: 'owner' };
   taxes = {
     vat: (
-      await createTaxRate(database.db, org.id, user, {
+      await createTaxRate(ctx, member, {
         name: 'VAT',
         percent: '20',
         inclusive: false,
@@ -36,7 +49,7 @@ beforeAll(async () => {
       })
     ).id,
     qst: (
-      await createTaxRate(database.db, org.id, user, {
+      await createTaxRate(ctx, member, {
         name: 'QST',
         percent: '9.975',
         inclusive: false,
@@ -44,7 +57,7 @@ beforeAll(async () => {
       })
     ).id,
     gst: (
-      await createTaxRate(database.db, org.id, user, {
+      await createTaxRate(ctx, member, {
         name: 'GST incl.',
         percent: '15',
         inclusive: true,
@@ -62,8 +75,8 @@ beforeAll(async () => {
     notes: '',
   };
   customers = {
-    usd: (await createCustomer(database.db, org.id, user, { ...base, name: 'Dollar Inc' })).id,
-    eur: (await createCustomer(database.db, org.id, user, { ...base, name: 'Euro AG', currency: 'EUR' })).id,
+    usd: (await createCustomer(ctx, member, { ...base, name: 'Dollar Inc' })).id,
+    eur: (await createCustomer(ctx, member, { ...base, name: 'Euro AG', currency: 'EUR' })).id,
   };
 }, 60_000);
 
@@ -131,9 +144,8 @@ describe('invoicing keeps the ledger and the documents in agreement', () => {
   it('for random invoices, payments, credit notes and voids', async () => {
     await fc.assert(
       fc.asyncProperty(invoiceArb, async (spec) => {
-        const actor: Actor = { organizationId: org.id, userId: user, now: new Date('2026-06-01T12:00:00Z') };
         const taxIds = (set: string[]) => set.map((k) => taxes[k as keyof typeof taxes]);
-        const invoice = await createInvoice(database.db, actor, {
+        const invoice = await createInvoice(ctx, member, {
           customerId: spec.foreign ? customers.eur : customers.usd,
           issueDate: '2026-05-01',
           exchangeRate: spec.foreign ? spec.rate : undefined,
@@ -144,12 +156,13 @@ describe('invoicing keeps the ledger and the documents in agreement', () => {
         });
         let current = invoice;
         if (spec.send && invoice.total > 0) {
-          current = await sendInvoice(database.db, actor, invoice.id);
+          current = await sendInvoice(ctx, member, { invoiceId: invoice.id, email: false });
           for (const op of spec.ops) {
             const open = current.storedStatus === 'sent' || current.storedStatus === 'partially_paid';
             if (op.kind === 'pay' && open) {
               const amount = Math.max(1, Math.floor((current.amountDue * op.share) / 100));
-              const r = await recordPayment(database.db, actor, current.id, {
+              await recordPayment(ctx, member, {
+                invoiceId: current.id,
                 date: '2026-05-20',
                 amount,
                 depositAccountId: org.accounts.bank!,
@@ -157,10 +170,11 @@ describe('invoicing keeps the ledger and the documents in agreement', () => {
                 reference: '',
                 exchangeRate: spec.foreign ? spec.payRate : undefined,
               });
-              current = r.invoice;
+              current = await readInvoice(ctx, member, { invoiceId: current.id });
             } else if (op.kind === 'credit' && open) {
               const amount = Math.max(1, Math.floor((current.amountDue * op.share) / 100));
-              current = await createCreditNote(database.db, actor, current.id, {
+              current = await createCreditNote(ctx, member, {
+                invoiceId: current.id,
                 date: '2026-05-21',
                 reason: '',
                 lines: [
@@ -175,17 +189,18 @@ describe('invoicing keeps the ledger and the documents in agreement', () => {
               });
             } else if (op.kind === 'unpay') {
               const p = current.payments.find((x) => !x.reversed);
-              if (p) current = await deletePayment(database.db, actor, current.id, p.id);
+              if (p) current = await deletePayment(ctx, member, { invoiceId: current.id, paymentId: p.id });
             } else if (op.kind === 'uncredit') {
               const n = current.creditNotes.find((x) => x.status === 'issued');
-              if (n) current = await voidCreditNote(database.db, actor, current.id, n.id);
+              if (n)
+                current = await voidCreditNote(ctx, member, { invoiceId: current.id, creditNoteId: n.id });
             } else if (
               op.kind === 'void' &&
               open &&
               current.amountPaid === 0 &&
               current.amountCredited === 0
             ) {
-              current = await voidInvoice(database.db, actor, current.id, '');
+              current = await voidInvoice(ctx, member, { invoiceId: current.id, reason: '' });
             }
             expect(current.amountDue).toBe(
               current.storedStatus === 'void'

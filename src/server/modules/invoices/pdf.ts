@@ -2,8 +2,10 @@ import PDFDocument from 'pdfkit';
 import { type Invoice, STATUS_LABELS } from '../../../shared/invoices.ts';
 import { formatInvoiceAmount, invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
 import { loadCompany } from './common.ts';
-import { getInvoice } from './invoices.ts';
+import { getInvoice } from './invoice-read.ts';
 import type { Executor } from './queries.ts';
+import type { AppContext } from '../../context.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
 import { getLogo } from './settings.ts';
 
 // The invoice as a PDF, drawn on the server with pdfkit: the company's logo, name, address
@@ -179,3 +181,14 @@ export const renderInvoicePdf = async (
 
 export const pdfFileName = (invoice: Invoice) =>
   `${(invoice.number ?? 'draft-invoice').replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`;
+
+/** The PDF route: the file and how the browser should name it. */
+export const invoicePdf = async (ctx: AppContext, member: MemberContext, input: { invoiceId: string }) => {
+  const { pdf, invoice } = await renderInvoicePdf(
+    ctx.database.db,
+    member.organizationId,
+    input.invoiceId,
+    ctx.now(),
+  );
+  return { pdf, fileName: pdfFileName(invoice) };
+};

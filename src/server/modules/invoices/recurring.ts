@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../../../shared/errors.ts';
 import {
   type InvoiceLineInput,
   type Recurring,
+  type RecurringStatusInput,
   addDaysIso,
   invoiceLineInputSchema,
   occurrenceDate,
@@ -14,10 +15,12 @@ import { isCurrencyCode } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { recordAudit } from '../audit/record.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { companyToday, loadCompany, prepareLines } from './common.ts';
+import { companyToday, loadCompany, prepareLines, requireCustomer } from './common.ts';
 import { emailInvoice } from './email.ts';
-import { createInvoice, sendInvoice } from './invoices.ts';
-import { type Executor, selectCustomer, selectDueSchedules, selectSchedules } from './queries.ts';
+import { postInvoice } from './invoice-posting.ts';
+import { createDraft } from './invoices.ts';
+import { type Executor, selectDueSchedules, selectSchedules } from './queries.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
 
 // Recurring invoices: a schedule (weekly, monthly, quarterly, yearly; until an end date or
 // a count) that creates an invoice per period and optionally sends and emails it. The job
@@ -45,7 +48,7 @@ const toRecurring = (row: ScheduleRow, total: number): Recurring => ({
 
 const scheduleLines = (row: { lines: unknown }) => invoiceLineInputSchema.array().parse(row.lines);
 
-export const listSchedules = async (db: Executor, organizationId: string) => {
+const selectScheduleList = async (db: Executor, organizationId: string) => {
   const rows = await selectSchedules(db, organizationId);
   const result: Recurring[] = [];
   for (const row of rows) {
@@ -61,16 +64,22 @@ export const listSchedules = async (db: Executor, organizationId: string) => {
   return result;
 };
 
+export const listSchedules = async (ctx: AppContext, member: MemberContext) => ({
+  schedules: await selectScheduleList(ctx.database.db, member.organizationId),
+});
+
+/** One schedule as listed (its total from its lines). */
+const scheduleById = async (db: Executor, organizationId: string, id: string) =>
+  (await selectScheduleList(db, organizationId)).find((s) => s.id === id)!;
+
 export const createSchedule = (
-  db: Executor,
-  organizationId: string,
-  actorUserId: string,
+  ctx: AppContext,
+  { organizationId, userId: actorUserId }: MemberContext,
   input: z.output<typeof recurringInputSchema>,
 ) =>
-  inTransaction(db, async (trx) => {
+  inTransaction(ctx.database.db, async (trx) => {
     const company = await loadCompany(trx, organizationId);
-    const customer = await selectCustomer(trx, organizationId, input.customerId);
-    if (!customer) throw badRequest('customer_not_found', 'The customer does not exist in this company.');
+    const customer = await requireCustomer(trx, organizationId, input.customerId);
     const currency = input.currency ?? customer.currency.trim();
     if (!isCurrencyCode(currency))
       throw badRequest('invalid_currency', `"${currency}" is not a currency code.`);
@@ -113,18 +122,15 @@ export const createSchedule = (
       entityId: id,
       after: { ...input },
     });
-    const [created] = (await listSchedules(trx, organizationId)).filter((s) => s.id === id);
-    return created!;
+    return scheduleById(trx, organizationId, id);
   });
 
 export const setScheduleStatus = (
-  db: Executor,
-  organizationId: string,
-  actorUserId: string,
-  id: string,
-  status: 'active' | 'paused' | 'ended',
+  ctx: AppContext,
+  { organizationId, userId: actorUserId }: MemberContext,
+  { scheduleId: id, status }: RecurringStatusInput & { scheduleId: string },
 ) =>
-  inTransaction(db, async (trx) => {
+  inTransaction(ctx.database.db, async (trx) => {
     const row = await trx
       .selectFrom('recurring_schedules')
       .selectAll()
@@ -150,8 +156,7 @@ export const setScheduleStatus = (
       before: { status: row.status },
       after: { status },
     });
-    const [after] = (await listSchedules(trx, organizationId)).filter((s) => s.id === id);
-    return after!;
+    return scheduleById(trx, organizationId, id);
   });
 
 type Created = { organizationId: string; invoiceId: string; email: boolean; createdBy: string | null };
@@ -187,7 +192,7 @@ const runNextOccurrence = (db: Executor, organizationId: string, scheduleId: str
       .executeTakeFirst();
     if (!already && !outOfRange) {
       const actor = { organizationId, userId: schedule.created_by, now };
-      const invoice = await createInvoice(
+      const invoice = await createDraft(
         trx,
         actor,
         {
@@ -218,7 +223,7 @@ const runNextOccurrence = (db: Executor, organizationId: string, scheduleId: str
           invoice_id: invoice.id,
         })
         .execute();
-      if (schedule.auto_send) await sendInvoice(trx, actor, invoice.id);
+      if (schedule.auto_send) await postInvoice(trx, actor, invoice.id);
       created = {
         organizationId,
         invoiceId: invoice.id,

@@ -2,7 +2,9 @@ import { badRequest } from '../../../shared/errors.ts';
 import { AGING_BUCKETS, type AgingReport, type TaxReport, agingBucket } from '../../../shared/invoices.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { trialBalance } from '../ledger/reports.ts';
-import { loadCompany } from './common.ts';
+import { companyToday, loadCompany } from './common.ts';
+import type { AppContext } from '../../context.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
 import { type Executor, selectOpenBalancesAsOf, selectTaxRates, selectTaxTotals } from './queries.ts';
 
 // Receivables aging and the sales tax report, in the base currency. Both are built from the
@@ -82,3 +84,13 @@ export const taxReport = async (
     totals: { taxable: rows.reduce((s, r) => s + r.taxable, 0), tax: rows.reduce((s, r) => s + r.tax, 0) },
   };
 };
+
+/** Receivables aging as of a date (the company's today when none is given). */
+export const receivablesAging = async (ctx: AppContext, member: MemberContext, query: { asOf?: string }) => {
+  const db = ctx.database.db;
+  const company = await loadCompany(db, member.organizationId);
+  return agingReport(db, member.organizationId, query.asOf ?? companyToday(ctx.now(), company.time_zone));
+};
+
+export const salesTax = (ctx: AppContext, member: MemberContext, query: { from: string; to: string }) =>
+  taxReport(ctx.database.db, member.organizationId, query.from, query.to);

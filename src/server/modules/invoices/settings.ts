@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import { badRequest } from '../../../shared/errors.ts';
+import { badRequest, notFound } from '../../../shared/errors.ts';
+import type { AppContext } from '../../context.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
 import type { InvoiceSettings, invoiceSettingsUpdateSchema } from '../../../shared/invoices.ts';
 import { recordAudit } from '../audit/record.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -9,7 +11,7 @@ import { type Executor, ensureSettings, selectCompany, selectCompanyLogo } from 
 // company details printed on invoices (address, tax number, logo). The latter are columns
 // this module added to organizations.
 
-export const getInvoiceSettings = async (db: Executor, organizationId: string): Promise<InvoiceSettings> => {
+const selectInvoiceSettings = async (db: Executor, organizationId: string): Promise<InvoiceSettings> => {
   const [settings, company] = await Promise.all([
     ensureSettings(db, organizationId),
     selectCompany(db, organizationId),
@@ -43,13 +45,12 @@ export const parseLogo = (dataUrl: string) => {
 };
 
 export const updateInvoiceSettings = (
-  db: Executor,
-  organizationId: string,
-  actorUserId: string,
+  ctx: AppContext,
+  { organizationId, userId: actorUserId }: MemberContext,
   input: z.output<typeof invoiceSettingsUpdateSchema>,
 ) =>
-  inTransaction(db, async (trx) => {
-    const before = await getInvoiceSettings(trx, organizationId);
+  inTransaction(ctx.database.db, async (trx) => {
+    const before = await selectInvoiceSettings(trx, organizationId);
     if (input.nextInvoiceNumber !== undefined && input.nextInvoiceNumber < before.nextInvoiceNumber) {
       const prefix = input.invoicePrefix ?? before.invoicePrefix;
       if (prefix === before.invoicePrefix) {
@@ -85,7 +86,7 @@ export const updateInvoiceSettings = (
         .where('id', '=', organizationId)
         .execute();
     }
-    const after = await getInvoiceSettings(trx, organizationId);
+    const after = await selectInvoiceSettings(trx, organizationId);
     await recordAudit(trx, {
       organizationId,
       actorUserId,
@@ -101,4 +102,14 @@ export const updateInvoiceSettings = (
 export const getLogo = async (db: Executor, organizationId: string) => {
   const row = await selectCompanyLogo(db, organizationId);
   return row?.logo_data ? { data: row.logo_data, contentType: row.logo_content_type ?? 'image/png' } : null;
+};
+
+export const getInvoiceSettings = (ctx: AppContext, member: MemberContext) =>
+  selectInvoiceSettings(ctx.database.db, member.organizationId);
+
+/** The logo printed on invoices; 404 when none is uploaded. */
+export const readLogo = async (ctx: AppContext, member: MemberContext) => {
+  const logo = await getLogo(ctx.database.db, member.organizationId);
+  if (!logo) throw notFound('No logo uploaded yet.');
+  return logo;
 };

@@ -4,10 +4,13 @@ import {
   STATEMENT_LINE_LABELS,
   type StatementLine,
   type StatementLineKind,
+  type StatementQuery,
 } from '../../../shared/invoice-credit.ts';
 import { formatInvoiceAmount } from '../../../shared/invoice-totals.ts';
 import { type CsvCell, csvAmount } from '../../http/csv.ts';
 import { companyToday, loadCompany } from './common.ts';
+import type { AppContext } from '../../context.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
 import type { Executor } from './queries.ts';
 
 // A customer's statement in one currency: every invoice, payment, credit note, credit
@@ -302,3 +305,21 @@ export const statementCsvRows = (s: CustomerStatement): CsvCell[][] => [
   ]),
   ['', 'Closing balance', '', '', '', '', csvAmount(s.closingBalance, s.currency), s.currency],
 ];
+
+/** The statement page: the customer's documents and running balance over the query's range. */
+export const readCustomerStatement = (
+  ctx: AppContext,
+  member: MemberContext,
+  { customerId, ...query }: StatementQuery & { customerId: string },
+) => customerStatement(ctx.database.db, member.organizationId, customerId, query, ctx.now());
+
+/** The statement as CSV rows, and the file's name (the customer's name and the end date). */
+export const customerStatementCsv = async (
+  ctx: AppContext,
+  member: MemberContext,
+  input: StatementQuery & { customerId: string },
+) => {
+  const statement = await readCustomerStatement(ctx, member, input);
+  const name = statement.customerName.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'customer';
+  return { fileName: `statement-${name}-${statement.to}.csv`, rows: statementCsvRows(statement) };
+};

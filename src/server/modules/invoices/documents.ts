@@ -1,0 +1,149 @@
+import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
+import { formatMinorPlain } from '../../../shared/money.ts';
+import type { AppContext } from '../../context.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
+import { findSystemAccount } from '../ledger/accounts.ts';
+import type { PostingLineInput } from '../ledger/posting.ts';
+import { settledStatus } from './common.ts';
+import { type Executor, insertEvent, selectInvoice } from './queries.ts';
+
+// What every service that changes an invoice does inside its transaction: lock the invoice,
+// refuse a transition it is not in the state for, write its new settled figures and status,
+// add a line to its history, and book an exchange difference. The services are
+// `(ctx, member, input)`; these helpers take the transaction and the actor.
+
+/** Who changes a document and when (jobs have no member, so no role). */
+export type Actor = { organizationId: string; userId: string | null; now: Date };
+
+export const actorOf = (ctx: AppContext, member: MemberContext): Actor => ({
+  organizationId: member.organizationId,
+  userId: member.userId,
+  now: ctx.now(),
+});
+
+export type InvoiceRow = NonNullable<Awaited<ReturnType<typeof selectInvoice>>>;
+
+/** The invoice row, locked for the transaction, with its currency trimmed; 404 if missing. */
+export const lockInvoice = async (db: Executor, organizationId: string, id: string) => {
+  const row = await selectInvoice(db, organizationId, id, { forUpdate: true });
+  if (!row) throw notFound('Invoice not found.');
+  return { ...row, currency: row.currency.trim() };
+};
+
+const STATUS_WORDS: Record<string, string> = {
+  draft: 'a draft',
+  sent: 'sent',
+  partially_paid: 'partially paid',
+  paid: 'paid',
+  void: 'void',
+};
+
+/** A refused transition, with the status it is in and what to do instead. */
+export const refuseTransition = (action: string, status: string, hint: string) =>
+  conflict(
+    'invalid_transition',
+    `This invoice is ${STATUS_WORDS[status] ?? status}, so it cannot be ${action}. ${hint}`,
+    {
+      status,
+    },
+  );
+
+/** Refuses paying a draft, a void or a paid invoice; `voidHint` says where the money goes instead. */
+export const refuseUnpayable = (status: string, voidHint: string, paidHint = 'Nothing is left to pay.') => {
+  if (status === 'draft') throw refuseTransition('paid', status, 'Send it first; a draft is not owed yet.');
+  if (status === 'void') throw refuseTransition('paid', status, voidHint);
+  if (status === 'paid') throw refuseTransition('paid again', status, paidHint);
+};
+
+/** Refuses a date before the invoice's issue date. */
+export const refuseBeforeIssue = (date: string, issueDate: string, code: string, message: string) => {
+  if (date < issueDate) throw badRequest(code, message);
+};
+
+export const addEvent = (db: Executor, actor: Actor, invoiceId: string, kind: string, message: string) =>
+  insertEvent(db, {
+    organizationId: actor.organizationId,
+    invoiceId,
+    kind,
+    message,
+    actorUserId: actor.userId,
+    at: actor.now,
+  });
+
+export const describeAmount = (amount: number, currency: string) =>
+  `${formatMinorPlain(amount, currency)} ${currency}`;
+
+/**
+ * Writes an invoice's new amount paid or credited and its open base balance, with the status
+ * they give; returns that status.
+ */
+export const settleInvoice = async (
+  trx: Executor,
+  actor: Actor,
+  row: Pick<InvoiceRow, 'id' | 'total' | 'amount_paid' | 'amount_credited'>,
+  change: { paid?: number; credited?: number; balanceBase: number },
+) => {
+  const paid = change.paid ?? row.amount_paid;
+  const credited = change.credited ?? row.amount_credited;
+  const status = settledStatus(row.total, paid, credited);
+  await trx
+    .updateTable('invoices')
+    .set({
+      ...(change.paid !== undefined ? { amount_paid: paid } : {}),
+      ...(change.credited !== undefined ? { amount_credited: credited } : {}),
+      balance_base: change.balanceBase,
+      status,
+      updated_at: actor.now,
+    })
+    .where('organization_id', '=', actor.organizationId)
+    .where('id', '=', row.id)
+    .execute();
+  return status;
+};
+
+/** "paid in full" or "partially paid", for the history line of a settlement. */
+export const settledWords = (status: string) => (status === 'paid' ? 'paid in full' : 'partially paid');
+
+/**
+ * The exchange gain (difference > 0: credit) or loss (debit) line that balances an entry whose
+ * cash and receivable or credit moved by different base amounts; null when they agree.
+ */
+export const exchangeLine = async (
+  trx: Executor,
+  organizationId: string,
+  difference: number,
+  description: string,
+): Promise<PostingLineInput | null> => {
+  if (difference === 0) return null;
+  const fx = await findSystemAccount(trx, organizationId, 'exchange_gain_loss');
+  return {
+    accountId: fx.id,
+    ...(difference > 0 ? { credit: difference } : { debit: -difference }),
+    description,
+  };
+};
+
+/** The "Exchange gain/loss on …" wording of an exchange line. */
+export const exchangeWords = (difference: number, on: string) =>
+  `Exchange ${difference > 0 ? 'gain' : 'loss'} on ${on}`;
+
+/**
+ * A payment matched to a bank line (its cash is that line: the match created it, or made the
+ * line its register line) is removed by unmatching the line, not from the invoice: removing it
+ * here would reverse the line's cash or leave the line pointing at a reversed entry.
+ */
+export const refuseIfFromBankLine = async (trx: Executor, organizationId: string, paymentId: string) => {
+  const match = await trx
+    .selectFrom('bank_transaction_matches')
+    .select('transaction_id')
+    .where('organization_id', '=', organizationId)
+    .where('payment_id', '=', paymentId)
+    .executeTakeFirst();
+  if (match) {
+    throw conflict(
+      'payment_matched_to_bank_line',
+      'This payment is matched to a bank line. Unmatch the line on the Transactions page to remove it.',
+      { transactionId: match.transaction_id },
+    );
+  }
+};

@@ -1,0 +1,231 @@
+import type { z } from 'zod';
+import { badRequest } from '../../../shared/errors.ts';
+import { formatDocumentNumber, type sendInvoiceSchema } from '../../../shared/invoices.ts';
+import { requireVerifiedSender } from '../../auth/verification.ts';
+import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
+import { recordAudit } from '../audit/record.ts';
+import { findSystemAccount } from '../ledger/accounts.ts';
+import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
+import { loadCompany, splitToBase, toBase } from './common.ts';
+import { type Actor, actorOf, addEvent, lockInvoice, refuseTransition } from './documents.ts';
+import { emailInvoice } from './email.ts';
+import { auditView, getInvoice } from './invoice-read.ts';
+import { type Executor, selectCustomer, selectLines, selectTaxRates, takeDocumentNumber } from './queries.ts';
+
+// Sending and voiding: sending a draft takes the next number and posts receivable, income and
+// tax in the same transaction as the status change; voiding reverses that posting. Overdue is
+// never stored: it is derived from the due date (invoice-read.ts).
+
+/**
+ * Sends (approves) a draft: gives it the next number and posts Dr receivable, Cr income per
+ * account and Cr tax payable per rate, all in one transaction with the status change.
+ */
+export const postInvoice = (db: Executor, actor: Actor, id: string) =>
+  inTransaction(db, async (trx) => {
+    const { organizationId } = actor;
+    const row = await lockInvoice(trx, organizationId, id);
+    if (row.status !== 'draft') {
+      throw refuseTransition('sent again', row.status, 'Email it to the customer again instead.');
+    }
+    if (row.total <= 0)
+      throw badRequest(
+        'invoice_total_zero',
+        'An invoice for nothing cannot be sent. Add an amount to a line.',
+      );
+    const company = await loadCompany(trx, organizationId);
+    const base = company.base_currency;
+    const lines = await selectLines(trx, organizationId, [id]);
+    const taxRates = new Map((await selectTaxRates(trx, organizationId)).map((t) => [t.id, t]));
+    const receivable = await findSystemAccount(trx, organizationId, 'accounts_receivable');
+    const customer = await selectCustomer(trx, organizationId, row.customer_id);
+
+    const income = new Map<string, number>();
+    const taxes = new Map<string, { amount: number; taxable: number }>();
+    for (const line of lines) {
+      income.set(line.account_id, (income.get(line.account_id) ?? 0) + line.net);
+      for (const t of line.taxes) {
+        const sum = taxes.get(t.taxRateId) ?? { amount: 0, taxable: 0 };
+        sum.amount += t.amount;
+        sum.taxable += t.base;
+        taxes.set(t.taxRateId, sum);
+      }
+    }
+    const parts = [
+      ...[...income].map(([accountId, amount]) => ({ key: `income:${accountId}`, amount })),
+      ...[...taxes].map(([taxRateId, t]) => ({ key: `tax:${taxRateId}`, amount: t.amount })),
+    ].filter((p) => p.amount > 0);
+    const totalBase = toBase(row.total, row.currency, row.exchange_rate, base);
+    if (totalBase <= 0) {
+      throw badRequest(
+        'invoice_total_zero',
+        `The invoice comes to nothing in ${base} at this exchange rate.`,
+      );
+    }
+    const splits = splitToBase(parts, row.currency, row.exchange_rate, base, totalBase);
+    const foreign = row.currency !== base ? { currency: row.currency, rate: row.exchange_rate } : null;
+    const settings = await takeDocumentNumber(trx, organizationId, 'invoice');
+    const number = formatDocumentNumber(settings.prefix, settings.number);
+    const memo = `Invoice ${number} to ${customer?.name ?? 'customer'}`;
+    const ledgerLines: PostingLineInput[] = [
+      {
+        accountId: receivable.id,
+        debit: totalBase,
+        ...(foreign ? { ...foreign, amount: row.total } : {}),
+        description: memo,
+        contactId: row.customer_id,
+      },
+      ...splits
+        .filter((s) => s.base > 0)
+        .map((s): PostingLineInput => {
+          const [kind, ref] = s.key.split(':') as [string, string];
+          const accountId = kind === 'income' ? ref : taxRates.get(ref)!.account_id;
+          return {
+            accountId,
+            credit: s.base,
+            ...(foreign ? { ...foreign, amount: s.amount } : {}),
+            description: kind === 'tax' ? `${taxRates.get(ref)!.name} on ${number}` : memo,
+            contactId: row.customer_id,
+          };
+        }),
+    ];
+    const entry = await postJournalEntry(trx, {
+      organizationId,
+      date: row.issue_date,
+      memo,
+      reference: number,
+      source: 'invoice',
+      sourceId: id,
+      lines: ledgerLines,
+      actorUserId: actor.userId,
+    });
+    const taxRows = [...taxes].map(([taxRateId, t]) => ({
+      organization_id: organizationId,
+      document_id: id,
+      tax_rate_id: taxRateId,
+      date: row.issue_date,
+      taxable_base: toBase(t.taxable, row.currency, row.exchange_rate, base),
+      tax_base: splits.find((s) => s.key === `tax:${taxRateId}`)?.base ?? 0,
+    }));
+    if (taxRows.length > 0) await trx.insertInto('invoice_tax_postings').values(taxRows).execute();
+    const before = await getInvoice(trx, organizationId, id, actor.now);
+    await trx
+      .updateTable('invoices')
+      .set({
+        status: 'sent',
+        number,
+        journal_entry_id: entry.id,
+        total_base: totalBase,
+        balance_base: totalBase,
+        sent_at: actor.now,
+        updated_at: actor.now,
+      })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .execute();
+    await addEvent(trx, actor, id, 'sent', `Sent as ${number}; journal entry ${entry.number} posted`);
+    const after = await getInvoice(trx, organizationId, id, actor.now);
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId: actor.userId,
+      action: 'invoice.sent',
+      entityType: 'invoice',
+      entityId: id,
+      before: auditView(before),
+      after: auditView(after),
+    });
+    return after;
+  });
+
+/** Voids a sent invoice with nothing paid or credited: its posting is reversed on its own date. */
+export const voidInvoice = (
+  ctx: AppContext,
+  member: MemberContext,
+  { invoiceId: id, reason }: { invoiceId: string; reason: string },
+) =>
+  inTransaction(ctx.database.db, async (trx) => {
+    const actor = actorOf(ctx, member);
+    const { organizationId } = actor;
+    const row = await lockInvoice(trx, organizationId, id);
+    if (row.status === 'draft') throw refuseTransition('voided', row.status, 'Delete the draft instead.');
+    if (row.status === 'void') throw refuseTransition('voided', row.status, 'It is already void.');
+    if (row.amount_paid > 0) {
+      throw refuseTransition(
+        'voided',
+        row.status,
+        'It has payments: delete them first (each is reversed in the ledger).',
+      );
+    }
+    if (row.amount_credited > 0) {
+      throw refuseTransition('voided', row.status, 'It has credit notes: void them first.');
+    }
+    const before = await getInvoice(trx, organizationId, id, actor.now);
+    const reversal = await reverseJournalEntry(trx, {
+      organizationId,
+      entryId: row.journal_entry_id!,
+      memo: `Void of invoice ${row.number}${reason ? `: ${reason}` : ''}`,
+      actorUserId: actor.userId,
+    });
+    await trx
+      .deleteFrom('invoice_tax_postings')
+      .where('organization_id', '=', organizationId)
+      .where('document_id', '=', id)
+      .execute();
+    await trx
+      .updateTable('invoices')
+      .set({
+        status: 'void',
+        void_entry_id: reversal.id,
+        voided_at: actor.now,
+        balance_base: 0,
+        updated_at: actor.now,
+      })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .execute();
+    await addEvent(
+      trx,
+      actor,
+      id,
+      'voided',
+      `Voided${reason ? `: ${reason}` : ''}; journal entry ${reversal.number} reverses the posting`,
+    );
+    const after = await getInvoice(trx, organizationId, id, actor.now);
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId: actor.userId,
+      action: 'invoice.voided',
+      entityType: 'invoice',
+      entityId: id,
+      before: auditView(before),
+      after: auditView(after),
+    });
+    return after;
+  });
+
+/**
+ * The send route: posts the draft and, when asked, emails the PDF. A sender who has not
+ * verified their address is refused before anything is posted (403, the draft stays); a mail
+ * failure after the posting committed is reported, not rolled back.
+ */
+export const sendInvoice = async (
+  ctx: AppContext,
+  member: MemberContext,
+  input: z.output<typeof sendInvoiceSchema> & { invoiceId: string },
+) => {
+  const actor = actorOf(ctx, member);
+  if (input.email) await requireVerifiedSender(ctx, member.userId);
+  let invoice = await postInvoice(ctx.database.db, actor, input.invoiceId);
+  let emailedTo: string | null = null;
+  let emailError: string | null = null;
+  if (input.email) {
+    try {
+      emailedTo = (await emailInvoice(ctx, actor, invoice.id, { to: input.to, message: input.message })).to;
+      invoice = await getInvoice(ctx.database.db, actor.organizationId, invoice.id, actor.now);
+    } catch (error) {
+      emailError = error instanceof Error ? error.message : String(error);
+    }
+  }
+  return { ...invoice, emailedTo, emailError };
+};

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { isoDate } from './input.ts';
+import { daysBetweenIso } from './invoice-calc.ts';
+
+// Invoicing's reports: receivables aging per customer and sales tax per rate.
+
+export const AGING_BUCKETS = ['current', 'days1to30', 'days31to60', 'days61to90', 'over90'] as const;
+export type AgingBucket = (typeof AGING_BUCKETS)[number];
+export const AGING_LABELS: Record<AgingBucket, string> = {
+  current: 'Current',
+  days1to30: '1-30',
+  days31to60: '31-60',
+  days61to90: '61-90',
+  over90: 'Over 90',
+};
+
+/** Which bucket a balance falls in, by days past its due date on `asOf`. */
+export const agingBucket = (dueDate: string, asOf: string): AgingBucket => {
+  const late = daysBetweenIso(dueDate, asOf);
+  if (late <= 0) return 'current';
+  if (late <= 30) return 'days1to30';
+  if (late <= 60) return 'days31to60';
+  if (late <= 90) return 'days61to90';
+  return 'over90';
+};
+
+const bucketAmounts = z.object({
+  current: z.number(),
+  days1to30: z.number(),
+  days31to60: z.number(),
+  days61to90: z.number(),
+  over90: z.number(),
+  total: z.number(),
+});
+export const agingReportSchema = z.object({
+  asOf: z.string(),
+  currency: z.string(),
+  rows: z.array(bucketAmounts.extend({ customerId: z.string(), customerName: z.string() })),
+  totals: bucketAmounts,
+  /** The receivable account's balance in the ledger on `asOf`, for comparison. */
+  ledgerBalance: z.number(),
+});
+export type AgingReport = z.infer<typeof agingReportSchema>;
+
+export const taxReportSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  currency: z.string(),
+  rows: z.array(
+    z.object({
+      taxRateId: z.string(),
+      name: z.string(),
+      percent: z.string(),
+      accountId: z.string(),
+      taxable: z.number(),
+      tax: z.number(),
+    }),
+  ),
+  totals: z.object({ taxable: z.number(), tax: z.number() }),
+});
+export type TaxReport = z.infer<typeof taxReportSchema>;
+
+export const agingQuerySchema = z.object({ asOf: isoDate.optional() });
+export const taxReportQuerySchema = z.object({ from: isoDate, to: isoDate });
