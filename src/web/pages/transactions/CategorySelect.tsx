@@ -1,5 +1,5 @@
 import type { Account } from '../../../shared/ledger.ts';
-import { inputClass } from './Controls.tsx';
+import { controlClasses } from '../../components/ui/Field.tsx';
 
 // A category picker grouped by account type, as a native select (keyboard and screen-reader friendly).
 
@@ -35,7 +35,7 @@ export const CategorySelect = ({
     aria-label={label}
     value={value}
     onChange={(e) => onChange(e.target.value)}
-    className={`${inputClass} ${className}`}
+    className={`${controlClasses()} ${className}`}
   >
     <option value="">{placeholder}</option>
     {extra?.map((o) => (

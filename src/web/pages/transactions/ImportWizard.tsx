@@ -11,12 +11,13 @@ import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
+import { TextField } from '../../components/ui/Field.tsx';
+import { formatCount, formatDate } from '../../lib/format.ts';
 import { ApiError } from '../../lib/api.ts';
 import {
   apiCalls,
   commitStatementWithProgress,
   errorMessage,
-  formatDay,
   statementForm,
   statementImportProgress,
   useCategories,
@@ -24,9 +25,10 @@ import {
   useOrgId,
   useWallet,
 } from './api.ts';
-import { Label, ProgressBar, inputClass } from './Controls.tsx';
+import { ProgressBar } from './Controls.tsx';
 import { CsvMappingStep } from './CsvMappingStep.tsx';
 import { formMoneyAccountId } from './defaultAccount.ts';
+import { MoneyAccountField } from './fields.tsx';
 
 // Statement import in four steps: file → column mapping (CSV only; remembered per account)
 // → preview with duplicates marked and rules applied → import with progress. A broken file
@@ -40,8 +42,6 @@ const isCsv = (name: string, content: string) => {
   if (ext === 'ofx' || ext === 'qfx' || ext === 'xml') return false;
   return !/OFXHEADER|<OFX|BkToCstmr|urn:iso:std:iso:20022:tech:xsd:camt/.test(content.slice(0, 4096));
 };
-
-const COUNT = new Intl.NumberFormat('en-US');
 
 /**
  * What the importing step shows: the upload's bytes, then the server's rows posted. Without
@@ -59,12 +59,12 @@ const importingView = (
     return {
       label: 'Posting rows…',
       value: server.total > 0 ? server.done / server.total : null,
-      detail: `${COUNT.format(server.done)} of ${COUNT.format(server.total)}`,
+      detail: `${formatCount(server.done)} of ${formatCount(server.total)}`,
     };
   return {
     label: 'Finishing…',
     value: 1,
-    detail: `${COUNT.format(server.total)} of ${COUNT.format(server.total)}`,
+    detail: `${formatCount(server.total)} of ${formatCount(server.total)}`,
   };
 };
 
@@ -309,28 +309,20 @@ export const ImportWizard = ({
 
       {step === 'file' ? (
         <div className="space-y-4">
+          <MoneyAccountField
+            id="imp-account"
+            label="Account"
+            value={accountId}
+            onChange={setAccountId}
+            accounts={live}
+          />
           <div>
-            <Label htmlFor="imp-account">Account</Label>
-            <select
-              id="imp-account"
-              value={accountId}
-              onChange={(e) => setAccountId(e.target.value)}
-              className={inputClass}
-            >
-              {live.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name} ({a.currency})
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <Label htmlFor="imp-file">Statement file</Label>
-            <input
+            <TextField
               id="imp-file"
+              label="Statement file"
               type="file"
               accept=".csv,.txt,.ofx,.qfx,.xml,text/csv,application/xml"
-              className={`${inputClass} py-2`}
+              className="py-2"
               onChange={async (e) => {
                 const f = e.target.files?.[0];
                 setError(null);
@@ -404,13 +396,13 @@ export const ImportWizard = ({
           </dl>
           {preview.firstDate ? (
             <p className="text-sm text-slate-600 dark:text-slate-300">
-              {preview.totalRows} rows from {formatDay(preview.firstDate)} to {formatDay(preview.lastDate!)}
+              {preview.totalRows} rows from {formatDate(preview.firstDate)} to {formatDate(preview.lastDate!)}
               {preview.closingBalance && preview.statements.length <= 1 ? (
                 <>
                   {' '}
                   · statement balance{' '}
                   <Money minor={preview.closingBalance.amount} currency={account.currency} /> on{' '}
-                  {formatDay(preview.closingBalance.date)}
+                  {formatDate(preview.closingBalance.date)}
                 </>
               ) : null}
             </p>
@@ -471,9 +463,9 @@ export const ImportWizard = ({
                       <div className="text-xs text-slate-500 dark:text-slate-400">
                         {st.totalRows} row{st.totalRows === 1 ? '' : 's'}
                         {st.periodStart && st.periodEnd
-                          ? ` · ${formatDay(st.periodStart)} – ${formatDay(st.periodEnd)}`
+                          ? ` · ${formatDate(st.periodStart)} – ${formatDate(st.periodEnd)}`
                           : st.firstDate
-                            ? ` · ${formatDay(st.firstDate)} – ${formatDay(st.lastDate!)}`
+                            ? ` · ${formatDate(st.firstDate)} – ${formatDate(st.lastDate!)}`
                             : ''}
                         {st.closingBalance ? (
                           <>
@@ -483,31 +475,23 @@ export const ImportWizard = ({
                               minor={st.closingBalance.amount}
                               currency={st.currency ?? target?.currency ?? account.currency}
                             />{' '}
-                            on {formatDay(st.closingBalance.date)}
+                            on {formatDate(st.closingBalance.date)}
                           </>
                         ) : null}
                       </div>
                     </div>
-                    <div>
-                      <Label htmlFor={`imp-statement-${st.index}`}>Import into</Label>
-                      <select
-                        id={`imp-statement-${st.index}`}
-                        value={assign[st.index] ?? st.moneyAccountId ?? ''}
-                        onChange={(e) => {
-                          const chosen = { ...assign, [st.index]: e.target.value };
-                          setAssign(chosen);
-                          void runPreview(sniff ? mapping : null, chosen);
-                        }}
-                        className={inputClass}
-                      >
-                        <option value="">— leave this statement out —</option>
-                        {live.map((a) => (
-                          <option key={a.id} value={a.id}>
-                            {a.name} ({a.currency})
-                          </option>
-                        ))}
-                      </select>
-                    </div>
+                    <MoneyAccountField
+                      id={`imp-statement-${st.index}`}
+                      label="Import into"
+                      value={assign[st.index] ?? st.moneyAccountId ?? ''}
+                      onChange={(id) => {
+                        const chosen = { ...assign, [st.index]: id };
+                        setAssign(chosen);
+                        void runPreview(sniff ? mapping : null, chosen);
+                      }}
+                      accounts={live}
+                      empty="— leave this statement out —"
+                    />
                     {st.notices.length > 0 ? (
                       <ul className="text-xs text-amber-700 sm:col-span-2 dark:text-amber-400">
                         {st.notices.map((n) => (
@@ -555,7 +539,7 @@ export const ImportWizard = ({
                     data-testid={r.duplicate ? 'preview-duplicate' : 'preview-row'}
                   >
                     <td className="border-t border-slate-100 px-3 py-1.5 whitespace-nowrap dark:border-slate-800">
-                      {formatDay(r.date)}
+                      {formatDate(r.date)}
                     </td>
                     <td className="border-t border-slate-100 px-3 py-1.5 dark:border-slate-800">
                       {r.description} {r.duplicate ? <Badge tone="slate">Duplicate — skipped</Badge> : null}

@@ -7,9 +7,10 @@ import { Money, formatAmount } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge, EmptyState } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
+import { formatDate } from '../../lib/format.ts';
 import { api } from '../../lib/api.ts';
 import { keys } from '../../lib/queryKeys.ts';
-import { errorMessage, formatDay, useMoneyMutation, useOrgId } from './api.ts';
+import { errorMessage, useMoneyMutation, useOrgId } from './api.ts';
 
 // Matching a bank line to open invoices or to a payment recorded by hand (issue 13 §4): an
 // uncategorised money-in line shows "Match"; the dialog lists the server's ranked suggestions
@@ -176,8 +177,8 @@ const SuggestionList = ({ tx, onMatched }: { tx: Transaction; onMatched: (text: 
                     </span>
                     <span className="block text-xs text-slate-500 dark:text-slate-400">
                       {s.kind === 'payment'
-                        ? `Recorded ${formatDay(s.paymentDate!)}`
-                        : `Issued ${formatDay(s.issueDate)}, due ${formatDay(s.dueDate)}`}
+                        ? `Recorded ${formatDate(s.paymentDate!)}`
+                        : `Issued ${formatDate(s.issueDate)}, due ${formatDate(s.dueDate)}`}
                       {on && allocated !== undefined
                         ? ` · this line settles ${formatAmount(allocated, s.currency)}`
                         : ''}
@@ -363,7 +364,7 @@ export const MatchAction = ({
           onOpenChange={setOpen}
           wide
           title={current ? `Matched: ${tx.description}` : `Match: ${tx.description}`}
-          description={`${formatDay(tx.date)} · ${formatAmount(tx.amount, tx.currency)} into ${tx.moneyAccountName}`}
+          description={`${formatDate(tx.date)} · ${formatAmount(tx.amount, tx.currency)} into ${tx.moneyAccountName}`}
         >
           {current ? (
             <MatchDetails

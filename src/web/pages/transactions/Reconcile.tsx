@@ -1,17 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { TransactionPage } from '../../../shared/transactions.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card, EmptyState } from '../../components/ui/Card.tsx';
-import { Dialog } from '../../components/ui/Dialog.tsx';
+import { TextField } from '../../components/ui/Field.tsx';
+import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { FormDialog } from '../../components/ui/FormDialog.tsx';
+import { formatDate } from '../../lib/format.ts';
 import { api } from '../../lib/api.ts';
 import { keys } from '../../lib/queryKeys.ts';
 import {
   apiCalls,
   errorMessage,
-  formatDay,
   readAmount,
   todayIso,
   useMoneyMutation,
@@ -19,8 +21,9 @@ import {
   useReconciliation,
   useWallet,
 } from './api.ts';
-import { Label, Skeleton, inputClass } from './Controls.tsx';
+import { Skeleton } from './Controls.tsx';
 import { formMoneyAccountId } from './defaultAccount.ts';
+import { MoneyAccountField } from './fields.tsx';
 
 // Reconciliation: start with an account, the statement's end date and balance; tick off the
 // transactions on the statement and watch the difference; finish at zero. Undo the last one.
@@ -43,16 +46,15 @@ export const ReconcileStart = ({
   const accountId = formMoneyAccountId(wallet.data, picked);
   const [date, setDate] = useState(todayIso());
   const [balanceText, setBalanceText] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [undoError, setUndoError] = useState<string | null>(null);
   const start = useMoneyMutation(apiCalls.startReconciliation);
   const undo = useMoneyMutation(apiCalls.undoLast);
   const account = live.find((a) => a.id === accountId);
   const balance = readAmount(balanceText, account?.currency ?? 'USD', true);
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    if (balance.value === null) return setError(balance.error ?? 'Enter the balance the statement shows.');
+  const submit = async () => {
+    setUndoError(null);
+    if (balance.value === null) return balance.error ?? 'Enter the balance the statement shows.';
     try {
       const rec = await start.mutateAsync({
         moneyAccountId: accountId,
@@ -61,104 +63,103 @@ export const ReconcileStart = ({
       });
       onStarted(rec.id);
     } catch (err) {
+      // One is already open for the account: carry on with it.
       const details = (err as { details?: { reconciliationId?: string } }).details;
-      if (details?.reconciliationId) return onStarted(details.reconciliationId);
-      setError(errorMessage(err));
+      if (!details?.reconciliationId) throw err;
+      onStarted(details.reconciliationId);
+    }
+  };
+
+  const undoLast = async () => {
+    if (
+      !account ||
+      !window.confirm(`Undo the last reconciliation of ${account.name}? Its transactions unlock.`)
+    )
+      return;
+    setUndoError(null);
+    try {
+      const r = await undo.mutateAsync(account.id);
+      onNotice(
+        `The reconciliation through ${formatDate(r.statementDate)} was undone; its transactions are unlocked.`,
+      );
+      onClose();
+    } catch (err) {
+      setUndoError(errorMessage(err));
     }
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !o && onClose()}
       title="Reconcile an account"
       description="Match the account against a bank statement: enter the statement's end date and closing balance."
+      onClose={onClose}
+      onSubmit={submit}
+      submitLabel="Start reconciling"
+      error={undoError}
+      extraAction={
+        <Button
+          variant="ghost"
+          disabled={!account?.lastReconciledDate}
+          busy={undo.isPending}
+          onClick={undoLast}
+        >
+          Undo last reconciliation
+        </Button>
+      }
     >
-      <form onSubmit={submit} className="space-y-3" noValidate>
-        {error ? <Alert>{error}</Alert> : null}
-        <div>
-          <Label htmlFor="rec-account">Account</Label>
-          <select
-            id="rec-account"
-            value={accountId}
-            onChange={(e) => setAccountId(e.target.value)}
-            className={inputClass}
-          >
-            {live.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name} ({a.currency})
-              </option>
-            ))}
-          </select>
-          {account?.lastReconciledDate ? (
-            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              Last reconciled through {formatDay(account.lastReconciledDate)}.
-            </p>
-          ) : null}
-        </div>
-        <div className="grid gap-3 sm:grid-cols-2">
-          <div>
-            <Label htmlFor="rec-date">Statement end date</Label>
-            <input
-              id="rec-date"
-              type="date"
-              value={date}
-              onChange={(e) => setDate(e.target.value)}
-              className={inputClass}
-            />
-          </div>
-          <div>
-            <Label htmlFor="rec-balance">Statement closing balance ({account?.currency})</Label>
-            <input
-              id="rec-balance"
-              inputMode="decimal"
-              value={balanceText}
-              onChange={(e) => setBalanceText(e.target.value)}
-              className={inputClass}
-              placeholder="0.00"
-            />
-            {balance.error ? (
-              <p className="mt-1 text-xs text-red-600 dark:text-red-400">{balance.error}</p>
-            ) : null}
-          </div>
-        </div>
-        <div className="flex flex-wrap justify-between gap-2 pt-2">
-          <Button
-            variant="ghost"
-            disabled={!account?.lastReconciledDate}
-            busy={undo.isPending}
-            onClick={async () => {
-              if (
-                !account ||
-                !window.confirm(`Undo the last reconciliation of ${account.name}? Its transactions unlock.`)
-              )
-                return;
-              try {
-                const r = await undo.mutateAsync(account.id);
-                onNotice(
-                  `The reconciliation through ${formatDay(r.statementDate)} was undone; its transactions are unlocked.`,
-                );
-                onClose();
-              } catch (err) {
-                setError(errorMessage(err));
-              }
-            }}
-          >
-            Undo last reconciliation
-          </Button>
-          <div className="flex gap-2">
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" busy={start.isPending}>
-              Start reconciling
-            </Button>
-          </div>
-        </div>
-      </form>
-    </Dialog>
+      <MoneyAccountField
+        id="rec-account"
+        label="Account"
+        value={accountId}
+        onChange={setAccountId}
+        accounts={live}
+        hint={
+          account?.lastReconciledDate
+            ? `Last reconciled through ${formatDate(account.lastReconciledDate)}.`
+            : undefined
+        }
+      />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <TextField
+          id="rec-date"
+          label="Statement end date"
+          type="date"
+          value={date}
+          onChange={(e) => setDate(e.target.value)}
+        />
+        <TextField
+          id="rec-balance"
+          label={`Statement closing balance (${account?.currency ?? ''})`}
+          inputMode="decimal"
+          value={balanceText}
+          onChange={(e) => setBalanceText(e.target.value)}
+          placeholder="0.00"
+          error={balance.error}
+        />
+      </div>
+    </FormDialog>
   );
 };
+
+const Figure = ({
+  label,
+  testId,
+  className = 'font-semibold',
+  children,
+}: {
+  label: string;
+  testId?: string;
+  className?: string;
+  children: ReactNode;
+}) => (
+  <div>
+    <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+    <dd className={`text-lg ${className}`} data-testid={testId}>
+      {children}
+    </dd>
+  </div>
+);
 
 export const ReconcileView = ({ id, onClose }: { id: string; onClose: () => void }) => {
   const orgId = useOrgId();
@@ -207,7 +208,7 @@ export const ReconcileView = ({ id, onClose }: { id: string; onClose: () => void
             Reconcile {account?.name ?? ''}
           </h1>
           <p className="text-sm text-slate-500 dark:text-slate-400">
-            Statement ending {formatDay(r.statementDate)}
+            Statement ending {formatDate(r.statementDate)}
           </p>
         </div>
       </div>
@@ -217,33 +218,22 @@ export const ReconcileView = ({ id, onClose }: { id: string; onClose: () => void
       ) : null}
       <Card>
         <dl className="grid grid-cols-2 gap-4 p-5 sm:grid-cols-4" aria-live="polite">
-          <div>
-            <dt className="text-xs text-slate-500 dark:text-slate-400">Statement balance</dt>
-            <dd className="text-lg font-semibold">
-              <Money minor={r.statementBalance} currency={r.currency} />
-            </dd>
-          </div>
-          <div>
-            <dt className="text-xs text-slate-500 dark:text-slate-400">Previously reconciled</dt>
-            <dd className="text-lg font-semibold">
-              <Money minor={r.openingBalance} currency={r.currency} />
-            </dd>
-          </div>
-          <div>
-            <dt className="text-xs text-slate-500 dark:text-slate-400">Cleared balance</dt>
-            <dd className="text-lg font-semibold" data-testid="cleared-balance">
-              <Money minor={r.clearedBalance} currency={r.currency} />
-            </dd>
-          </div>
-          <div>
-            <dt className="text-xs text-slate-500 dark:text-slate-400">Difference</dt>
-            <dd
-              className={`text-lg font-bold ${r.difference === 0 ? 'text-emerald-700 dark:text-emerald-400' : 'text-amber-700 dark:text-amber-300'}`}
-              data-testid="reconcile-difference"
-            >
-              <Money minor={r.difference} currency={r.currency} tintNegative={false} />
-            </dd>
-          </div>
+          <Figure label="Statement balance">
+            <Money minor={r.statementBalance} currency={r.currency} />
+          </Figure>
+          <Figure label="Previously reconciled">
+            <Money minor={r.openingBalance} currency={r.currency} />
+          </Figure>
+          <Figure label="Cleared balance" testId="cleared-balance">
+            <Money minor={r.clearedBalance} currency={r.currency} />
+          </Figure>
+          <Figure
+            label="Difference"
+            testId="reconcile-difference"
+            className={`font-bold ${r.difference === 0 ? 'text-emerald-700 dark:text-emerald-400' : 'text-amber-700 dark:text-amber-300'}`}
+          >
+            <Money minor={r.difference} currency={r.currency} tintNegative={false} />
+          </Figure>
         </dl>
         {rows.length === 0 ? (
           <EmptyState
@@ -251,67 +241,55 @@ export const ReconcileView = ({ id, onClose }: { id: string; onClose: () => void
             description="There are no unreconciled transactions in this account up to the statement date."
           />
         ) : (
-          <div className="overflow-x-auto border-t border-slate-200 dark:border-slate-800">
-            <table className="w-full text-sm">
-              <caption className="sr-only">Transactions to tick off against the statement</caption>
-              <thead className="bg-slate-50 text-xs text-slate-500 uppercase dark:bg-slate-900/60 dark:text-slate-400">
-                <tr>
-                  <th scope="col" className="w-14 px-3 py-2">
+          <Table
+            caption="Transactions to tick off against the statement"
+            captionHidden
+            className="border-t border-slate-200 dark:border-slate-800"
+          >
+            <thead>
+              <tr>
+                <Th className="w-14">
+                  <input
+                    type="checkbox"
+                    className="h-5 w-5"
+                    aria-label="Tick all"
+                    disabled={closed}
+                    checked={rows.length > 0 && rows.every((t) => ticked.has(t.id))}
+                    onChange={(e) =>
+                      setTicked(
+                        rows.map((t) => t.id),
+                        e.target.checked,
+                      )
+                    }
+                  />
+                </Th>
+                <Th>Date</Th>
+                <Th>Description</Th>
+                <Th numeric>Amount</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((t) => (
+                <tr key={t.id} className={ticked.has(t.id) ? 'bg-emerald-50/60 dark:bg-emerald-950/30' : ''}>
+                  <Td className="py-1">
                     <input
                       type="checkbox"
                       className="h-5 w-5"
-                      aria-label="Tick all"
+                      aria-label={`Tick ${t.description}`}
                       disabled={closed}
-                      checked={rows.length > 0 && rows.every((t) => ticked.has(t.id))}
-                      onChange={(e) =>
-                        setTicked(
-                          rows.map((t) => t.id),
-                          e.target.checked,
-                        )
-                      }
+                      checked={ticked.has(t.id)}
+                      onChange={(e) => setTicked([t.id], e.target.checked)}
                     />
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-left">
-                    Date
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-left">
-                    Description
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Amount
-                  </th>
+                  </Td>
+                  <Td className="whitespace-nowrap">{formatDate(t.date)}</Td>
+                  <Td>{t.description}</Td>
+                  <Td numeric>
+                    <Money minor={t.amount} currency={t.currency} />
+                  </Td>
                 </tr>
-              </thead>
-              <tbody>
-                {rows.map((t) => (
-                  <tr
-                    key={t.id}
-                    className={ticked.has(t.id) ? 'bg-emerald-50/60 dark:bg-emerald-950/30' : ''}
-                  >
-                    <td className="border-t border-slate-100 px-3 py-1 dark:border-slate-800">
-                      <input
-                        type="checkbox"
-                        className="h-5 w-5"
-                        aria-label={`Tick ${t.description}`}
-                        disabled={closed}
-                        checked={ticked.has(t.id)}
-                        onChange={(e) => setTicked([t.id], e.target.checked)}
-                      />
-                    </td>
-                    <td className="border-t border-slate-100 px-3 py-2 whitespace-nowrap dark:border-slate-800">
-                      {formatDay(t.date)}
-                    </td>
-                    <td className="border-t border-slate-100 px-3 py-2 dark:border-slate-800">
-                      {t.description}
-                    </td>
-                    <td className="border-t border-slate-100 px-3 py-2 text-right dark:border-slate-800">
-                      <Money minor={t.amount} currency={t.currency} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </Table>
         )}
         {!closed ? (
           <div className="flex flex-wrap justify-between gap-2 border-t border-slate-200 p-4 dark:border-slate-800">

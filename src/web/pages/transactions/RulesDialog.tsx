@@ -5,18 +5,20 @@ import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge, EmptyState } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
+import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import {
   apiCalls,
   errorMessage,
   readAmount,
+  readTaxRate,
   useCategories,
   useMoneyMutation,
   useRules,
   useWallet,
 } from './api.ts';
-import { CategorySelect } from './CategorySelect.tsx';
-import { Label, Skeleton, inputClass } from './Controls.tsx';
+import { Skeleton } from './Controls.tsx';
+import { CategoryField, MoneyAccountField } from './fields.tsx';
 
 // Categorisation rules: conditions on description/payee text, amount range, direction and
 // account; actions set the category, payee and tax rate. Lower priority numbers run first.
@@ -82,9 +84,8 @@ export const RulesDialog = ({
     e.preventDefault();
     setError(null);
     if (min.error || max.error) return setError(min.error ?? max.error);
-    const tax = form.setTaxRate.trim() === '' ? null : Math.round(Number(form.setTaxRate) * 100);
-    if (tax !== null && (!Number.isFinite(tax) || tax < 0 || tax > 10000))
-      return setError('Enter the tax rate as a percent between 0 and 100.');
+    const tax = readTaxRate(form.setTaxRate);
+    if (tax.error) return setError(tax.error);
     try {
       await create.mutateAsync({
         name: form.name.trim(),
@@ -97,7 +98,7 @@ export const RulesDialog = ({
         moneyAccountId: form.moneyAccountId || null,
         setCategoryAccountId: form.setCategoryAccountId,
         setPayee: form.setPayee.trim() || null,
-        setTaxRate: tax,
+        setTaxRate: tax.value,
       });
       setForm({
         ...form,
@@ -190,121 +191,90 @@ export const RulesDialog = ({
               <h3 className="text-sm font-semibold text-slate-900 dark:text-white">New rule</h3>
               <div className="grid gap-3 sm:grid-cols-4">
                 <div className="sm:col-span-3">
-                  <Label htmlFor="rule-name">Name</Label>
-                  <input
-                    id="rule-name"
-                    value={form.name}
-                    onChange={set('name')}
-                    className={inputClass}
-                    required
-                  />
+                  <TextField id="rule-name" label="Name" value={form.name} onChange={set('name')} required />
                 </div>
-                <div>
-                  <Label htmlFor="rule-priority">Priority</Label>
-                  <input
-                    id="rule-priority"
-                    type="number"
-                    min={0}
-                    value={form.priority}
-                    onChange={set('priority')}
-                    className={inputClass}
-                  />
-                </div>
+                <TextField
+                  id="rule-priority"
+                  label="Priority"
+                  type="number"
+                  min={0}
+                  value={form.priority}
+                  onChange={set('priority')}
+                />
                 <div className="sm:col-span-2">
-                  <Label htmlFor="rule-desc">Description contains</Label>
-                  <input
+                  <TextField
                     id="rule-desc"
+                    label="Description contains"
                     value={form.descriptionContains}
                     onChange={set('descriptionContains')}
-                    className={inputClass}
                   />
                 </div>
                 <div className="sm:col-span-2">
-                  <Label htmlFor="rule-payee">Payee contains</Label>
-                  <input
+                  <TextField
                     id="rule-payee"
+                    label="Payee contains"
                     value={form.payeeContains}
                     onChange={set('payeeContains')}
-                    className={inputClass}
                   />
                 </div>
-                <div>
-                  <Label htmlFor="rule-min">Amount from</Label>
-                  <input
-                    id="rule-min"
-                    inputMode="decimal"
-                    value={form.min}
-                    onChange={set('min')}
-                    className={inputClass}
-                  />
-                </div>
-                <div>
-                  <Label htmlFor="rule-max">Amount to</Label>
-                  <input
-                    id="rule-max"
-                    inputMode="decimal"
-                    value={form.max}
-                    onChange={set('max')}
-                    className={inputClass}
-                  />
-                </div>
-                <div>
-                  <Label htmlFor="rule-direction">Direction</Label>
-                  <select
-                    id="rule-direction"
-                    value={form.direction}
-                    onChange={set('direction')}
-                    className={inputClass}
-                  >
-                    <option value="any">In or out</option>
-                    <option value="in">Money in</option>
-                    <option value="out">Money out</option>
-                  </select>
-                </div>
-                <div>
-                  <Label htmlFor="rule-account">Account</Label>
-                  <select
-                    id="rule-account"
-                    value={form.moneyAccountId}
-                    onChange={set('moneyAccountId')}
-                    className={inputClass}
-                  >
-                    <option value="">Any account</option>
-                    {wallet.data?.accounts.map((a) => (
-                      <option key={a.id} value={a.id}>
-                        {a.name}
-                      </option>
-                    ))}
-                  </select>
-                </div>
+                <TextField
+                  id="rule-min"
+                  label="Amount from"
+                  inputMode="decimal"
+                  value={form.min}
+                  onChange={set('min')}
+                  error={min.error}
+                />
+                <TextField
+                  id="rule-max"
+                  label="Amount to"
+                  inputMode="decimal"
+                  value={form.max}
+                  onChange={set('max')}
+                  error={max.error}
+                />
+                <SelectField
+                  id="rule-direction"
+                  label="Direction"
+                  value={form.direction}
+                  onChange={set('direction')}
+                  options={[
+                    { value: 'any', label: 'In or out' },
+                    { value: 'in', label: 'Money in' },
+                    { value: 'out', label: 'Money out' },
+                  ]}
+                />
+                <MoneyAccountField
+                  id="rule-account"
+                  label="Account"
+                  value={form.moneyAccountId}
+                  onChange={(v) => setForm({ ...form, moneyAccountId: v })}
+                  accounts={wallet.data?.accounts ?? []}
+                  empty="Any account"
+                  withCurrency={false}
+                />
                 <div className="sm:col-span-2">
-                  <Label htmlFor="rule-category">Set category</Label>
-                  <CategorySelect
+                  <CategoryField
                     id="rule-category"
+                    label="Set category"
                     value={form.setCategoryAccountId}
                     onChange={(v) => setForm({ ...form, setCategoryAccountId: v })}
                     categories={categories}
                   />
                 </div>
-                <div>
-                  <Label htmlFor="rule-set-payee">Set payee</Label>
-                  <input
-                    id="rule-set-payee"
-                    value={form.setPayee}
-                    onChange={set('setPayee')}
-                    className={inputClass}
-                  />
-                </div>
-                <div>
-                  <Label htmlFor="rule-tax">Set tax rate (%)</Label>
-                  <input
-                    id="rule-tax"
-                    inputMode="decimal"
-                    value={form.setTaxRate}
-                    onChange={set('setTaxRate')}
-                    className={inputClass}
-                  />
-                </div>
+                <TextField
+                  id="rule-set-payee"
+                  label="Set payee"
+                  value={form.setPayee}
+                  onChange={set('setPayee')}
+                />
+                <TextField
+                  id="rule-tax"
+                  label="Set tax rate (%)"
+                  inputMode="decimal"
+                  value={form.setTaxRate}
+                  onChange={set('setTaxRate')}
+                />
               </div>
               <div className="flex justify-end">
                 <Button

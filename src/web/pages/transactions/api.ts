@@ -14,6 +14,7 @@ import {
   type TransactionTotals,
 } from '../../../shared/transactions.ts';
 import type { BalanceHistory, ExchangeRate, MoneyAccount, WalletSummary } from '../../../shared/wallet.ts';
+import { problemText } from '../../components/ui/FormDialog.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
@@ -286,26 +287,19 @@ export const readAmount = (
   }
 };
 
-export const errorMessage = (error: unknown) =>
-  error instanceof ApiError || error instanceof Error
-    ? error.message
-    : 'Something went wrong. Please try again.';
+/** The message to show for what a call threw (the form dialogs' own reading of it). */
+export const errorMessage = problemText;
+
+/** Reads a tax rate typed as a percent ("8.25") into hundredths of a percent; null when blank. */
+export const readTaxRate = (text: string): { value: number | null; error: string | null } => {
+  if (text.trim() === '') return { value: null, error: null };
+  const value = Math.round(Number(text) * 100);
+  return Number.isFinite(value) && value >= 0 && value <= 10000
+    ? { value, error: null }
+    : { value: null, error: 'Enter the tax rate as a percent between 0 and 100.' };
+};
 
 export const todayIso = () => {
   const d = new Date();
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
-
-export const monthBounds = (today: string) => {
-  const [y, m] = today.split('-').map(Number) as [number, number];
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return { from: `${today.slice(0, 7)}-01`, to: `${today.slice(0, 7)}-${String(last).padStart(2, '0')}` };
-};
-
-const DATE_FORMAT = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-export const formatDay = (iso: string) => DATE_FORMAT.format(new Date(`${iso}T00:00:00Z`));

@@ -22,13 +22,13 @@ import { Money } from '../../components/money/Money.tsx';
 import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
+import { formatDate } from '../../lib/format.ts';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { keys } from '../../lib/queryKeys.ts';
 import {
   apiCalls,
   errorMessage,
-  formatDay,
   useBalanceHistory,
   useMoneyMutation,
   useRates,
@@ -74,7 +74,7 @@ const LatestTransactions = ({ account }: { account: MoneyAccount }) => {
           <span className="min-w-0">
             <span className="block truncate text-slate-900 dark:text-white">{t.description}</span>
             <span className="text-xs text-slate-500 dark:text-slate-400">
-              {formatDay(t.date)} · {t.categoryName ?? 'Uncategorised'}
+              {formatDate(t.date)} · {t.categoryName ?? 'Uncategorised'}
             </span>
           </span>
           <Money minor={t.amount} currency={t.currency} className="font-medium" />
@@ -119,7 +119,7 @@ const AccountCard = ({
                 <Badge tone="amber">{account.uncategorizedCount} to categorise</Badge>
               ) : null}
               {account.lastReconciledDate ? (
-                <Badge tone="green">Reconciled to {formatDay(account.lastReconciledDate)}</Badge>
+                <Badge tone="green">Reconciled to {formatDate(account.lastReconciledDate)}</Badge>
               ) : null}
             </div>
           </div>
@@ -132,7 +132,7 @@ const AccountCard = ({
             <p className="text-xs text-slate-500 dark:text-slate-400">
               Book value <Money minor={account.baseBalance} currency={baseCurrency} />
               {account.rate ? ` · latest rate ${account.rate}` : ''}
-              {account.rateDate ? ` (${formatDay(account.rateDate)})` : ''}
+              {account.rateDate ? ` (${formatDate(account.rateDate)})` : ''}
             </p>
           ) : null}
           <p className="text-xs text-slate-500 dark:text-slate-400">Ledger balance</p>
@@ -326,7 +326,7 @@ const WalletPage = () => {
                           <span className="tabular-nums">
                             {a?.rate ? `${a.rate} ${company.baseCurrency}` : '—'}
                             {a?.rateDate ? (
-                              <span className="text-slate-500"> · {formatDay(a.rateDate)}</span>
+                              <span className="text-slate-500"> · {formatDate(a.rateDate)}</span>
                             ) : null}
                           </span>
                         </li>
@@ -372,7 +372,7 @@ const WalletPage = () => {
                 {rates.data!.slice(0, 10).map((r) => (
                   <li key={`${r.currency}-${r.date}`} className="flex justify-between px-5 py-2">
                     <span>
-                      {r.currency} · {formatDay(r.date)}
+                      {r.currency} · {formatDate(r.date)}
                     </span>
                     <span className="tabular-nums">{r.rate}</span>
                   </li>
@@ -383,12 +383,12 @@ const WalletPage = () => {
         </>
       )}
 
-      {dialog?.kind === 'add' ? <AddAccountDialog open onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === 'add' ? <AddAccountDialog onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === 'transfer' ? (
-        <TransferDialog open onClose={() => setDialog(null)} fromId={dialog.fromId} />
+        <TransferDialog onClose={() => setDialog(null)} fromId={dialog.fromId} />
       ) : null}
       {dialog?.kind === 'rate' ? (
-        <RateDialog open onClose={() => setDialog(null)} currency={dialog.currency} />
+        <RateDialog onClose={() => setDialog(null)} currency={dialog.currency} />
       ) : null}
     </div>
   );

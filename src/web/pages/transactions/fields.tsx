@@ -1,0 +1,69 @@
+import type { Account } from '../../../shared/ledger.ts';
+import type { MoneyAccount } from '../../../shared/wallet.ts';
+import { FieldShell, SelectField } from '../../components/ui/Field.tsx';
+import { CategorySelect } from './CategorySelect.tsx';
+
+// Fields the transactions and wallet forms share: a money account picked by name and currency
+// ("Business checking (USD)"), and a labelled category picker.
+
+export const MoneyAccountField = ({
+  id,
+  label,
+  value,
+  onChange,
+  accounts,
+  empty,
+  withCurrency = true,
+  hint,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (id: string) => void;
+  accounts: MoneyAccount[];
+  /** A first option with the value '' ("All accounts", "— leave this statement out —"). */
+  empty?: string;
+  withCurrency?: boolean;
+  hint?: string;
+}) => (
+  <SelectField
+    id={id}
+    label={label}
+    value={value}
+    onChange={(e) => onChange(e.target.value)}
+    hint={hint}
+    options={[
+      ...(empty === undefined ? [] : [{ value: '', label: empty }]),
+      ...accounts.map((a) => ({ value: a.id, label: withCurrency ? `${a.name} (${a.currency})` : a.name })),
+    ]}
+  />
+);
+
+export const CategoryField = ({
+  id,
+  label,
+  value,
+  onChange,
+  categories,
+  placeholder,
+  extra,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  categories: Account[];
+  placeholder?: string;
+  extra?: { value: string; label: string }[];
+}) => (
+  <FieldShell id={id} label={label}>
+    <CategorySelect
+      id={id}
+      value={value}
+      onChange={onChange}
+      categories={categories}
+      placeholder={placeholder}
+      extra={extra}
+    />
+  </FieldShell>
+);
