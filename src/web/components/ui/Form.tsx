@@ -1,14 +1,10 @@
-import { type FormEvent, type ReactNode, type TextareaHTMLAttributes, forwardRef, useId } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { Button, type ButtonVariant } from './Button.tsx';
 import { Alert } from './Card.tsx';
-import { Dialog } from './Dialog.tsx';
-import { FieldShell } from './Field.tsx';
 
-// A form the way every screen writes one: the error of the last try at the top (announced),
-// the fields, then the actions on the right (Cancel, then the submit button, which shows it
-// is busy without losing focus). In a dialog: <FormDialog>, the Dialog around the same form.
-// The submit event is kept to this form: a dialog renders in a portal, and React would
-// otherwise bubble its submit to a form the dialog was opened from.
+// A form on a page (in a dialog: FormDialog.tsx): the error of the last try at the top
+// (announced), the fields, then the actions on the right (Cancel, then the submit button,
+// which shows it is busy without losing focus). Also the kit's checkbox with its label.
 
 export type FormProps = {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void | Promise<void>;
@@ -70,31 +66,6 @@ export const FormActions = ({ children }: { children: ReactNode }) => (
   <div className="flex flex-wrap justify-end gap-2">{children}</div>
 );
 
-export type FormDialogProps = Omit<FormProps, 'onCancel'> & {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  title: string;
-  description?: string;
-  wide?: boolean;
-  /** Shows Cancel (closing the dialog) before the submit button; on by default. */
-  cancel?: boolean;
-};
-
-/** A dialog holding one form; Cancel closes it. */
-export const FormDialog = ({
-  open,
-  onOpenChange,
-  title,
-  description,
-  wide,
-  cancel = true,
-  ...form
-}: FormDialogProps) => (
-  <Dialog open={open} onOpenChange={onOpenChange} title={title} description={description} wide={wide}>
-    <Form {...form} onCancel={cancel ? () => onOpenChange(false) : undefined} />
-  </Dialog>
-);
-
 /** A checkbox with its label beside it, 44 px high. */
 export const CheckboxField = ({
   label,
@@ -118,31 +89,3 @@ export const CheckboxField = ({
     {label}
   </label>
 );
-
-export type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
-  label: ReactNode;
-  hint?: ReactNode;
-  error?: string | null;
-};
-
-/** A labelled multi-line field (addresses, notes, messages). */
-export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>(
-  ({ label, hint, error, id, className = '', rows = 3, ...rest }, ref) => {
-    const autoId = useId();
-    const fieldId = id ?? autoId;
-    return (
-      <FieldShell id={fieldId} label={label} hint={hint} error={error}>
-        <textarea
-          ref={ref}
-          id={fieldId}
-          rows={rows}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined}
-          className={`block w-full rounded-lg border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none disabled:bg-slate-100 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-500 dark:disabled:bg-slate-800 ${error ? 'border-red-500 dark:border-red-400' : 'border-slate-300 dark:border-slate-700'} ${className}`}
-          {...rest}
-        />
-      </FieldShell>
-    );
-  },
-);
-TextAreaField.displayName = 'TextAreaField';

@@ -4,14 +4,15 @@ import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Badge } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
-import { CheckboxField, FormDialog } from '../../components/ui/Form.tsx';
+import { CheckboxField } from '../../components/ui/Form.tsx';
+import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { ActionsTh, ListCard, NewButton } from '../../components/ui/ListCard.tsx';
 import { Table, Td, Th } from '../../components/ui/Table.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { InvoiceSettingsCard } from './InvoiceSettingsCard.tsx';
 import { useInvoicingAccounts, useInvoicingMutation, useItems, useTaxRates } from './invoicesApi.ts';
-import { errorMessage, succeeded, taxRateOptions, tryParseMoney } from './parts.tsx';
+import { errorMessage, taxRateOptions, tryParseMoney } from './parts.tsx';
 
 // Products and services, tax rates, and the invoice settings (numbering, the company's
 // address, tax number and logo printed on every invoice).
@@ -116,18 +117,11 @@ const ItemDialog = ({ onClose }: { onClose: () => void }) => {
       taxRateId: taxRateId || null,
       incomeAccountId: accountId || null,
     };
-    if (await succeeded(save.mutateAsync(body))) onClose();
+    await save.mutateAsync(body);
+    onClose();
   };
   return (
-    <FormDialog
-      open
-      onOpenChange={(open) => (open ? undefined : onClose())}
-      title="New item"
-      onSubmit={submit}
-      error={save.error ? errorMessage(save.error) : null}
-      submitLabel="Create item"
-      busy={save.isPending}
-    >
+    <FormDialog onClose={onClose} title="New item" onSubmit={submit} submitLabel="Create item">
       <TextField
         label="Name"
         value={name}
@@ -233,17 +227,14 @@ const TaxRateDialog = ({ onClose }: { onClose: () => void }) => {
   );
   return (
     <FormDialog
-      open
-      onOpenChange={(open) => (open ? undefined : onClose())}
+      onClose={onClose}
       title="New tax rate"
-      noValidate={false}
+      browserValidation
       onSubmit={async () => {
-        if (await succeeded(save.mutateAsync({ name, percent: percent.trim(), inclusive, compound })))
-          onClose();
+        await save.mutateAsync({ name, percent: percent.trim(), inclusive, compound });
+        onClose();
       }}
-      error={save.error ? errorMessage(save.error) : null}
       submitLabel="Create tax rate"
-      busy={save.isPending}
     >
       <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
       <TextField

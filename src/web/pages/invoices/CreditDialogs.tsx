@@ -4,12 +4,12 @@ import { Money } from '../../components/money/Money.tsx';
 import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
-import { FormDialog } from '../../components/ui/Form.tsx';
+import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { priceText } from './editorState.ts';
 import { useInvoicingMutation } from './invoicesApi.ts';
-import { errorMessage, succeeded, todayIso, tryParseMoney } from './parts.tsx';
+import { todayIso, tryParseMoney } from './parts.tsx';
 
 // Dialogs that move a customer's credit (decision 0028): refund it from a money account, or
 // apply it to one of their open invoices. The server checks every limit again; these only
@@ -66,21 +66,18 @@ export const RefundDialog = ({
       reference,
       ...(foreign && rate.trim() ? { exchangeRate: rate.trim() } : {}),
     };
-    if (await succeeded(refund.mutateAsync(body))) {
-      onOpenChange(false);
-      onDone?.(`Refund of ${amount} ${currency} recorded.`);
-    }
+    await refund.mutateAsync(body);
+    onOpenChange(false);
+    onDone?.(`Refund of ${amount} ${currency} recorded.`);
   };
   return (
     <FormDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onClose={() => onOpenChange(false)}
       title={title}
       description={description}
       onSubmit={submit}
-      error={refund.error ? errorMessage(refund.error) : null}
       submitLabel="Record refund"
-      busy={refund.isPending}
     >
       <p className="text-sm text-slate-600 dark:text-slate-300">
         Credit available to refund: <Money minor={available} currency={currency} className="font-semibold" />
@@ -161,20 +158,17 @@ export const ApplyCreditDialog = ({
   const submit = async () => {
     setTouched(true);
     if (amountError || !invoiceId) return;
-    if (await succeeded(apply.mutateAsync({ invoiceId, amount: parsed, date }))) {
-      onOpenChange(false);
-      onDone?.(`Credit of ${amount} ${currency} applied to ${target?.number ?? 'the invoice'}.`);
-    }
+    await apply.mutateAsync({ invoiceId, amount: parsed, date });
+    onOpenChange(false);
+    onDone?.(`Credit of ${amount} ${currency} applied to ${target?.number ?? 'the invoice'}.`);
   };
   return (
     <FormDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onClose={() => onOpenChange(false)}
       title={`Apply ${customerName}'s credit`}
       onSubmit={submit}
-      error={apply.error ? errorMessage(apply.error) : null}
       submitLabel="Apply credit"
-      busy={apply.isPending}
       submitDisabled={invoices.length === 0}
     >
       <p className="text-sm text-slate-600 dark:text-slate-300">

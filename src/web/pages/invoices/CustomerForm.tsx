@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import type { Customer } from '../../../shared/invoices.ts';
-import { TextField } from '../../components/ui/Field.tsx';
-import { FormDialog, TextAreaField } from '../../components/ui/Form.tsx';
+import { TextField, TextAreaField } from '../../components/ui/Field.tsx';
+import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { useInvoicingMutation } from './invoicesApi.ts';
-import { errorMessage } from './parts.tsx';
 
 // Create or edit a customer, in a dialog: the contact details invoices print and the payment
 // terms that set each invoice's due date. It may open over the invoice editor's form; the
@@ -47,29 +46,22 @@ export const CustomerFormDialog = ({
       return;
     }
     setNameError(null);
-    const saved = await save
-      .mutateAsync({
-        ...form,
-        currency: form.currency.trim().toUpperCase(),
-        paymentTermsDays: Number(form.paymentTermsDays) || 0,
-      })
-      .catch(() => null);
-    if (saved) {
-      onSaved?.(saved);
-      onClose();
-    }
+    const saved = await save.mutateAsync({
+      ...form,
+      currency: form.currency.trim().toUpperCase(),
+      paymentTermsDays: Number(form.paymentTermsDays) || 0,
+    });
+    onSaved?.(saved);
+    onClose();
   };
 
   return (
     <FormDialog
-      open
-      onOpenChange={(open) => (open ? undefined : onClose())}
+      onClose={onClose}
       title={customer ? `Edit ${customer.name}` : 'New customer'}
       wide
       onSubmit={submit}
-      error={save.error ? errorMessage(save.error) : null}
       submitLabel={customer ? 'Save customer' : 'Create customer'}
-      busy={save.isPending}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
@@ -109,10 +101,11 @@ export const CustomerFormDialog = ({
       <TextAreaField
         id="customer-address"
         label="Billing address"
+        rows={3}
         value={form.billingAddress}
         onChange={set('billingAddress')}
       />
-      <TextAreaField id="customer-notes" label="Notes" rows={2} value={form.notes} onChange={set('notes')} />
+      <TextAreaField id="customer-notes" label="Notes" value={form.notes} onChange={set('notes')} />
     </FormDialog>
   );
 };

@@ -5,12 +5,13 @@ import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.ts
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
-import { SelectField, TextField } from '../../components/ui/Field.tsx';
-import { CheckboxField, FormActions, FormDialog, TextAreaField } from '../../components/ui/Form.tsx';
+import { SelectField, TextField, TextAreaField } from '../../components/ui/Field.tsx';
+import { CheckboxField, FormActions } from '../../components/ui/Form.tsx';
+import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { useInvoicingMutation } from './invoicesApi.ts';
-import { METHOD_LABELS, errorMessage, succeeded, todayIso, tryParseMoney } from './parts.tsx';
+import { METHOD_LABELS, errorMessage, todayIso, tryParseMoney } from './parts.tsx';
 import { priceText } from './editorState.ts';
 
 // Dialogs on an invoice: send, delete a draft, record a payment, issue a credit note, void, email.
@@ -56,17 +57,16 @@ export const PaymentDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
       ...(foreign ? { exchangeRate: rate } : {}),
       ...(excess > 0 && keepExcess ? { keepExcessAsCredit: true } : {}),
     };
-    if (await succeeded(pay.mutateAsync(body))) onOpenChange(false);
+    await pay.mutateAsync(body);
+    onOpenChange(false);
   };
   return (
     <FormDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onClose={() => onOpenChange(false)}
       title={`Record a payment for ${invoice.number}`}
       onSubmit={submit}
-      error={pay.error ? errorMessage(pay.error) : null}
       submitLabel="Record payment"
-      busy={pay.isPending}
     >
       <p className="text-sm text-slate-600 dark:text-slate-300">
         Amount due: <Money minor={invoice.amountDue} currency={invoice.currency} className="font-semibold" />
@@ -150,18 +150,17 @@ export const CreditNoteDialog = ({ invoice, open, onOpenChange }: DialogProps) =
     setTouched(true);
     if (error) return;
     const line = { description, quantity: '1', unitPrice: parsed, taxRateIds: taxRateId ? [taxRateId] : [] };
-    if (await succeeded(credit.mutateAsync({ date, reason, lines: [line] }))) onOpenChange(false);
+    await credit.mutateAsync({ date, reason, lines: [line] });
+    onOpenChange(false);
   };
   return (
     <FormDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onClose={() => onOpenChange(false)}
       title={`Credit note against ${invoice.number}`}
       description="Reduces what the customer owes; posts its own entry reversing income and tax."
       onSubmit={submit}
-      error={credit.error ? errorMessage(credit.error) : null}
       submitLabel="Issue credit note"
-      busy={credit.isPending}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
@@ -203,18 +202,17 @@ export const VoidDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
   return (
     <FormDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onClose={() => onOpenChange(false)}
       title={`Void ${invoice.number}?`}
       description="The invoice stays on record as void and its posting is reversed in the ledger. This cannot be undone."
-      noValidate={false}
+      browserValidation
       onSubmit={async () => {
-        if (await succeeded(voidIt.mutateAsync({ reason }))) onOpenChange(false);
+        await voidIt.mutateAsync({ reason });
+        onOpenChange(false);
       }}
-      error={voidIt.error ? errorMessage(voidIt.error) : null}
       cancelLabel="Keep invoice"
       submitLabel="Void invoice"
       submitVariant="danger"
-      busy={voidIt.isPending}
     >
       <TextField label="Reason (optional)" value={reason} onChange={(e) => setReason(e.target.value)} />
     </FormDialog>
@@ -231,16 +229,15 @@ export const EmailDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
   return (
     <FormDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onClose={() => onOpenChange(false)}
       title={`Email ${invoice.number}`}
       description="The PDF is attached."
-      noValidate={false}
+      browserValidation
       onSubmit={async () => {
-        if (await succeeded(send.mutateAsync(body))) onOpenChange(false);
+        await send.mutateAsync(body);
+        onOpenChange(false);
       }}
-      error={send.error ? errorMessage(send.error) : null}
       submitLabel="Send email"
-      busy={send.isPending}
     >
       <TextField label="To" type="email" value={to} onChange={(e) => setTo(e.target.value)} required />
       <TextAreaField
@@ -325,17 +322,18 @@ export const DeleteDraftDialog = ({
   return (
     <FormDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onClose={() => onOpenChange(false)}
       title="Delete this draft?"
       description="Drafts have no effect on your books; deleting one cannot be undone."
       onSubmit={async () => {
-        if (await succeeded(remove.mutateAsync(undefined))) onDeleted();
+        await remove.mutateAsync(undefined);
+        onDeleted();
       }}
-      error={remove.error ? errorMessage(remove.error) : null}
       cancelLabel="Keep draft"
       submitLabel="Delete draft"
       submitVariant="danger"
-      busy={remove.isPending}
-    />
+    >
+      {null}
+    </FormDialog>
   );
 };

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import type { InvoiceSettings } from '../../../shared/invoices.ts';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card, CardHeader } from '../../components/ui/Card.tsx';
-import { TextField } from '../../components/ui/Field.tsx';
-import { Form, TextAreaField } from '../../components/ui/Form.tsx';
+import { TextField, TextAreaField } from '../../components/ui/Field.tsx';
+import { Form } from '../../components/ui/Form.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { useInvoiceSettings, useInvoicingMutation, useOrgPath } from './invoicesApi.ts';
@@ -94,6 +94,7 @@ const SettingsForm = ({ settings, editable }: { settings: InvoiceSettings; edita
         <TextAreaField
           id="company-address"
           label="Company address"
+          rows={3}
           value={form.address}
           onChange={set('address')}
         />
@@ -102,7 +103,6 @@ const SettingsForm = ({ settings, editable }: { settings: InvoiceSettings; edita
         <TextAreaField
           id="default-terms"
           label="Default terms"
-          rows={2}
           value={form.defaultTerms}
           onChange={set('defaultTerms')}
         />

@@ -4,13 +4,14 @@ import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Badge } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
-import { CheckboxField, FormDialog } from '../../components/ui/Form.tsx';
+import { CheckboxField } from '../../components/ui/Form.tsx';
+import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { ActionsTh, ListCard, NewButton } from '../../components/ui/ListCard.tsx';
 import { Table, Td, Th } from '../../components/ui/Table.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { useCustomers, useInvoicingMutation, useRecurring, useTaxRates } from './invoicesApi.ts';
-import { errorMessage, formatDate, succeeded, taxRateOptions, todayIso, tryParseMoney } from './parts.tsx';
+import { errorMessage, formatDate, taxRateOptions, todayIso, tryParseMoney } from './parts.tsx';
 
 // Recurring invoices: schedules that create (and optionally send and email) an invoice each
 // period. The server's job runner creates them, catching up after downtime.
@@ -143,19 +144,17 @@ const RecurringDialog = ({ onClose }: { onClose: () => void }) => {
         { description, quantity, unitPrice: unitPrice ?? -1, taxRateIds: taxRateId ? [taxRateId] : [] },
       ],
     };
-    if (await succeeded(save.mutateAsync(body))) onClose();
+    await save.mutateAsync(body);
+    onClose();
   };
   return (
     <FormDialog
-      open
-      onOpenChange={(open) => (open ? undefined : onClose())}
+      onClose={onClose}
       title="New recurring invoice"
       wide
-      noValidate={false}
+      browserValidation
       onSubmit={submit}
-      error={save.error ? errorMessage(save.error) : null}
       submitLabel="Create schedule"
-      busy={save.isPending}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
