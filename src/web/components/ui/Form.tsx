@@ -89,3 +89,29 @@ export const CheckboxField = ({
     {label}
   </label>
 );
+
+/** A labelled file picker; `onFile` gets the chosen file, or null when the choice is cleared. */
+export const FileField = ({
+  id,
+  label,
+  accept,
+  onFile,
+}: {
+  id: string;
+  label: ReactNode;
+  accept: string;
+  onFile: (file: File | null) => void;
+}) => (
+  <div className="space-y-1.5">
+    <label htmlFor={id} className="block text-sm font-medium text-slate-700 dark:text-slate-200">
+      {label}
+    </label>
+    <input
+      id={id}
+      type="file"
+      accept={accept}
+      onChange={(e) => onFile(e.target.files?.[0] ?? null)}
+      className="block min-h-11 w-full text-sm text-slate-700 file:mr-3 file:min-h-11 file:rounded-lg file:border-0 file:bg-brand-50 file:px-4 file:font-semibold file:text-brand-700 dark:text-slate-200 dark:file:bg-brand-900/50 dark:file:text-brand-200"
+    />
+  </div>
+);

@@ -2,6 +2,7 @@ import { FileText, Upload } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge } from '../../components/ui/Card.tsx';
+import { FileField } from '../../components/ui/Form.tsx';
 import type { JournalImportResult } from '../../../shared/ledger.ts';
 import { useImportJournal } from './ledgerApi.ts';
 import { errorText } from './parts.tsx';
@@ -96,21 +97,12 @@ export const JournalImportForm = ({ onClose }: { onClose: () => void }) => {
           Nothing is imported if any line is refused, and the same file is never imported twice.
         </p>
       </div>
-      <div className="space-y-1.5">
-        <label
-          htmlFor="journal-file"
-          className="block text-sm font-medium text-slate-700 dark:text-slate-200"
-        >
-          Journal file
-        </label>
-        <input
-          id="journal-file"
-          type="file"
-          accept=".journal,.hledger,.ledger,.dat,.j,.txt,text/plain"
-          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-          className="block min-h-11 w-full text-sm text-slate-700 file:mr-3 file:min-h-11 file:rounded-lg file:border-0 file:bg-brand-50 file:px-4 file:font-semibold file:text-brand-700 dark:text-slate-200 dark:file:bg-brand-900/50 dark:file:text-brand-200"
-        />
-      </div>
+      <FileField
+        id="journal-file"
+        label="Journal file"
+        accept=".journal,.hledger,.ledger,.dat,.j,.txt,text/plain"
+        onFile={setFile}
+      />
       {error ? <Alert>{error}</Alert> : null}
       <div className="flex justify-end">
         <Button type="submit" busy={importJournal.isPending}>

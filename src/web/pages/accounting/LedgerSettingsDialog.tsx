@@ -1,9 +1,7 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { LedgerSettings } from '../../../shared/ledger.ts';
-import { Button } from '../../components/ui/Button.tsx';
-import { Alert } from '../../components/ui/Card.tsx';
-import { Dialog } from '../../components/ui/Dialog.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
+import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { useUpdateLedgerSettings } from './ledgerApi.ts';
 import { errorText } from './parts.tsx';
 
@@ -20,61 +18,48 @@ export const LedgerSettingsDialog = ({
   const update = useUpdateLedgerSettings();
   const [lockDate, setLockDate] = useState(settings.lockDate ?? '');
   const [approvalRequired, setApprovalRequired] = useState(settings.approvalRequired);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
+  // What went wrong, with what to do next (errorText), is what the dialog shows.
+  const submit = async () => {
     try {
       await update.mutateAsync({ lockDate: lockDate || null, approvalRequired });
       onClose();
     } catch (err) {
-      setError(errorText(err));
+      return errorText(err);
     }
   };
 
   return (
-    <Dialog
-      open
-      onOpenChange={(o) => (!o ? onClose() : undefined)}
+    <FormDialog
+      onClose={onClose}
       title="Ledger settings"
       description="These apply to everyone in the company."
+      onSubmit={submit}
+      submitLabel="Save settings"
     >
-      <form onSubmit={submit} noValidate className="space-y-5">
-        <TextField
-          label="Lock date"
-          type="date"
-          value={lockDate}
-          onChange={(e) => setLockDate(e.target.value)}
-          hint="Nothing can be posted, changed or reversed on or before this date. Leave empty to keep every period open."
+      <TextField
+        label="Lock date"
+        type="date"
+        value={lockDate}
+        onChange={(e) => setLockDate(e.target.value)}
+        hint="Nothing can be posted, changed or reversed on or before this date. Leave empty to keep every period open."
+      />
+      <label className="flex items-start gap-3 rounded-lg border border-slate-200 p-4 dark:border-slate-700">
+        <input
+          type="checkbox"
+          checked={approvalRequired}
+          onChange={(e) => setApprovalRequired(e.target.checked)}
+          className="mt-0.5 h-5 w-5 rounded border-slate-300 text-brand-600"
         />
-        <label className="flex items-start gap-3 rounded-lg border border-slate-200 p-4 dark:border-slate-700">
-          <input
-            type="checkbox"
-            checked={approvalRequired}
-            onChange={(e) => setApprovalRequired(e.target.checked)}
-            className="mt-0.5 h-5 w-5 rounded border-slate-300 text-brand-600"
-          />
-          <span>
-            <span className="block text-sm font-medium text-slate-900 dark:text-white">
-              Require approval of journal entries
-            </span>
-            <span className="block text-sm text-slate-500 dark:text-slate-400">
-              Entries by members wait for an owner, admin or accountant to approve them before they reach the
-              books.
-            </span>
+        <span>
+          <span className="block text-sm font-medium text-slate-900 dark:text-white">
+            Require approval of journal entries
           </span>
-        </label>
-        {error ? <Alert>{error}</Alert> : null}
-        <div className="flex justify-end gap-2">
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={update.isPending}>
-            Save settings
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+          <span className="block text-sm text-slate-500 dark:text-slate-400">
+            Entries by members wait for an owner, admin or accountant to approve them before they reach the
+            books.
+          </span>
+        </span>
+      </label>
+    </FormDialog>
   );
 };
