@@ -5,7 +5,9 @@ import { Link } from 'react-router';
 import type { IncomeStatement } from '../../../shared/ledger.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
+import { buttonClasses } from '../../components/ui/Button.tsx';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
@@ -161,20 +163,15 @@ const DashboardPage = () => {
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900 dark:text-white">Dashboard</h1>
-          <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
-            {company.name} · {formatDate(today)} · {fiscalYearLabel(fy)} · {currency}
-          </p>
-        </div>
-        <Link
-          to="/accounting?tab=reports"
-          className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
-        >
-          View reports
-        </Link>
-      </div>
+      <PageHeader
+        title="Dashboard"
+        description={`${company.name} · ${formatDate(today)} · ${fiscalYearLabel(fy)} · ${currency}`}
+        actions={
+          <Link to="/accounting?tab=reports" className={buttonClasses('secondary')}>
+            View reports
+          </Link>
+        }
+      />
 
       {isNew ? <GetStarted /> : null}
 

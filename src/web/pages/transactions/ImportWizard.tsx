@@ -77,11 +77,9 @@ const lineErrorsOf = (error: unknown): LineError[] => {
 };
 
 export const ImportWizard = ({
-  open,
   onClose,
   onDone,
 }: {
-  open: boolean;
   onClose: () => void;
   onDone: (message: string) => void;
 }) => {
@@ -137,16 +135,19 @@ export const ImportWizard = ({
     setError(null);
     setLineErrors([]);
     try {
-      let p = await apiCalls.preview(
-        orgId,
-        statementForm({
-          moneyAccountId: accountId,
-          file: file.blob,
-          fileName: file.name,
-          mapping: m ?? undefined,
-          statements: statementsOf(chosen),
-        }),
-      );
+      // The same file and mapping with the statements of a multi-statement file assigned.
+      const previewWith = (statements: Record<number, string>) =>
+        apiCalls.preview(
+          orgId,
+          statementForm({
+            moneyAccountId: accountId,
+            file: file.blob,
+            fileName: file.name,
+            mapping: m ?? undefined,
+            statements: statementsOf(statements),
+          }),
+        );
+      let p = await previewWith(chosen);
       if (p.statements.length > 1 && Object.keys(chosen).length === 0) {
         // First look at a file with several statements: suggest the account whose number ends
         // like the statement's and keeps its currency; the user confirms or changes each.
@@ -159,16 +160,7 @@ export const ImportWizard = ({
           guess[st.index] = st.index === 0 ? (match?.id ?? accountId) : (match?.id ?? '');
         }
         setAssign(guess);
-        p = await apiCalls.preview(
-          orgId,
-          statementForm({
-            moneyAccountId: accountId,
-            file: file.blob,
-            fileName: file.name,
-            mapping: m ?? undefined,
-            statements: statementsOf(guess),
-          }),
-        );
+        p = await previewWith(guess);
       }
       setPreview(p);
       setStep('preview');
@@ -264,7 +256,7 @@ export const ImportWizard = ({
 
   return (
     <Dialog
-      open={open}
+      open
       onOpenChange={(o) => !o && step !== 'importing' && onClose()}
       title="Import bank statement"
       description="CSV, OFX/QFX or CAMT.052/053/054. You see a preview before anything is imported."

@@ -5,10 +5,11 @@ import type { TransactionPage } from '../../../shared/transactions.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card, EmptyState } from '../../components/ui/Card.tsx';
-import { TextField } from '../../components/ui/Field.tsx';
+import { AmountField, TextField } from '../../components/ui/Field.tsx';
 import { Table, Td, Th } from '../../components/ui/Table.tsx';
 import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { formatDate } from '../../lib/format.ts';
+import { useFormFields } from '../../lib/useFormFields.ts';
 import { api } from '../../lib/api.ts';
 import { keys } from '../../lib/queryKeys.ts';
 import {
@@ -29,12 +30,10 @@ import { MoneyAccountField } from './fields.tsx';
 // transactions on the statement and watch the difference; finish at zero. Undo the last one.
 
 export const ReconcileStart = ({
-  open,
   onClose,
   onStarted,
   onNotice,
 }: {
-  open: boolean;
   onClose: () => void;
   onStarted: (id: string) => void;
   onNotice: (text: string) => void;
@@ -44,13 +43,12 @@ export const ReconcileStart = ({
   const [picked, setAccountId] = useState('');
   // The company's deposit account unless another is picked (formMoneyAccountId).
   const accountId = formMoneyAccountId(wallet.data, picked);
-  const [date, setDate] = useState(todayIso());
-  const [balanceText, setBalanceText] = useState('');
+  const { values: v, bind } = useFormFields({ date: todayIso(), balance: '' });
   const [undoError, setUndoError] = useState<string | null>(null);
   const start = useMoneyMutation(apiCalls.startReconciliation);
   const undo = useMoneyMutation(apiCalls.undoLast);
   const account = live.find((a) => a.id === accountId);
-  const balance = readAmount(balanceText, account?.currency ?? 'USD', true);
+  const balance = readAmount(v.balance, account?.currency ?? 'USD', true);
 
   const submit = async () => {
     setUndoError(null);
@@ -58,7 +56,7 @@ export const ReconcileStart = ({
     try {
       const rec = await start.mutateAsync({
         moneyAccountId: accountId,
-        statementDate: date,
+        statementDate: v.date,
         statementBalance: balance.value,
       });
       onStarted(rec.id);
@@ -90,7 +88,6 @@ export const ReconcileStart = ({
 
   return (
     <FormDialog
-      open={open}
       title="Reconcile an account"
       description="Match the account against a bank statement: enter the statement's end date and closing balance."
       onClose={onClose}
@@ -121,20 +118,11 @@ export const ReconcileStart = ({
         }
       />
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField
-          id="rec-date"
-          label="Statement end date"
-          type="date"
-          value={date}
-          onChange={(e) => setDate(e.target.value)}
-        />
-        <TextField
+        <TextField id="rec-date" label="Statement end date" type="date" {...bind('date')} />
+        <AmountField
           id="rec-balance"
           label={`Statement closing balance (${account?.currency ?? ''})`}
-          inputMode="decimal"
-          value={balanceText}
-          onChange={(e) => setBalanceText(e.target.value)}
-          placeholder="0.00"
+          {...bind('balance')}
           error={balance.error}
         />
       </div>

@@ -7,6 +7,7 @@ import { Alert, Badge, EmptyState } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { useCompany } from '../../lib/company.tsx';
+import { useFormFields } from '../../lib/useFormFields.ts';
 import {
   apiCalls,
   errorMessage,
@@ -45,11 +46,9 @@ const conditionsOf = (r: Rule, currency: string, accountName: (id: string) => st
 };
 
 export const RulesDialog = ({
-  open,
   onClose,
   onApplied,
 }: {
-  open: boolean;
   onClose: () => void;
   onApplied: (message: string) => void;
 }) => {
@@ -61,7 +60,12 @@ export const RulesDialog = ({
   const remove = useMoneyMutation(apiCalls.deleteRule);
   const apply = useMoneyMutation(apiCalls.applyRules);
   const [error, setError] = useState<string | null>(null);
-  const [form, setForm] = useState({
+  const {
+    values: form,
+    bind,
+    set,
+    pick,
+  } = useFormFields({
     name: '',
     priority: '100',
     descriptionContains: '',
@@ -77,8 +81,6 @@ export const RulesDialog = ({
   const min = readAmount(form.min, company.baseCurrency, false);
   const max = readAmount(form.max, company.baseCurrency, false);
   const accountName = (id: string) => wallet.data?.accounts.find((a) => a.id === id)?.name ?? 'unknown';
-  const set = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-    setForm({ ...form, [key]: e.target.value });
 
   const add = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -100,8 +102,7 @@ export const RulesDialog = ({
         setPayee: form.setPayee.trim() || null,
         setTaxRate: tax.value,
       });
-      setForm({
-        ...form,
+      set({
         name: '',
         descriptionContains: '',
         payeeContains: '',
@@ -117,7 +118,7 @@ export const RulesDialog = ({
 
   return (
     <Dialog
-      open={open}
+      open
       onOpenChange={(o) => !o && onClose()}
       title="Categorisation rules"
       description="Applied to new imports, and to uncategorised transactions when you press Apply rules now. The first matching rule (lowest priority number) wins."
@@ -191,53 +192,33 @@ export const RulesDialog = ({
               <h3 className="text-sm font-semibold text-slate-900 dark:text-white">New rule</h3>
               <div className="grid gap-3 sm:grid-cols-4">
                 <div className="sm:col-span-3">
-                  <TextField id="rule-name" label="Name" value={form.name} onChange={set('name')} required />
+                  <TextField id="rule-name" label="Name" {...bind('name')} required />
                 </div>
-                <TextField
-                  id="rule-priority"
-                  label="Priority"
-                  type="number"
-                  min={0}
-                  value={form.priority}
-                  onChange={set('priority')}
-                />
+                <TextField id="rule-priority" label="Priority" type="number" min={0} {...bind('priority')} />
                 <div className="sm:col-span-2">
-                  <TextField
-                    id="rule-desc"
-                    label="Description contains"
-                    value={form.descriptionContains}
-                    onChange={set('descriptionContains')}
-                  />
+                  <TextField id="rule-desc" label="Description contains" {...bind('descriptionContains')} />
                 </div>
                 <div className="sm:col-span-2">
-                  <TextField
-                    id="rule-payee"
-                    label="Payee contains"
-                    value={form.payeeContains}
-                    onChange={set('payeeContains')}
-                  />
+                  <TextField id="rule-payee" label="Payee contains" {...bind('payeeContains')} />
                 </div>
                 <TextField
                   id="rule-min"
                   label="Amount from"
                   inputMode="decimal"
-                  value={form.min}
-                  onChange={set('min')}
+                  {...bind('min')}
                   error={min.error}
                 />
                 <TextField
                   id="rule-max"
                   label="Amount to"
                   inputMode="decimal"
-                  value={form.max}
-                  onChange={set('max')}
+                  {...bind('max')}
                   error={max.error}
                 />
                 <SelectField
                   id="rule-direction"
                   label="Direction"
-                  value={form.direction}
-                  onChange={set('direction')}
+                  {...bind('direction')}
                   options={[
                     { value: 'any', label: 'In or out' },
                     { value: 'in', label: 'Money in' },
@@ -247,8 +228,7 @@ export const RulesDialog = ({
                 <MoneyAccountField
                   id="rule-account"
                   label="Account"
-                  value={form.moneyAccountId}
-                  onChange={(v) => setForm({ ...form, moneyAccountId: v })}
+                  {...pick('moneyAccountId')}
                   accounts={wallet.data?.accounts ?? []}
                   empty="Any account"
                   withCurrency={false}
@@ -257,23 +237,16 @@ export const RulesDialog = ({
                   <CategoryField
                     id="rule-category"
                     label="Set category"
-                    value={form.setCategoryAccountId}
-                    onChange={(v) => setForm({ ...form, setCategoryAccountId: v })}
+                    {...pick('setCategoryAccountId')}
                     categories={categories}
                   />
                 </div>
-                <TextField
-                  id="rule-set-payee"
-                  label="Set payee"
-                  value={form.setPayee}
-                  onChange={set('setPayee')}
-                />
+                <TextField id="rule-set-payee" label="Set payee" {...bind('setPayee')} />
                 <TextField
                   id="rule-tax"
                   label="Set tax rate (%)"
                   inputMode="decimal"
-                  value={form.setTaxRate}
-                  onChange={set('setTaxRate')}
+                  {...bind('setTaxRate')}
                 />
               </div>
               <div className="flex justify-end">

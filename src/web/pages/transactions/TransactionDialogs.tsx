@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import type { Transaction } from '../../../shared/transactions.ts';
-import { TextAreaField, TextField } from '../../components/ui/Field.tsx';
+import { AmountField, TextAreaField, TextField } from '../../components/ui/Field.tsx';
 import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { formatAmountInput } from '../../lib/format.ts';
+import { useFormFields } from '../../lib/useFormFields.ts';
 import {
   apiCalls,
   readAmount,
@@ -25,30 +26,37 @@ export const AddTransactionDialog = ({ onClose }: { onClose: () => void }) => {
   const wallet = useWallet();
   const { categories } = useCategories();
   const live = (wallet.data?.accounts ?? []).filter((a) => !a.archived);
-  const [accountId, setAccountId] = useState(live[0]?.id ?? '');
-  const [date, setDate] = useState(todayIso());
-  const [description, setDescription] = useState('');
-  const [payee, setPayee] = useState('');
-  const [direction, setDirection] = useState<'out' | 'in'>('out');
-  const [amountText, setAmountText] = useState('');
-  const [categoryId, setCategoryId] = useState('');
-  const [notes, setNotes] = useState('');
+  const {
+    values: v,
+    bind,
+    set,
+    pick,
+  } = useFormFields({
+    accountId: live[0]?.id ?? '',
+    date: todayIso(),
+    description: '',
+    payee: '',
+    direction: 'out',
+    amount: '',
+    categoryId: '',
+    notes: '',
+  });
   const create = useMoneyMutation(apiCalls.createTransaction);
-  const account = live.find((a) => a.id === accountId);
-  const amount = readAmount(amountText, account?.currency ?? 'USD', false);
+  const account = live.find((a) => a.id === v.accountId);
+  const amount = readAmount(v.amount, account?.currency ?? 'USD', false);
 
   const submit = async () => {
     if (!account) return 'Choose an account.';
-    if (!description.trim()) return 'Enter a description.';
+    if (!v.description.trim()) return 'Enter a description.';
     if (!amount.value) return amount.error ?? 'Enter an amount greater than zero.';
     await create.mutateAsync({
       moneyAccountId: account.id,
-      date,
-      description: description.trim(),
-      payee: payee.trim() || null,
-      amount: direction === 'out' ? -amount.value : amount.value,
-      categoryAccountId: categoryId || null,
-      notes,
+      date: v.date,
+      description: v.description.trim(),
+      payee: v.payee.trim() || null,
+      amount: v.direction === 'out' ? -amount.value : amount.value,
+      categoryAccountId: v.categoryId || null,
+      notes: v.notes,
     });
     onClose();
   };
@@ -62,36 +70,11 @@ export const AddTransactionDialog = ({ onClose }: { onClose: () => void }) => {
       submitLabel="Add transaction"
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <MoneyAccountField
-          id="add-account"
-          label="Account"
-          value={accountId}
-          onChange={setAccountId}
-          accounts={live}
-        />
-        <TextField
-          id="add-date"
-          label="Date"
-          type="date"
-          required
-          value={date}
-          onChange={(e) => setDate(e.target.value)}
-        />
+        <MoneyAccountField id="add-account" label="Account" {...pick('accountId')} accounts={live} />
+        <TextField id="add-date" label="Date" type="date" required {...bind('date')} />
       </div>
-      <TextField
-        id="add-description"
-        label="Description"
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
-        maxLength={500}
-      />
-      <TextField
-        id="add-payee"
-        label="Payee (optional)"
-        value={payee}
-        onChange={(e) => setPayee(e.target.value)}
-        maxLength={200}
-      />
+      <TextField id="add-description" label="Description" {...bind('description')} maxLength={500} />
+      <TextField id="add-payee" label="Payee (optional)" {...bind('payee')} maxLength={200} />
       <div className="grid gap-3 sm:grid-cols-2">
         <fieldset>
           <legend className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-200">
@@ -107,39 +90,29 @@ export const AddTransactionDialog = ({ onClose }: { onClose: () => void }) => {
                   type="radio"
                   name="direction"
                   value={d}
-                  checked={direction === d}
-                  onChange={() => setDirection(d)}
+                  checked={v.direction === d}
+                  onChange={() => set({ direction: d })}
                 />
                 {d === 'out' ? 'Money out' : 'Money in'}
               </label>
             ))}
           </div>
         </fieldset>
-        <TextField
+        <AmountField
           id="add-amount"
           label={`Amount (${account?.currency ?? ''})`}
-          inputMode="decimal"
-          value={amountText}
-          onChange={(e) => setAmountText(e.target.value)}
-          placeholder="0.00"
+          {...bind('amount')}
           error={amount.error}
         />
       </div>
       <CategoryField
         id="add-category"
         label="Category"
-        value={categoryId}
-        onChange={setCategoryId}
+        {...pick('categoryId')}
         categories={categories}
         placeholder="Uncategorised (decide later)"
       />
-      <TextAreaField
-        id="add-notes"
-        label="Notes"
-        value={notes}
-        onChange={(e) => setNotes(e.target.value)}
-        maxLength={2000}
-      />
+      <TextAreaField id="add-notes" label="Notes" {...bind('notes')} maxLength={2000} />
     </FormDialog>
   );
 };
@@ -150,29 +123,31 @@ export const EditTransactionDialog = ({ tx, onClose }: { tx: Transaction; onClos
   const locked = tx.status === 'reconciled';
   // A transfer leg or the line of an invoice payment or refund: only description, payee and notes change here.
   const transfer = tx.categoryKind === 'transfer' || tx.categoryKind === 'payment';
-  const [description, setDescription] = useState(tx.description);
-  const [payee, setPayee] = useState(tx.payee ?? '');
-  const [date, setDate] = useState(tx.date);
-  const [amountText, setAmountText] = useState(formatAmountInput(tx.amount, tx.currency));
-  const [taxText, setTaxText] = useState(tx.taxRate !== null ? String(tx.taxRate / 100) : '');
-  const [notes, setNotes] = useState(tx.notes);
+  const { values: v, bind } = useFormFields({
+    description: tx.description,
+    payee: tx.payee ?? '',
+    date: tx.date,
+    amount: formatAmountInput(tx.amount, tx.currency),
+    tax: tx.taxRate !== null ? String(tx.taxRate / 100) : '',
+    notes: tx.notes,
+  });
   const [receiptError, setReceiptError] = useState<string | null>(null);
   const update = useMoneyMutation(apiCalls.updateTransaction);
-  const amount = readAmount(amountText, tx.currency, true);
+  const amount = readAmount(v.amount, tx.currency, true);
   const editable = can('post') && !locked;
 
   const save = async () => {
     setReceiptError(null);
     if (!amount.value) return amount.error ?? 'Enter an amount other than zero.';
-    const tax = readTaxRate(taxText);
+    const tax = readTaxRate(v.tax);
     if (tax.error) return tax.error;
     const body: Record<string, unknown> = {
-      description: description.trim(),
-      payee: payee.trim() || null,
-      notes,
+      description: v.description.trim(),
+      payee: v.payee.trim() || null,
+      notes: v.notes,
     };
     if (!transfer) {
-      if (date !== tx.date) body.date = date;
+      if (v.date !== tx.date) body.date = v.date;
       if (amount.value !== tx.amount) body.amount = amount.value;
       if (tx.categoryKind === 'account' && tax.value !== tx.taxRate) body.taxRate = tax.value;
     }
@@ -204,53 +179,40 @@ export const EditTransactionDialog = ({ tx, onClose }: { tx: Transaction; onClos
           <TextField
             id="edit-description"
             label="Description"
-            value={description}
+            {...bind('description')}
             disabled={!editable}
-            onChange={(e) => setDescription(e.target.value)}
             maxLength={500}
           />
         </div>
-        <TextField
-          id="edit-payee"
-          label="Payee"
-          value={payee}
-          disabled={!editable}
-          onChange={(e) => setPayee(e.target.value)}
-          maxLength={200}
-        />
+        <TextField id="edit-payee" label="Payee" {...bind('payee')} disabled={!editable} maxLength={200} />
         <TextField
           id="edit-date"
           label="Date"
           type="date"
-          value={date}
+          {...bind('date')}
           disabled={!editable || transfer}
-          onChange={(e) => setDate(e.target.value)}
         />
-        <TextField
+        <AmountField
           id="edit-amount"
           label={`Amount (${tx.currency}; negative is money out)`}
-          inputMode="decimal"
-          value={amountText}
+          {...bind('amount')}
+          placeholder={undefined}
           disabled={!editable || transfer || tx.categoryKind === 'split'}
-          onChange={(e) => setAmountText(e.target.value)}
           hint={tx.categoryKind === 'split' ? 'Change a split amount in the split dialog.' : undefined}
         />
-        <TextField
+        <AmountField
           id="edit-tax"
           label="Tax included (%)"
-          inputMode="decimal"
-          value={taxText}
+          {...bind('tax')}
           disabled={!editable || tx.categoryKind !== 'account'}
-          onChange={(e) => setTaxText(e.target.value)}
           placeholder={tx.categoryKind === 'account' ? 'none' : 'choose a category first'}
         />
         <div className="sm:col-span-2">
           <TextAreaField
             id="edit-notes"
             label="Notes"
-            value={notes}
+            {...bind('notes')}
             disabled={!editable && !transfer}
-            onChange={(e) => setNotes(e.target.value)}
             maxLength={2000}
           />
         </div>

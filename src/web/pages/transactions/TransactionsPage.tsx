@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import type { Transaction, TransactionPage } from '../../../shared/transactions.ts';
 import { BUTTON_LINK, Button } from '../../components/ui/Button.tsx';
 import { Alert, Card, EmptyState, ErrorState } from '../../components/ui/Card.tsx';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { formatCount } from '../../lib/format.ts';
@@ -76,32 +77,30 @@ const TransactionsPage = () => {
 
   return (
     <div className="mx-auto max-w-7xl space-y-5">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900 dark:text-white">Transactions</h1>
-          <p className="text-sm text-slate-500 dark:text-slate-400">
-            Bank, card and cash transactions of {company.name}. Every one is posted to the ledger.
-          </p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Button variant="secondary" onClick={() => setDialog('rules')}>
-            <ListChecks className="h-4 w-4" aria-hidden="true" /> Rules
-          </Button>
-          {canPost ? (
-            <>
-              <Button variant="secondary" onClick={() => setDialog('reconcile')} disabled={!hasAccounts}>
-                <Scale className="h-4 w-4" aria-hidden="true" /> Reconcile
-              </Button>
-              <Button variant="secondary" onClick={() => setDialog('add')} disabled={!hasAccounts}>
-                <Plus className="h-4 w-4" aria-hidden="true" /> Add transaction
-              </Button>
-              <Button onClick={() => setDialog('import')} disabled={!hasAccounts}>
-                <FileUp className="h-4 w-4" aria-hidden="true" /> Import statement
-              </Button>
-            </>
-          ) : null}
-        </div>
-      </div>
+      <PageHeader
+        title="Transactions"
+        description={`Bank, card and cash transactions of ${company.name}. Every one is posted to the ledger.`}
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setDialog('rules')}>
+              <ListChecks className="h-4 w-4" aria-hidden="true" /> Rules
+            </Button>
+            {canPost ? (
+              <>
+                <Button variant="secondary" onClick={() => setDialog('reconcile')} disabled={!hasAccounts}>
+                  <Scale className="h-4 w-4" aria-hidden="true" /> Reconcile
+                </Button>
+                <Button variant="secondary" onClick={() => setDialog('add')} disabled={!hasAccounts}>
+                  <Plus className="h-4 w-4" aria-hidden="true" /> Add transaction
+                </Button>
+                <Button onClick={() => setDialog('import')} disabled={!hasAccounts}>
+                  <FileUp className="h-4 w-4" aria-hidden="true" /> Import statement
+                </Button>
+              </>
+            ) : null}
+          </>
+        }
+      />
 
       {notice ? (
         <div className="flex items-start gap-2">
@@ -189,12 +188,11 @@ const TransactionsPage = () => {
         )}
       </Card>
 
-      {dialog === 'import' ? <ImportWizard open onClose={close} onDone={succeeded} /> : null}
+      {dialog === 'import' ? <ImportWizard onClose={close} onDone={succeeded} /> : null}
       {dialog === 'add' ? <AddTransactionDialog onClose={close} /> : null}
-      {dialog === 'rules' ? <RulesDialog open onClose={close} onApplied={succeeded} /> : null}
+      {dialog === 'rules' ? <RulesDialog onClose={close} onApplied={succeeded} /> : null}
       {dialog === 'reconcile' ? (
         <ReconcileStart
-          open
           onClose={close}
           onStarted={(id) => {
             setDialog(null);

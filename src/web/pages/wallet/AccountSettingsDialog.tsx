@@ -1,13 +1,13 @@
 import { useState } from 'react';
-import { formatMinorPlain } from '../../../shared/money.ts';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
-import { TextField } from '../../components/ui/Field.tsx';
+import { AmountField, TextField } from '../../components/ui/Field.tsx';
 import { FormDialog, problemText } from '../../components/ui/FormDialog.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
-import { formatDate } from '../../lib/format.ts';
+import { formatAmountInput, formatDate } from '../../lib/format.ts';
+import { useFormFields } from '../../lib/useFormFields.ts';
 import { apiCalls, readAmount, useMoneyMutation } from '../transactions/api.ts';
 
 // A money account's settings: its name, and its opening balance and date, which stay editable
@@ -23,30 +23,32 @@ export const AccountSettingsDialog = ({
   onClose: () => void;
 }) => {
   const { company } = useCompany();
-  const [name, setName] = useState(account.name);
-  const [openingText, setOpeningText] = useState(formatMinorPlain(account.openingBalance, account.currency));
-  const [openingDate, setOpeningDate] = useState(account.openingDate);
-  const [openingRate, setOpeningRate] = useState('');
+  const { values: v, bind } = useFormFields({
+    name: account.name,
+    opening: formatAmountInput(account.openingBalance, account.currency),
+    openingDate: account.openingDate,
+    openingRate: '',
+  });
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const update = useMoneyMutation(apiCalls.updateAccount);
   const remove = useMoneyMutation((orgId: string, id: string) =>
     api.delete<null>(`/orgs/${orgId}/wallet/accounts/${id}`),
   );
-  const opening = readAmount(openingText, account.currency, true);
+  const opening = readAmount(v.opening, account.currency, true);
   const foreign = account.currency !== company.baseCurrency;
 
   const submit = async () => {
     setDeleteError(null);
-    if (!name.trim()) return 'Name the account.';
+    if (!v.name.trim()) return 'Name the account.';
     if (opening.error) return opening.error;
     const body: Record<string, unknown> = {};
-    if (name.trim() !== account.name) body.name = name.trim();
+    if (v.name.trim() !== account.name) body.name = v.name.trim();
     const balance = opening.value ?? 0;
     if (account.openingEditable) {
       if (balance !== account.openingBalance) body.openingBalance = balance;
-      if (openingDate !== account.openingDate) body.openingDate = openingDate;
-      if (foreign && openingRate.trim() && ('openingBalance' in body || 'openingDate' in body))
-        body.openingRate = openingRate.trim();
+      if (v.openingDate !== account.openingDate) body.openingDate = v.openingDate;
+      if (foreign && v.openingRate.trim() && ('openingBalance' in body || 'openingDate' in body))
+        body.openingRate = v.openingRate.trim();
     }
     if (Object.keys(body).length > 0) await update.mutateAsync({ id: account.id, body });
     onClose();
@@ -76,13 +78,7 @@ export const AccountSettingsDialog = ({
         </Button>
       }
     >
-      <TextField
-        id="set-name"
-        label="Account name"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        maxLength={120}
-      />
+      <TextField id="set-name" label="Account name" {...bind('name')} maxLength={120} />
       {account.openingEditable ? null : (
         <Alert tone="warning">
           {account.archived
@@ -91,29 +87,24 @@ export const AccountSettingsDialog = ({
         </Alert>
       )}
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField
+        <AmountField
           id="set-opening"
           label={`Opening balance (${account.currency})`}
-          inputMode="decimal"
-          value={openingText}
-          onChange={(e) => setOpeningText(e.target.value)}
+          {...bind('opening')}
           disabled={!account.openingEditable}
         />
         <TextField
           id="set-opening-date"
           label="Opening date"
           type="date"
-          value={openingDate}
-          onChange={(e) => setOpeningDate(e.target.value)}
+          {...bind('openingDate')}
           disabled={!account.openingEditable}
         />
         {foreign && account.openingEditable ? (
-          <TextField
+          <AmountField
             id="set-opening-rate"
             label="Rate on the opening date (optional)"
-            inputMode="decimal"
-            value={openingRate}
-            onChange={(e) => setOpeningRate(e.target.value)}
+            {...bind('openingRate')}
             placeholder={`${company.baseCurrency} per ${account.currency}`}
           />
         ) : null}

@@ -115,7 +115,7 @@ export const TransferDialog = ({ onClose, fromId }: { onClose: () => void; fromI
   const {
     values: v,
     bind,
-    set,
+    pick,
   } = useFormFields({
     from: fromId ?? '',
     to: '',
@@ -158,18 +158,11 @@ export const TransferDialog = ({ onClose, fromId }: { onClose: () => void; fromI
       submitLabel="Transfer"
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <MoneyAccountSelect
-          id="tr-from"
-          label="From"
-          value={v.from}
-          onChange={(from) => set({ from })}
-          exclude={v.to ? [v.to] : []}
-        />
+        <MoneyAccountSelect id="tr-from" label="From" {...pick('from')} exclude={v.to ? [v.to] : []} />
         <MoneyAccountSelect
           id="tr-to"
           label="To"
-          value={v.to}
-          onChange={(to) => set({ to })}
+          {...pick('to')}
           exclude={v.from ? [v.from] : []}
           noDefault
         />

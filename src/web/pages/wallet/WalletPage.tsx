@@ -22,6 +22,7 @@ import { Money } from '../../components/money/Money.tsx';
 import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
@@ -206,35 +207,33 @@ const WalletPage = () => {
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900 dark:text-white">Wallet</h1>
-          <p className="text-sm text-slate-500 dark:text-slate-400">
-            Bank accounts, cash, cards and payment balances of {company.name}.
-          </p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          {can('post') ? (
-            <>
-              <Button variant="secondary" onClick={() => setDialog({ kind: 'rate' })}>
-                <RefreshCw className="h-4 w-4" aria-hidden="true" /> Exchange rate
+      <PageHeader
+        title="Wallet"
+        description={`Bank accounts, cash, cards and payment balances of ${company.name}.`}
+        actions={
+          <>
+            {can('post') ? (
+              <>
+                <Button variant="secondary" onClick={() => setDialog({ kind: 'rate' })}>
+                  <RefreshCw className="h-4 w-4" aria-hidden="true" /> Exchange rate
+                </Button>
+                <Button
+                  variant="secondary"
+                  onClick={() => setDialog({ kind: 'transfer' })}
+                  disabled={live.length < 2}
+                >
+                  <ArrowLeftRight className="h-4 w-4" aria-hidden="true" /> Transfer
+                </Button>
+              </>
+            ) : null}
+            {can('manage_settings') ? (
+              <Button onClick={() => setDialog({ kind: 'add' })}>
+                <Plus className="h-4 w-4" aria-hidden="true" /> Add account
               </Button>
-              <Button
-                variant="secondary"
-                onClick={() => setDialog({ kind: 'transfer' })}
-                disabled={live.length < 2}
-              >
-                <ArrowLeftRight className="h-4 w-4" aria-hidden="true" /> Transfer
-              </Button>
-            </>
-          ) : null}
-          {can('manage_settings') ? (
-            <Button onClick={() => setDialog({ kind: 'add' })}>
-              <Plus className="h-4 w-4" aria-hidden="true" /> Add account
-            </Button>
-          ) : null}
-        </div>
-      </div>
+            ) : null}
+          </>
+        }
+      />
 
       {wallet.isLoading ? (
         <Skeleton rows={4} />
