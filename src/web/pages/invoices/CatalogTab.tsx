@@ -6,8 +6,8 @@ import { Badge } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { CheckboxField } from '../../components/ui/Form.tsx';
 import { FormDialog } from '../../components/ui/FormDialog.tsx';
-import { ActionsTh, ListCard, NewButton } from '../../components/ui/ListCard.tsx';
-import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { DataTable } from '../../components/ui/DataTable.tsx';
+import { ListCard, NewButton } from '../../components/ui/ListCard.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { InvoiceSettingsCard } from './InvoiceSettingsCard.tsx';
@@ -53,41 +53,36 @@ const ItemsCard = () => {
       }}
       footer={creating ? <ItemDialog onClose={() => setCreating(false)} /> : null}
     >
-      <Table caption="Items" captionHidden>
-        <thead>
-          <tr>
-            <Th>Name</Th>
-            <Th>Description</Th>
-            <Th>Default tax</Th>
-            <Th numeric>Unit price</Th>
-            <ActionsTh />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((i) => (
-            <tr key={i.id}>
-              <Td className="font-medium">{i.name}</Td>
-              <Td>{i.description || '—'}</Td>
-              <Td>{taxes.data?.find((t) => t.id === i.taxRateId)?.name ?? '—'}</Td>
-              <Td numeric>
-                <Money minor={i.unitPrice} currency={company.baseCurrency} />
-              </Td>
-              <Td>
-                {can('record') ? (
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    busy={archive.isPending && archive.variables?.id === i.id}
-                    onClick={() => archive.mutate({ id: i.id, archived: true })}
-                  >
-                    Archive<span className="sr-only"> {i.name}</span>
-                  </Button>
-                ) : null}
-              </Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+      <DataTable
+        caption="Items"
+        rows={rows}
+        rowKey={(i) => i.id}
+        columns={[
+          { header: 'Name', className: 'font-medium', cell: (i) => i.name },
+          { header: 'Description', cell: (i) => i.description || '—' },
+          { header: 'Default tax', cell: (i) => taxes.data?.find((t) => t.id === i.taxRateId)?.name ?? '—' },
+          {
+            header: 'Unit price',
+            numeric: true,
+            cell: (i) => <Money minor={i.unitPrice} currency={company.baseCurrency} />,
+          },
+          {
+            header: 'Actions',
+            actions: true,
+            cell: (i) =>
+              can('record') ? (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  busy={archive.isPending && archive.variables?.id === i.id}
+                  onClick={() => archive.mutate({ id: i.id, archived: true })}
+                >
+                  Archive<span className="sr-only"> {i.name}</span>
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
     </ListCard>
   );
 };
@@ -178,41 +173,41 @@ const TaxRatesCard = () => {
       }}
       footer={creating ? <TaxRateDialog onClose={() => setCreating(false)} /> : null}
     >
-      <Table caption="Tax rates" captionHidden>
-        <thead>
-          <tr>
-            <Th>Name</Th>
-            <Th numeric>Rate</Th>
-            <Th>Kind</Th>
-            <ActionsTh />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((t) => (
-            <tr key={t.id}>
-              <Td className="font-medium">{t.name}</Td>
-              <Td numeric>{t.percent}%</Td>
-              <Td className="space-x-1">
+      <DataTable
+        caption="Tax rates"
+        rows={rows}
+        rowKey={(t) => t.id}
+        columns={[
+          { header: 'Name', className: 'font-medium', cell: (t) => t.name },
+          { header: 'Rate', numeric: true, cell: (t) => `${t.percent}%` },
+          {
+            header: 'Kind',
+            className: 'space-x-1',
+            cell: (t) => (
+              <>
                 <Badge>{t.inclusive ? 'Inclusive' : 'Exclusive'}</Badge>
                 {t.compound ? <Badge tone="violet">Compound</Badge> : null}
                 {t.archived ? <Badge tone="amber">Archived</Badge> : null}
-              </Td>
-              <Td>
-                {can('manage_settings') ? (
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    onClick={() => archive.mutate({ id: t.id, archived: !t.archived })}
-                  >
-                    {t.archived ? 'Restore' : 'Archive'}
-                    <span className="sr-only"> {t.name}</span>
-                  </Button>
-                ) : null}
-              </Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+              </>
+            ),
+          },
+          {
+            header: 'Actions',
+            actions: true,
+            cell: (t) =>
+              can('manage_settings') ? (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => archive.mutate({ id: t.id, archived: !t.archived })}
+                >
+                  {t.archived ? 'Restore' : 'Archive'}
+                  <span className="sr-only"> {t.name}</span>
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
     </ListCard>
   );
 };

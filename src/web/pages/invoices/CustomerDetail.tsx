@@ -5,7 +5,7 @@ import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { LoadingState } from '../../components/ui/ListCard.tsx';
-import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { DataTable } from '../../components/ui/DataTable.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { CustomerFormDialog } from './CustomerForm.tsx';
@@ -109,38 +109,34 @@ const CustomerInvoices = ({
     {invoices.length === 0 ? (
       <EmptyState title="No invoices for this customer yet" />
     ) : (
-      <Table caption={`Invoices for ${customer.name}`} captionHidden>
-        <thead>
-          <tr>
-            <Th>Number</Th>
-            <Th>Issued</Th>
-            <Th>Due</Th>
-            <Th>Status</Th>
-            <Th numeric>Total</Th>
-            <Th numeric>Due</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {invoices.map((inv) => (
-            <tr key={inv.id}>
-              <Td>
-                <LinkButton onClick={() => onOpenInvoice(inv.id)}>{inv.number ?? 'Draft'}</LinkButton>
-              </Td>
-              <Td className="py-3">{formatDate(inv.issueDate)}</Td>
-              <Td className="py-3">{formatDate(inv.dueDate)}</Td>
-              <Td className="py-3">
-                <StatusBadge status={inv.status} />
-              </Td>
-              <Td numeric className="py-3">
-                <Money minor={inv.total} currency={inv.currency} />
-              </Td>
-              <Td numeric className="py-3">
-                <Money minor={inv.amountDue} currency={inv.currency} />
-              </Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+      <DataTable
+        caption={`Invoices for ${customer.name}`}
+        rows={invoices}
+        rowKey={(inv) => inv.id}
+        columns={[
+          {
+            header: 'Number',
+            cell: (inv) => (
+              <LinkButton onClick={() => onOpenInvoice(inv.id)}>{inv.number ?? 'Draft'}</LinkButton>
+            ),
+          },
+          { header: 'Issued', className: 'py-3', cell: (inv) => formatDate(inv.issueDate) },
+          { header: 'Due', className: 'py-3', cell: (inv) => formatDate(inv.dueDate) },
+          { header: 'Status', className: 'py-3', cell: (inv) => <StatusBadge status={inv.status} /> },
+          {
+            header: 'Total',
+            numeric: true,
+            className: 'py-3',
+            cell: (inv) => <Money minor={inv.total} currency={inv.currency} />,
+          },
+          {
+            header: 'Due',
+            numeric: true,
+            className: 'py-3',
+            cell: (inv) => <Money minor={inv.amountDue} currency={inv.currency} />,
+          },
+        ]}
+      />
     )}
   </Card>
 );
@@ -157,28 +153,18 @@ const CustomerPayments = ({
     {payments.length === 0 ? (
       <EmptyState title="No payments received yet" />
     ) : (
-      <Table caption={`Payments from ${customer.name}`} captionHidden>
-        <thead>
-          <tr>
-            <Th>Date</Th>
-            <Th>Invoice</Th>
-            <Th>Method</Th>
-            <Th numeric>Amount</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {payments.map((p) => (
-            <tr key={p.id} className={p.reversed ? 'text-slate-400 line-through' : ''}>
-              <Td>{formatDate(p.date)}</Td>
-              <Td>{p.invoiceNumber}</Td>
-              <Td>{paymentMethodText(p)}</Td>
-              <Td numeric>
-                <Money minor={p.amount} currency={p.currency} />
-              </Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+      <DataTable
+        caption={`Payments from ${customer.name}`}
+        rows={payments}
+        rowKey={(p) => p.id}
+        rowClassName={(p) => (p.reversed ? 'text-slate-400 line-through' : '')}
+        columns={[
+          { header: 'Date', cell: (p) => formatDate(p.date) },
+          { header: 'Invoice', cell: (p) => p.invoiceNumber },
+          { header: 'Method', cell: paymentMethodText },
+          { header: 'Amount', numeric: true, cell: (p) => <Money minor={p.amount} currency={p.currency} /> },
+        ]}
+      />
     )}
   </Card>
 );

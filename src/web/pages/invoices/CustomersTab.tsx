@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Money } from '../../components/money/Money.tsx';
 import { CheckboxField } from '../../components/ui/Form.tsx';
 import { ListCard, NewButton, SearchField } from '../../components/ui/ListCard.tsx';
-import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { DataTable } from '../../components/ui/DataTable.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { CustomerDetailView } from './CustomerDetail.tsx';
 import { CustomerFormDialog } from './CustomerForm.tsx';
@@ -67,36 +67,35 @@ const CustomerList = ({ onOpen }: { onOpen: (id: string) => void }) => {
       }}
       footer={creating ? <CustomerFormDialog onClose={() => setCreating(false)} /> : null}
     >
-      <Table caption="Customers" captionHidden>
-        <thead>
-          <tr>
-            <Th>Name</Th>
-            <Th>Email</Th>
-            <Th>Terms</Th>
-            <Th>Currency</Th>
-            <Th numeric>Balance owed ({company.baseCurrency})</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((c) => (
-            <tr key={c.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
-              <Td>
+      <DataTable
+        caption="Customers"
+        rows={rows}
+        rowKey={(c) => c.id}
+        rowClassName={() => 'hover:bg-slate-50 dark:hover:bg-slate-800/50'}
+        columns={[
+          {
+            header: 'Name',
+            cell: (c) => (
+              <>
                 <LinkButton onClick={() => onOpen(c.id)}>{c.name}</LinkButton>
                 {c.company ? <span className="block text-xs text-slate-500">{c.company}</span> : null}
                 {c.archived ? (
                   <span className="text-xs text-amber-700 dark:text-amber-400"> archived</span>
                 ) : null}
-              </Td>
-              <Td className="py-3">{c.email || '—'}</Td>
-              <Td className="py-3">{c.paymentTermsDays} days</Td>
-              <Td className="py-3">{c.currency}</Td>
-              <Td numeric className="py-3 font-medium">
-                <Money minor={c.balance} currency={company.baseCurrency} />
-              </Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+              </>
+            ),
+          },
+          { header: 'Email', className: 'py-3', cell: (c) => c.email || '—' },
+          { header: 'Terms', className: 'py-3', cell: (c) => `${c.paymentTermsDays} days` },
+          { header: 'Currency', className: 'py-3', cell: (c) => c.currency },
+          {
+            header: `Balance owed (${company.baseCurrency})`,
+            numeric: true,
+            className: 'py-3 font-medium',
+            cell: (c) => <Money minor={c.balance} currency={company.baseCurrency} />,
+          },
+        ]}
+      />
     </ListCard>
   );
 };

@@ -1,11 +1,9 @@
-import type { ReactNode } from 'react';
 import { invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
 import type { Invoice } from '../../../shared/invoices.ts';
 import { Money, formatAmount } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
-import { ActionsTh } from '../../components/ui/ListCard.tsx';
-import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { DataTable } from '../../components/ui/DataTable.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { formatDate, paymentMethodText } from './parts.tsx';
@@ -64,27 +62,6 @@ export const InvoiceSummaryCard = ({ invoice, creditHere }: { invoice: Invoice; 
   );
 };
 
-/** A dense table of an invoice's rows (payments, credit notes) with a last column of buttons. */
-const RowsTable = ({
-  caption,
-  headings,
-  children,
-}: {
-  caption: string;
-  headings: ReactNode;
-  children: ReactNode;
-}) => (
-  <Table caption={caption} captionHidden dense>
-    <thead>
-      <tr>
-        {headings}
-        <ActionsTh />
-      </tr>
-    </thead>
-    <tbody>{children}</tbody>
-  </Table>
-);
-
 const struck = (gone: boolean) => (gone ? 'text-slate-400 line-through' : '');
 
 export const InvoicePaymentsCard = ({
@@ -109,41 +86,47 @@ export const InvoicePaymentsCard = ({
           description={isOpen ? 'Record a payment when the money arrives.' : undefined}
         />
       ) : (
-        <RowsTable
+        <DataTable
           caption="Payments"
-          headings={
-            <>
-              <Th>Date</Th>
-              <Th>Account</Th>
-              <Th numeric>Amount</Th>
-            </>
-          }
-        >
-          {invoice.payments.map((p) => (
-            <tr key={p.id} className={struck(p.reversed)}>
-              <Td className="whitespace-nowrap">{formatDate(p.date)}</Td>
-              <Td>
-                {p.depositAccountName}
-                <span className="block text-xs text-slate-500">
-                  {paymentMethodText(p)}
-                  {p.creditAmount > 0 ? ` · ${formatAmount(p.creditAmount, p.currency)} kept as credit` : ''}
-                  {p.reversed ? ' · removed' : ''}
-                </span>
-              </Td>
-              <Td numeric>
-                <Money minor={p.amount} currency={p.currency} />
-              </Td>
-              <Td>
-                {!p.reversed && can('post') ? (
+          dense
+          rows={invoice.payments}
+          rowKey={(p) => p.id}
+          rowClassName={(p) => struck(p.reversed)}
+          columns={[
+            { header: 'Date', className: 'whitespace-nowrap', cell: (p) => formatDate(p.date) },
+            {
+              header: 'Account',
+              cell: (p) => (
+                <>
+                  {p.depositAccountName}
+                  <span className="block text-xs text-slate-500">
+                    {paymentMethodText(p)}
+                    {p.creditAmount > 0
+                      ? ` · ${formatAmount(p.creditAmount, p.currency)} kept as credit`
+                      : ''}
+                    {p.reversed ? ' · removed' : ''}
+                  </span>
+                </>
+              ),
+            },
+            {
+              header: 'Amount',
+              numeric: true,
+              cell: (p) => <Money minor={p.amount} currency={p.currency} />,
+            },
+            {
+              header: 'Actions',
+              actions: true,
+              cell: (p) =>
+                !p.reversed && can('post') ? (
                   <Button size="sm" variant="ghost" busy={removing === p.id} onClick={() => onRemove(p.id)}>
                     Remove
                     <span className="sr-only"> payment of {formatAmount(p.amount, p.currency)}</span>
                   </Button>
-                ) : null}
-              </Td>
-            </tr>
-          ))}
-        </RowsTable>
+                ) : null,
+            },
+          ]}
+        />
       )}
     </Card>
   );
@@ -165,47 +148,58 @@ export const CreditNotesCard = ({
   return (
     <Card>
       <CardHeader title="Credit notes" />
-      <RowsTable
+      <DataTable
         caption="Credit notes"
-        headings={
-          <>
-            <Th>Number</Th>
-            <Th>Date</Th>
-            <Th numeric>Total</Th>
-          </>
-        }
-      >
-        {invoice.creditNotes.map((n) => (
-          <tr key={n.id} className={struck(n.status === 'void')}>
-            <Td>
-              {n.number}
-              {n.reason ? <span className="block text-xs text-slate-500">{n.reason}</span> : null}
-            </Td>
-            <Td className="whitespace-nowrap">{formatDate(n.date)}</Td>
-            <Td numeric>
-              <Money minor={n.total} currency={n.currency} />
-              {n.toCredit > 0 ? (
-                <span className="block text-xs text-slate-500">
-                  {formatAmount(n.toCredit, n.currency)} to credit
-                </span>
-              ) : null}
-            </Td>
-            <Td>
-              {n.status === 'issued' && n.toCredit > 0 && creditHere > 0 && can('post') ? (
-                <Button size="sm" variant="ghost" onClick={() => onRefund(n.id)}>
-                  Refund
-                  <span className="sr-only"> credit note {n.number}</span>
-                </Button>
-              ) : null}
-              {n.status === 'issued' && can('post') ? (
-                <Button size="sm" variant="ghost" onClick={() => onVoid(n.id)}>
-                  Void
-                </Button>
-              ) : null}
-            </Td>
-          </tr>
-        ))}
-      </RowsTable>
+        dense
+        rows={invoice.creditNotes}
+        rowKey={(n) => n.id}
+        rowClassName={(n) => struck(n.status === 'void')}
+        columns={[
+          {
+            header: 'Number',
+            cell: (n) => (
+              <>
+                {n.number}
+                {n.reason ? <span className="block text-xs text-slate-500">{n.reason}</span> : null}
+              </>
+            ),
+          },
+          { header: 'Date', className: 'whitespace-nowrap', cell: (n) => formatDate(n.date) },
+          {
+            header: 'Total',
+            numeric: true,
+            cell: (n) => (
+              <>
+                <Money minor={n.total} currency={n.currency} />
+                {n.toCredit > 0 ? (
+                  <span className="block text-xs text-slate-500">
+                    {formatAmount(n.toCredit, n.currency)} to credit
+                  </span>
+                ) : null}
+              </>
+            ),
+          },
+          {
+            header: 'Actions',
+            actions: true,
+            cell: (n) => (
+              <>
+                {n.status === 'issued' && n.toCredit > 0 && creditHere > 0 && can('post') ? (
+                  <Button size="sm" variant="ghost" onClick={() => onRefund(n.id)}>
+                    Refund
+                    <span className="sr-only"> credit note {n.number}</span>
+                  </Button>
+                ) : null}
+                {n.status === 'issued' && can('post') ? (
+                  <Button size="sm" variant="ghost" onClick={() => onVoid(n.id)}>
+                    Void
+                  </Button>
+                ) : null}
+              </>
+            ),
+          },
+        ]}
+      />
     </Card>
   );
 };

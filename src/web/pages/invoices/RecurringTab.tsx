@@ -6,8 +6,8 @@ import { Badge } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { CheckboxField } from '../../components/ui/Form.tsx';
 import { FormDialog } from '../../components/ui/FormDialog.tsx';
-import { ActionsTh, ListCard, NewButton } from '../../components/ui/ListCard.tsx';
-import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { DataTable } from '../../components/ui/DataTable.tsx';
+import { ListCard, NewButton } from '../../components/ui/ListCard.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { useCustomers, useInvoicingMutation, useRecurring, useTaxRates } from './invoicesApi.ts';
@@ -47,68 +47,62 @@ export const RecurringTab = () => {
       }}
       footer={creating ? <RecurringDialog onClose={() => setCreating(false)} /> : null}
     >
-      <Table caption="Recurring invoice schedules" captionHidden>
-        <thead>
-          <tr>
-            <Th>Customer</Th>
-            <Th>Every</Th>
-            <Th>Next</Th>
-            <Th>Created</Th>
-            <Th>Status</Th>
-            <Th numeric>Amount</Th>
-            <ActionsTh />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((s) => (
-            <tr key={s.id}>
-              <Td className="font-medium">{s.customerName}</Td>
-              <Td>
-                {FREQUENCY_LABELS[s.frequency]}
-                {s.autoSend ? ' · sent automatically' : ' · as drafts'}
-              </Td>
-              <Td>{s.nextDate ? formatDate(s.nextDate) : '—'}</Td>
-              <Td>
-                {s.createdCount}
-                {s.count ? ` of ${s.count}` : ''}
-              </Td>
-              <Td>
-                <Badge tone={s.status === 'active' ? 'green' : s.status === 'paused' ? 'amber' : 'slate'}>
-                  {s.status}
-                </Badge>
-              </Td>
-              <Td numeric>
-                <Money minor={s.total} currency={s.currency} />
-              </Td>
-              <Td>
-                {can('post') && s.status !== 'ended' ? (
-                  <div className="flex gap-1">
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      onClick={() =>
-                        setStatus.mutate({ id: s.id, status: s.status === 'active' ? 'paused' : 'active' })
-                      }
-                    >
-                      {s.status === 'active' ? 'Pause' : 'Resume'}
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      onClick={() => setStatus.mutate({ id: s.id, status: 'ended' })}
-                    >
-                      End
-                    </Button>
-                  </div>
-                ) : null}
-              </Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+      <DataTable
+        caption="Recurring invoice schedules"
+        rows={rows}
+        rowKey={(s) => s.id}
+        columns={[
+          { header: 'Customer', className: 'font-medium', cell: (s) => s.customerName },
+          {
+            header: 'Every',
+            cell: (s) =>
+              `${FREQUENCY_LABELS[s.frequency]}${s.autoSend ? ' · sent automatically' : ' · as drafts'}`,
+          },
+          { header: 'Next', cell: (s) => (s.nextDate ? formatDate(s.nextDate) : '—') },
+          { header: 'Created', cell: (s) => `${s.createdCount}${s.count ? ` of ${s.count}` : ''}` },
+          {
+            header: 'Status',
+            cell: (s) => (
+              <Badge tone={s.status === 'active' ? 'green' : s.status === 'paused' ? 'amber' : 'slate'}>
+                {s.status}
+              </Badge>
+            ),
+          },
+          { header: 'Amount', numeric: true, cell: (s) => <Money minor={s.total} currency={s.currency} /> },
+          {
+            header: 'Actions',
+            actions: true,
+            cell: (s) =>
+              can('post') && s.status !== 'ended' ? (
+                <ScheduleButtons schedule={s} onStatus={(status) => setStatus.mutate({ id: s.id, status })} />
+              ) : null,
+          },
+        ]}
+      />
     </ListCard>
   );
 };
+
+const ScheduleButtons = ({
+  schedule,
+  onStatus,
+}: {
+  schedule: Recurring;
+  onStatus: (status: string) => void;
+}) => (
+  <div className="flex gap-1">
+    <Button
+      size="sm"
+      variant="ghost"
+      onClick={() => onStatus(schedule.status === 'active' ? 'paused' : 'active')}
+    >
+      {schedule.status === 'active' ? 'Pause' : 'Resume'}
+    </Button>
+    <Button size="sm" variant="ghost" onClick={() => onStatus('ended')}>
+      End
+    </Button>
+  </div>
+);
 
 const RecurringDialog = ({ onClose }: { onClose: () => void }) => {
   const { company } = useCompany();
