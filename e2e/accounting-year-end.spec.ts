@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { signUpWithCompany } from './auth-helpers.ts';
 
 // Year end on /accounting: opening balances posted through the form, a PNG receipt attached to
 // that entry and listed, and a fiscal year closed and reopened through the confirmation dialog.
@@ -10,19 +11,14 @@ const PNG = Buffer.from(
   'base64',
 );
 
-test('opening balances, a receipt and a year-end close and reopen', async ({ page, baseURL }) => {
+test('opening balances, a receipt and a year-end close and reopen', async ({ page }) => {
   test.setTimeout(120_000);
-  const origin = new URL(baseURL!).origin;
-  const signUp = await page.request.post('/api/auth/sign-up/email', {
-    data: { email: `ye-${Date.now()}@example.com`, password: PASSWORD, name: 'Yara Year' },
-    headers: { origin },
+  await signUpWithCompany(page, {
+    tag: 'ye',
+    name: 'Yara Year',
+    company: 'Ledgerline Ltd',
+    password: PASSWORD,
   });
-  expect(signUp.ok()).toBe(true);
-  const created = await page.request.post('/api/orgs', {
-    data: { name: 'Ledgerline Ltd', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
-    headers: { origin },
-  });
-  expect(created.status()).toBe(201);
 
   await page.goto('/accounting?tab=reports');
   await page.getByRole('button', { name: /Year end/ }).click();

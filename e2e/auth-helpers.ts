@@ -68,8 +68,10 @@ export const shot = async (page: Page, name: string) => {
 
 /**
  * Signs a new user up through the API (the page's cookie jar keeps the session) and creates a
- * USD company with a calendar fiscal year. `ok` checks an answer and returns its JSON; `o` is the
- * company's API path and `headers` the same-origin header the API wants on writes.
+ * USD company with a calendar fiscal year (201 required). `ok` checks an answer and returns its
+ * JSON; `o` is the company's API path, `id` the company's id, `headers` the same-origin header
+ * the API wants on writes, and `post(path, data)` POSTs to `o + path` and returns `ok`'s JSON
+ * (with `status`, that exact status is required).
  */
 export const signUpWithCompany = async (
   page: Page,
@@ -88,11 +90,37 @@ export const signUpWithCompany = async (
       headers,
     }),
   );
-  const org = await ok(
-    await r.post('/api/orgs', {
-      data: { name: who.company, baseCurrency: 'USD', fiscalYearStartMonth: 1 },
-      headers,
-    }),
-  );
-  return { r, headers, ok, o: `/api/orgs/${org.id}` };
+  const created = await r.post('/api/orgs', {
+    data: { name: who.company, baseCurrency: 'USD', fiscalYearStartMonth: 1 },
+    headers,
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const id = (await created.json()).id as string;
+  const o = `/api/orgs/${id}`;
+  const post = async (path: string, data: unknown, status?: number): Promise<any> => {
+    const res = await r.post(`${o}${path}`, { data, headers });
+    if (status !== undefined) expect(res.status(), `${path}: ${await res.text()}`).toBe(status);
+    return ok(res);
+  };
+  return { r, headers, ok, o, id, post };
+};
+
+export type E2eCompany = Awaited<ReturnType<typeof signUpWithCompany>>;
+
+/** Creates and sends (without mail) one "Design work" invoice per [amount in cents, day of November 2026]. */
+export const sendInvoices = async (
+  company: E2eCompany,
+  customerId: string,
+  items: readonly (readonly [amount: number, day: string])[],
+) => {
+  const sent: { id: string; number: string }[] = [];
+  for (const [amount, day] of items) {
+    const created = await company.post('/invoices', {
+      customerId,
+      issueDate: `2026-11-${day}`,
+      lines: [{ description: 'Design work', quantity: '1', unitPrice: amount }],
+    });
+    sent.push(await company.post(`/invoices/${created.id}/send`, { email: false }));
+  }
+  return sent;
 };

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { shot, signUpWithCompany } from './auth-helpers.ts';
+import { sendInvoices, shot, signUpWithCompany } from './auth-helpers.ts';
 
 // Issue 13, customer credit as a new user would: a bank line pays more than the invoice it is
 // matched to and the rest is kept as the customer's credit; part of that credit settles a
@@ -12,58 +12,37 @@ test('overpay by a bank line, keep the credit, apply it, refund the rest, read t
   page,
 }) => {
   test.setTimeout(150_000);
-  const { r, headers, ok, o } = await signUpWithCompany(page, {
+  const company = await signUpWithCompany(page, {
     tag: 'creditor',
     name: 'Cora Credit',
     company: 'Lighthouse Studio Ltd',
     password: PASSWORD,
   });
-  const customer = await ok(await r.post(`${o}/customers`, { data: { name: 'Northwind Traders' }, headers }));
-  const invoices: { id: string; number: string }[] = [];
-  for (const [amount, day] of [
+  const { post } = company;
+  const customer = await post('/customers', { name: 'Northwind Traders' });
+  const [first, second] = (await sendInvoices(company, customer.id, [
     [100_000, '01'],
     [50_000, '02'],
-  ] as const) {
-    const created = await ok(
-      await r.post(`${o}/invoices`, {
-        data: {
-          customerId: customer.id,
-          issueDate: `2026-11-${day}`,
-          lines: [{ description: 'Design work', quantity: '1', unitPrice: amount }],
-        },
-        headers,
-      }),
-    );
-    invoices.push(
-      await ok(await r.post(`${o}/invoices/${created.id}/send`, { data: { email: false }, headers })),
-    );
-  }
-  const [first, second] = invoices as [{ id: string; number: string }, { id: string; number: string }];
-  const money = await ok(
-    await r.post(`${o}/wallet/accounts`, {
-      data: { name: 'Operating account', kind: 'bank', currency: 'USD', openingDate: '2026-01-01' },
-      headers,
-    }),
-  );
+  ])) as [{ id: string; number: string }, { id: string; number: string }];
+  const money = await post('/wallet/accounts', {
+    name: 'Operating account',
+    kind: 'bank',
+    currency: 'USD',
+    openingDate: '2026-01-01',
+  });
   // $1,300 comes in for the $1,000 invoice.
-  await ok(
-    await r.post(`${o}/transactions`, {
-      data: {
-        moneyAccountId: money.id,
-        date: '2026-11-20',
-        description: `NORTHWIND ${first.number}`,
-        amount: 130_000,
-      },
-      headers,
-    }),
-  );
+  await post('/transactions', {
+    moneyAccountId: money.id,
+    date: '2026-11-20',
+    description: `NORTHWIND ${first.number}`,
+    amount: 130_000,
+  });
   // $300 of the second invoice was paid by hand.
-  await ok(
-    await r.post(`${o}/invoices/${second.id}/payments`, {
-      data: { date: '2026-11-21', amount: 30_000, depositAccountId: money.ledgerAccountId ?? undefined },
-      headers,
-    }),
-  );
+  await post(`/invoices/${second.id}/payments`, {
+    date: '2026-11-21',
+    amount: 30_000,
+    depositAccountId: money.ledgerAccountId ?? undefined,
+  });
 
   // Match the line to the first invoice, keeping the $300 over as credit.
   await page.goto('/transactions');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { shot, signUpWithCompany } from './auth-helpers.ts';
+import { sendInvoices, shot, signUpWithCompany } from './auth-helpers.ts';
 
 // Issue 13 §4, as a new user would: three sent invoices and three bank lines; match one line to
 // its invoice with the keyboard, one line to two invoices, see "Matched · INV-…", unmatch; the
@@ -9,51 +9,31 @@ const PASSWORD = 'Correct-Horse-9';
 
 test('match bank lines to invoices, see them matched, unmatch', async ({ page }) => {
   test.setTimeout(120_000);
-  const { r, headers, ok, o } = await signUpWithCompany(page, {
+  const company = await signUpWithCompany(page, {
     tag: 'matcher',
     name: 'Mia Matcher',
     company: 'Harbour Design Ltd',
     password: PASSWORD,
   });
-  const customer = await ok(
-    await r.post(`${o}/customers`, {
-      data: { name: 'Northwind Traders', email: 'ap@northwind.example' },
-      headers,
-    }),
-  );
-  const invoices: { id: string; number: string }[] = [];
-  for (const [amount, day] of [
+  const { r, o, post } = company;
+  const customer = await post('/customers', { name: 'Northwind Traders', email: 'ap@northwind.example' });
+  const invoices = await sendInvoices(company, customer.id, [
     [120_000, '01'],
     [45_000, '02'],
     [80_000, '03'],
-  ] as const) {
-    const created = await ok(
-      await r.post(`${o}/invoices`, {
-        data: {
-          customerId: customer.id,
-          issueDate: `2026-11-${day}`,
-          lines: [{ description: 'Design work', quantity: '1', unitPrice: amount }],
-        },
-        headers,
-      }),
-    );
-    invoices.push(
-      await ok(await r.post(`${o}/invoices/${created.id}/send`, { data: { email: false }, headers })),
-    );
-  }
-  const money = await ok(
-    await r.post(`${o}/wallet/accounts`, {
-      data: { name: 'Operating account', kind: 'bank', currency: 'USD', openingDate: '2026-01-01' },
-      headers,
-    }),
-  );
+  ]);
+  const money = await post('/wallet/accounts', {
+    name: 'Operating account',
+    kind: 'bank',
+    currency: 'USD',
+    openingDate: '2026-01-01',
+  });
   const lines = [
     { date: '2026-11-20', description: `NORTHWIND TRADERS ${invoices[0]!.number}`, amount: 120_000 },
     { date: '2026-11-21', description: 'SEPA CREDIT NORTHWIND', amount: 125_000 },
     { date: '2026-11-22', description: 'Coffee', amount: -450 },
   ];
-  for (const line of lines)
-    await ok(await r.post(`${o}/transactions`, { data: { moneyAccountId: money.id, ...line }, headers }));
+  for (const line of lines) await post('/transactions', { moneyAccountId: money.id, ...line });
   const bankBalance = async () => {
     const account = await (await r.get(`${o}/wallet/accounts/${money.id}`)).json();
     return (account.balance ?? account.account?.balance) as number;

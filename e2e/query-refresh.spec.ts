@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { signUpWithCompany } from './auth-helpers.ts';
 
 // Issue 14 §4: a change refreshes every view it touches (src/web/lib/queryKeys.ts). Queries
 // stay fresh for 30 s, so without the invalidation a view read a moment ago keeps showing the
@@ -11,23 +12,12 @@ test('a new wallet account is offered for an invoice payment, which shows in the
   page,
 }) => {
   test.setTimeout(90_000);
-  const origin = new URL(test.info().project.use.baseURL!).origin;
-  const signUp = await page.request.post('/api/auth/sign-up/email', {
-    data: { email: `refresh-${Date.now()}@example.com`, password: PASSWORD, name: 'Rae Fresh' },
-    headers: { origin },
+  const { post } = await signUpWithCompany(page, {
+    tag: 'refresh',
+    name: 'Rae Fresh',
+    company: 'Fresh Figures LLC',
+    password: PASSWORD,
   });
-  expect(signUp.ok()).toBe(true);
-  const company = await page.request.post('/api/orgs', {
-    data: { name: 'Fresh Figures LLC', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
-    headers: { origin },
-  });
-  expect(company.status()).toBe(201);
-  const base = `/api/orgs/${(await company.json()).id}`;
-  const post = async (path: string, data: unknown) => {
-    const res = await page.request.post(`${base}${path}`, { data, headers: { origin } });
-    expect(res.ok(), `${path}: ${res.status()}`).toBe(true);
-    return res.json();
-  };
   const customer = await post('/customers', { name: 'Initech' });
   const draft = await post('/invoices', {
     customerId: customer.id,

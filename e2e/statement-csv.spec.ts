@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { signUpWithCompany } from './auth-helpers.ts';
 
 // Issue 12 §4 in the browser: a bank CSV with a preamble, a summary line and dates that fit
 // both day-first and month-first. The mapping step shows what it found, waits for the user
@@ -19,23 +20,17 @@ test('CSV mapping step: preamble and summary shown, ambiguous dates chosen by th
   page,
 }) => {
   test.setTimeout(90_000);
-  const origin = new URL(test.info().project.use.baseURL!).origin;
-  const signUp = await page.request.post('/api/auth/sign-up/email', {
-    data: { email: `csv-${Date.now()}@example.com`, password: PASSWORD, name: 'Cleo Ledger' },
-    headers: { origin },
+  const { id: orgId, post } = await signUpWithCompany(page, {
+    tag: 'csv',
+    name: 'Cleo Ledger',
+    company: 'Bean Counters',
+    password: PASSWORD,
   });
-  expect(signUp.ok()).toBe(true);
-  const company = await page.request.post('/api/orgs', {
-    data: { name: 'Bean Counters', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
-    headers: { origin },
-  });
-  expect(company.status()).toBe(201);
-  const orgId = (await company.json()).id as string;
-  const account = await page.request.post(`/api/orgs/${orgId}/wallet/accounts`, {
-    data: { kind: 'bank', name: 'Checking', currency: 'USD', openingDate: '2026-01-01' },
-    headers: { origin },
-  });
-  expect(account.status()).toBe(201);
+  await post(
+    '/wallet/accounts',
+    { kind: 'bank', name: 'Checking', currency: 'USD', openingDate: '2026-01-01' },
+    201,
+  );
 
   const file = { name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(STATEMENT) };
   await page.goto('/transactions');

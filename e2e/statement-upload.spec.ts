@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { signUpWithCompany } from './auth-helpers.ts';
 
 // Issue 12 §1–2: the page sends a statement's raw bytes; the server reads its character set,
 // and a file with several statements is imported per statement into the account chosen for each.
@@ -9,29 +10,19 @@ const fixture = (name: string) =>
   path.resolve(import.meta.dirname, '../src/server/modules/statement-import/fixtures', name);
 
 const setUp = async (page: Page) => {
-  const origin = new URL(test.info().project.use.baseURL!).origin;
-  const signUp = await page.request.post('/api/auth/sign-up/email', {
-    data: { email: `upload-${Date.now()}@example.com`, password: PASSWORD, name: 'Rita Books' },
-    headers: { origin },
+  const { post } = await signUpWithCompany(page, {
+    tag: 'upload',
+    name: 'Rita Books',
+    company: 'Harbor Coffee Co',
+    password: PASSWORD,
   });
-  expect(signUp.ok()).toBe(true);
-  const company = await page.request.post('/api/orgs', {
-    data: { name: 'Harbor Coffee Co', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
-    headers: { origin },
-  });
-  expect(company.status()).toBe(201);
-  const orgId = (await company.json()).id as string;
-  const add = async (data: Record<string, unknown>) => {
-    const res = await page.request.post(`/api/orgs/${orgId}/wallet/accounts`, {
-      data: { kind: 'bank', currency: 'USD', openingDate: '2026-10-01', openingBalance: 0, ...data },
-      headers: { origin },
-    });
-    expect(res.status()).toBe(201);
-  };
-  await page.request.post(`/api/orgs/${orgId}/wallet/rates`, {
-    data: { currency: 'EUR', date: '2026-10-01', rate: '1.08' },
-    headers: { origin },
-  });
+  const add = (data: Record<string, unknown>) =>
+    post(
+      '/wallet/accounts',
+      { kind: 'bank', currency: 'USD', openingDate: '2026-10-01', openingBalance: 0, ...data },
+      201,
+    );
+  await post('/wallet/rates', { currency: 'EUR', date: '2026-10-01', rate: '1.08' });
   await add({ name: 'Business checking', accountNumber: '000111222' });
   await add({ name: 'Company Visa', kind: 'credit_card', accountNumber: '4111 0000 1111 4821' });
   await add({ name: 'Compte EUR', currency: 'EUR' });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { shot, signUpWithCompany } from './auth-helpers.ts';
 
 // Issue 7, done when: add a bank account with an opening balance, import a CSV statement,
 // see a rule categorise part of it, categorise the rest in bulk, reconcile to the statement
@@ -12,38 +13,22 @@ const FIXTURE = path.resolve(
   '../src/server/modules/statement-import/fixtures/checking-us.csv',
 );
 
-const shot = async (page: Page, name: string) => {
-  await page.waitForLoadState('networkidle');
-  await page.screenshot({ path: `e2e-artifacts/${name}.png`, fullPage: true });
-};
-
 const setDark = async (page: Page, dark: boolean) => {
   const isDark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
   if (isDark !== dark)
     await page.getByRole('button', { name: dark ? 'Switch to dark mode' : 'Switch to light mode' }).click();
 };
 
-const setUpCompany = async (page: Page) => {
-  const origin = new URL(test.info().project.use.baseURL!).origin;
-  const email = `wallet-${Date.now()}@example.com`;
-  const signUp = await page.request.post('/api/auth/sign-up/email', {
-    data: { email, password: PASSWORD, name: 'Rita Books' },
-    headers: { origin },
-  });
-  expect(signUp.ok()).toBe(true);
-  const company = await page.request.post('/api/orgs', {
-    data: { name: 'Harbor Coffee Co', baseCurrency: 'USD', fiscalYearStartMonth: 1 },
-    headers: { origin },
-  });
-  expect(company.status()).toBe(201);
-  return (await company.json()).id as string;
-};
-
 test('bank account, CSV import with rules, bulk categorise, reconcile, transfer, wallet and accounting', async ({
   page,
 }) => {
   test.setTimeout(120_000);
-  const orgId = await setUpCompany(page);
+  const { id: orgId } = await signUpWithCompany(page, {
+    tag: 'wallet',
+    name: 'Rita Books',
+    company: 'Harbor Coffee Co',
+    password: PASSWORD,
+  });
 
   // Wallet: the chart's bank, cash and card accounts are money accounts from the start
   // (decision 0022); add the bank account with its opening balance.
