@@ -25,6 +25,7 @@ export const DataTable = <T,>({
   rows,
   rowKey,
   rowClassName,
+  onRowClick,
   dense,
   className,
 }: {
@@ -34,6 +35,8 @@ export const DataTable = <T,>({
   rows: readonly T[];
   rowKey: (row: T) => string;
   rowClassName?: (row: T) => string | undefined;
+  /** A click anywhere on the row (a pointer shortcut: the row still needs a button for keyboards). */
+  onRowClick?: (row: T) => void;
   dense?: boolean;
   className?: string;
 }) => {
@@ -52,7 +55,11 @@ export const DataTable = <T,>({
       </thead>
       <tbody>
         {rows.map((row) => (
-          <tr key={rowKey(row)} className={rowClassName?.(row)}>
+          <tr
+            key={rowKey(row)}
+            className={rowClassName?.(row)}
+            onClick={onRowClick ? () => onRowClick(row) : undefined}
+          >
             {shown.map((c, i) =>
               c.rowHeader ? (
                 // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed per table

@@ -33,7 +33,8 @@ export const ListCard = ({
   children,
   footer,
 }: {
-  title: ReactNode;
+  /** The card's heading; a list that is the whole tab may go without one. */
+  title?: ReactNode;
   description?: ReactNode;
   actions?: ReactNode;
   /** Search and filters, above the list. */
@@ -47,7 +48,7 @@ export const ListCard = ({
   footer?: ReactNode;
 }) => (
   <Card>
-    <CardHeader title={title} description={description} actions={actions || undefined} />
+    {title ? <CardHeader title={title} description={description} actions={actions || undefined} /> : null}
     {toolbar ? (
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 px-5 py-3 dark:border-slate-800">
         {toolbar}

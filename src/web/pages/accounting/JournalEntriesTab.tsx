@@ -1,14 +1,15 @@
-import { Plus, Search } from 'lucide-react';
 import { useState } from 'react';
+import type { JournalEntry } from '../../../shared/ledger.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
-import { Alert, Card, EmptyState } from '../../components/ui/Card.tsx';
-import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { Alert } from '../../components/ui/Card.tsx';
+import { DataTable } from '../../components/ui/DataTable.tsx';
+import { ListCard, NewButton, SearchField } from '../../components/ui/ListCard.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { type EntryFilter, useJournalEntries } from './ledgerApi.ts';
 import { Pager, useCursorPages } from './Pager.tsx';
-import { Loading, LoadError, SOURCE_LABELS, StatusBadge } from './parts.tsx';
+import { SOURCE_LABELS, StatusBadge, errorText } from './parts.tsx';
 
 // Journal Entries: every entry of the company, newest first, with status filters. When
 // approval is on, entries waiting for it are called out for those who can approve.
@@ -60,154 +61,139 @@ export const JournalEntriesTab = ({
           </span>
         </Alert>
       ) : null}
-      <Card>
-        <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 px-5 py-3 dark:border-slate-800">
-          <fieldset className="flex flex-wrap gap-1.5">
-            <legend className="sr-only">Show entries</legend>
-            {FILTERS.map((f) => (
-              <button
-                key={f.id}
-                type="button"
-                aria-pressed={filter === f.id}
-                onClick={() => {
-                  setFilter(f.id);
-                  pages.reset();
-                }}
-                className={`min-h-11 rounded-full px-4 text-sm font-medium transition-colors ${filter === f.id ? 'bg-brand-600 text-white dark:bg-brand-500 dark:text-slate-950' : 'bg-slate-100 text-slate-700 hover:bg-slate-200 dark:bg-slate-800 dark:text-slate-200 dark:hover:bg-slate-700'}`}
-              >
-                {f.label}
-              </button>
-            ))}
-          </fieldset>
-          <form
-            aria-label="Search journal entries"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setSubmitted(search.trim());
-              pages.reset();
-            }}
-            className="flex items-center gap-2"
-          >
-            <label className="relative">
-              <span className="sr-only">Search memo or reference</span>
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400"
-                aria-hidden="true"
-              />
-              <input
-                type="search"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-                placeholder="Search memo or reference"
-                className="min-h-11 w-64 rounded-lg border border-slate-300 bg-white pr-3 pl-9 text-sm text-slate-900 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-              />
-            </label>
-            <Button type="submit" variant="secondary" size="sm">
-              Search
-            </Button>
-          </form>
-        </div>
-        {list.isLoading ? (
-          <Loading label="Loading journal entries..." />
-        ) : list.isError ? (
-          <LoadError error={list.error} what="journal entries" onRetry={() => void list.refetch()} />
-        ) : entries.length === 0 ? (
-          filtered ? (
-            <EmptyState
-              title="No entries match"
-              description="Try another filter or clear the search."
-              action={
-                <Button
-                  variant="secondary"
+      <ListCard
+        toolbar={
+          <>
+            <fieldset className="flex flex-wrap gap-1.5">
+              <legend className="sr-only">Show entries</legend>
+              {FILTERS.map((f) => (
+                <button
+                  key={f.id}
+                  type="button"
+                  aria-pressed={filter === f.id}
                   onClick={() => {
-                    setFilter('all');
-                    setSearch('');
-                    setSubmitted('');
+                    setFilter(f.id);
                     pages.reset();
                   }}
+                  className={`min-h-11 rounded-full px-4 text-sm font-medium transition-colors ${filter === f.id ? 'bg-brand-600 text-white dark:bg-brand-500 dark:text-slate-950' : 'bg-slate-100 text-slate-700 hover:bg-slate-200 dark:bg-slate-800 dark:text-slate-200 dark:hover:bg-slate-700'}`}
                 >
-                  Show all entries
-                </Button>
-              }
-            />
-          ) : (
-            <EmptyState
-              title="No journal entries yet — record your first entry"
-              description="Journal entries move amounts between accounts: every debit has an equal credit. Invoices, payments and bank transactions will appear here too once you record them."
-              action={
-                can('record') ? (
-                  <Button onClick={onNew}>
-                    <Plus className="h-4 w-4" aria-hidden="true" /> New journal entry
-                  </Button>
-                ) : null
-              }
-            />
-          )
-        ) : (
-          <>
-            <Table caption="Journal entries, newest first" captionHidden>
-              <thead>
-                <tr>
-                  <Th className="w-20">No.</Th>
-                  <Th className="w-32">Date</Th>
-                  <Th>Memo</Th>
-                  <Th className="w-32">Source</Th>
-                  <Th className="w-40">Status</Th>
-                  <Th numeric className="w-40">
-                    Amount
-                  </Th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((e) => (
-                  <tr
-                    key={e.id}
-                    className="cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-800/50"
-                    onClick={() => onOpen(e.id)}
-                  >
-                    <Td className="tabular-nums text-slate-500 dark:text-slate-400">{e.number ?? '—'}</Td>
-                    <Td className="whitespace-nowrap">{formatDate(e.date)}</Td>
-                    <Td>
-                      <button
-                        type="button"
-                        onClick={(ev) => {
-                          ev.stopPropagation();
-                          onOpen(e.id);
-                        }}
-                        className="text-left font-medium text-slate-900 underline-offset-2 hover:underline dark:text-white"
-                      >
-                        {e.memo || <span className="text-slate-500 italic">No memo</span>}
-                        <span className="sr-only">, open entry {e.number ?? 'draft'}</span>
-                      </button>
-                      {e.reference ? (
-                        <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">
-                          Ref {e.reference}
-                        </span>
-                      ) : null}
-                    </Td>
-                    <Td className="text-slate-600 dark:text-slate-300">
-                      {SOURCE_LABELS[e.source] ?? e.source}
-                    </Td>
-                    <Td>
-                      <StatusBadge entry={e} />
-                    </Td>
-                    <Td numeric className="font-medium">
-                      <Money minor={e.totalDebit} currency={company.baseCurrency} />
-                    </Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-            <Pager
-              label="Journal entries"
-              page={pages.page}
-              hasNext={Boolean(list.data?.nextCursor)}
-              onNext={() => list.data?.nextCursor && pages.next(list.data.nextCursor)}
-              onPrevious={pages.previous}
-            />
+                  {f.label}
+                </button>
+              ))}
+            </fieldset>
+            <form
+              aria-label="Search journal entries"
+              onSubmit={(e) => {
+                e.preventDefault();
+                setSubmitted(search.trim());
+                pages.reset();
+              }}
+              className="ml-auto flex items-center gap-2"
+            >
+              <SearchField
+                label="Search memo or reference"
+                value={search}
+                onChange={setSearch}
+                placeholder="Search memo or reference"
+                className="w-64"
+              />
+              <Button type="submit" variant="secondary" size="sm">
+                Search
+              </Button>
+            </form>
           </>
-        )}
-      </Card>
+        }
+        state={{
+          loading: list.isLoading,
+          loadingLabel: 'Loading journal entries...',
+          error: list.isError ? `Could not load journal entries. ${errorText(list.error, 'reload')}` : null,
+          onRetry: () => void list.refetch(),
+          empty: entries.length === 0,
+          emptyTitle: filtered ? 'No entries match' : 'No journal entries yet — record your first entry',
+          emptyDescription: filtered
+            ? 'Try another filter or clear the search.'
+            : 'Journal entries move amounts between accounts: every debit has an equal credit. Invoices, payments and bank transactions will appear here too once you record them.',
+          emptyAction: filtered ? (
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setFilter('all');
+                setSearch('');
+                setSubmitted('');
+                pages.reset();
+              }}
+            >
+              Show all entries
+            </Button>
+          ) : can('record') ? (
+            <NewButton onClick={onNew}>New journal entry</NewButton>
+          ) : null,
+        }}
+      >
+        <DataTable
+          caption="Journal entries, newest first"
+          rows={entries}
+          rowKey={(e) => e.id}
+          rowClassName={() => 'cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-800/50'}
+          onRowClick={(e) => onOpen(e.id)}
+          columns={[
+            {
+              header: 'No.',
+              headerClassName: 'w-20',
+              className: 'tabular-nums text-slate-500 dark:text-slate-400',
+              cell: (e) => e.number ?? '—',
+            },
+            {
+              header: 'Date',
+              headerClassName: 'w-32',
+              className: 'whitespace-nowrap',
+              cell: (e) => formatDate(e.date),
+            },
+            { header: 'Memo', cell: (e) => <MemoCell entry={e} onOpen={() => onOpen(e.id)} /> },
+            {
+              header: 'Source',
+              headerClassName: 'w-32',
+              className: 'text-slate-600 dark:text-slate-300',
+              cell: (e) => SOURCE_LABELS[e.source] ?? e.source,
+            },
+            { header: 'Status', headerClassName: 'w-40', cell: (e) => <StatusBadge entry={e} /> },
+            {
+              header: 'Amount',
+              numeric: true,
+              headerClassName: 'w-40',
+              className: 'font-medium',
+              cell: (e) => <Money minor={e.totalDebit} currency={company.baseCurrency} />,
+            },
+          ]}
+        />
+        <Pager
+          label="Journal entries"
+          page={pages.page}
+          hasNext={Boolean(list.data?.nextCursor)}
+          onNext={() => list.data?.nextCursor && pages.next(list.data.nextCursor)}
+          onPrevious={pages.previous}
+        />
+      </ListCard>
     </div>
   );
 };
+
+/** The memo as the entry's button (the row's keyboard way in), and its reference. */
+const MemoCell = ({ entry, onOpen }: { entry: JournalEntry; onOpen: () => void }) => (
+  <>
+    <button
+      type="button"
+      onClick={(ev) => {
+        ev.stopPropagation();
+        onOpen();
+      }}
+      className="text-left font-medium text-slate-900 underline-offset-2 hover:underline dark:text-white"
+    >
+      {entry.memo || <span className="text-slate-500 italic">No memo</span>}
+      <span className="sr-only">, open entry {entry.number ?? 'draft'}</span>
+    </button>
+    {entry.reference ? (
+      <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">Ref {entry.reference}</span>
+    ) : null}
+  </>
+);
