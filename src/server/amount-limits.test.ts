@@ -10,6 +10,7 @@ import { keptBalancesMismatch } from './modules/ledger/test-helpers.ts';
 import { createTestApp } from './testing/app.ts';
 import { createTestCompany, type TestCompany } from './testing/companies.ts';
 import { testDatabaseKind } from './testing/db.ts';
+import { postedEntryBody, systemAccountsOf } from './testing/ledger.ts';
 
 // Issue 11 §2 (decision 0013): one bound per amount field (±MAX_AMOUNT_MINOR), refused with
 // 400 naming the field; the ledger's volume limit keeps every sum exact. The largest amounts
@@ -39,15 +40,7 @@ const api = (company: TestCompany) => (method: 'GET' | 'POST' | 'PATCH', url: st
     ...(payload !== undefined ? { payload: payload as object } : {}),
   });
 
-const systemAccounts = async (company: TestCompany) => {
-  const res = await api(company)('GET', '/accounts');
-  expect(res.statusCode).toBe(200);
-  return Object.fromEntries(
-    (res.json().accounts as { id: string; systemKey: string | null }[])
-      .filter((a) => a.systemKey)
-      .map((a) => [a.systemKey!, a.id]),
-  ) as Record<string, string>;
-};
+const systemAccounts = (company: TestCompany) => systemAccountsOf(t.app, company);
 
 const fieldsOf = (body: { error: { details?: { field: string }[] } }) =>
   (body.error.details ?? []).map((d) => d.field);
@@ -158,15 +151,11 @@ describe(`amount bound and exact sums (${testDatabaseKind()})`, () => {
     const call = api(company);
     const a = await systemAccounts(company);
     for (let i = 0; i < 3; i += 1) {
-      const res = await call('POST', '/journal-entries', {
-        date: '2025-06-01',
-        memo: `Largest sale ${i}`,
-        status: 'posted',
-        lines: [
-          { accountId: a.bank, debit: MAX },
-          { accountId: a.services, credit: MAX },
-        ],
-      });
+      const res = await call(
+        'POST',
+        '/journal-entries',
+        postedEntryBody('2025-06-01', `Largest sale ${i}`, a.bank, a.services, MAX),
+      );
       expect(res.statusCode).toBe(201);
     }
     let res = await call('POST', '/fiscal-years/2025-12-31/close', {});
@@ -204,29 +193,21 @@ describe(`amount bound and exact sums (${testDatabaseKind()})`, () => {
         async (postings, tooBig) => {
           for (const p of postings) {
             if (p.dr === p.cr) continue;
-            const res = await call('POST', '/journal-entries', {
-              date: '2026-04-01',
-              memo: 'Random',
-              status: 'posted',
-              lines: [
-                { accountId: a[p.dr], debit: p.amount },
-                { accountId: a[p.cr], credit: p.amount },
-              ],
-            });
+            const res = await call(
+              'POST',
+              '/journal-entries',
+              postedEntryBody('2026-04-01', 'Random', a[p.dr], a[p.cr], p.amount),
+            );
             expect(res.statusCode, res.body).toBe(201);
             posted += 1;
             net.set(a[p.dr]!, (net.get(a[p.dr]!) ?? 0n) + BigInt(p.amount));
             net.set(a[p.cr]!, (net.get(a[p.cr]!) ?? 0n) - BigInt(p.amount));
           }
-          const refused = await call('POST', '/journal-entries', {
-            date: '2026-04-01',
-            memo: 'Too big',
-            status: 'posted',
-            lines: [
-              { accountId: a.bank, debit: tooBig },
-              { accountId: a.services, credit: tooBig },
-            ],
-          });
+          const refused = await call(
+            'POST',
+            '/journal-entries',
+            postedEntryBody('2026-04-01', 'Too big', a.bank, a.services, tooBig),
+          );
           expect(refused.statusCode).toBe(400);
           expect(fieldsOf(refused.json())).toContain('lines.0.debit');
           const tb = (await call('GET', '/reports/trial-balance?to=2026-12-31')).json();
@@ -354,28 +335,20 @@ describe(`amount bound and exact sums (${testDatabaseKind()})`, () => {
     }
     // The last three that fit through the API, then the next is refused and changes nothing.
     for (let i = 0; i < 3; i += 1) {
-      res = await call('POST', '/journal-entries', {
-        date: '2026-09-01',
-        memo: `API largest ${i}`,
-        status: 'posted',
-        lines: [
-          { accountId: a.bank, debit: MAX },
-          { accountId: a.services, credit: MAX },
-        ],
-      });
+      res = await call(
+        'POST',
+        '/journal-entries',
+        postedEntryBody('2026-09-01', `API largest ${i}`, a.bank, a.services, MAX),
+      );
       expect(res.statusCode, res.body).toBe(201);
       book(a.bank!, a.services!, MAX);
     }
     expect(volume).toBeLessThanOrEqual(BigInt(LEDGER_VOLUME_LIMIT));
-    res = await call('POST', '/journal-entries', {
-      date: '2026-09-02',
-      memo: 'One too many',
-      status: 'posted',
-      lines: [
-        { accountId: a.bank, debit: MAX },
-        { accountId: a.services, credit: MAX },
-      ],
-    });
+    res = await call(
+      'POST',
+      '/journal-entries',
+      postedEntryBody('2026-09-02', 'One too many', a.bank, a.services, MAX),
+    );
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('ledger_limit_reached');
     res = await call('POST', '/transactions', {

@@ -6,9 +6,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from './modules/audit/record.ts';
 import { postJournalEntries } from './modules/ledger/posting.ts';
+import { callCompanyRoute } from './testing/api.ts';
 import { createTestApp } from './testing/app.ts';
 import { createTestCompany, type TestCompany } from './testing/companies.ts';
 import { testDatabaseKind } from './testing/db.ts';
+import { systemAccountsOf } from './testing/ledger.ts';
 
 // Issue 11 §8: every cursor-paginated list returns every row exactly once, even when thousands
 // of rows share one creation instant (one database transaction: now() is the same for all).
@@ -26,12 +28,7 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-pages-'));
   t = await createTestApp({ env: { DATA_DIR: dataDir } });
   company = await createTestCompany(t.app);
-  const res = await get('/accounts');
-  accounts = Object.fromEntries(
-    (res.accounts as { id: string; systemKey: string | null }[])
-      .filter((a) => a.systemKey)
-      .map((a) => [a.systemKey!, a.id]),
-  );
+  accounts = await systemAccountsOf(t.app, company);
   // N entries posted in one transaction through the ledger's batch path: one created_at.
   await postJournalEntries(
     t.database.db,
@@ -55,15 +52,12 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function get(url: string) {
-  const res = await t.app.inject({
-    method: 'GET',
-    url: `/api/orgs/${company.id}${url}`,
-    headers: { cookie: company.owner.cookie },
-  });
-  if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
-  return res.json();
-}
+/** GET of a company route that must answer 200; its JSON. */
+const get = async (url: string) => {
+  const res = await callCompanyRoute(t.app, company, 'GET', url);
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+};
 
 /** Walks a list to its end; returns the ids in page order. */
 const walk = async (url: string, rowsOf: (body: any) => unknown[], idOf: (row: any) => string) => {
@@ -94,23 +88,48 @@ describe(`cursor pagination returns every row once (${testDatabaseKind()})`, () 
     expect(rows[0]!.n).toBe(1);
   });
 
-  it('journal entries (newest first, page size 100)', async () => {
-    const ids = await walk(
+  // The plain lists: walked to the end, every row must come once.
+  const lists: [
+    name: string,
+    url: string,
+    rowsOf: (body: any) => unknown[],
+    idOf: (row: any) => string,
+    count: number,
+  ][] = [
+    [
+      'journal entries (newest first, page size 100)',
       '/journal-entries?limit=100',
       (b) => b.entries,
       (e) => e.id,
-    );
-    expectEachOnce(ids, N);
-  });
-
-  it('journal entries with a filter and a small page', async () => {
-    const ids = await walk(
+      N,
+    ],
+    [
+      'journal entries with a filter and a small page',
       `/journal-entries?limit=37&status=posted&from=${DATE}&to=${DATE}`,
       (b) => b.entries,
       (e) => e.id,
-    );
-    expectEachOnce(ids, N);
-  });
+      N,
+    ],
+    [
+      'journal report',
+      '/reports/journal?from=2026-01-01&to=2026-12-31&limit=200',
+      (b) => b.entries,
+      (e) => e.id,
+      N,
+    ],
+    [
+      'account transactions',
+      '/reports/account-transactions?from=2026-01-01&to=2026-12-31&limit=200',
+      (b) => b.rows,
+      (r) => `${r.entryId}:${r.lineNo}`,
+      2 * N,
+    ],
+  ];
+  for (const [name, url, rowsOf, idOf, count] of lists) {
+    it(name, async () => {
+      expectEachOnce(await walk(url, rowsOf, idOf), count);
+    });
+  }
 
   it('general ledger of one account, with an exact running balance', async () => {
     const rows: { entryId: string; debit: number; credit: number; balance: number }[] = [];
@@ -133,39 +152,16 @@ describe(`cursor pagination returns every row once (${testDatabaseKind()})`, () 
     }
   });
 
-  it('journal report', async () => {
-    const ids = await walk(
-      '/reports/journal?from=2026-01-01&to=2026-12-31&limit=200',
-      (b) => b.entries,
-      (e) => e.id,
-    );
-    expectEachOnce(ids, N);
-  });
-
-  it('account transactions', async () => {
-    const keys = await walk(
-      `/reports/account-transactions?from=2026-01-01&to=2026-12-31&limit=200`,
-      (b) => b.rows,
-      (r) => `${r.entryId}:${r.lineNo}`,
-    );
-    expectEachOnce(keys, 2 * N);
-  });
-
   it('bank transactions, in every sort order', async () => {
-    const created = await t.app.inject({
-      method: 'POST',
-      url: `/api/orgs/${company.id}/wallet/accounts`,
-      headers: { cookie: company.owner.cookie },
-      payload: {
-        name: 'Operating',
-        kind: 'bank',
-        currency: 'USD',
-        openingBalance: 0,
-        openingDate: '2026-01-01',
-      },
+    const created = await callCompanyRoute(t.app, company, 'POST', '/wallet/accounts', {
+      name: 'Operating',
+      kind: 'bank',
+      currency: 'USD',
+      openingBalance: 0,
+      openingDate: '2026-01-01',
     });
-    expect(created.statusCode).toBe(201);
-    const moneyAccountId = created.json().id as string;
+    expect(created.status).toBe(201);
+    const moneyAccountId = created.body.id as string;
     // Test fixture: N bank rows inserted by one statement (one created_at), all with the same
     // date, amount and description, so only the id tells them apart.
     const entryId = (
@@ -225,25 +221,27 @@ describe(`cursor pagination returns every row once (${testDatabaseKind()})`, () 
     ];
     for (const cursor of forged) {
       for (const url of ['/journal-entries', '/reports/journal?to=2026-12-31', '/transactions']) {
-        const res = await t.app.inject({
-          method: 'GET',
-          url: `/api/orgs/${company.id}${url}${url.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`,
-          headers: { cookie: company.owner.cookie },
-        });
-        expect(res.statusCode, `${url} ${cursor}`).toBe(400);
-        expect(res.json().error.code).toBe('invalid_cursor');
+        const res = await callCompanyRoute(
+          t.app,
+          company,
+          'GET',
+          `${url}${url.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`,
+        );
+        expect(res.status, `${url} ${cursor}`).toBe(400);
+        expect(res.body.error.code).toBe('invalid_cursor');
       }
     }
     // A general-ledger cursor carrying a running balance no ledger can hold.
     const huge = Buffer.from(
       JSON.stringify({ date: '2026-03-15', number: 1, line: 1, balance: Number.MAX_SAFE_INTEGER }),
     ).toString('base64url');
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/orgs/${company.id}/reports/general-ledger?accountId=${accounts.bank}&to=2026-12-31&cursor=${huge}`,
-      headers: { cookie: company.owner.cookie },
-    });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error.code).toBe('invalid_cursor');
+    const res = await callCompanyRoute(
+      t.app,
+      company,
+      'GET',
+      `/reports/general-ledger?accountId=${accounts.bank}&to=2026-12-31&cursor=${huge}`,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_cursor');
   });
 });
