@@ -10,7 +10,7 @@ import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import type { MemberContext } from '../../src/server/http/tenancy.ts';
 import { createTestOrganization } from '../../src/server/testing/companies.ts';
 import { commitStatement } from '../../src/server/modules/statement-import/service.ts';
-import { listTransactions, transactionTotals } from '../../src/server/modules/transactions/service.ts';
+import { listTransactions, transactionTotals } from '../../src/server/modules/transactions/read-service.ts';
 import {
   moneyAccountMismatches,
   trialBalanceDifference,

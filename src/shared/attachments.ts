@@ -26,3 +26,11 @@ export const attachmentSchema = z.object({
   createdAt: z.string(),
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
+export const attachmentListSchema = z.object({ attachments: z.array(attachmentSchema) });
+
+/** A receipt sent as JSON (the transactions page): the type is read from the bytes. */
+export const attachmentBase64UploadSchema = z.object({
+  fileName: z.string().max(1000),
+  contentType: z.string().max(200).optional(),
+  dataBase64: z.string().min(1, 'The file is empty.'),
+});

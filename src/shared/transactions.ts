@@ -337,6 +337,10 @@ export const bulkCategorizeSchema = z.object({
   transactionIds: z.array(z.string().min(1)).min(1, 'Select at least one transaction.').max(5000),
   categoryAccountId: z.string().min(1, 'Choose a category.'),
 });
+export const bulkCategorizeResultSchema = z.object({ updated: z.number(), unchanged: z.number() });
+
+export const applyRulesInputSchema = z.object({ moneyAccountId: z.string().min(1).nullable().optional() });
+export const applyRulesResultSchema = z.object({ categorized: z.number(), checked: z.number() });
 
 export const splitSchema = z.object({
   lineNo: z.number(),
@@ -484,6 +488,7 @@ export const ruleSchema = z.object({
   setTaxRate: z.number().nullable(),
 });
 export type Rule = z.infer<typeof ruleSchema>;
+export const ruleListSchema = z.object({ rules: z.array(ruleSchema) });
 
 // --- Reconciliation --------------------------------------------------------------------
 
@@ -510,6 +515,9 @@ export const reconciliationSchema = z.object({
   createdAt: z.string(),
 });
 export type Reconciliation = z.infer<typeof reconciliationSchema>;
+export const reconciliationListQuerySchema = z.object({ moneyAccountId: z.string().max(100).optional() });
+export const reconciliationListSchema = z.object({ reconciliations: z.array(reconciliationSchema) });
+export const reconciliationUndoSchema = z.object({ moneyAccountId: z.string().min(1) });
 
 export const reconciliationTickSchema = z.object({
   transactionIds: z.array(z.string().min(1)).min(1).max(5000),

@@ -5,6 +5,7 @@ import type { Executor } from '../../db/transaction.ts';
 import { selectBaseCurrency, selectRatesOf } from '../wallet/queries.ts';
 import type { BulkEntryInput } from '../ledger/bulk.ts';
 import { type TransactionPart, transactionLines } from './lines.ts';
+import type { BankTransactionRow } from './queries.ts';
 
 // What posting a bank transaction needs to know about the company, loaded once per request:
 // the base currency, the suspense accounts uncategorised money goes to, the tax account and
@@ -144,3 +145,23 @@ export const missingRateError = (currency: string, baseCurrency: string, date: s
 
 // The dedupe key belongs to the bank-transactions module, the one writer of bank lines.
 export { dedupePrefix, normalizeDescription } from '../bank-transactions/keys.ts';
+
+/** A stored bank transaction as posting sees it, with its split parts. */
+export const postableOf = (
+  row: BankTransactionRow,
+  splits: { category_account_id: string; amount: number; description: string | null }[],
+): PostableTransaction => ({
+  id: row.id,
+  date: row.date,
+  description: row.description,
+  amount: row.amount,
+  categoryKind: row.category_kind,
+  categoryAccountId: row.category_account_id,
+  splits: splits.map((s) => ({
+    accountId: s.category_account_id,
+    amount: s.amount,
+    description: s.description,
+  })),
+  taxRate: row.tax_rate,
+  rate: row.rate,
+});

@@ -14,7 +14,8 @@ import {
   tickTransactions,
   undoLastReconciliation,
 } from './reconciliation.ts';
-import { bulkCategorize, deleteTransaction, recordTransaction, updateTransaction } from './service.ts';
+import { bulkCategorize } from './categorize.ts';
+import { deleteTransaction, recordTransaction, updateTransaction } from './service.ts';
 import { countRows, moneyAccountMismatches, trialBalanceDifference } from './test-helpers.ts';
 import { createTransfer } from '../transfers/service.ts';
 import { createMoneyAccount, setExchangeRate } from '../wallet/service.ts';
