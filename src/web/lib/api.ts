@@ -8,6 +8,10 @@ export class ApiError extends AppError {
   override name = 'ApiError';
 }
 
+/** What to show for a failed call or action: an Error's (ApiError's) own message, or a general one. */
+export const errorText = (error: unknown) =>
+  error instanceof Error ? error.message : 'Something went wrong. Please try again.';
+
 type RequestOptions = Omit<RequestInit, 'body'> & {
   body?: unknown;
   query?: Record<string, string | number | undefined>;

@@ -2,15 +2,15 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { Button, type ButtonVariant } from './Button.tsx';
 import { Alert } from './Card.tsx';
 import { Dialog } from './Dialog.tsx';
+import { errorText } from '../../lib/api.ts';
 
 // A dialog around one form: the kit's Dialog, its error box, and the Cancel and submit
 // buttons. `onSubmit` runs on submit and may return the problem to show ("Name the
 // account."); what it throws is shown too (an ApiError's message). The submit button is busy
 // while it runs and keeps focus. `error` shows a problem found outside the submit (an upload).
 
-/** The message of what a form's action threw: an Error's (ApiError's) own, or a general one. */
-export const problemText = (error: unknown) =>
-  error instanceof Error ? error.message : 'Something went wrong. Please try again.';
+/** The message of what a form's action threw (lib/api.ts's errorText). */
+export const problemText = errorText;
 
 export type FormDialogProps = {
   title: string;

@@ -14,8 +14,7 @@ import {
   type TransactionTotals,
 } from '../../../shared/transactions.ts';
 import type { BalanceHistory, ExchangeRate, MoneyAccount, WalletSummary } from '../../../shared/wallet.ts';
-import { problemText } from '../../components/ui/FormDialog.tsx';
-import { ApiError, api } from '../../lib/api.ts';
+import { ApiError, api, errorText } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
 
@@ -288,7 +287,7 @@ export const readAmount = (
 };
 
 /** The message to show for what a call threw (the form dialogs' own reading of it). */
-export const errorMessage = problemText;
+export const errorMessage = errorText;
 
 /** Reads a tax rate typed as a percent ("8.25") into hundredths of a percent; null when blank. */
 export const readTaxRate = (text: string): { value: number | null; error: string | null } => {
