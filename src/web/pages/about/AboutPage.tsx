@@ -1,5 +1,4 @@
-import { ArrowRight } from 'lucide-react';
-import { Link } from 'react-router';
+import { CtaLinks, Eyebrow, InfoCard } from '../../components/site/Marketing.tsx';
 import { SiteLayout } from '../../components/site/SiteLayout.tsx';
 
 // /about: who Kontor is for and what it promises.
@@ -26,9 +25,7 @@ const VALUES = [
 const AboutPage = () => (
   <SiteLayout>
     <section className="mx-auto max-w-3xl px-4 py-16 sm:px-6 sm:py-24">
-      <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase dark:text-brand-300">
-        About Kontor
-      </p>
+      <Eyebrow>About Kontor</Eyebrow>
       <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance text-slate-950 sm:text-5xl dark:text-white">
         Finance software for the people who run the business
       </h1>
@@ -52,13 +49,12 @@ const AboutPage = () => (
         </h2>
         <div className="mt-8 grid gap-5 sm:grid-cols-2">
           {VALUES.map((v) => (
-            <article
+            <InfoCard
               key={v.title}
+              title={v.title}
+              body={v.body}
               className="rounded-2xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900"
-            >
-              <h3 className="font-semibold text-slate-950 dark:text-white">{v.title}</h3>
-              <p className="mt-2 text-sm leading-6 text-slate-600 dark:text-slate-300">{v.body}</p>
-            </article>
+            />
           ))}
         </div>
       </div>
@@ -68,20 +64,11 @@ const AboutPage = () => (
         See it with your own numbers
       </h2>
       <p className="mt-3 text-slate-600 dark:text-slate-300">14-day free trial. No credit card required.</p>
-      <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
-        <Link
-          to="/pricing"
-          className="inline-flex min-h-12 items-center justify-center gap-2 rounded-xl bg-brand-600 px-6 font-semibold text-white hover:bg-brand-700"
-        >
-          View Pricing <ArrowRight aria-hidden="true" className="size-4" />
-        </Link>
-        <Link
-          to="/contact"
-          className="inline-flex min-h-12 items-center justify-center rounded-xl border border-slate-300 px-6 font-semibold text-slate-900 hover:bg-slate-50 dark:border-slate-700 dark:text-white dark:hover:bg-slate-800"
-        >
-          Talk to us
-        </Link>
-      </div>
+      <CtaLinks
+        className="mt-6"
+        primary={{ to: '/pricing', label: 'View Pricing' }}
+        secondary={{ to: '/contact', label: 'Talk to us' }}
+      />
     </section>
   </SiteLayout>
 );

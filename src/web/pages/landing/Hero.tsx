@@ -1,10 +1,14 @@
-import { ArrowRight, Check } from 'lucide-react';
+import { Check } from 'lucide-react';
 import { Suspense, lazy } from 'react';
-import { Link } from 'react-router';
+import { CtaLinks, IconList } from '../../components/site/Marketing.tsx';
 
 const DashboardPreview = lazy(() => import('../../demo/DashboardPreview.tsx'));
 
-const PROMISES = ['No credit card required', '14-day free trial', 'Cancel anytime'];
+const PROMISES = [
+  { label: 'No credit card required' },
+  { label: '14-day free trial' },
+  { label: 'Cancel anytime' },
+];
 
 const PreviewSkeleton = () => (
   <div
@@ -43,28 +47,16 @@ export const Hero = () => (
           Invoices, payments, payroll and double-entry books in one place. Kontor closes your month in hours,
           not days — and saves teams 15+ hours every week.
         </p>
-        <div className="mt-9 flex flex-col items-center justify-center gap-3 sm:flex-row">
-          <Link
-            to="/pricing"
-            className="inline-flex min-h-12 w-full items-center justify-center gap-2 rounded-xl bg-brand-600 px-6 text-base font-semibold text-white shadow-lg shadow-brand-600/25 transition hover:bg-brand-700 sm:w-auto"
-          >
-            Subscribe Now <ArrowRight aria-hidden="true" className="size-4" />
-          </Link>
-          <Link
-            to="/about"
-            className="inline-flex min-h-12 w-full items-center justify-center rounded-xl border border-slate-300 bg-white px-6 text-base font-semibold text-slate-900 transition hover:bg-slate-50 sm:w-auto dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:hover:bg-slate-800"
-          >
-            Learn More
-          </Link>
-        </div>
-        <ul className="mt-6 flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-slate-600 dark:text-slate-400">
-          {PROMISES.map((p) => (
-            <li key={p} className="inline-flex items-center gap-1.5">
-              <Check aria-hidden="true" className="size-4 text-emerald-600 dark:text-emerald-400" />
-              {p}
-            </li>
-          ))}
-        </ul>
+        <CtaLinks
+          className="mt-9"
+          primary={{ to: '/pricing', label: 'Subscribe Now' }}
+          secondary={{ to: '/about', label: 'Learn More' }}
+        />
+        <IconList
+          items={PROMISES}
+          icon={Check}
+          className="mt-6 flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-slate-600 dark:text-slate-400"
+        />
       </div>
       <div className="relative mx-auto mt-14 max-w-6xl sm:mt-16">
         <div

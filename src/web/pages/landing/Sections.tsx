@@ -1,40 +1,11 @@
-import { ArrowRight, Check, Star } from 'lucide-react';
+import { Check, Star } from 'lucide-react';
 import { lazy } from 'react';
-import { Link } from 'react-router';
+import { CtaLinks, IconList, InfoCard, SiteSection } from '../../components/site/Marketing.tsx';
 import { FEATURES_SECTION_ID } from '../../components/site/SiteHeader.tsx';
 import { BUSINESS_TYPES, CLAIMS, FEATURES, SECURITY_BADGES, STATS, TESTIMONIALS } from './content.ts';
 import { LazyWhenNear } from './LazyWhenNear.tsx';
 
 const InteractiveDemo = lazy(() => import('../../demo/InteractiveDemo.tsx'));
-
-const Eyebrow = ({ children }: { children: string }) => (
-  <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase dark:text-brand-300">
-    {children}
-  </p>
-);
-
-const SectionHeading = ({
-  id,
-  eyebrow,
-  title,
-  intro,
-}: {
-  id: string;
-  eyebrow: string;
-  title: string;
-  intro: string;
-}) => (
-  <div className="mx-auto max-w-2xl text-center">
-    <Eyebrow>{eyebrow}</Eyebrow>
-    <h2
-      id={id}
-      className="mt-3 text-3xl font-bold tracking-tight text-balance text-slate-950 sm:text-4xl dark:text-white"
-    >
-      {title}
-    </h2>
-    <p className="mt-4 text-lg leading-8 text-pretty text-slate-600 dark:text-slate-300">{intro}</p>
-  </div>
-);
 
 export const StatsStrip = () => (
   <section
@@ -53,38 +24,38 @@ export const StatsStrip = () => (
 );
 
 export const Features = () => (
-  <section id={FEATURES_SECTION_ID} aria-labelledby="features-title" className="scroll-mt-20 py-20 sm:py-28">
-    <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-      <SectionHeading
-        id="features-title"
-        eyebrow="Features"
-        title="Everything your finance team needs, in one place"
-        intro="From the first invoice to the year-end report, Kontor keeps every number connected to a balanced ledger."
-      />
-      <div className="mt-14 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-        {FEATURES.map((f) => (
-          <article
-            key={f.title}
-            className="group rounded-2xl border border-slate-200 bg-white p-6 transition hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-lg hover:shadow-slate-900/5 dark:border-slate-800 dark:bg-slate-900/60 dark:hover:border-brand-500/40"
-          >
+  <SiteSection
+    id={FEATURES_SECTION_ID}
+    headingId="features-title"
+    className="scroll-mt-20"
+    eyebrow="Features"
+    title="Everything your finance team needs, in one place"
+    intro="From the first invoice to the year-end report, Kontor keeps every number connected to a balanced ledger."
+  >
+    <div className="mt-14 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+      {FEATURES.map((f) => (
+        <InfoCard
+          key={f.title}
+          title={f.title}
+          body={f.body}
+          className="group rounded-2xl border border-slate-200 bg-white p-6 transition hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-lg hover:shadow-slate-900/5 dark:border-slate-800 dark:bg-slate-900/60 dark:hover:border-brand-500/40"
+          titleClassName="text-lg font-semibold"
+          icon={
             <span className="inline-flex size-11 items-center justify-center rounded-xl bg-brand-50 text-brand-700 ring-1 ring-brand-100 dark:bg-brand-500/10 dark:text-brand-300 dark:ring-brand-500/20">
               <f.icon aria-hidden="true" className="size-5" />
             </span>
-            <h3 className="mt-5 text-lg font-semibold text-slate-950 dark:text-white">{f.title}</h3>
-            <p className="mt-2 text-sm leading-6 text-slate-600 dark:text-slate-300">{f.body}</p>
-            <ul className="mt-4 space-y-1.5">
-              {f.points.map((p) => (
-                <li key={p} className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
-                  <Check aria-hidden="true" className="size-4 text-emerald-600 dark:text-emerald-400" />
-                  {p}
-                </li>
-              ))}
-            </ul>
-          </article>
-        ))}
-      </div>
+          }
+        >
+          <IconList
+            items={f.points.map((label) => ({ label }))}
+            icon={Check}
+            className="mt-4 space-y-1.5"
+            itemClassName="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300"
+          />
+        </InfoCard>
+      ))}
     </div>
-  </section>
+  </SiteSection>
 );
 
 export const CallToAction = () => (
@@ -107,117 +78,101 @@ export const CallToAction = () => (
       <p className="mx-auto mt-4 max-w-xl text-lg text-slate-300">
         Start your 14-day free trial. No credit card required, cancel anytime.
       </p>
-      <div className="mt-8 flex flex-col items-center justify-center gap-3 sm:flex-row">
-        <Link
-          to="/pricing"
-          className="inline-flex min-h-12 w-full items-center justify-center gap-2 rounded-xl bg-white px-6 font-semibold text-slate-950 transition hover:bg-slate-100 sm:w-auto"
-        >
-          Subscribe Now <ArrowRight aria-hidden="true" className="size-4" />
-        </Link>
-        <Link
-          to="/pricing"
-          className="inline-flex min-h-12 w-full items-center justify-center rounded-xl px-6 font-semibold text-white ring-1 ring-white/30 transition hover:bg-white/10 sm:w-auto"
-        >
-          View Pricing
-        </Link>
-      </div>
-      <ul className="mt-8 flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-slate-300">
-        {CLAIMS.map((c) => (
-          <li key={c.label} className="inline-flex items-center gap-1.5">
-            <c.icon aria-hidden="true" className="size-4" />
-            {c.label}
-          </li>
-        ))}
-      </ul>
+      <CtaLinks
+        tone="dark"
+        className="mt-8"
+        primary={{ to: '/pricing', label: 'Subscribe Now' }}
+        secondary={{ to: '/pricing', label: 'View Pricing' }}
+      />
+      <IconList
+        items={CLAIMS}
+        iconClassName="size-4"
+        className="mt-8 flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-slate-300"
+      />
     </div>
   </section>
 );
 
 export const CommandCenter = () => (
-  <section id="demo" aria-labelledby="demo-title" className="scroll-mt-20 py-20 sm:py-28">
-    <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-      <SectionHeading
-        id="demo-title"
-        eyebrow="Interactive demo"
-        title="Your financial command center"
-        intro="Accounting, invoices, payroll, inventory and analytics side by side. Click around — it runs on sample figures."
-      />
-      <div className="mt-12">
-        <LazyWhenNear minHeight="40rem" label="Loading the demo...">
-          <InteractiveDemo />
-        </LazyWhenNear>
-      </div>
+  <SiteSection
+    id="demo"
+    headingId="demo-title"
+    className="scroll-mt-20"
+    eyebrow="Interactive demo"
+    title="Your financial command center"
+    intro="Accounting, invoices, payroll, inventory and analytics side by side. Click around — it runs on sample figures."
+  >
+    <div className="mt-12">
+      <LazyWhenNear minHeight="40rem" label="Loading the demo...">
+        <InteractiveDemo />
+      </LazyWhenNear>
     </div>
-  </section>
+  </SiteSection>
 );
 
 export const Testimonials = () => (
-  <section aria-labelledby="testimonials-title" className="bg-slate-50 py-20 sm:py-28 dark:bg-slate-900/40">
-    <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-      <SectionHeading
-        id="testimonials-title"
-        eyebrow="Customers"
-        title="Loved by owners and their accountants"
-        intro="Rated 4.9 out of 5 by teams who moved their books to Kontor."
-      />
-      <div className="mt-14 grid gap-5 lg:grid-cols-3">
-        {TESTIMONIALS.map((t) => (
-          <figure
-            key={t.name}
-            className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-          >
-            <div className="flex gap-0.5 text-amber-500" role="img" aria-label="5 out of 5 stars">
-              {[0, 1, 2, 3, 4].map((i) => (
-                <Star key={i} aria-hidden="true" className="size-4 fill-current" />
-              ))}
-            </div>
-            <blockquote className="mt-4 flex-1 text-base leading-7 text-slate-800 dark:text-slate-200">
-              <p>“{t.quote}”</p>
-            </blockquote>
-            <figcaption className="mt-6 flex items-center gap-3">
-              <span
-                aria-hidden="true"
-                className="inline-flex size-10 items-center justify-center rounded-full bg-gradient-to-br from-brand-500 to-violet-500 text-sm font-semibold text-white"
-              >
-                {t.initials}
+  <SiteSection
+    headingId="testimonials-title"
+    className="bg-slate-50 dark:bg-slate-900/40"
+    eyebrow="Customers"
+    title="Loved by owners and their accountants"
+    intro="Rated 4.9 out of 5 by teams who moved their books to Kontor."
+  >
+    <div className="mt-14 grid gap-5 lg:grid-cols-3">
+      {TESTIMONIALS.map((t) => (
+        <figure
+          key={t.name}
+          className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        >
+          <div className="flex gap-0.5 text-amber-500" role="img" aria-label="5 out of 5 stars">
+            {[0, 1, 2, 3, 4].map((i) => (
+              <Star key={i} aria-hidden="true" className="size-4 fill-current" />
+            ))}
+          </div>
+          <blockquote className="mt-4 flex-1 text-base leading-7 text-slate-800 dark:text-slate-200">
+            <p>“{t.quote}”</p>
+          </blockquote>
+          <figcaption className="mt-6 flex items-center gap-3">
+            <span
+              aria-hidden="true"
+              className="inline-flex size-10 items-center justify-center rounded-full bg-gradient-to-br from-brand-500 to-violet-500 text-sm font-semibold text-white"
+            >
+              {t.initials}
+            </span>
+            <span>
+              <span className="block text-sm font-semibold text-slate-950 dark:text-white">{t.name}</span>
+              <span className="block text-sm text-slate-600 dark:text-slate-400">
+                {t.role}, {t.company}
               </span>
-              <span>
-                <span className="block text-sm font-semibold text-slate-950 dark:text-white">{t.name}</span>
-                <span className="block text-sm text-slate-600 dark:text-slate-400">
-                  {t.role}, {t.company}
-                </span>
-              </span>
-            </figcaption>
-          </figure>
-        ))}
-      </div>
-      <p className="mt-6 text-center text-xs text-slate-600 dark:text-slate-400">
-        Customer stories shown are illustrative.
-      </p>
+            </span>
+          </figcaption>
+        </figure>
+      ))}
     </div>
-  </section>
+    <p className="mt-6 text-center text-xs text-slate-600 dark:text-slate-400">
+      Customer stories shown are illustrative.
+    </p>
+  </SiteSection>
 );
 
 export const BusinessTypes = () => (
-  <section aria-labelledby="segments-title" className="py-20 sm:py-28">
-    <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-      <SectionHeading
-        id="segments-title"
-        eyebrow="Built for your business"
-        title="One platform, shaped to how you make money"
-        intro="Kontor adapts its reports and workflows to the way your industry runs."
-      />
-      <div className="mt-14 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
-        {BUSINESS_TYPES.map((b) => (
-          <article key={b.title} className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
-            <b.icon aria-hidden="true" className="size-6 text-violet-600 dark:text-violet-400" />
-            <h3 className="mt-4 font-semibold text-slate-950 dark:text-white">{b.title}</h3>
-            <p className="mt-2 text-sm leading-6 text-slate-600 dark:text-slate-300">{b.body}</p>
-          </article>
-        ))}
-      </div>
+  <SiteSection
+    headingId="segments-title"
+    eyebrow="Built for your business"
+    title="One platform, shaped to how you make money"
+    intro="Kontor adapts its reports and workflows to the way your industry runs."
+  >
+    <div className="mt-14 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
+      {BUSINESS_TYPES.map((b) => (
+        <InfoCard
+          key={b.title}
+          title={b.title}
+          body={b.body}
+          icon={<b.icon aria-hidden="true" className="size-6 text-violet-600 dark:text-violet-400" />}
+        />
+      ))}
     </div>
-  </section>
+  </SiteSection>
 );
 
 export const SecurityBadges = () => (
