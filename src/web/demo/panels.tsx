@@ -17,7 +17,7 @@ import {
   type OrderStatus,
   type RiskLevel,
 } from './sampleData.ts';
-import { Badge, Card, Change, ProgressBar, Stat, type Tone } from './ui.tsx';
+import { Badge, Card, Change, ListCard, ProgressBar, Stat, type Tone } from './ui.tsx';
 
 // Panels shared by the hero's dashboard preview (tabs) and the interactive demo (sidebar).
 
@@ -99,17 +99,21 @@ export const HrPanel = () => (
       <Stat label="Open roles" value={HR_METRICS.openRoles} />
     </div>
     <div className="grid gap-4 lg:grid-cols-2">
-      <Card title="Employee Portal">
-        <ul className="grid grid-cols-2 gap-2">
-          {EMPLOYEE_PORTAL.map((tile) => (
-            <li key={tile.label} className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
-              <p className="text-xs text-slate-600 dark:text-slate-400">{tile.label}</p>
-              <p className="mt-1 text-lg font-semibold text-slate-900 dark:text-white">{tile.count}</p>
-              <p className="text-xs text-amber-800 dark:text-amber-300">{tile.pending} pending</p>
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <ListCard
+        title="Employee Portal"
+        items={EMPLOYEE_PORTAL}
+        itemKey={(tile) => tile.label}
+        listClassName="grid grid-cols-2 gap-2"
+        itemClassName="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60"
+      >
+        {(tile) => (
+          <>
+            <p className="text-xs text-slate-600 dark:text-slate-400">{tile.label}</p>
+            <p className="mt-1 text-lg font-semibold text-slate-900 dark:text-white">{tile.count}</p>
+            <p className="text-xs text-amber-800 dark:text-amber-300">{tile.pending} pending</p>
+          </>
+        )}
+      </ListCard>
       <Card title="Recent HR activities">
         <ul className="space-y-2.5">
           {HR_ACTIVITIES.map((a) => (
@@ -141,52 +145,64 @@ export const SupplyPanel = () => (
       <Stat label="Spend (MTD)" value={formatMoneyCompact(SUPPLY_METRICS.spendMtd)} />
     </div>
     <div className="grid gap-4 lg:grid-cols-2">
-      <Card title="Vendor purchase orders">
-        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-          {PURCHASE_ORDERS.map((po) => (
-            <li key={po.orderNumber} className="flex items-center justify-between gap-3 py-2 text-sm">
-              <div className="min-w-0">
-                <p className="truncate font-medium text-slate-900 dark:text-white">{po.vendor}</p>
-                <p className="text-xs text-slate-600 dark:text-slate-400">
-                  {po.orderNumber} · ETA {po.eta} · risk {po.risk}
-                </p>
-              </div>
-              <div className="flex shrink-0 flex-col items-end gap-1">
-                <span className="font-medium tabular-nums">{formatMoneyCompact(po.value)}</span>
-                <Badge tone={ORDER_TONE[po.status]}>{po.status}</Badge>
-              </div>
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <ListCard
+        title="Vendor purchase orders"
+        items={PURCHASE_ORDERS}
+        itemKey={(po) => po.orderNumber}
+        listClassName="divide-y divide-slate-100 dark:divide-slate-800"
+        itemClassName="flex items-center justify-between gap-3 py-2 text-sm"
+      >
+        {(po) => (
+          <>
+            <div className="min-w-0">
+              <p className="truncate font-medium text-slate-900 dark:text-white">{po.vendor}</p>
+              <p className="text-xs text-slate-600 dark:text-slate-400">
+                {po.orderNumber} · ETA {po.eta} · risk {po.risk}
+              </p>
+            </div>
+            <div className="flex shrink-0 flex-col items-end gap-1">
+              <span className="font-medium tabular-nums">{formatMoneyCompact(po.value)}</span>
+              <Badge tone={ORDER_TONE[po.status]}>{po.status}</Badge>
+            </div>
+          </>
+        )}
+      </ListCard>
       <div className="space-y-4">
-        <Card title="Logistics shipments">
-          <ul className="space-y-3">
-            {SHIPMENTS.map((s) => (
-              <li key={s.id} className="text-sm">
-                <div className="mb-1 flex justify-between gap-2">
-                  <span className="truncate font-medium text-slate-900 dark:text-white">{s.route}</span>
-                  <span className="shrink-0 text-xs text-slate-600 dark:text-slate-400">
-                    {s.carrier} · {s.status}
-                  </span>
-                </div>
-                <ProgressBar value={s.progress} label={`${s.id} ${s.route}`} />
-              </li>
-            ))}
-          </ul>
-        </Card>
-        <Card title="Vendor performance">
-          <ul className="space-y-1.5 text-sm">
-            {VENDOR_PERFORMANCE.map((v) => (
-              <li key={v.vendor} className="flex justify-between gap-2">
-                <span className="truncate">{v.vendor}</span>
-                <span className="shrink-0 text-xs text-slate-600 tabular-nums dark:text-slate-400">
-                  ★ {v.rating} · {v.orders} orders · {v.onTime}% on time · {v.quality}% quality
+        <ListCard
+          title="Logistics shipments"
+          items={SHIPMENTS}
+          itemKey={(s) => s.id}
+          listClassName="space-y-3"
+          itemClassName="text-sm"
+        >
+          {(s) => (
+            <>
+              <div className="mb-1 flex justify-between gap-2">
+                <span className="truncate font-medium text-slate-900 dark:text-white">{s.route}</span>
+                <span className="shrink-0 text-xs text-slate-600 dark:text-slate-400">
+                  {s.carrier} · {s.status}
                 </span>
-              </li>
-            ))}
-          </ul>
-        </Card>
+              </div>
+              <ProgressBar value={s.progress} label={`${s.id} ${s.route}`} />
+            </>
+          )}
+        </ListCard>
+        <ListCard
+          title="Vendor performance"
+          items={VENDOR_PERFORMANCE}
+          itemKey={(v) => v.vendor}
+          listClassName="space-y-1.5 text-sm"
+          itemClassName="flex justify-between gap-2"
+        >
+          {(v) => (
+            <>
+              <span className="truncate">{v.vendor}</span>
+              <span className="shrink-0 text-xs text-slate-600 tabular-nums dark:text-slate-400">
+                ★ {v.rating} · {v.orders} orders · {v.onTime}% on time · {v.quality}% quality
+              </span>
+            </>
+          )}
+        </ListCard>
       </div>
     </div>
   </div>
@@ -205,52 +221,65 @@ export const AnalyticsPanel = () => (
       ))}
     </div>
     <div className="grid gap-4 lg:grid-cols-3">
-      <Card title="AI insights" className="lg:col-span-1">
-        <ul className="space-y-3">
-          {AI_INSIGHTS.map((i) => (
-            <li key={i.insight} className="flex gap-2 text-sm">
-              <Sparkles
-                aria-hidden="true"
-                className="mt-0.5 size-4 shrink-0 text-violet-600 dark:text-violet-400"
-              />
-              <div>
-                <p className="text-slate-800 dark:text-slate-200">{i.insight}</p>
-                <p className="text-xs text-slate-600 dark:text-slate-400">{i.confidence}% confidence</p>
-              </div>
-            </li>
-          ))}
-        </ul>
-      </Card>
-      <Card title="Predictive analytics">
-        <ul className="space-y-2.5 text-sm">
-          {PREDICTIONS.map((p) => (
-            <li key={p.label} className="flex items-center justify-between gap-2">
-              <div>
-                <p className="font-medium text-slate-900 dark:text-white">{p.label}</p>
-                <p className="text-xs text-slate-600 dark:text-slate-400">
-                  {p.confidence}% confidence · {p.variance}
-                </p>
-              </div>
-              <span className="font-semibold tabular-nums">{p.value}</span>
-            </li>
-          ))}
-        </ul>
-      </Card>
-      <Card title="Market intelligence">
-        <ul className="space-y-2.5 text-sm">
-          {MARKET_INTELLIGENCE.map((m) => (
-            <li key={m.market} className="flex items-center justify-between gap-2">
-              <div>
-                <p className="font-medium text-slate-900 dark:text-white">{m.market}</p>
-                <p className="text-xs text-slate-600 dark:text-slate-400">
-                  Trend {m.trend} · {m.sentiment}
-                </p>
-              </div>
-              <Badge tone={RISK_TONE[m.risk]}>{m.risk} risk</Badge>
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <ListCard
+        title="AI insights"
+        className="lg:col-span-1"
+        items={AI_INSIGHTS}
+        itemKey={(i) => i.insight}
+        listClassName="space-y-3"
+        itemClassName="flex gap-2 text-sm"
+      >
+        {(i) => (
+          <>
+            <Sparkles
+              aria-hidden="true"
+              className="mt-0.5 size-4 shrink-0 text-violet-600 dark:text-violet-400"
+            />
+            <div>
+              <p className="text-slate-800 dark:text-slate-200">{i.insight}</p>
+              <p className="text-xs text-slate-600 dark:text-slate-400">{i.confidence}% confidence</p>
+            </div>
+          </>
+        )}
+      </ListCard>
+      <ListCard
+        title="Predictive analytics"
+        items={PREDICTIONS}
+        itemKey={(p) => p.label}
+        listClassName="space-y-2.5 text-sm"
+        itemClassName="flex items-center justify-between gap-2"
+      >
+        {(p) => (
+          <>
+            <div>
+              <p className="font-medium text-slate-900 dark:text-white">{p.label}</p>
+              <p className="text-xs text-slate-600 dark:text-slate-400">
+                {p.confidence}% confidence · {p.variance}
+              </p>
+            </div>
+            <span className="font-semibold tabular-nums">{p.value}</span>
+          </>
+        )}
+      </ListCard>
+      <ListCard
+        title="Market intelligence"
+        items={MARKET_INTELLIGENCE}
+        itemKey={(m) => m.market}
+        listClassName="space-y-2.5 text-sm"
+        itemClassName="flex items-center justify-between gap-2"
+      >
+        {(m) => (
+          <>
+            <div>
+              <p className="font-medium text-slate-900 dark:text-white">{m.market}</p>
+              <p className="text-xs text-slate-600 dark:text-slate-400">
+                Trend {m.trend} · {m.sentiment}
+              </p>
+            </div>
+            <Badge tone={RISK_TONE[m.risk]}>{m.risk} risk</Badge>
+          </>
+        )}
+      </ListCard>
     </div>
   </div>
 );

@@ -36,7 +36,7 @@ import {
 import { Button } from '../components/ui/Button.tsx';
 import { Alert } from '../components/ui/Card.tsx';
 import { Tabs } from './Tabs.tsx';
-import { Badge, Card, DemoTable, ProgressBar, Stat, type Tone } from './ui.tsx';
+import { Badge, Card, DemoTable, ListCard, ProgressBar, Stat, type Tone } from './ui.tsx';
 
 // The interactive demo's finance and operations screens, all over the sample data.
 
@@ -256,28 +256,36 @@ export const PayrollSection = () => (
       </DemoTable>
     </Card>
     <div className="grid gap-4 md:grid-cols-2">
-      <Card title="Benefits">
-        <ul className="space-y-1.5 text-sm">
-          {BENEFITS.map((b) => (
-            <li key={b.name} className="flex justify-between gap-2">
-              <span>
-                {b.name} <span className="text-slate-600 dark:text-slate-400">· {b.enrolled} enrolled</span>
-              </span>
-              <span className="tabular-nums">{formatMoney(b.monthlyCost)}/mo</span>
-            </li>
-          ))}
-        </ul>
-      </Card>
-      <Card title="Compliance">
-        <ul className="space-y-1.5 text-sm">
-          {COMPLIANCE.map((c) => (
-            <li key={c.item} className="flex justify-between gap-2">
-              <span>{c.item}</span>
-              <Badge tone={c.status === 'Filed' ? 'green' : 'amber'}>{c.status}</Badge>
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <ListCard
+        title="Benefits"
+        items={BENEFITS}
+        itemKey={(b) => b.name}
+        listClassName="space-y-1.5 text-sm"
+        itemClassName="flex justify-between gap-2"
+      >
+        {(b) => (
+          <>
+            <span>
+              {b.name} <span className="text-slate-600 dark:text-slate-400">· {b.enrolled} enrolled</span>
+            </span>
+            <span className="tabular-nums">{formatMoney(b.monthlyCost)}/mo</span>
+          </>
+        )}
+      </ListCard>
+      <ListCard
+        title="Compliance"
+        items={COMPLIANCE}
+        itemKey={(c) => c.item}
+        listClassName="space-y-1.5 text-sm"
+        itemClassName="flex justify-between gap-2"
+      >
+        {(c) => (
+          <>
+            <span>{c.item}</span>
+            <Badge tone={c.status === 'Filed' ? 'green' : 'amber'}>{c.status}</Badge>
+          </>
+        )}
+      </ListCard>
     </div>
   </div>
 );
@@ -336,16 +344,20 @@ export const InventorySection = () => (
         ))}
       </DemoTable>
     </Card>
-    <Card title="Alerts">
-      <ul className="space-y-2 text-sm">
-        {INVENTORY_ALERTS.map((a) => (
-          <li key={a.message} className="flex items-start justify-between gap-3">
-            <span>{a.message}</span>
-            <Badge tone={URGENCY_TONE[a.urgency]}>{a.urgency}</Badge>
-          </li>
-        ))}
-      </ul>
-    </Card>
+    <ListCard
+      title="Alerts"
+      items={INVENTORY_ALERTS}
+      itemKey={(a) => a.message}
+      listClassName="space-y-2 text-sm"
+      itemClassName="flex items-start justify-between gap-3"
+    >
+      {(a) => (
+        <>
+          <span>{a.message}</span>
+          <Badge tone={URGENCY_TONE[a.urgency]}>{a.urgency}</Badge>
+        </>
+      )}
+    </ListCard>
   </div>
 );
 
@@ -376,33 +388,40 @@ export const ProjectsSection = () => (
       </ul>
     </Card>
     <div className="grid gap-4 md:grid-cols-2">
-      <Card title="Team workload">
-        <ul className="space-y-3 text-sm">
-          {TEAM_WORKLOAD.map((w) => (
-            <li key={w.name}>
-              <div className="mb-1 flex justify-between">
-                <span>{w.name}</span>
-                <span className="tabular-nums">{w.load}%</span>
-              </div>
-              <div className="h-2 rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden="true">
-                <div className="h-full rounded-full bg-violet-500" style={{ width: `${w.load}%` }} />
-              </div>
-            </li>
-          ))}
-        </ul>
-      </Card>
-      <Card title="Milestones">
-        <ul className="space-y-2 text-sm">
-          {MILESTONES.map((m) => (
-            <li key={m.name} className="flex items-center justify-between gap-2">
-              <span>
-                {m.name} <span className="text-slate-600 dark:text-slate-400">· {formatDemoDate(m.due)}</span>
-              </span>
-              <Badge tone={MILESTONE_TONE[m.status]}>{m.status}</Badge>
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <ListCard
+        title="Team workload"
+        items={TEAM_WORKLOAD}
+        itemKey={(w) => w.name}
+        listClassName="space-y-3 text-sm"
+      >
+        {(w) => (
+          <>
+            <div className="mb-1 flex justify-between">
+              <span>{w.name}</span>
+              <span className="tabular-nums">{w.load}%</span>
+            </div>
+            <div className="h-2 rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden="true">
+              <div className="h-full rounded-full bg-violet-500" style={{ width: `${w.load}%` }} />
+            </div>
+          </>
+        )}
+      </ListCard>
+      <ListCard
+        title="Milestones"
+        items={MILESTONES}
+        itemKey={(m) => m.name}
+        listClassName="space-y-2 text-sm"
+        itemClassName="flex items-center justify-between gap-2"
+      >
+        {(m) => (
+          <>
+            <span>
+              {m.name} <span className="text-slate-600 dark:text-slate-400">· {formatDemoDate(m.due)}</span>
+            </span>
+            <Badge tone={MILESTONE_TONE[m.status]}>{m.status}</Badge>
+          </>
+        )}
+      </ListCard>
     </div>
   </div>
 );
@@ -412,43 +431,51 @@ export const DashboardSection = ({ overview }: { overview: React.ReactNode }) =>
   <div className="space-y-4">
     {overview}
     <div className="grid gap-4 lg:grid-cols-2">
-      <Card title="Recent transactions">
-        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-          {TRANSACTIONS.slice(0, 4).map((t) => (
-            <li key={t.id} className="flex items-center justify-between gap-3 py-2 text-sm">
-              <div className="min-w-0">
-                <p className="truncate font-medium">{t.description}</p>
-                <p className="text-xs text-slate-600 dark:text-slate-400">
-                  {formatDemoDate(t.date)} · {t.category}
-                </p>
-              </div>
-              <span
-                className={`shrink-0 font-medium tabular-nums ${t.amount > 0 ? 'text-emerald-700 dark:text-emerald-400' : ''}`}
-              >
-                {formatSignedMoney(t.amount)}
-              </span>
-            </li>
-          ))}
-        </ul>
-      </Card>
-      <Card title="Invoices needing attention">
-        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-          {INVOICES.filter((i) => i.status !== 'paid').map((i) => (
-            <li key={i.number} className="flex items-center justify-between gap-3 py-2 text-sm">
-              <div className="min-w-0">
-                <p className="truncate font-medium">{i.client}</p>
-                <p className="text-xs text-slate-600 dark:text-slate-400">
-                  {i.number} · due {formatDemoDate(i.due)}
-                </p>
-              </div>
-              <div className="flex shrink-0 items-center gap-2">
-                <span className="tabular-nums">{formatMoney(i.amount)}</span>
-                <Badge tone={INVOICE_TONE[i.status]}>{i.status}</Badge>
-              </div>
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <ListCard
+        title="Recent transactions"
+        items={TRANSACTIONS.slice(0, 4)}
+        itemKey={(t) => t.id}
+        listClassName="divide-y divide-slate-100 dark:divide-slate-800"
+        itemClassName="flex items-center justify-between gap-3 py-2 text-sm"
+      >
+        {(t) => (
+          <>
+            <div className="min-w-0">
+              <p className="truncate font-medium">{t.description}</p>
+              <p className="text-xs text-slate-600 dark:text-slate-400">
+                {formatDemoDate(t.date)} · {t.category}
+              </p>
+            </div>
+            <span
+              className={`shrink-0 font-medium tabular-nums ${t.amount > 0 ? 'text-emerald-700 dark:text-emerald-400' : ''}`}
+            >
+              {formatSignedMoney(t.amount)}
+            </span>
+          </>
+        )}
+      </ListCard>
+      <ListCard
+        title="Invoices needing attention"
+        items={INVOICES.filter((i) => i.status !== 'paid')}
+        itemKey={(i) => i.number}
+        listClassName="divide-y divide-slate-100 dark:divide-slate-800"
+        itemClassName="flex items-center justify-between gap-3 py-2 text-sm"
+      >
+        {(i) => (
+          <>
+            <div className="min-w-0">
+              <p className="truncate font-medium">{i.client}</p>
+              <p className="text-xs text-slate-600 dark:text-slate-400">
+                {i.number} · due {formatDemoDate(i.due)}
+              </p>
+            </div>
+            <div className="flex shrink-0 items-center gap-2">
+              <span className="tabular-nums">{formatMoney(i.amount)}</span>
+              <Badge tone={INVOICE_TONE[i.status]}>{i.status}</Badge>
+            </div>
+          </>
+        )}
+      </ListCard>
     </div>
   </div>
 );

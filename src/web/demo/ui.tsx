@@ -110,3 +110,53 @@ export const DemoTable = ({
     <tbody className="divide-y divide-slate-100 dark:divide-slate-800">{children}</tbody>
   </Table>
 );
+
+/** A card holding one list: each item rendered in its own <li>. */
+export const ListCard = <T,>({
+  title,
+  items,
+  itemKey,
+  listClassName,
+  itemClassName,
+  className,
+  children,
+}: {
+  title: string;
+  items: readonly T[];
+  itemKey: (item: T) => string;
+  listClassName: string;
+  itemClassName?: string;
+  className?: string;
+  children: (item: T) => ReactNode;
+}) => (
+  <Card title={title} className={className}>
+    <ul className={listClassName}>
+      {items.map((item) => (
+        <li key={itemKey(item)} className={itemClassName}>
+          {children(item)}
+        </li>
+      ))}
+    </ul>
+  </Card>
+);
+
+/** A list item's name over its details, and what stands on its right. */
+export const TwoLine = ({
+  title,
+  detail,
+  aside,
+  titleClassName = 'font-medium text-slate-900 dark:text-white',
+}: {
+  title: ReactNode;
+  detail: ReactNode;
+  aside: ReactNode;
+  titleClassName?: string;
+}) => (
+  <>
+    <div className="min-w-0">
+      <p className={titleClassName}>{title}</p>
+      <p className="text-xs text-slate-600 dark:text-slate-400">{detail}</p>
+    </div>
+    {aside}
+  </>
+);
