@@ -128,3 +128,19 @@ export const invitationSchema = z.object({
 export type Invitation = z.infer<typeof invitationSchema>;
 
 export const INVITATION_DAYS = 7;
+
+export const companyListSchema = z.object({ companies: z.array(myCompanySchema) });
+export const memberListSchema = z.object({ members: z.array(memberSchema) });
+export const invitationListSchema = z.object({ invitations: z.array(invitationSchema) });
+export const memberRoleChangeSchema = z.object({
+  role: z.enum(ROLES, { error: 'Choose a role: owner, admin, accountant, member or viewer.' }),
+});
+export const memberRoleSchema = z.object({ userId: z.string(), role: z.enum(ROLES) });
+export const invitationAnswerParamsSchema = z.object({
+  invitationId: z.string().min(1),
+  answer: z.enum(['accept', 'decline']),
+});
+export const invitationAnswerSchema = z.object({
+  organizationId: z.string(),
+  status: z.enum(['accepted', 'declined']),
+});

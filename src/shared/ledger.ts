@@ -517,6 +517,10 @@ export const auditLogEntrySchema = z.object({
   after: z.unknown(),
   createdAt: z.string(),
 });
+export const auditLogPageSchema = z.object({
+  entries: z.array(auditLogEntrySchema),
+  nextCursor: z.string().nullable(),
+});
 
 // --- Lists, imports -----------------------------------------------------------------------
 

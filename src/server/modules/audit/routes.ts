@@ -1,64 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
-import { z } from 'zod';
-import { badRequest } from '../../../shared/errors.ts';
-import { auditLogEntrySchema, auditLogQuerySchema } from '../../../shared/ledger.ts';
+import { auditLogPageSchema, auditLogQuerySchema } from '../../../shared/ledger.ts';
 import type { AppContext } from '../../context.ts';
-import { memberOf, requirePermission } from '../../http/tenancy.ts';
+import { companyRoutes } from '../../http/routes.ts';
+import { listAuditLog } from './service.ts';
 
 // The company's audit log, newest first, for admins and accountants (view_audit).
 
 export const auditRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      '/orgs/:organizationId/audit-log',
+    companyRoutes(app, ctx, ['audit']).get(
+      '/audit-log',
       {
-        schema: {
-          tags: ['audit'],
-          summary: 'Audit log: who did what, when, before and after',
-          params: z.object({ organizationId: z.string().min(1) }),
-          querystring: auditLogQuerySchema,
-          response: {
-            200: z.object({ entries: z.array(auditLogEntrySchema), nextCursor: z.string().nullable() }),
-          },
-        },
-        preHandler: requirePermission(ctx, 'view_audit'),
+        summary: 'Audit log: who did what, when, before and after',
+        permission: 'view_audit',
+        query: auditLogQuerySchema,
+        response: auditLogPageSchema,
       },
-      async (request) => {
-        const { organizationId } = memberOf(request);
-        const q = request.query;
-        if (q.cursor !== undefined && !/^\d{1,18}$/.test(q.cursor)) {
-          throw badRequest(
-            'invalid_cursor',
-            'The page cursor is not valid; start again from the first page.',
-          );
-        }
-        let query = ctx.database.db
-          .selectFrom('audit_log')
-          .selectAll()
-          .where('organization_id', '=', organizationId);
-        if (q.entityType) query = query.where('entity_type', '=', q.entityType);
-        if (q.entityId) query = query.where('entity_id', '=', q.entityId);
-        if (q.cursor) query = query.where('id', '<', sql<string>`${q.cursor}::bigint`);
-        const rows = await query
-          .orderBy('id', 'desc')
-          .limit(q.limit + 1)
-          .execute();
-        const page = rows.slice(0, q.limit);
-        return {
-          entries: page.map((r) => ({
-            id: String(r.id),
-            actorUserId: r.actor_user_id,
-            action: r.action,
-            entityType: r.entity_type,
-            entityId: r.entity_id,
-            before: r.before,
-            after: r.after,
-            createdAt: new Date(r.created_at).toISOString(),
-          })),
-          nextCursor: rows.length > q.limit ? String(page.at(-1)!.id) : null,
-        };
-      },
+      listAuditLog,
     );
   };

@@ -1,17 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ROLES,
+  companyListSchema,
   createCompanySchema,
+  invitationAnswerParamsSchema,
+  invitationAnswerSchema,
+  invitationListSchema,
   invitationSchema,
   inviteSchema,
-  memberSchema,
+  memberListSchema,
+  memberRoleChangeSchema,
+  memberRoleSchema,
   myCompanySchema,
   updateCompanySchema,
 } from '../../../shared/companies.ts';
 import { requireUser } from '../../auth/session.ts';
 import type { AppContext } from '../../context.ts';
-import { memberOf, requirePermission } from '../../http/tenancy.ts';
+import { orgParams, companyRoutes as routesOf } from '../../http/routes.ts';
 import { deliverInvitation } from './invitation-mail.ts';
 import {
   changeMemberRole,
@@ -29,24 +34,21 @@ import {
   updateCompany,
 } from './service.ts';
 
-const orgParams = z.object({ organizationId: z.string().min(1) });
+// Companies, their members and invitations. The routes under /orgs/:organizationId go through
+// companyRoutes (http/routes.ts); the ids of members and invitations are checked as non-empty.
+
 const tags = ['companies'];
+const memberParams = orgParams.extend({ userId: z.string().min(1) });
+const invitationParams = orgParams.extend({ invitationId: z.string().min(1) });
 
 export const companyRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/orgs',
-      {
-        schema: {
-          tags,
-          summary: 'Companies I belong to',
-          response: { 200: z.object({ companies: z.array(myCompanySchema) }) },
-        },
-      },
+      { schema: { tags, summary: 'Companies I belong to', response: { 200: companyListSchema } } },
       async (request) => ({ companies: await listMyCompanies(ctx, await requireUser(ctx, request)) }),
     );
-
     app.post(
       '/orgs',
       {
@@ -62,172 +64,85 @@ export const companyRoutes =
         return reply.status(201).send(await createCompany(ctx, user, request.body));
       },
     );
-
-    app.get(
-      '/orgs/:organizationId',
-      {
-        schema: { tags, summary: 'One company', params: orgParams, response: { 200: myCompanySchema } },
-        preHandler: requirePermission(ctx, 'read'),
-      },
-      async (request) => getCompany(ctx, memberOf(request)),
-    );
-
-    app.patch(
-      '/orgs/:organizationId',
-      {
-        schema: {
-          tags,
-          summary: 'Change company settings',
-          params: orgParams,
-          body: updateCompanySchema,
-          response: { 200: myCompanySchema },
-        },
-        preHandler: requirePermission(ctx, 'manage_settings'),
-      },
-      async (request) => updateCompany(ctx, memberOf(request), request.body),
-    );
-
-    app.get(
-      '/orgs/:organizationId/members',
-      {
-        schema: {
-          tags,
-          summary: 'Members and their roles',
-          params: orgParams,
-          response: { 200: z.object({ members: z.array(memberSchema) }) },
-        },
-        preHandler: requirePermission(ctx, 'read'),
-      },
-      async (request) => ({ members: await listMembers(ctx, memberOf(request)) }),
-    );
-
-    app.patch(
-      '/orgs/:organizationId/members/:userId',
-      {
-        schema: {
-          tags,
-          summary: "Change a member's role",
-          params: orgParams.extend({ userId: z.string().min(1) }),
-          body: z.object({
-            role: z.enum(ROLES, { error: 'Choose a role: owner, admin, accountant, member or viewer.' }),
-          }),
-          response: { 200: z.object({ userId: z.string(), role: z.enum(ROLES) }) },
-        },
-        preHandler: requirePermission(ctx, 'manage_members'),
-      },
-      async (request) => changeMemberRole(ctx, memberOf(request), request.params.userId, request.body.role),
-    );
-
-    app.delete(
-      '/orgs/:organizationId/members/:userId',
-      {
-        schema: {
-          tags,
-          summary: 'Remove a member',
-          params: orgParams.extend({ userId: z.string().min(1) }),
-          response: { 204: z.null() },
-        },
-        preHandler: requirePermission(ctx, 'manage_members'),
-      },
-      async (request, reply) => {
-        await removeMember(ctx, memberOf(request), request.params.userId);
-        return reply.status(204).send(null);
-      },
-    );
-
-    app.post(
-      '/orgs/:organizationId/leave',
-      {
-        schema: { tags, summary: 'Leave the company', params: orgParams, response: { 204: z.null() } },
-        preHandler: requirePermission(ctx, 'read'),
-      },
-      async (request, reply) => {
-        await leaveCompany(ctx, memberOf(request));
-        return reply.status(204).send(null);
-      },
-    );
-
-    app.get(
-      '/orgs/:organizationId/invitations',
-      {
-        schema: {
-          tags,
-          summary: 'Invitations sent',
-          params: orgParams,
-          response: { 200: z.object({ invitations: z.array(invitationSchema) }) },
-        },
-        preHandler: requirePermission(ctx, 'manage_members'),
-      },
-      async (request) => ({ invitations: await listInvitations(ctx, memberOf(request)) }),
-    );
-
-    app.post(
-      '/orgs/:organizationId/invitations',
-      {
-        schema: {
-          tags,
-          summary: 'Invite someone by email',
-          params: orgParams,
-          body: inviteSchema,
-          response: { 201: invitationSchema },
-        },
-        preHandler: requirePermission(ctx, 'manage_members'),
-      },
-      async (request, reply) => {
-        const invitation = await inviteMember(ctx, memberOf(request), request.body, (sent, trx) =>
-          deliverInvitation(ctx, sent, trx),
-        );
-        return reply.status(201).send(invitation);
-      },
-    );
-
-    app.delete(
-      '/orgs/:organizationId/invitations/:invitationId',
-      {
-        schema: {
-          tags,
-          summary: 'Withdraw an invitation',
-          params: orgParams.extend({ invitationId: z.string().min(1) }),
-          response: { 204: z.null() },
-        },
-        preHandler: requirePermission(ctx, 'manage_members'),
-      },
-      async (request, reply) => {
-        await revokeInvitation(ctx, memberOf(request), request.params.invitationId);
-        return reply.status(204).send(null);
-      },
-    );
-
     app.get(
       '/me/invitations',
-      {
-        schema: {
-          tags,
-          summary: 'Invitations waiting for me',
-          response: { 200: z.object({ invitations: z.array(invitationSchema) }) },
-        },
-      },
+      { schema: { tags, summary: 'Invitations waiting for me', response: { 200: invitationListSchema } } },
       async (request) => ({ invitations: await listMyInvitations(ctx, await requireUser(ctx, request)) }),
     );
-
     app.post(
       '/invitations/:invitationId/:answer',
       {
         schema: {
           tags,
           summary: 'Accept or decline an invitation',
-          params: z.object({ invitationId: z.string().min(1), answer: z.enum(['accept', 'decline']) }),
-          response: {
-            200: z.object({ organizationId: z.string(), status: z.enum(['accepted', 'declined']) }),
-          },
+          params: invitationAnswerParamsSchema,
+          response: { 200: invitationAnswerSchema },
         },
       },
-      async (request) =>
-        respondToInvitation(
-          ctx,
-          await requireUser(ctx, request),
-          request.params.invitationId,
-          request.params.answer,
-        ),
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        return respondToInvitation(ctx, user, request.params.invitationId, request.params.answer);
+      },
+    );
+
+    const route = routesOf(app, ctx, tags);
+    route.get('', { summary: 'One company', permission: 'read', response: myCompanySchema }, getCompany);
+    route.patch(
+      '',
+      {
+        summary: 'Change company settings',
+        permission: 'manage_settings',
+        body: updateCompanySchema,
+        response: myCompanySchema,
+      },
+      updateCompany,
+    );
+    route.get(
+      '/members',
+      { summary: 'Members and their roles', permission: 'read', response: memberListSchema },
+      async (c, member) => ({ members: await listMembers(c, member) }),
+    );
+    route.patch(
+      '/members/:userId',
+      {
+        summary: "Change a member's role",
+        permission: 'manage_members',
+        params: memberParams,
+        body: memberRoleChangeSchema,
+        response: memberRoleSchema,
+      },
+      (c, member, { userId, role }) => changeMemberRole(c, member, userId, role),
+    );
+    route.delete(
+      '/members/:userId',
+      { summary: 'Remove a member', permission: 'manage_members', params: memberParams, response: null },
+      (c, member, { userId }) => removeMember(c, member, userId),
+    );
+    route.post('/leave', { summary: 'Leave the company', permission: 'read', response: null }, leaveCompany);
+    route.get(
+      '/invitations',
+      { summary: 'Invitations sent', permission: 'manage_members', response: invitationListSchema },
+      async (c, member) => ({ invitations: await listInvitations(c, member) }),
+    );
+    route.post(
+      '/invitations',
+      {
+        summary: 'Invite someone by email',
+        permission: 'manage_members',
+        body: inviteSchema,
+        response: invitationSchema,
+        status: 201,
+      },
+      (c, member, input) => inviteMember(c, member, input, (sent, trx) => deliverInvitation(c, sent, trx)),
+    );
+    route.delete(
+      '/invitations/:invitationId',
+      {
+        summary: 'Withdraw an invitation',
+        permission: 'manage_members',
+        params: invitationParams,
+        response: null,
+      },
+      (c, member, { invitationId }) => revokeInvitation(c, member, invitationId),
     );
   };
