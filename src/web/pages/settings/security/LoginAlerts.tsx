@@ -1,0 +1,51 @@
+import { ShieldCheck } from 'lucide-react';
+import type { UserProfile } from '../../../../shared/auth/profile.ts';
+import { ErrorBox } from '../../../auth/ui.tsx';
+import { api } from '../../../lib/api.ts';
+import { useAction } from '../../../lib/useAction.ts';
+import { Section } from './Section.tsx';
+
+// The login-alerts switch: an email on every new sign-in.
+
+export const LoginAlerts = ({
+  profile,
+  onSaved,
+}: {
+  profile: UserProfile | null;
+  onSaved: () => Promise<void>;
+}) => {
+  const { busy, error, run } = useAction();
+  const on = profile?.security.loginAlerts ?? true;
+  const toggle = () =>
+    run(async () => {
+      await api.patch('/me/profile', { security: { loginAlerts: !on } });
+      await onSaved();
+    });
+  return (
+    <Section
+      title="Login alerts"
+      description="Get an email whenever someone signs in to your account."
+      icon={<ShieldCheck className="h-5 w-5" aria-hidden="true" />}
+    >
+      <ErrorBox message={error} />
+      <div className="flex min-h-11 items-center gap-3">
+        <button
+          type="button"
+          role="switch"
+          aria-checked={on}
+          aria-labelledby="login-alerts-label"
+          disabled={busy || !profile}
+          onClick={() => void toggle()}
+          className={`relative inline-flex h-7 w-12 shrink-0 items-center rounded-full transition-colors disabled:opacity-50 ${on ? 'bg-brand-600' : 'bg-slate-300 dark:bg-slate-700'}`}
+        >
+          <span
+            className={`inline-block h-5 w-5 rounded-full bg-white shadow transition-transform ${on ? 'translate-x-6' : 'translate-x-1'}`}
+          />
+        </button>
+        <span id="login-alerts-label" className="text-sm text-slate-700 dark:text-slate-300">
+          Email me about new sign-ins
+        </span>
+      </div>
+    </Section>
+  );
+};
