@@ -1,11 +1,7 @@
 import { useState } from 'react';
 import { GeneralLedgerView } from './GeneralLedgerTab.tsx';
-import {
-  BalanceSheetReport,
-  CashFlowReport,
-  IncomeStatementReport,
-  JournalReportView,
-} from './Statements.tsx';
+import { JournalReportView } from './JournalReport.tsx';
+import { BalanceSheetReport, CashFlowReport, IncomeStatementReport } from './Statements.tsx';
 import { TrialBalanceTab } from './TrialBalanceTab.tsx';
 import { YearEndPanel } from './YearEnd.tsx';
 
