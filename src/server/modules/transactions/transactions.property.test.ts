@@ -18,7 +18,8 @@ import { bulkCategorize } from './categorize.ts';
 import { deleteTransaction, recordTransaction, updateTransaction } from './service.ts';
 import { countRows, moneyAccountMismatches, trialBalanceDifference } from './test-helpers.ts';
 import { createTransfer } from '../transfers/service.ts';
-import { createMoneyAccount, setExchangeRate } from '../wallet/service.ts';
+import { setExchangeRate } from '../wallet/rates.ts';
+import { createMoneyAccount } from '../wallet/service.ts';
 import { AppError } from '../../../shared/errors.ts';
 
 // Random sequences of imports, categorisations, splits, edits, deletions, transfers and

@@ -14,7 +14,7 @@ import { assertNotReconciled } from '../bank-transactions/guard.ts';
 import { nextDedupeKey } from '../bank-transactions/keys.ts';
 import { deleteBankTransactions, insertBankTransactions } from '../bank-transactions/writes.ts';
 import { selectMoneyAccount, selectTransfer } from '../wallet/queries.ts';
-import { baseCurrencyOf, rateOrThrow, tidyRate } from '../wallet/service.ts';
+import { baseCurrencyOf, rateOrThrow, tidyRate } from '../wallet/rates.ts';
 
 // Transfers between two money accounts: one journal entry and a bank-transaction leg on each
 // account. They sit above both the wallet (money accounts, rates) and the transactions module

@@ -12,7 +12,7 @@ import { initializeLedger } from '../ledger/accounts.ts';
 import { postJournalEntry } from '../ledger/posting.ts';
 import { balanceSheet } from '../ledger/reports.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { getWalletSummary } from './service.ts';
+import { getWalletSummary } from './summary.ts';
 
 // Migration 20261125_0200 on a company made before it: the chart's bank, cash and card
 // accounts had no money account (invoice payments into 1010 never reached the wallet) and

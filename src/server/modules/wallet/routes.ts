@@ -14,17 +14,9 @@ import {
 } from '../../../shared/wallet.ts';
 import type { AppContext } from '../../context.ts';
 import { companyRoutes } from '../../http/routes.ts';
-import {
-  balanceHistory,
-  createMoneyAccount,
-  deleteMoneyAccount,
-  getMoneyAccount,
-  getWalletSummary,
-  listExchangeRates,
-  setDepositAccount,
-  setExchangeRate,
-  updateMoneyAccount,
-} from './service.ts';
+import { listExchangeRates, setExchangeRate } from './rates.ts';
+import { createMoneyAccount, deleteMoneyAccount, setDepositAccount, updateMoneyAccount } from './service.ts';
+import { balanceHistory, getMoneyAccount, getWalletSummary } from './summary.ts';
 
 // Money accounts, the wallet summary and exchange rates (docs/transactions.md, "Wallet").
 
