@@ -13,6 +13,7 @@ import {
   Plus,
   Settings,
   Shield,
+  type LucideIcon,
   Sun,
   Wallet,
   X,
@@ -70,6 +71,28 @@ const pageComponent = (page: AppPage): ComponentType | null => {
 export const preloadAppPages = () => {
   for (const item of NAV) void pageLoader(item.page)?.().catch(() => undefined);
 };
+
+/** The small screen's menu buttons (open in the header, close in the drawer): 44 px, icon only. */
+const MenuButton = ({
+  label,
+  icon: Icon,
+  onClick,
+  className = '',
+}: {
+  label: string;
+  icon: LucideIcon;
+  onClick: () => void;
+  className?: string;
+}) => (
+  <button
+    type="button"
+    aria-label={label}
+    onClick={onClick}
+    className={`inline-flex h-11 w-11 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800 ${className}`}
+  >
+    <Icon className="h-5 w-5" aria-hidden="true" />
+  </button>
+);
 
 const NotBuiltYet = ({ label }: { label: string }) => (
   <div className="mx-auto max-w-xl py-16 text-center">
@@ -274,14 +297,7 @@ const ShellLayout = ({ page }: { page: AppPage }) => {
           >
             <div className="mb-6 flex items-center justify-between">
               <Logo size="md" />
-              <button
-                type="button"
-                aria-label="Close menu"
-                onClick={() => setMenuOpen(false)}
-                className="inline-flex h-11 w-11 items-center justify-center rounded-lg hover:bg-slate-100 dark:hover:bg-slate-800"
-              >
-                <X className="h-5 w-5" aria-hidden="true" />
-              </button>
+              <MenuButton label="Close menu" icon={X} onClick={() => setMenuOpen(false)} />
             </div>
             <NavList onNavigate={() => setMenuOpen(false)} />
           </nav>
@@ -289,14 +305,7 @@ const ShellLayout = ({ page }: { page: AppPage }) => {
       ) : null}
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
-          <button
-            type="button"
-            aria-label="Open menu"
-            onClick={() => setMenuOpen(true)}
-            className="inline-flex h-11 w-11 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 lg:hidden dark:text-slate-300 dark:hover:bg-slate-800"
-          >
-            <Menu className="h-5 w-5" aria-hidden="true" />
-          </button>
+          <MenuButton label="Open menu" icon={Menu} onClick={() => setMenuOpen(true)} className="lg:hidden" />
           <CompanySwitcher />
           <div className="ml-auto flex items-center gap-1">
             <ThemeToggle />

@@ -36,23 +36,20 @@ export const PendingInvitations = ({ onAccepted }: { onAccepted: (organizationId
             You are invited to join <strong>{inv.organizationName}</strong> as {ROLE_LABELS[inv.role]}.
           </p>
           <div className="flex gap-2">
-            <Button
-              size="sm"
-              busy={answer.isPending}
-              onClick={() => answer.mutate({ id: inv.id, action: 'accept' })}
-              aria-label={`Accept the invitation to join ${inv.organizationName}`}
-            >
-              Accept
-            </Button>
-            <Button
-              size="sm"
-              variant="secondary"
-              disabled={answer.isPending}
-              onClick={() => answer.mutate({ id: inv.id, action: 'decline' })}
-              aria-label={`Decline the invitation to join ${inv.organizationName}`}
-            >
-              Decline
-            </Button>
+            {(['accept', 'decline'] as const).map((action) => (
+              <Button
+                key={action}
+                size="sm"
+                variant={action === 'accept' ? 'primary' : 'secondary'}
+                // Accept shows it is busy while either answer is sent, as before.
+                busy={action === 'accept' && answer.isPending}
+                disabled={answer.isPending}
+                onClick={() => answer.mutate({ id: inv.id, action })}
+                aria-label={`${action === 'accept' ? 'Accept' : 'Decline'} the invitation to join ${inv.organizationName}`}
+              >
+                {action === 'accept' ? 'Accept' : 'Decline'}
+              </Button>
+            ))}
           </div>
         </div>
       ))}

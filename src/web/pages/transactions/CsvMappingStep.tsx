@@ -6,6 +6,7 @@ import {
   type StatementPreview,
 } from '../../../shared/transactions.ts';
 import { Money } from '../../components/money/Money.tsx';
+import { Table, Td, Th } from '../../components/ui/Table.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge } from '../../components/ui/Card.tsx';
@@ -565,50 +566,34 @@ export const CsvMappingStep = ({
                 </ul>
               </div>
             ) : (
-              <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-                <table className="w-full text-xs" data-testid="mapping-trial">
-                  <caption className="sr-only">The first transactions as they will be imported</caption>
-                  <thead className="bg-slate-50 text-left dark:bg-slate-900">
+              <div
+                className="rounded-lg border border-slate-200 text-xs dark:border-slate-800"
+                data-testid="mapping-trial"
+              >
+                <Table caption="The first transactions as they will be imported" captionHidden dense>
+                  <thead>
                     <tr>
-                      <th scope="col" className="px-2 py-1.5">
-                        Line
-                      </th>
-                      <th scope="col" className="px-2 py-1.5">
-                        Date
-                      </th>
-                      <th scope="col" className="px-2 py-1.5">
-                        Description
-                      </th>
-                      <th scope="col" className="px-2 py-1.5">
-                        Payee
-                      </th>
-                      <th scope="col" className="px-2 py-1.5 text-right">
-                        Amount
-                      </th>
+                      <Th>Line</Th>
+                      <Th>Date</Th>
+                      <Th>Description</Th>
+                      <Th>Payee</Th>
+                      <Th numeric>Amount</Th>
                     </tr>
                   </thead>
                   <tbody>
                     {trial.preview.rows.slice(0, 5).map((r) => (
                       <tr key={r.line}>
-                        <td className="border-t border-slate-100 px-2 py-1 tabular-nums dark:border-slate-800">
-                          {r.line}
-                        </td>
-                        <td className="border-t border-slate-100 px-2 py-1 whitespace-nowrap dark:border-slate-800">
-                          {r.date}
-                        </td>
-                        <td className="border-t border-slate-100 px-2 py-1 dark:border-slate-800">
-                          {r.description}
-                        </td>
-                        <td className="border-t border-slate-100 px-2 py-1 dark:border-slate-800">
-                          {r.payee ?? ''}
-                        </td>
-                        <td className="border-t border-slate-100 px-2 py-1 text-right dark:border-slate-800">
+                        <Td className="tabular-nums">{r.line}</Td>
+                        <Td className="whitespace-nowrap">{r.date}</Td>
+                        <Td>{r.description}</Td>
+                        <Td>{r.payee ?? ''}</Td>
+                        <Td numeric>
                           <Money minor={r.amount} currency={currency} />
-                        </td>
+                        </Td>
                       </tr>
                     ))}
                   </tbody>
-                </table>
+                </Table>
                 <p className="px-2 py-1 text-xs text-slate-500">
                   {trial.preview.totalRows} transactions in all.
                 </p>

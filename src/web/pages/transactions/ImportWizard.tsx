@@ -12,6 +12,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
+import { Table, Td, Th } from '../../components/ui/Table.tsx';
 import { formatCount, formatDate } from '../../lib/format.ts';
 import { ApiError } from '../../lib/api.ts';
 import {
@@ -502,63 +503,55 @@ export const ImportWizard = ({
               ))}
             </ul>
           ) : null}
-          <div className="max-h-72 overflow-auto rounded-lg border border-slate-200 dark:border-slate-800">
-            <table className="w-full text-sm">
-              <caption className="sr-only">Preview of the statement rows</caption>
-              <thead className="sticky top-0 bg-slate-50 text-xs text-slate-500 uppercase dark:bg-slate-900 dark:text-slate-400">
-                <tr>
-                  <th scope="col" className="px-3 py-2 text-left">
-                    Date
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-left">
-                    Description
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-left">
-                    Category
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Amount
-                  </th>
+          <Table
+            caption="Preview of the statement rows"
+            captionHidden
+            dense
+            className="max-h-72 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800"
+          >
+            <thead className="sticky top-0">
+              <tr>
+                <Th>Date</Th>
+                <Th>Description</Th>
+                <Th>Category</Th>
+                <Th numeric>Amount</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {preview.rows.map((r) => (
+                <tr
+                  key={`${r.statement ?? 0}-${r.line}`}
+                  className={
+                    r.duplicate ? 'bg-slate-50 text-slate-400 dark:bg-slate-900/60 dark:text-slate-500' : ''
+                  }
+                  data-testid={r.duplicate ? 'preview-duplicate' : 'preview-row'}
+                >
+                  <Td className="whitespace-nowrap">{formatDate(r.date)}</Td>
+                  <Td>
+                    {r.description} {r.duplicate ? <Badge tone="slate">Duplicate — skipped</Badge> : null}
+                  </Td>
+                  <Td>
+                    {r.categoryAccountId ? (
+                      <Badge tone="violet">Rule: {categoryName(r.categoryAccountId)}</Badge>
+                    ) : r.duplicate ? (
+                      ''
+                    ) : (
+                      <span className="text-slate-500 dark:text-slate-400">Uncategorised</span>
+                    )}
+                  </Td>
+                  <Td numeric>
+                    <Money
+                      minor={r.amount}
+                      currency={
+                        live.find((a) => a.id === preview.statements[r.statement ?? 0]?.moneyAccountId)
+                          ?.currency ?? account.currency
+                      }
+                    />
+                  </Td>
                 </tr>
-              </thead>
-              <tbody>
-                {preview.rows.map((r) => (
-                  <tr
-                    key={`${r.statement ?? 0}-${r.line}`}
-                    className={
-                      r.duplicate ? 'bg-slate-50 text-slate-400 dark:bg-slate-900/60 dark:text-slate-500' : ''
-                    }
-                    data-testid={r.duplicate ? 'preview-duplicate' : 'preview-row'}
-                  >
-                    <td className="border-t border-slate-100 px-3 py-1.5 whitespace-nowrap dark:border-slate-800">
-                      {formatDate(r.date)}
-                    </td>
-                    <td className="border-t border-slate-100 px-3 py-1.5 dark:border-slate-800">
-                      {r.description} {r.duplicate ? <Badge tone="slate">Duplicate — skipped</Badge> : null}
-                    </td>
-                    <td className="border-t border-slate-100 px-3 py-1.5 dark:border-slate-800">
-                      {r.categoryAccountId ? (
-                        <Badge tone="violet">Rule: {categoryName(r.categoryAccountId)}</Badge>
-                      ) : r.duplicate ? (
-                        ''
-                      ) : (
-                        <span className="text-slate-500">Uncategorised</span>
-                      )}
-                    </td>
-                    <td className="border-t border-slate-100 px-3 py-1.5 text-right dark:border-slate-800">
-                      <Money
-                        minor={r.amount}
-                        currency={
-                          live.find((a) => a.id === preview.statements[r.statement ?? 0]?.moneyAccountId)
-                            ?.currency ?? account.currency
-                        }
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </Table>
           {preview.totalRows > preview.rows.length ? (
             <p className="text-xs text-slate-500">
               Showing the first {preview.rows.length} of {preview.totalRows} rows.

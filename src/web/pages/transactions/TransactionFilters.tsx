@@ -90,22 +90,23 @@ export const TransactionFilters = ({ state }: { state: TransactionFilterState })
             { value: 'transfer', label: 'Transfers' },
           ]}
         />
-        <TextField
-          id="f-from"
-          label="From"
-          type="date"
-          value={f.thisMonth ? month.from : f.from}
-          disabled={f.thisMonth}
-          onChange={(e) => f.setFrom(e.target.value)}
-        />
-        <TextField
-          id="f-to"
-          label="To"
-          type="date"
-          value={f.thisMonth ? month.to : f.to}
-          disabled={f.thisMonth}
-          onChange={(e) => f.setTo(e.target.value)}
-        />
+        {(
+          [
+            ['f-from', 'From', 'from'],
+            ['f-to', 'To', 'to'],
+          ] as const
+        ).map(([id, label, end]) => (
+          <TextField
+            key={id}
+            id={id}
+            label={label}
+            type="date"
+            // This Month fixes the range to the month's first and last day.
+            value={f.thisMonth ? month[end] : f[end]}
+            disabled={f.thisMonth}
+            onChange={(e) => (end === 'from' ? f.setFrom : f.setTo)(e.target.value)}
+          />
+        ))}
         <TextField
           id="f-min"
           label="Amount from"

@@ -1,11 +1,10 @@
-import { KeyRound } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { MESSAGES, validateNewPassword } from '../../../../shared/auth/rules.ts';
 import { changePassword } from '../../../auth/client.ts';
 import { ErrorBox, NewPasswordFields, PasswordField } from '../../../auth/ui.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { useAction } from '../../../lib/useAction.ts';
-import { Section, Success } from './Section.tsx';
+import { Success } from './Section.tsx';
 
 // Changing the password: the current one, the new one twice, and whether to sign the other
 // sessions out.
@@ -39,11 +38,7 @@ export const ChangePassword = () => {
   const differ = confirm.length > 0 && next !== confirm;
 
   return (
-    <Section
-      title="Change password"
-      description="You need your current password to set a new one."
-      icon={<KeyRound className="h-5 w-5" aria-hidden="true" />}
-    >
+    <>
       <ErrorBox message={error} />
       <Success message={done} />
       <form onSubmit={submit} noValidate className="grid max-w-md gap-4">
@@ -80,6 +75,6 @@ export const ChangePassword = () => {
           </Button>
         </div>
       </form>
-    </Section>
+    </>
   );
 };

@@ -1,19 +1,12 @@
-import { ShieldCheck } from 'lucide-react';
-import type { UserProfile } from '../../../../shared/auth/profile.ts';
+import { useAuth } from '../../../auth/AuthProvider.tsx';
 import { ErrorBox } from '../../../auth/ui.tsx';
 import { api } from '../../../lib/api.ts';
 import { useAction } from '../../../lib/useAction.ts';
-import { Section } from './Section.tsx';
 
 // The login-alerts switch: an email on every new sign-in.
 
-export const LoginAlerts = ({
-  profile,
-  onSaved,
-}: {
-  profile: UserProfile | null;
-  onSaved: () => Promise<void>;
-}) => {
+export const LoginAlerts = () => {
+  const { userProfile: profile, refreshProfile: onSaved } = useAuth();
   const { busy, error, run } = useAction();
   const on = profile?.security.loginAlerts ?? true;
   const toggle = () =>
@@ -22,11 +15,7 @@ export const LoginAlerts = ({
       await onSaved();
     });
   return (
-    <Section
-      title="Login alerts"
-      description="Get an email whenever someone signs in to your account."
-      icon={<ShieldCheck className="h-5 w-5" aria-hidden="true" />}
-    >
+    <>
       <ErrorBox message={error} />
       <div className="flex min-h-11 items-center gap-3">
         <button
@@ -46,6 +35,6 @@ export const LoginAlerts = ({
           Email me about new sign-ins
         </span>
       </div>
-    </Section>
+    </>
   );
 };

@@ -1,5 +1,4 @@
-import { Mail } from 'lucide-react';
-import { useAuth } from '../../../auth/AuthProvider.tsx';
+import { KeyRound, Laptop, type LucideIcon, Mail, ShieldCheck } from 'lucide-react';
 import { EmailVerificationStatus } from '../../../auth/EmailVerification.tsx';
 import { ChangePassword } from './ChangePassword.tsx';
 import { LoginAlerts } from './LoginAlerts.tsx';
@@ -7,32 +6,57 @@ import { Section } from './Section.tsx';
 import { Sessions } from './Sessions.tsx';
 import { TwoFactor } from './TwoFactor.tsx';
 
-// The Security part of /settings: the email address, change password, two-factor
-// authentication with a QR code and backup codes, the list of sessions with sign-out, and the
-// login-alerts switch.
+// The Security part of /settings, one section a part: the email address, change password,
+// two-factor authentication with a QR code and backup codes, the list of sessions with
+// sign-out, and the login-alerts switch.
 
-export const SecuritySettings = () => {
-  const { userProfile, currentUser, refreshProfile, refreshSession } = useAuth();
-  const enabled = userProfile?.security.twoFactorEnabled ?? currentUser?.twoFactorEnabled === true;
-  const changed = async () => {
-    await refreshSession();
-    await refreshProfile();
-  };
-  return (
-    <div className="space-y-6" data-testid="security-settings">
+const PARTS: { title: string; description: string; icon: LucideIcon; Part: () => React.ReactNode }[] = [
+  {
+    title: 'Email address',
+    description: 'Invitations and the email Kontor sends for you need a confirmed address.',
+    icon: Mail,
+    Part: EmailVerificationStatus,
+  },
+  {
+    title: 'Change password',
+    description: 'You need your current password to set a new one.',
+    icon: KeyRound,
+    Part: ChangePassword,
+  },
+  {
+    title: 'Two-factor authentication',
+    description:
+      'Ask for a code from an authenticator app (Google Authenticator, 1Password, Authy) when you sign in.',
+    icon: ShieldCheck,
+    Part: TwoFactor,
+  },
+  {
+    title: "Where you're signed in",
+    description: "Sign out any session you don't recognise.",
+    icon: Laptop,
+    Part: Sessions,
+  },
+  {
+    title: 'Login alerts',
+    description: 'Get an email whenever someone signs in to your account.',
+    icon: ShieldCheck,
+    Part: LoginAlerts,
+  },
+];
+
+export const SecuritySettings = () => (
+  <div className="space-y-6" data-testid="security-settings">
+    {PARTS.map(({ title, description, icon: Icon, Part }) => (
       <Section
-        title="Email address"
-        description="Invitations and the email Kontor sends for you need a confirmed address."
-        icon={<Mail className="h-5 w-5" aria-hidden="true" />}
+        key={title}
+        title={title}
+        description={description}
+        icon={<Icon className="h-5 w-5" aria-hidden="true" />}
       >
-        <EmailVerificationStatus />
+        <Part />
       </Section>
-      <ChangePassword />
-      <TwoFactor enabled={enabled} onChanged={changed} />
-      <Sessions />
-      <LoginAlerts profile={userProfile} onSaved={refreshProfile} />
-    </div>
-  );
-};
+    ))}
+  </div>
+);
 
 export default SecuritySettings;

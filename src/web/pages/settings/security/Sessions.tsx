@@ -14,7 +14,6 @@ import { errorText } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { invalidateAfter, keys } from '../../../lib/queryKeys.ts';
 import { useAction } from '../../../lib/useAction.ts';
-import { Section } from './Section.tsx';
 
 // Where the person is signed in: each session with its device and times, signing one or all
 // the others out.
@@ -70,11 +69,7 @@ export const Sessions = () => {
     );
 
   return (
-    <Section
-      title="Where you're signed in"
-      description="Sign out any session you don't recognise."
-      icon={<Laptop className="h-5 w-5" aria-hidden="true" />}
-    >
+    <>
       <ErrorBox message={error} />
       {sessions.isPending ? (
         <Spinner label="Loading sessions..." />
@@ -139,6 +134,6 @@ export const Sessions = () => {
           ) : null}
         </>
       )}
-    </Section>
+    </>
   );
 };

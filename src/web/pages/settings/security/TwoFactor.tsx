@@ -1,19 +1,25 @@
-import { ShieldCheck } from 'lucide-react';
 import QRCode from 'qrcode';
 import { type FormEvent, useState } from 'react';
 import { MESSAGES } from '../../../../shared/auth/rules.ts';
+import { useAuth } from '../../../auth/AuthProvider.tsx';
 import { disableTwoFactor, enableTwoFactor, verifyTwoFactorCode } from '../../../auth/client.ts';
 import { AuthField, ErrorBox, PasswordField } from '../../../auth/ui.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { useAction } from '../../../lib/useAction.ts';
-import { Section, Success } from './Section.tsx';
+import { Success } from './Section.tsx';
 
 // Two-factor authentication: confirm with the password, scan the QR code, keep the backup
 // codes, confirm with a code from the app; or turn it off with the password.
 
 type Setup = { qr: string; secret: string; backupCodes: string[] };
 
-export const TwoFactor = ({ enabled, onChanged }: { enabled: boolean; onChanged: () => Promise<void> }) => {
+export const TwoFactor = () => {
+  const { userProfile, currentUser, refreshProfile, refreshSession } = useAuth();
+  const enabled = userProfile?.security.twoFactorEnabled ?? currentUser?.twoFactorEnabled === true;
+  const onChanged = async () => {
+    await refreshSession();
+    await refreshProfile();
+  };
   const [password, setPassword] = useState('');
   const [setup, setSetup] = useState<Setup | null>(null);
   const [code, setCode] = useState('');
@@ -53,11 +59,7 @@ export const TwoFactor = ({ enabled, onChanged }: { enabled: boolean; onChanged:
   };
 
   return (
-    <Section
-      title="Two-factor authentication"
-      description="Ask for a code from an authenticator app (Google Authenticator, 1Password, Authy) when you sign in."
-      icon={<ShieldCheck className="h-5 w-5" aria-hidden="true" />}
-    >
+    <>
       <p className="mb-4 text-sm">
         Status:{' '}
         <strong
@@ -166,6 +168,6 @@ export const TwoFactor = ({ enabled, onChanged }: { enabled: boolean; onChanged:
           {enabled ? 'Turn off two-factor authentication' : 'Turn on two-factor authentication'}
         </Button>
       )}
-    </Section>
+    </>
   );
 };
