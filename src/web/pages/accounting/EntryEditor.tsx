@@ -1,5 +1,6 @@
+import { LineInput, LinesHead, RemoveLineButton } from '../../components/ui/LineItems.tsx';
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { Plus, Trash2, X } from 'lucide-react';
+import { Plus, X } from 'lucide-react';
 import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
 import type { JournalEntry } from '../../../shared/ledger.ts';
 import { Money } from '../../components/money/Money.tsx';
@@ -24,13 +25,6 @@ import { errorText } from './parts.tsx';
 // through account, debit, credit and description; Enter adds a line (pre-filled with the
 // amount that balances the entry) and puts the cursor on its account. The running
 // difference (debits − credits) stays in view and Post is refused until it is zero.
-
-const AMOUNT =
-  'block min-h-11 w-full rounded-lg border bg-white px-3 text-right text-sm tabular-nums text-slate-900 shadow-sm placeholder:text-slate-300 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-600';
-const TEXT =
-  'block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-500';
-const border = (bad: boolean) =>
-  bad ? 'border-red-500 dark:border-red-400' : 'border-slate-300 dark:border-slate-700';
 
 export const EntryEditor = ({
   entry,
@@ -223,28 +217,16 @@ export const EntryEditor = ({
                   className="w-full min-w-[46rem] border-collapse text-sm"
                   aria-label="Journal entry lines"
                 >
-                  <thead>
-                    <tr className="text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-                      <th scope="col" className="w-8 pb-2 text-left">
-                        <span className="sr-only">Line</span>#
-                      </th>
-                      <th scope="col" className="pb-2 pl-3 text-left">
-                        Account
-                      </th>
-                      <th scope="col" className="w-36 pr-5 pb-2 text-right">
-                        Debit
-                      </th>
-                      <th scope="col" className="w-36 pr-5 pb-2 text-right">
-                        Credit
-                      </th>
-                      <th scope="col" className="pb-2 pl-3 text-left">
-                        Description
-                      </th>
-                      <th scope="col" className="w-12 pb-2">
-                        <span className="sr-only">Remove</span>
-                      </th>
-                    </tr>
-                  </thead>
+                  <LinesHead
+                    columns={[
+                      { label: 'Line', shown: '#', className: 'w-8' },
+                      { label: 'Account' },
+                      { label: 'Debit', numeric: true, className: 'w-36' },
+                      { label: 'Credit', numeric: true, className: 'w-36' },
+                      { label: 'Description' },
+                      { label: 'Remove', shown: '', className: 'w-12' },
+                    ]}
+                  />
                   <tbody>
                     {lines.map((line, i) => {
                       const c = check.lines[i]!;
@@ -283,53 +265,40 @@ export const EntryEditor = ({
                             ) : null}
                           </td>
                           <td className="py-1.5 pr-2">
-                            <input
-                              aria-label={`Debit, line ${i + 1}`}
-                              inputMode="decimal"
-                              autoComplete="off"
+                            <LineInput
+                              label={`Debit, line ${i + 1}`}
+                              numeric
                               placeholder="0.00"
                               value={line.debit}
-                              aria-invalid={bad('debit') || undefined}
+                              invalid={bad('debit')}
                               aria-describedby={errs.length ? errId : undefined}
                               onChange={(e) => setLine(line.key, { debit: e.target.value })}
                               onKeyDown={enterAdds}
-                              className={`${AMOUNT} ${border(bad('debit'))}`}
                             />
                           </td>
                           <td className="py-1.5 pr-2">
-                            <input
-                              aria-label={`Credit, line ${i + 1}`}
-                              inputMode="decimal"
-                              autoComplete="off"
+                            <LineInput
+                              label={`Credit, line ${i + 1}`}
+                              numeric
                               placeholder="0.00"
                               value={line.credit}
-                              aria-invalid={bad('credit') || undefined}
+                              invalid={bad('credit')}
                               aria-describedby={errs.length ? errId : undefined}
                               onChange={(e) => setLine(line.key, { credit: e.target.value })}
                               onKeyDown={enterAdds}
-                              className={`${AMOUNT} ${border(bad('credit'))}`}
                             />
                           </td>
                           <td className="py-1.5 pr-2">
-                            <input
-                              aria-label={`Description, line ${i + 1}`}
-                              autoComplete="off"
+                            <LineInput
+                              label={`Description, line ${i + 1}`}
                               maxLength={500}
                               value={line.description}
                               onChange={(e) => setLine(line.key, { description: e.target.value })}
                               onKeyDown={enterAdds}
-                              className={TEXT}
                             />
                           </td>
                           <td className="py-1.5">
-                            <button
-                              type="button"
-                              aria-label={`Remove line ${i + 1}`}
-                              onClick={() => removeLine(line.key)}
-                              className="inline-flex h-11 w-11 items-center justify-center rounded-lg text-slate-400 hover:bg-slate-100 hover:text-red-600 dark:hover:bg-slate-800"
-                            >
-                              <Trash2 className="h-4 w-4" aria-hidden="true" />
-                            </button>
+                            <RemoveLineButton line={i + 1} onRemove={() => removeLine(line.key)} />
                           </td>
                         </tr>
                       );

@@ -1,4 +1,5 @@
-import { ArrowLeft, Plus, Trash2 } from 'lucide-react';
+import { LineInput, LineSelect, LinesHead, RemoveLineButton } from '../../components/ui/LineItems.tsx';
+import { ArrowLeft, Plus } from 'lucide-react';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { type Invoice, addDaysIso } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
@@ -22,11 +23,6 @@ import { errorMessage, todayIso } from './parts.tsx';
 
 // The New Invoice editor (and the draft editor): customer, dates, currency, lines from items
 // or free text, and live totals computed by the same shared function the server posts with.
-
-const cellInput =
-  'block min-h-11 w-full rounded-lg border bg-white px-2 text-sm text-slate-900 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:bg-slate-900 dark:text-slate-100';
-const border = (error?: string) =>
-  error ? 'border-red-500 dark:border-red-400' : 'border-slate-300 dark:border-slate-700';
 
 export const InvoiceEditor = ({
   invoiceId,
@@ -234,34 +230,18 @@ export const InvoiceEditor = ({
         <div className="overflow-x-auto">
           <table className="w-full min-w-[880px] text-sm">
             <caption className="sr-only">Invoice lines</caption>
-            <thead className="text-left text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-              <tr>
-                <th scope="col" className="px-3 py-2 w-44">
-                  Item
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Description
-                </th>
-                <th scope="col" className="px-3 py-2 w-24">
-                  Qty
-                </th>
-                <th scope="col" className="px-3 py-2 w-32">
-                  Unit price
-                </th>
-                <th scope="col" className="px-3 py-2 w-24">
-                  Disc. %
-                </th>
-                <th scope="col" className="px-3 py-2 w-40">
-                  Tax
-                </th>
-                <th scope="col" className="px-3 py-2 w-32 text-right">
-                  Amount
-                </th>
-                <th scope="col" className="w-12 px-1 py-2">
-                  <span className="sr-only">Remove</span>
-                </th>
-              </tr>
-            </thead>
+            <LinesHead
+              columns={[
+                { label: 'Item', className: 'w-44' },
+                { label: 'Description' },
+                { label: 'Qty', className: 'w-24' },
+                { label: 'Unit price', className: 'w-32' },
+                { label: 'Disc. %', className: 'w-24' },
+                { label: 'Tax', className: 'w-40' },
+                { label: 'Amount', numeric: true, className: 'w-32' },
+                { label: 'Remove', shown: '', className: 'w-12' },
+              ]}
+            />
             <tbody>
               {lines.map((line, i) => {
                 const p = showErrors ? problems[i]! : {};
@@ -269,11 +249,10 @@ export const InvoiceEditor = ({
                 return (
                   <tr key={line.key} className="align-top">
                     <td className="px-3 py-2">
-                      <select
-                        aria-label={`Line ${n} item`}
+                      <LineSelect
+                        label={`Line ${n} item`}
                         value={line.itemId}
                         onChange={(e) => chooseItem(line.key, e.target.value)}
-                        className={`${cellInput} ${border()}`}
                       >
                         <option value="">Free text</option>
                         {(items.data ?? [])
@@ -283,66 +262,61 @@ export const InvoiceEditor = ({
                               {it.name}
                             </option>
                           ))}
-                      </select>
+                      </LineSelect>
                     </td>
                     <td className="px-3 py-2">
-                      <input
-                        aria-label={`Line ${n} description`}
+                      <LineInput
+                        label={`Line ${n} description`}
                         value={line.description}
                         onChange={(e) => update(line.key, { description: e.target.value })}
-                        aria-invalid={p.description ? true : undefined}
+                        invalid={Boolean(p.description)}
                         title={p.description}
-                        className={`${cellInput} ${border(p.description)}`}
                       />
                     </td>
                     <td className="px-3 py-2">
-                      <input
-                        aria-label={`Line ${n} quantity`}
-                        inputMode="decimal"
+                      <LineInput
+                        label={`Line ${n} quantity`}
+                        numeric
                         value={line.quantity}
                         onChange={(e) => update(line.key, { quantity: e.target.value })}
-                        aria-invalid={p.quantity ? true : undefined}
+                        invalid={Boolean(p.quantity)}
                         title={p.quantity}
-                        className={`${cellInput} ${border(p.quantity)} text-right`}
                       />
                     </td>
                     <td className="px-3 py-2">
-                      <input
-                        aria-label={`Line ${n} unit price`}
-                        inputMode="decimal"
+                      <LineInput
+                        label={`Line ${n} unit price`}
+                        numeric
                         value={line.unitPrice}
                         placeholder="0.00"
                         onChange={(e) => update(line.key, { unitPrice: e.target.value })}
-                        aria-invalid={p.unitPrice ? true : undefined}
+                        invalid={Boolean(p.unitPrice)}
                         title={p.unitPrice}
-                        className={`${cellInput} ${border(p.unitPrice)} text-right`}
                       />
                     </td>
                     <td className="px-3 py-2">
-                      <input
-                        aria-label={`Line ${n} discount percent`}
-                        inputMode="decimal"
+                      <LineInput
+                        label={`Line ${n} discount percent`}
+                        numeric
                         value={line.discountPercent}
                         placeholder="0"
                         onChange={(e) => update(line.key, { discountPercent: e.target.value })}
-                        aria-invalid={p.discountPercent ? true : undefined}
+                        invalid={Boolean(p.discountPercent)}
                         title={p.discountPercent}
-                        className={`${cellInput} ${border(p.discountPercent)} text-right`}
                       />
                     </td>
                     <td className="px-3 py-2">
                       <div className="space-y-1">
-                        <select
-                          aria-label={`Line ${n} tax`}
+                        <LineSelect
+                          label={`Line ${n} tax`}
                           value={line.taxRateIds[0] ?? ''}
                           onChange={(e) =>
                             update(line.key, {
                               taxRateIds: e.target.value ? [e.target.value, ...line.taxRateIds.slice(1)] : [],
                             })
                           }
-                          aria-invalid={p.taxes ? true : undefined}
+                          invalid={Boolean(p.taxes)}
                           title={p.taxes}
-                          className={`${cellInput} ${border(p.taxes)}`}
                         >
                           <option value="">No tax</option>
                           {rates.map((t) => (
@@ -350,10 +324,10 @@ export const InvoiceEditor = ({
                               {t.name} ({t.percent}%{t.inclusive ? ', incl.' : ''})
                             </option>
                           ))}
-                        </select>
+                        </LineSelect>
                         {line.taxRateIds.length > 0 && rates.length > 1 ? (
-                          <select
-                            aria-label={`Line ${n} second tax`}
+                          <LineSelect
+                            label={`Line ${n} second tax`}
                             value={line.taxRateIds[1] ?? ''}
                             onChange={(e) =>
                               update(line.key, {
@@ -362,8 +336,7 @@ export const InvoiceEditor = ({
                                   : line.taxRateIds.slice(0, 1),
                               })
                             }
-                            aria-invalid={p.taxes ? true : undefined}
-                            className={`${cellInput} ${border(p.taxes)}`}
+                            invalid={Boolean(p.taxes)}
                           >
                             <option value="">+ second tax</option>
                             {rates
@@ -373,7 +346,7 @@ export const InvoiceEditor = ({
                                   {t.name} ({t.percent}%{t.compound ? ', compound' : ''})
                                 </option>
                               ))}
-                          </select>
+                          </LineSelect>
                         ) : null}
                       </div>
                     </td>
@@ -381,17 +354,13 @@ export const InvoiceEditor = ({
                       <Money minor={totals.lines[i]?.net ?? 0} currency={currency} />
                     </td>
                     <td className="px-1 py-2">
-                      <button
-                        type="button"
-                        onClick={() =>
+                      <RemoveLineButton
+                        line={n}
+                        disabled={lines.length === 1}
+                        onRemove={() =>
                           setLines((ls) => (ls.length > 1 ? ls.filter((l) => l.key !== line.key) : ls))
                         }
-                        disabled={lines.length === 1}
-                        aria-label={`Remove line ${n}`}
-                        className="inline-flex h-11 w-11 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100 disabled:opacity-30 dark:hover:bg-slate-800"
-                      >
-                        <Trash2 className="h-4 w-4" aria-hidden="true" />
-                      </button>
+                      />
                     </td>
                   </tr>
                 );
