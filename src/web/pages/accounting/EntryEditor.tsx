@@ -264,30 +264,20 @@ export const EntryEditor = ({
                               </p>
                             ) : null}
                           </td>
-                          <td className="py-1.5 pr-2">
-                            <LineInput
-                              label={`Debit, line ${i + 1}`}
-                              numeric
-                              placeholder="0.00"
-                              value={line.debit}
-                              invalid={bad('debit')}
-                              aria-describedby={errs.length ? errId : undefined}
-                              onChange={(e) => setLine(line.key, { debit: e.target.value })}
-                              onKeyDown={enterAdds}
-                            />
-                          </td>
-                          <td className="py-1.5 pr-2">
-                            <LineInput
-                              label={`Credit, line ${i + 1}`}
-                              numeric
-                              placeholder="0.00"
-                              value={line.credit}
-                              invalid={bad('credit')}
-                              aria-describedby={errs.length ? errId : undefined}
-                              onChange={(e) => setLine(line.key, { credit: e.target.value })}
-                              onKeyDown={enterAdds}
-                            />
-                          </td>
+                          {(['debit', 'credit'] as const).map((side) => (
+                            <td key={side} className="py-1.5 pr-2">
+                              <LineInput
+                                label={`${side === 'debit' ? 'Debit' : 'Credit'}, line ${i + 1}`}
+                                numeric
+                                placeholder="0.00"
+                                value={line[side]}
+                                invalid={bad(side)}
+                                aria-describedby={errs.length ? errId : undefined}
+                                onChange={(e) => setLine(line.key, { [side]: e.target.value })}
+                                onKeyDown={enterAdds}
+                              />
+                            </td>
+                          ))}
                           <td className="py-1.5 pr-2">
                             <LineInput
                               label={`Description, line ${i + 1}`}

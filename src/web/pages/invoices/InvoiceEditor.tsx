@@ -24,6 +24,13 @@ import { errorMessage, todayIso } from './parts.tsx';
 // The New Invoice editor (and the draft editor): customer, dates, currency, lines from items
 // or free text, and live totals computed by the same shared function the server posts with.
 
+/** The typed numbers of a line, in column order. */
+const NUMBER_CELLS = [
+  { field: 'quantity', label: 'quantity', placeholder: undefined },
+  { field: 'unitPrice', label: 'unit price', placeholder: '0.00' },
+  { field: 'discountPercent', label: 'discount percent', placeholder: '0' },
+] as const;
+
 export const InvoiceEditor = ({
   invoiceId,
   customerId: initialCustomer,
@@ -273,38 +280,19 @@ export const InvoiceEditor = ({
                         title={p.description}
                       />
                     </td>
-                    <td className="px-3 py-2">
-                      <LineInput
-                        label={`Line ${n} quantity`}
-                        numeric
-                        value={line.quantity}
-                        onChange={(e) => update(line.key, { quantity: e.target.value })}
-                        invalid={Boolean(p.quantity)}
-                        title={p.quantity}
-                      />
-                    </td>
-                    <td className="px-3 py-2">
-                      <LineInput
-                        label={`Line ${n} unit price`}
-                        numeric
-                        value={line.unitPrice}
-                        placeholder="0.00"
-                        onChange={(e) => update(line.key, { unitPrice: e.target.value })}
-                        invalid={Boolean(p.unitPrice)}
-                        title={p.unitPrice}
-                      />
-                    </td>
-                    <td className="px-3 py-2">
-                      <LineInput
-                        label={`Line ${n} discount percent`}
-                        numeric
-                        value={line.discountPercent}
-                        placeholder="0"
-                        onChange={(e) => update(line.key, { discountPercent: e.target.value })}
-                        invalid={Boolean(p.discountPercent)}
-                        title={p.discountPercent}
-                      />
-                    </td>
+                    {NUMBER_CELLS.map(({ field, label, placeholder }) => (
+                      <td key={field} className="px-3 py-2">
+                        <LineInput
+                          label={`Line ${n} ${label}`}
+                          numeric
+                          value={line[field]}
+                          placeholder={placeholder}
+                          onChange={(e) => update(line.key, { [field]: e.target.value })}
+                          invalid={Boolean(p[field])}
+                          title={p[field]}
+                        />
+                      </td>
+                    ))}
                     <td className="px-3 py-2">
                       <div className="space-y-1">
                         <LineSelect

@@ -59,57 +59,67 @@ export type ListParams = {
   pageSize: number;
 };
 
-export const useInvoiceList = (params: ListParams) => {
+/**
+ * One invoicing read: its key is the company's invoices key plus `key`, its request a GET of
+ * `path` under the company with `params` (empty ones left out), `pick` takes the part the page
+ * uses.
+ */
+const useInvoicingQuery = <TResponse, TData = TResponse>(
+  key: readonly unknown[],
+  path: string,
+  {
+    params,
+    pick,
+    enabled,
+    keepPrevious = false,
+  }: {
+    params?: Record<string, string | number | undefined>;
+    pick?: (response: TResponse) => TData;
+    enabled?: boolean;
+    keepPrevious?: boolean;
+  } = {},
+) => {
   const { base, companyId } = useOrgPath();
   return useQuery({
-    queryKey: keys.invoices(companyId, 'list', params),
+    queryKey: keys.invoices(companyId, ...key),
     queryFn: () =>
-      api.get<InvoiceList>(`${base}/invoices`, { ...params, search: params.search || undefined }),
-    placeholderData: keepPreviousData,
+      api.get<TResponse>(`${base}${path}`, params).then((r) => (pick ? pick(r) : (r as unknown as TData))),
+    enabled,
+    placeholderData: keepPrevious ? keepPreviousData : undefined,
   });
 };
 
-export const useInvoice = (id: string | null) => {
-  const { base, companyId } = useOrgPath();
-  return useQuery({
-    queryKey: keys.invoices(companyId, 'one', id),
-    queryFn: () => api.get<Invoice>(`${base}/invoices/${id}`),
-    enabled: Boolean(id),
+export const useInvoiceList = (params: ListParams) =>
+  useInvoicingQuery<InvoiceList>(['list', params], '/invoices', {
+    params: { ...params, search: params.search || undefined },
+    keepPrevious: true,
   });
-};
 
-export const useCustomers = (search = '', includeArchived = false) => {
-  const { base, companyId } = useOrgPath();
-  return useQuery({
-    queryKey: keys.invoices(companyId, 'customers', search, includeArchived),
-    queryFn: () =>
-      api.get<{ customers: Customer[]; totalCount: number }>(`${base}/customers`, {
+export const useInvoice = (id: string | null) =>
+  useInvoicingQuery<Invoice>(['one', id], `/invoices/${id}`, { enabled: Boolean(id) });
+
+export const useCustomers = (search = '', includeArchived = false) =>
+  useInvoicingQuery<{ customers: Customer[]; totalCount: number }>(
+    ['customers', search, includeArchived],
+    '/customers',
+    {
+      params: {
         search: search || undefined,
         includeArchived: includeArchived ? 'true' : undefined,
         pageSize: 500,
-      }),
-    placeholderData: keepPreviousData,
-  });
-};
+      },
+      keepPrevious: true,
+    },
+  );
 
-export const useCustomerDetail = (id: string | null) => {
-  const { base, companyId } = useOrgPath();
-  return useQuery({
-    queryKey: keys.invoices(companyId, 'customer', id),
-    queryFn: () => api.get<CustomerDetail>(`${base}/customers/${id}`),
-    enabled: Boolean(id),
-  });
-};
+export const useCustomerDetail = (id: string | null) =>
+  useInvoicingQuery<CustomerDetail>(['customer', id], `/customers/${id}`, { enabled: Boolean(id) });
 
 /** The customer's credit per currency and its history (credit.ts on the server). */
-export const useCustomerCredit = (id: string | null) => {
-  const { base, companyId } = useOrgPath();
-  return useQuery({
-    queryKey: keys.invoices(companyId, 'customer-credit', id),
-    queryFn: () => api.get<CustomerCredit>(`${base}/customers/${id}/credit`),
+export const useCustomerCredit = (id: string | null) =>
+  useInvoicingQuery<CustomerCredit>(['customer-credit', id], `/customers/${id}/credit`, {
     enabled: Boolean(id),
   });
-};
 
 export type StatementParams = { from: string; to: string; currency: string };
 
@@ -117,73 +127,45 @@ export type StatementParams = { from: string; to: string; currency: string };
 export const statementQuery = (params: StatementParams) =>
   Object.fromEntries(Object.entries(params).filter(([, v]) => v !== '')) as Partial<StatementParams>;
 
-export const useCustomerStatement = (id: string, params: StatementParams) => {
-  const { base, companyId } = useOrgPath();
-  return useQuery({
-    queryKey: keys.invoices(companyId, 'statement', id, params),
-    queryFn: () => api.get<CustomerStatement>(`${base}/customers/${id}/statement`, statementQuery(params)),
+export const useCustomerStatement = (id: string, params: StatementParams) =>
+  useInvoicingQuery<CustomerStatement>(['statement', id, params], `/customers/${id}/statement`, {
+    params: statementQuery(params),
     enabled: !params.from || !params.to || params.from <= params.to,
-    placeholderData: keepPreviousData,
+    keepPrevious: true,
   });
-};
 
-export const useItems = () => {
-  const { base, companyId } = useOrgPath();
-  return useQuery({
-    queryKey: keys.invoices(companyId, 'items'),
-    queryFn: () => api.get<{ items: Item[] }>(`${base}/items`).then((r) => r.items),
+export const useItems = () =>
+  useInvoicingQuery<{ items: Item[] }, Item[]>(['items'], '/items', { pick: (r) => r.items });
+
+export const useTaxRates = () =>
+  useInvoicingQuery<{ taxRates: TaxRate[] }, TaxRate[]>(['tax-rates'], '/tax-rates', {
+    pick: (r) => r.taxRates,
   });
-};
 
-export const useTaxRates = () => {
-  const { base, companyId } = useOrgPath();
-  return useQuery({
-    queryKey: keys.invoices(companyId, 'tax-rates'),
-    queryFn: () => api.get<{ taxRates: TaxRate[] }>(`${base}/tax-rates`).then((r) => r.taxRates),
+export const useInvoicingAccounts = () =>
+  useInvoicingQuery<{ accounts: InvoicingAccount[] }, InvoicingAccount[]>(
+    ['accounts'],
+    '/invoicing-accounts',
+    {
+      pick: (r) => r.accounts,
+    },
+  );
+
+export const useRecurring = () =>
+  useInvoicingQuery<{ schedules: Recurring[] }, Recurring[]>(['recurring'], '/recurring-invoices', {
+    pick: (r) => r.schedules,
   });
-};
 
-export const useInvoicingAccounts = () => {
-  const { base, companyId } = useOrgPath();
-  return useQuery({
-    queryKey: keys.invoices(companyId, 'accounts'),
-    queryFn: () =>
-      api.get<{ accounts: InvoicingAccount[] }>(`${base}/invoicing-accounts`).then((r) => r.accounts),
-  });
-};
+export const useAging = (asOf: string) =>
+  useInvoicingQuery<AgingReport>(['aging', asOf], '/reports/receivables-aging', { params: { asOf } });
 
-export const useRecurring = () => {
-  const { base, companyId } = useOrgPath();
-  return useQuery({
-    queryKey: keys.invoices(companyId, 'recurring'),
-    queryFn: () => api.get<{ schedules: Recurring[] }>(`${base}/recurring-invoices`).then((r) => r.schedules),
-  });
-};
-
-export const useAging = (asOf: string) => {
-  const { base, companyId } = useOrgPath();
-  return useQuery({
-    queryKey: keys.invoices(companyId, 'aging', asOf),
-    queryFn: () => api.get<AgingReport>(`${base}/reports/receivables-aging`, { asOf }),
-  });
-};
-
-export const useTaxReport = (from: string, to: string) => {
-  const { base, companyId } = useOrgPath();
-  return useQuery({
-    queryKey: keys.invoices(companyId, 'tax-report', from, to),
-    queryFn: () => api.get<TaxReport>(`${base}/reports/sales-tax`, { from, to }),
+export const useTaxReport = (from: string, to: string) =>
+  useInvoicingQuery<TaxReport>(['tax-report', from, to], '/reports/sales-tax', {
+    params: { from, to },
     enabled: from <= to,
   });
-};
 
-export const useInvoiceSettings = () => {
-  const { base, companyId } = useOrgPath();
-  return useQuery({
-    queryKey: keys.invoices(companyId, 'settings'),
-    queryFn: () => api.get<InvoiceSettings>(`${base}/invoice-settings`),
-  });
-};
+export const useInvoiceSettings = () => useInvoicingQuery<InvoiceSettings>(['settings'], '/invoice-settings');
 
 /**
  * A mutation that refreshes everything invoicing shows when it lands, and the ledger, wallet
