@@ -4,6 +4,7 @@ import { Fragment, useState } from 'react';
 import { Logo } from '../../components/Logo.tsx';
 import { PageSpinner } from '../../components/Spinner.tsx';
 import { api } from '../../lib/api.ts';
+import { formatBytes, formatDateTime } from '../../lib/format.ts';
 import { keys } from '../../lib/queryKeys.ts';
 
 // /dev/mailbox: the mail outbox in development, so every mail flow (verification, reset,
@@ -92,9 +93,7 @@ const DevMailboxPage = () => {
                   >
                     <span className="block font-semibold text-slate-900 dark:text-white">{m.subject}</span>
                     <span className="block truncate text-slate-600 dark:text-slate-400">{m.to}</span>
-                    <span className="block text-xs text-slate-500">
-                      {new Date(m.createdAt).toLocaleString()}
-                    </span>
+                    <span className="block text-xs text-slate-500">{formatDateTime(m.createdAt)}</span>
                   </button>
                 </li>
               ))}
@@ -119,7 +118,7 @@ const DevMailboxPage = () => {
             <article>
               <h2 className="text-xl font-bold">{message.data.subject}</h2>
               <p className="mt-1 text-sm text-slate-500">
-                To {message.data.to} · {new Date(message.data.createdAt).toLocaleString()}
+                To {message.data.to} · {formatDateTime(message.data.createdAt)}
               </p>
               <pre
                 data-testid="mail-text"
@@ -131,7 +130,7 @@ const DevMailboxPage = () => {
                 <ul className="mt-4 text-sm text-slate-600 dark:text-slate-400">
                   {message.data.attachments.map((a) => (
                     <li key={a.filename}>
-                      📎 {a.filename} ({a.size} bytes)
+                      📎 {a.filename} ({formatBytes(a.size)})
                     </li>
                   ))}
                 </ul>

@@ -13,7 +13,7 @@ import { Alert, Badge } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
 import { Table, Td, Th } from '../../components/ui/Table.tsx';
-import { formatCount, formatDate } from '../../lib/format.ts';
+import { formatCount, formatDate, formatSeconds } from '../../lib/format.ts';
 import { ApiError } from '../../lib/api.ts';
 import {
   apiCalls,
@@ -583,7 +583,7 @@ export const ImportWizard = ({
         <div className="space-y-4">
           <Alert tone="success">
             Imported {result.imported} transaction{result.imported === 1 ? '' : 's'} in{' '}
-            {(result.durationMs / 1000).toFixed(1)} s; {result.duplicates} duplicate
+            {formatSeconds(result.durationMs)}; {result.duplicates} duplicate
             {result.duplicates === 1 ? '' : 's'} skipped; {result.categorizedByRules} categorised by rules.
           </Alert>
           <div className="flex justify-end">

@@ -1,24 +1,16 @@
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { currencyExponent, formatMoney } from '../../../shared/money.ts';
 import type { BalanceHistory } from '../../../shared/wallet.ts';
+import { formatAmount, formatAmountCompact, formatMonthYear } from '../../lib/format.ts';
 
 // The total across accounts (in the base currency) at each month end.
 
-const MONTH = new Intl.DateTimeFormat('en-US', { month: 'short', year: '2-digit', timeZone: 'UTC' });
-
 export const BalanceChart = ({ history }: { history: BalanceHistory }) => {
   const data = history.points.map((p) => ({
-    label: MONTH.format(new Date(`${p.date}T00:00:00Z`)),
+    label: formatMonthYear(p.date),
     total: p.totalBase,
     date: p.date,
   }));
-  const compact = (minor: number) =>
-    new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: history.baseCurrency,
-      notation: 'compact',
-      maximumFractionDigits: 1,
-    }).format(minor / 10 ** currencyExponent(history.baseCurrency));
+  const compact = (minor: number) => formatAmountCompact(minor, history.baseCurrency);
   return (
     <figure>
       <div className="h-64 text-slate-500 dark:text-slate-400" aria-hidden="true">
@@ -46,7 +38,7 @@ export const BalanceChart = ({ history }: { history: BalanceHistory }) => {
               tickFormatter={compact}
             />
             <Tooltip
-              formatter={(value) => [formatMoney(Number(value), history.baseCurrency), 'Total']}
+              formatter={(value) => [formatAmount(Number(value), history.baseCurrency), 'Total']}
               contentStyle={{ borderRadius: 8, fontSize: 12 }}
             />
             <Area type="monotone" dataKey="total" stroke="#2563eb" strokeWidth={2} fill="url(#balanceFill)" />
@@ -60,7 +52,7 @@ export const BalanceChart = ({ history }: { history: BalanceHistory }) => {
           {data.map((d) => (
             <tr key={d.date}>
               <th scope="row">{d.date}</th>
-              <td>{formatMoney(d.total, history.baseCurrency)}</td>
+              <td>{formatAmount(d.total, history.baseCurrency)}</td>
             </tr>
           ))}
         </tbody>
