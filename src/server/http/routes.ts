@@ -110,3 +110,12 @@ export const companyRoutes = (app: App, ctx: AppContext, tags: string[]) => {
     };
   return { get: add('GET'), post: add('POST'), put: add('PUT'), patch: add('PATCH'), delete: add('DELETE') };
 };
+
+export type CompanyRoutes = ReturnType<typeof companyRoutes>;
+
+/** A plugin of company routes under one tag: `companyRoutePlugin(['wallet'], (route) => { route.get(…) })`. */
+export const companyRoutePlugin =
+  (tags: string[], declare: (route: CompanyRoutes) => void) =>
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) =>
+    declare(companyRoutes(app, ctx, tags));

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   matchInputSchema,
   matchStateSchema,
@@ -6,8 +5,7 @@ import {
   statementSuggestionsQuerySchema,
   statementSuggestionsSchema,
 } from '../../../shared/matching.ts';
-import type { AppContext } from '../../context.ts';
-import { companyRoutes } from '../../http/routes.ts';
+import { companyRoutePlugin } from '../../http/routes.ts';
 import {
   getMatch,
   matchTransaction,
@@ -18,58 +16,55 @@ import {
 
 // Matching bank lines to open invoices and recorded payments (docs/transactions.md, "Matching").
 
-export const matchingRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
-  async (app) => {
-    const route = companyRoutes(app, ctx, ['matching']);
-    route.get(
-      '/transactions/:id/match-suggestions',
-      {
-        summary: 'Open invoices and recorded payments this bank line may be, best first',
-        permission: 'read',
-        response: matchSuggestionsSchema,
-      },
-      (c, member, { id }) => suggestionsForTransaction(c, member, id),
-    );
-    route.get(
-      '/statement-imports/:importId/match-suggestions',
-      {
-        summary: 'Suggestions for every uncategorised money-in line of one imported statement',
-        permission: 'read',
-        query: statementSuggestionsQuerySchema.omit({ importId: true }),
-        response: statementSuggestionsSchema,
-      },
-      (c, member, { importId, limit }) => suggestionsForStatement(c, member, importId, limit),
-    );
-    route.get(
-      '/transactions/:id/match',
-      {
-        summary: 'What this bank line is matched to (null when it is not)',
-        permission: 'read',
-        response: matchStateSchema,
-      },
-      (c, member, { id }) => getMatch(c, member, id),
-    );
-    // An Idempotency-Key makes a retried confirmation answer as the first one did.
-    route.post(
-      '/transactions/:id/match',
-      {
-        summary:
-          'Match a bank line to open invoices (records their payments) or to a recorded payment; Idempotency-Key honoured',
-        permission: 'post',
-        body: matchInputSchema,
-        response: matchStateSchema,
-        idempotent: ({ id }) => `POST /transactions/${id}/match`,
-      },
-      (c, member, { id, ...match }) => matchTransaction(c, member, id, match),
-    );
-    route.delete(
-      '/transactions/:id/match',
-      {
-        summary: 'Unmatch a bank line: the payments it recorded are removed and it waits to be categorised',
-        permission: 'post',
-        response: matchStateSchema,
-      },
-      (c, member, { id }) => unmatchTransaction(c, member, id),
-    );
-  };
+export const matchingRoutes = companyRoutePlugin(['matching'], (route) => {
+  route.get(
+    '/transactions/:id/match-suggestions',
+    {
+      summary: 'Open invoices and recorded payments this bank line may be, best first',
+      permission: 'read',
+      response: matchSuggestionsSchema,
+    },
+    (c, member, { id }) => suggestionsForTransaction(c, member, id),
+  );
+  route.get(
+    '/statement-imports/:importId/match-suggestions',
+    {
+      summary: 'Suggestions for every uncategorised money-in line of one imported statement',
+      permission: 'read',
+      query: statementSuggestionsQuerySchema.omit({ importId: true }),
+      response: statementSuggestionsSchema,
+    },
+    (c, member, { importId, limit }) => suggestionsForStatement(c, member, importId, limit),
+  );
+  route.get(
+    '/transactions/:id/match',
+    {
+      summary: 'What this bank line is matched to (null when it is not)',
+      permission: 'read',
+      response: matchStateSchema,
+    },
+    (c, member, { id }) => getMatch(c, member, id),
+  );
+  // An Idempotency-Key makes a retried confirmation answer as the first one did.
+  route.post(
+    '/transactions/:id/match',
+    {
+      summary:
+        'Match a bank line to open invoices (records their payments) or to a recorded payment; Idempotency-Key honoured',
+      permission: 'post',
+      body: matchInputSchema,
+      response: matchStateSchema,
+      idempotent: ({ id }) => `POST /transactions/${id}/match`,
+    },
+    (c, member, { id, ...match }) => matchTransaction(c, member, id, match),
+  );
+  route.delete(
+    '/transactions/:id/match',
+    {
+      summary: 'Unmatch a bank line: the payments it recorded are removed and it waits to be categorised',
+      permission: 'post',
+      response: matchStateSchema,
+    },
+    (c, member, { id }) => unmatchTransaction(c, member, id),
+  );
+});

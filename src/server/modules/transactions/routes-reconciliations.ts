@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   reconciliationListQuerySchema,
   reconciliationListSchema,
@@ -7,8 +6,7 @@ import {
   reconciliationTickSchema,
   reconciliationUndoSchema,
 } from '../../../shared/transactions.ts';
-import type { AppContext } from '../../context.ts';
-import { companyRoutes } from '../../http/routes.ts';
+import { companyRoutePlugin } from '../../http/routes.ts';
 import {
   cancelReconciliation,
   finishReconciliation,
@@ -21,74 +19,71 @@ import {
 
 // Reconciling a money account against a bank statement (docs/transactions.md).
 
-export const reconciliationRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
-  async (app) => {
-    const route = companyRoutes(app, ctx, ['transactions']);
-    route.get(
-      '/reconciliations',
-      {
-        summary: 'Reconciliations, newest first',
-        permission: 'read',
-        query: reconciliationListQuerySchema,
-        response: reconciliationListSchema,
-      },
-      async (c, member, { moneyAccountId }) => ({
-        reconciliations: await listReconciliations(c, member, moneyAccountId),
-      }),
-    );
-    route.post(
-      '/reconciliations',
-      {
-        summary: 'Start reconciling an account against a statement',
-        permission: 'post',
-        body: reconciliationStartSchema,
-        response: reconciliationSchema,
-        status: 201,
-      },
-      startReconciliation,
-    );
-    route.get(
-      '/reconciliations/:id',
-      {
-        summary: 'One reconciliation with its difference',
-        permission: 'read',
-        response: reconciliationSchema,
-      },
-      (c, member, { id }) => getReconciliation(c, member, id),
-    );
-    route.post(
-      '/reconciliations/:id/tick',
-      {
-        summary: 'Tick or untick transactions',
-        permission: 'post',
-        body: reconciliationTickSchema,
-        response: reconciliationSchema,
-      },
-      (c, member, { id, ...tick }) => tickTransactions(c, member, id, tick),
-    );
-    route.post(
-      '/reconciliations/:id/finish',
-      {
-        summary: 'Finish at a zero difference; the ticked transactions lock',
-        permission: 'post',
-        response: reconciliationSchema,
-      },
-      (c, member, { id }) => finishReconciliation(c, member, id),
-    );
-    route.delete(
-      '/reconciliations/:id',
-      { summary: 'Cancel a reconciliation in progress', permission: 'post', response: null },
-      (c, member, { id }) => cancelReconciliation(c, member, id),
-    );
-    route.post(
-      '/reconciliations/undo-last',
-      {
-        summary: "Undo an account's latest finished reconciliation",
-        permission: 'post',
-        body: reconciliationUndoSchema,
-        response: reconciliationSchema,
-      },
-      (c, member, { moneyAccountId }) => undoLastReconciliation(c, member, moneyAccountId),
-    );
-  };
+export const reconciliationRoutes = companyRoutePlugin(['transactions'], (route) => {
+  route.get(
+    '/reconciliations',
+    {
+      summary: 'Reconciliations, newest first',
+      permission: 'read',
+      query: reconciliationListQuerySchema,
+      response: reconciliationListSchema,
+    },
+    async (c, member, { moneyAccountId }) => ({
+      reconciliations: await listReconciliations(c, member, moneyAccountId),
+    }),
+  );
+  route.post(
+    '/reconciliations',
+    {
+      summary: 'Start reconciling an account against a statement',
+      permission: 'post',
+      body: reconciliationStartSchema,
+      response: reconciliationSchema,
+      status: 201,
+    },
+    startReconciliation,
+  );
+  route.get(
+    '/reconciliations/:id',
+    {
+      summary: 'One reconciliation with its difference',
+      permission: 'read',
+      response: reconciliationSchema,
+    },
+    (c, member, { id }) => getReconciliation(c, member, id),
+  );
+  route.post(
+    '/reconciliations/:id/tick',
+    {
+      summary: 'Tick or untick transactions',
+      permission: 'post',
+      body: reconciliationTickSchema,
+      response: reconciliationSchema,
+    },
+    (c, member, { id, ...tick }) => tickTransactions(c, member, id, tick),
+  );
+  route.post(
+    '/reconciliations/:id/finish',
+    {
+      summary: 'Finish at a zero difference; the ticked transactions lock',
+      permission: 'post',
+      response: reconciliationSchema,
+    },
+    (c, member, { id }) => finishReconciliation(c, member, id),
+  );
+  route.delete(
+    '/reconciliations/:id',
+    { summary: 'Cancel a reconciliation in progress', permission: 'post', response: null },
+    (c, member, { id }) => cancelReconciliation(c, member, id),
+  );
+  route.post(
+    '/reconciliations/undo-last',
+    {
+      summary: "Undo an account's latest finished reconciliation",
+      permission: 'post',
+      body: reconciliationUndoSchema,
+      response: reconciliationSchema,
+    },
+    (c, member, { moneyAccountId }) => undoLastReconciliation(c, member, moneyAccountId),
+  );
+});

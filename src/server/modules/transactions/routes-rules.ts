@@ -1,44 +1,39 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ruleInputSchema, ruleListSchema, ruleSchema } from '../../../shared/transactions.ts';
-import type { AppContext } from '../../context.ts';
-import { companyRoutes } from '../../http/routes.ts';
+import { companyRoutePlugin } from '../../http/routes.ts';
 import { createRule, deleteRule, listRules, updateRule } from './rules-service.ts';
 
 // The categorisation rules, in priority order.
 
-export const ruleRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
-  async (app) => {
-    const route = companyRoutes(app, ctx, ['transactions']);
-    route.get(
-      '/transaction-rules',
-      { summary: 'Categorisation rules in priority order', permission: 'read', response: ruleListSchema },
-      async (c, member) => ({ rules: await listRules(c, member) }),
-    );
-    route.post(
-      '/transaction-rules',
-      {
-        summary: 'Add a categorisation rule',
-        permission: 'post',
-        body: ruleInputSchema,
-        response: ruleSchema,
-        status: 201,
-      },
-      createRule,
-    );
-    route.put(
-      '/transaction-rules/:id',
-      {
-        summary: 'Change a categorisation rule',
-        permission: 'post',
-        body: ruleInputSchema,
-        response: ruleSchema,
-      },
-      (c, member, { id, ...rule }) => updateRule(c, member, id, rule),
-    );
-    route.delete(
-      '/transaction-rules/:id',
-      { summary: 'Delete a categorisation rule', permission: 'post', response: null },
-      (c, member, { id }) => deleteRule(c, member, id),
-    );
-  };
+export const ruleRoutes = companyRoutePlugin(['transactions'], (route) => {
+  route.get(
+    '/transaction-rules',
+    { summary: 'Categorisation rules in priority order', permission: 'read', response: ruleListSchema },
+    async (c, member) => ({ rules: await listRules(c, member) }),
+  );
+  route.post(
+    '/transaction-rules',
+    {
+      summary: 'Add a categorisation rule',
+      permission: 'post',
+      body: ruleInputSchema,
+      response: ruleSchema,
+      status: 201,
+    },
+    createRule,
+  );
+  route.put(
+    '/transaction-rules/:id',
+    {
+      summary: 'Change a categorisation rule',
+      permission: 'post',
+      body: ruleInputSchema,
+      response: ruleSchema,
+    },
+    (c, member, { id, ...rule }) => updateRule(c, member, id, rule),
+  );
+  route.delete(
+    '/transaction-rules/:id',
+    { summary: 'Delete a categorisation rule', permission: 'post', response: null },
+    (c, member, { id }) => deleteRule(c, member, id),
+  );
+});

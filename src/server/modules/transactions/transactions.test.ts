@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../shared/transactions.ts';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
+import { type TestMethod, callCompanyRoute, okCompanyRoute } from '../../testing/api.ts';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
+import type { TestUser } from '../../testing/users.ts';
 import {
   countRows,
   moneyAccountMismatches,
@@ -22,31 +24,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = async (
-  company: TestCompany,
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: unknown,
-) => {
-  const res = await t.app.inject({
-    method,
-    url: `/api/orgs/${company.id}${url}`,
-    headers: { cookie: company.owner.cookie },
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-  return { status: res.statusCode, body: res.body ? res.json() : undefined };
-};
-
-const ok = async <T = any>(
-  company: TestCompany,
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: unknown,
-) => {
-  const res = await call(company, method, url, payload);
-  if (res.status >= 300) throw new Error(`${method} ${url} → ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as T;
-};
+const call = (company: TestCompany, method: TestMethod, url: string, payload?: unknown, user?: TestUser) =>
+  callCompanyRoute(t.app, company, method, url, payload, user);
+const ok = <T = any>(company: TestCompany, method: TestMethod, url: string, payload?: unknown) =>
+  okCompanyRoute<T>(t.app, company, method, url, payload);
 
 const accountByCode = async (company: TestCompany, code: string) => {
   const row = await t.database.db

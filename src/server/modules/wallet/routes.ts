@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   balanceHistoryQuerySchema,
   balanceHistorySchema,
@@ -13,7 +12,7 @@ import {
   walletSummarySchema,
 } from '../../../shared/wallet.ts';
 import type { AppContext } from '../../context.ts';
-import { companyRoutes } from '../../http/routes.ts';
+import { companyRoutePlugin } from '../../http/routes.ts';
 import { listExchangeRates, setExchangeRate } from './rates.ts';
 import { createMoneyAccount, deleteMoneyAccount, setDepositAccount, updateMoneyAccount } from './service.ts';
 import { balanceHistory, getMoneyAccount, getWalletSummary } from './summary.ts';
@@ -22,91 +21,87 @@ import { balanceHistory, getMoneyAccount, getWalletSummary } from './summary.ts'
 
 const today = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
 
-export const walletRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
-  async (app) => {
-    const route = companyRoutes(app, ctx, ['wallet']);
-    route.get(
-      '/wallet',
-      {
-        summary:
-          'Money accounts with their ledger balances (today or asOf), the cash total and what the cards owe',
-        permission: 'read',
-        query: walletQuerySchema,
-        response: walletSummarySchema,
-      },
-      (c, member, { asOf }) => getWalletSummary(c, member, asOf ?? today(c)),
-    );
-    route.put(
-      '/wallet/deposit-account',
-      {
-        summary: 'Choose the deposit account: where invoice payments go unless another is picked',
-        permission: 'manage_settings',
-        body: depositAccountInputSchema,
-        response: walletSummarySchema,
-      },
-      (c, member, { moneyAccountId }) => setDepositAccount(c, member, moneyAccountId),
-    );
-    route.get(
-      '/wallet/history',
-      {
-        summary: 'Month-end balances over time',
-        permission: 'read',
-        query: balanceHistoryQuerySchema,
-        response: balanceHistorySchema,
-      },
-      (c, member, { months }) => balanceHistory(c, member, months, today(c)),
-    );
-    route.post(
-      '/wallet/accounts',
-      {
-        summary: 'Add a money account (creates its ledger account and posts the opening balance)',
-        permission: 'manage_settings',
-        body: moneyAccountCreateSchema,
-        response: moneyAccountSchema,
-        status: 201,
-        idempotent: 'POST /wallet/accounts',
-      },
-      createMoneyAccount,
-    );
-    route.get(
-      '/wallet/accounts/:id',
-      { summary: 'One money account', permission: 'read', response: moneyAccountSchema },
-      (c, member, { id }) => getMoneyAccount(c, member, id),
-    );
-    route.patch(
-      '/wallet/accounts/:id',
-      {
-        summary:
-          'Rename, change details or the opening balance and date, archive or unarchive a money account',
-        permission: 'manage_settings',
-        body: moneyAccountUpdateSchema,
-        response: moneyAccountSchema,
-      },
-      (c, member, { id, ...patch }) => updateMoneyAccount(c, member, id, patch),
-    );
-    route.delete(
-      '/wallet/accounts/:id',
-      {
-        summary: 'Delete a money account that has no activity (one with activity is archived instead)',
-        permission: 'manage_settings',
-        response: null,
-      },
-      (c, member, { id }) => deleteMoneyAccount(c, member, id),
-    );
-    route.get(
-      '/wallet/rates',
-      { summary: 'Exchange rates, newest first', permission: 'read', response: exchangeRateListSchema },
-      async (c, member) => ({ rates: await listExchangeRates(c, member) }),
-    );
-    route.post(
-      '/wallet/rates',
-      {
-        summary: 'Set the rate of a currency on a date (base units per one unit)',
-        permission: 'post',
-        body: exchangeRateInputSchema,
-        response: exchangeRateSchema,
-      },
-      setExchangeRate,
-    );
-  };
+export const walletRoutes = companyRoutePlugin(['wallet'], (route) => {
+  route.get(
+    '/wallet',
+    {
+      summary:
+        'Money accounts with their ledger balances (today or asOf), the cash total and what the cards owe',
+      permission: 'read',
+      query: walletQuerySchema,
+      response: walletSummarySchema,
+    },
+    (c, member, { asOf }) => getWalletSummary(c, member, asOf ?? today(c)),
+  );
+  route.put(
+    '/wallet/deposit-account',
+    {
+      summary: 'Choose the deposit account: where invoice payments go unless another is picked',
+      permission: 'manage_settings',
+      body: depositAccountInputSchema,
+      response: walletSummarySchema,
+    },
+    (c, member, { moneyAccountId }) => setDepositAccount(c, member, moneyAccountId),
+  );
+  route.get(
+    '/wallet/history',
+    {
+      summary: 'Month-end balances over time',
+      permission: 'read',
+      query: balanceHistoryQuerySchema,
+      response: balanceHistorySchema,
+    },
+    (c, member, { months }) => balanceHistory(c, member, months, today(c)),
+  );
+  route.post(
+    '/wallet/accounts',
+    {
+      summary: 'Add a money account (creates its ledger account and posts the opening balance)',
+      permission: 'manage_settings',
+      body: moneyAccountCreateSchema,
+      response: moneyAccountSchema,
+      status: 201,
+      idempotent: 'POST /wallet/accounts',
+    },
+    createMoneyAccount,
+  );
+  route.get(
+    '/wallet/accounts/:id',
+    { summary: 'One money account', permission: 'read', response: moneyAccountSchema },
+    (c, member, { id }) => getMoneyAccount(c, member, id),
+  );
+  route.patch(
+    '/wallet/accounts/:id',
+    {
+      summary: 'Rename, change details or the opening balance and date, archive or unarchive a money account',
+      permission: 'manage_settings',
+      body: moneyAccountUpdateSchema,
+      response: moneyAccountSchema,
+    },
+    (c, member, { id, ...patch }) => updateMoneyAccount(c, member, id, patch),
+  );
+  route.delete(
+    '/wallet/accounts/:id',
+    {
+      summary: 'Delete a money account that has no activity (one with activity is archived instead)',
+      permission: 'manage_settings',
+      response: null,
+    },
+    (c, member, { id }) => deleteMoneyAccount(c, member, id),
+  );
+  route.get(
+    '/wallet/rates',
+    { summary: 'Exchange rates, newest first', permission: 'read', response: exchangeRateListSchema },
+    async (c, member) => ({ rates: await listExchangeRates(c, member) }),
+  );
+  route.post(
+    '/wallet/rates',
+    {
+      summary: 'Set the rate of a currency on a date (base units per one unit)',
+      permission: 'post',
+      body: exchangeRateInputSchema,
+      response: exchangeRateSchema,
+    },
+    setExchangeRate,
+  );
+});
