@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setUpTestApp } from '../testing/per-file-app.ts';
 import { createTestApp } from '../testing/app.ts';
 import { authGet, authPost, freshIp, latestMail, mailsTo } from '../testing/auth-helpers.ts';
 import { signUpTestUser } from '../testing/users.ts';
@@ -8,27 +9,26 @@ import { disableUser } from './accounts.ts';
 // at its default (on): unknown email and wrong password get the same answer.
 
 describe('accounts (enumeration protection on)', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp();
+  const postAs = (cookie: string, path: string, payload: object) =>
+    authPost(t.app, path, payload, { cookie });
+  const signIn = (
+    email: string,
+    password: string,
+    options?: { ip?: string; headers?: Record<string, string> },
+  ) => authPost(t.app, '/sign-in/email', { email, password }, options);
 
   it('creates the full SPEC profile at sign-up with the payload merged in', async () => {
-    const user = await signUpTestUser(t.app, {
-      email: '  Grace.Hopper@Example.COM ',
-      profile: {
-        firstName: 'Grace',
-        lastName: 'Hopper',
-        displayName: 'Grace Hopper',
-        phone: '',
-        company: '',
-        role: '',
-        timezone: 'America/New_York',
-      },
-    });
+    const given = {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      displayName: 'Grace Hopper',
+      phone: '',
+      company: '',
+      role: '',
+      timezone: 'America/New_York',
+    };
+    const user = await signUpTestUser(t.app, { email: '  Grace.Hopper@Example.COM ', profile: given });
     const res = await t.app.inject({
       method: 'GET',
       url: '/api/me/profile',
@@ -42,13 +42,7 @@ describe('accounts (enumeration protection on)', () => {
       emailVerified: false,
       photoURL: '',
       isActive: true,
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      displayName: 'Grace Hopper',
-      phone: '',
-      company: '',
-      role: '',
-      timezone: 'America/New_York',
+      ...given,
       preferences: {
         theme: 'light',
         language: 'en',
@@ -73,27 +67,18 @@ describe('accounts (enumeration protection on)', () => {
   });
 
   it('refuses bad sign-up input with the codes the catalogue maps', async () => {
-    const invalid = await authPost(t.app, '/sign-up/email', {
-      email: 'not-an-email',
-      password: 'secret1',
-      name: 'X Y',
-    });
-    expect(invalid.status).toBe(400);
-    expect(invalid.body?.code).toBe('INVALID_EMAIL');
+    const signUp = (email: string, password: string) =>
+      authPost(t.app, '/sign-up/email', { email, password, name: 'X Y' });
+    for (const [email, password, code] of [
+      ['not-an-email', 'secret1', 'INVALID_EMAIL'],
+      ['short@example.com', '12345', 'PASSWORD_TOO_SHORT'],
+    ]) {
+      const refused = await signUp(email!, password!);
+      expect(refused.status, email).toBe(400);
+      expect(refused.body?.code, email).toBe(code);
+    }
 
-    const short = await authPost(t.app, '/sign-up/email', {
-      email: 'short@example.com',
-      password: '12345',
-      name: 'X Y',
-    });
-    expect(short.status).toBe(400);
-    expect(short.body?.code).toBe('PASSWORD_TOO_SHORT');
-
-    const common = await authPost(t.app, '/sign-up/email', {
-      email: 'common@example.com',
-      password: 'Password1',
-      name: 'X Y',
-    });
+    const common = await signUp('common@example.com', 'Password1');
     expect(common.status).toBe(400);
     expect(common.body).toEqual({
       code: 'PASSWORD_TOO_COMMON',
@@ -111,14 +96,8 @@ describe('accounts (enumeration protection on)', () => {
 
   it('answers unknown email and wrong password the same way', async () => {
     const user = await signUpTestUser(t.app);
-    const wrong = await authPost(t.app, '/sign-in/email', {
-      email: user.email,
-      password: 'not-the-password',
-    });
-    const unknown = await authPost(t.app, '/sign-in/email', {
-      email: 'nobody-here@example.com',
-      password: 'whatever1',
-    });
+    const wrong = await signIn(user.email, 'not-the-password');
+    const unknown = await signIn('nobody-here@example.com', 'whatever1');
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual(unknown.body);
@@ -132,7 +111,7 @@ describe('accounts (enumeration protection on)', () => {
     const user = await signUpTestUser(t.app);
     const time = async (email: string) => {
       const start = performance.now();
-      await authPost(t.app, '/sign-in/email', { email, password: 'not-the-password' });
+      await signIn(email, 'not-the-password');
       return performance.now() - start;
     };
     const known: number[] = [];
@@ -152,10 +131,7 @@ describe('accounts (enumeration protection on)', () => {
   it('lowercases the email at sign-in and merges lastLoginAt', async () => {
     const user = await signUpTestUser(t.app);
     t.clock.advance(60_000);
-    const ok = await authPost(t.app, '/sign-in/email', {
-      email: user.email.toUpperCase(),
-      password: user.password,
-    });
+    const ok = await signIn(user.email.toUpperCase(), user.password);
     expect(ok.status).toBe(200);
     const profile = (
       await t.app.inject({ method: 'GET', url: '/api/me/profile', headers: { cookie: ok.cookie } })
@@ -170,41 +146,26 @@ describe('accounts (enumeration protection on)', () => {
     const victim = await signUpTestUser(t.app);
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const r = await authPost(t.app, '/sign-in/email', { email: victim.email, password: 'nope12' }, { ip });
+      const r = await signIn(victim.email, 'nope12', { ip });
       statuses.push(r.status);
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
     // Brute force stays limited: even the right password waits out the window from there.
-    const right = await authPost(
-      t.app,
-      '/sign-in/email',
-      { email: victim.email, password: victim.password },
-      { ip },
-    );
+    const right = await signIn(victim.email, victim.password, { ip });
     expect(right.status).toBe(429);
     expect(right.body?.message).toBeTruthy();
     // Someone else in the same office (same address) signs in as usual...
     const colleague = await signUpTestUser(t.app);
-    const office = await authPost(
-      t.app,
-      '/sign-in/email',
-      { email: colleague.email, password: colleague.password },
-      { ip },
-    );
+    const office = await signIn(colleague.email, colleague.password, { ip });
     expect(office.status).toBe(200);
     // ...and so does the account's owner from their own address.
-    const owner = await authPost(t.app, '/sign-in/email', { email: victim.email, password: victim.password });
+    const owner = await signIn(victim.email, victim.password);
     expect(owner.status).toBe(200);
     // After the window the pair may try again.
     t.clock.advance(61_000);
     try {
-      const later = await authPost(
-        t.app,
-        '/sign-in/email',
-        { email: victim.email, password: victim.password },
-        { ip },
-      );
+      const later = await signIn(victim.email, victim.password, { ip });
       expect(later.status).toBe(200);
     } finally {
       t.clock.set(new Date());
@@ -215,12 +176,7 @@ describe('accounts (enumeration protection on)', () => {
     const ip = freshIp();
     const statuses: number[] = [];
     for (let i = 0; i < 101; i++) {
-      const r = await authPost(
-        t.app,
-        '/sign-in/email',
-        { email: `spray-${i}@example.com`, password: 'nope12' },
-        { ip },
-      );
+      const r = await signIn(`spray-${i}@example.com`, 'nope12', { ip });
       statuses.push(r.status);
     }
     expect(statuses.slice(0, 100).every((s) => s === 401)).toBe(true);
@@ -229,20 +185,15 @@ describe('accounts (enumeration protection on)', () => {
 
   it('refuses a common password on change, keeping the old one', async () => {
     const user = await signUpTestUser(t.app);
-    const res = await authPost(
-      t.app,
-      '/change-password',
-      { currentPassword: user.password, newPassword: 'qwerty123', revokeOtherSessions: false },
-      { cookie: user.cookie },
-    );
+    const res = await postAs(user.cookie, '/change-password', {
+      currentPassword: user.password,
+      newPassword: 'qwerty123',
+      revokeOtherSessions: false,
+    });
     expect(res.status).toBe(400);
     expect(res.body?.code).toBe('PASSWORD_TOO_COMMON');
-    expect(
-      (await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password })).status,
-    ).toBe(200);
-    expect(
-      (await authPost(t.app, '/sign-in/email', { email: user.email, password: 'qwerty123' })).status,
-    ).toBe(401);
+    expect((await signIn(user.email, user.password)).status).toBe(200);
+    expect((await signIn(user.email, 'qwerty123')).status).toBe(401);
   });
 
   it('ignores a client-sent copy of the internal client-IP header', async () => {
@@ -271,9 +222,9 @@ describe('accounts (enumeration protection on)', () => {
       headers: { cookie: user.cookie },
     });
     expect(profile.statusCode).toBe(401);
-    const signIn = await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password });
-    expect(signIn.status).toBe(403);
-    expect(signIn.body).toMatchObject({
+    const refused = await signIn(user.email, user.password);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
       code: 'BANNED_USER',
       message: 'This account has been disabled. Please contact support.',
     });
@@ -285,7 +236,7 @@ describe('accounts (enumeration protection on)', () => {
       (await mailsTo(t.app, user.email)).filter((m) => m.subject === 'New sign-in to your Kontor account')
         .length;
     expect(await alerts()).toBe(0); // sign-up itself is not an alert
-    await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password });
+    await signIn(user.email, user.password);
     expect(await alerts()).toBe(1);
     const off = await t.app.inject({
       method: 'PATCH',
@@ -294,22 +245,22 @@ describe('accounts (enumeration protection on)', () => {
       payload: { security: { loginAlerts: false } },
     });
     expect(off.json().security.loginAlerts).toBe(false);
-    await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password });
+    await signIn(user.email, user.password);
     expect(await alerts()).toBe(1);
   });
 
   it('lists sessions and revokes one or all others', async () => {
     const user = await signUpTestUser(t.app);
-    const second = await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password });
-    const third = await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password });
+    const second = await signIn(user.email, user.password);
+    const third = await signIn(user.email, user.password);
     const list = await authGet(t.app, '/list-sessions', user.cookie);
     expect(list.body).toHaveLength(3);
     const secondToken = (await authGet(t.app, '/get-session', second.cookie)).body.session.token;
-    const revoke = await authPost(t.app, '/revoke-session', { token: secondToken }, { cookie: user.cookie });
+    const revoke = await postAs(user.cookie, '/revoke-session', { token: secondToken });
     expect(revoke.status).toBe(200);
     expect((await authGet(t.app, '/get-session', second.cookie)).body).toBeNull();
     expect((await authGet(t.app, '/get-session', third.cookie)).body?.user.id).toBe(user.id);
-    await authPost(t.app, '/revoke-other-sessions', {}, { cookie: user.cookie });
+    await postAs(user.cookie, '/revoke-other-sessions', {});
     expect((await authGet(t.app, '/get-session', third.cookie)).body).toBeNull();
     expect((await authGet(t.app, '/list-sessions', user.cookie)).body).toHaveLength(1);
   });
@@ -317,31 +268,24 @@ describe('accounts (enumeration protection on)', () => {
   it('changes the password only with the current one and records the change', async () => {
     const user = await signUpTestUser(t.app);
     t.clock.advance(5_000);
-    const wrong = await authPost(
-      t.app,
-      '/change-password',
-      { currentPassword: 'not-it', newPassword: 'Brand-New-77' },
-      { cookie: user.cookie },
-    );
+    const wrong = await postAs(user.cookie, '/change-password', {
+      currentPassword: 'not-it',
+      newPassword: 'Brand-New-77',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body?.code).toBe('INVALID_PASSWORD');
-    const ok = await authPost(
-      t.app,
-      '/change-password',
-      { currentPassword: user.password, newPassword: 'Brand-New-77', revokeOtherSessions: true },
-      { cookie: user.cookie },
-    );
+    const ok = await postAs(user.cookie, '/change-password', {
+      currentPassword: user.password,
+      newPassword: 'Brand-New-77',
+      revokeOtherSessions: true,
+    });
     expect(ok.status).toBe(200);
     const profile = (
       await t.app.inject({ method: 'GET', url: '/api/me/profile', headers: { cookie: ok.cookie } })
     ).json();
     expect(profile.security.lastPasswordChange).toBe(t.clock.now().toISOString());
-    expect(
-      (await authPost(t.app, '/sign-in/email', { email: user.email, password: user.password })).status,
-    ).toBe(401);
-    expect(
-      (await authPost(t.app, '/sign-in/email', { email: user.email, password: 'Brand-New-77' })).status,
-    ).toBe(200);
+    expect((await signIn(user.email, user.password)).status).toBe(401);
+    expect((await signIn(user.email, 'Brand-New-77')).status).toBe(200);
   });
 
   it('sets the session cookie httpOnly and SameSite=Lax', async () => {
@@ -360,13 +304,7 @@ describe('accounts (enumeration protection on)', () => {
 });
 
 describe('email verification', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp();
 
   it('confirms the address through the emailed link and reflects it in the profile', async () => {
     const user = await signUpTestUser(t.app);

@@ -1,16 +1,10 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../testing/app.ts';
+import { describe, expect, it } from 'vitest';
+import { setUpTestApp } from '../testing/per-file-app.ts';
 import { signUpTestUser } from '../testing/users.ts';
 
 describe('auth core', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp();
 
   it('signs up, keeps a database session in an httpOnly cookie, and reads it back', async () => {
     const user = await signUpTestUser(t.app, { email: 'ada@example.com' });

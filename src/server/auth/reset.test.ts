@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../testing/app.ts';
+import { describe, expect, it } from 'vitest';
+import { setUpTestApp } from '../testing/per-file-app.ts';
 import { authPost, latestMail, mailsTo, resetTokenFrom } from '../testing/auth-helpers.ts';
 import { signUpTestUser } from '../testing/users.ts';
 
@@ -8,13 +8,7 @@ import { signUpTestUser } from '../testing/users.ts';
 // 24 hours, and the request answers the same for known and unknown emails.
 
 describe('password reset', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp();
 
   const requestLink = async (email: string) => {
     const r = await authPost(t.app, '/request-password-reset', { email, redirectTo: '/reset-password' });
@@ -181,13 +175,7 @@ describe('password reset', () => {
 });
 
 describe('password reset and sign-in with AUTH_REVEAL_UNKNOWN_EMAIL=true', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { AUTH_REVEAL_UNKNOWN_EMAIL: 'true' } });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp({ env: { AUTH_REVEAL_UNKNOWN_EMAIL: 'true' } });
 
   it("answers SPEC's user-not-found for an unknown email on reset", async () => {
     const r = await authPost(t.app, '/request-password-reset', { email: 'nobody@example.com' });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setUpTestApp } from '../testing/per-file-app.ts';
 import { createTestApp } from '../testing/app.ts';
 import { authGet, authPost, freshIp, mailsTo } from '../testing/auth-helpers.ts';
 import { signUpTestUser } from '../testing/users.ts';
@@ -40,13 +41,7 @@ const cookieAttributes = (setCookie: string | string[] | undefined) =>
     .sort();
 
 describe('sign-up with an address that already has an account', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp();
 
   it('answers exactly like a new sign-up, changes nothing, and mails the owner', async () => {
     const owner = await signUpTestUser(t.app);

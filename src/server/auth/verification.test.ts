@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ensureLedger, setUpInvoicing } from '../testing/invoices.ts';
-import { createTestApp } from '../testing/app.ts';
+import { setUpTestApp } from '../testing/per-file-app.ts';
 import { authPost, mailsTo } from '../testing/auth-helpers.ts';
 import { createTestCompany } from '../testing/companies.ts';
 import { signUpTestUser, verificationLinkFor, verifyTestUser } from '../testing/users.ts';
@@ -9,13 +9,9 @@ import { signUpTestUser, verificationLinkFor, verifyTestUser } from '../testing/
 // `emailVerified` in the profile, and the actions that need a proven address.
 
 describe('email verification', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp();
+  const postAs = (cookie: string, path: string, payload: object) =>
+    authPost(t.app, path, payload, { cookie });
 
   const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
   const post = (url: string, cookie: string, payload?: object) =>
@@ -50,20 +46,16 @@ describe('email verification', () => {
   it('resends the link to the signed-in user, and only to their own address', async () => {
     const user = await signUpTestUser(t.app);
     const before = (await mailsTo(t.app, user.email)).length;
-    const again = await authPost(
-      t.app,
-      '/send-verification-email',
-      { email: user.email, callbackURL: '/dashboard' },
-      { cookie: user.cookie },
-    );
+    const again = await postAs(user.cookie, '/send-verification-email', {
+      email: user.email,
+      callbackURL: '/dashboard',
+    });
     expect(again.status).toBe(200);
     expect((await mailsTo(t.app, user.email)).length).toBe(before + 1);
-    const other = await authPost(
-      t.app,
-      '/send-verification-email',
-      { email: 'someone-else@example.com', callbackURL: '/dashboard' },
-      { cookie: user.cookie },
-    );
+    const other = await postAs(user.cookie, '/send-verification-email', {
+      email: 'someone-else@example.com',
+      callbackURL: '/dashboard',
+    });
     expect(other.status).toBe(400);
     expect((await mailsTo(t.app, 'someone-else@example.com')).length).toBe(0);
     // The resent link works.

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setUpTestApp } from '../../testing/per-file-app.ts';
 import { createTestApp } from '../../testing/app.ts';
 import { createTestDatabase } from '../../testing/db.ts';
 import { sendMail } from './service.ts';
@@ -8,13 +9,7 @@ import { sendMail } from './service.ts';
 // Mail goes to the outbox without SMTP_URL, and through a real SMTP conversation with it.
 
 describe('mail outbox (no SMTP_URL)', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp();
 
   it('stores mail with attachments and lists it newest first, filtered by recipient', async () => {
     const first = await sendMail(t.ctx, { to: 'Ann@Example.com', subject: 'First', text: 'one' });

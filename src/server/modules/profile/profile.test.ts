@@ -1,19 +1,13 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../testing/app.ts';
+import { describe, expect, it } from 'vitest';
+import { setUpTestApp } from '../../testing/per-file-app.ts';
 import { signUpTestUser } from '../../testing/users.ts';
 
 // GET/PATCH /api/me/profile: own profile only, validated, unknown themes ignored, and a
 // missing profile comes back as the minimal fallback.
 
 describe('user profile API', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp();
 
   const get = (cookie?: string) =>
     t.app.inject({ method: 'GET', url: '/api/me/profile', headers: cookie ? { cookie } : {} });
