@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { Button } from '../components/ui/Button.tsx';
 import { useAuth } from './AuthProvider.tsx';
 import { AuthError, sendVerificationEmail } from './client.ts';
+import { useAction } from '../lib/useAction.ts';
 
 // Email verification in the app (issue 11 §1): a banner at the top of every app page while the
 // signed-in user's address is unconfirmed, and the same "send a new link" in Settings > Security.
@@ -29,28 +30,25 @@ export const VERIFY_MESSAGES = {
 
 const useResend = (email: string | undefined) => {
   const buttonRef = useRef<HTMLButtonElement>(null);
-  const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const resend = async () => {
     if (!email) return;
-    setBusy(true);
-    setError(null);
     setSent(false);
-    try {
-      await sendVerificationEmail(email);
-      setSent(true);
-    } catch (e) {
-      setError(
-        e instanceof AuthError && e.code === 'too-many-requests'
-          ? VERIFY_MESSAGES.tooMany
-          : e instanceof AuthError && e.code === 'network-request-failed'
-            ? e.message
-            : VERIFY_MESSAGES.failed,
-      );
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await sendVerificationEmail(email);
+        setSent(true);
+      },
+      {
+        message: (e) =>
+          e instanceof AuthError && e.code === 'too-many-requests'
+            ? VERIFY_MESSAGES.tooMany
+            : e instanceof AuthError && e.code === 'network-request-failed'
+              ? e.message
+              : VERIFY_MESSAGES.failed,
+      },
+    );
   };
   // The busy button is disabled, which drops keyboard focus to the page; give it back.
   const hadFocus = useRef(false);

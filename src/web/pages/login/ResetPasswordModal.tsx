@@ -7,6 +7,7 @@ import { AuthError } from '../../auth/client.ts';
 import { AuthField, ErrorBox } from '../../auth/ui.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
+import { useAction } from '../../lib/useAction.ts';
 
 // The reset-password modal of SPEC section 2: form, then "Email Sent!" with a resend.
 // Closing resets it, and is blocked while a request is in flight.
@@ -24,9 +25,8 @@ export const ResetPasswordModal = ({
 }) => {
   const { sendPasswordResetEmail } = useAuth();
   const [email, setEmail] = useState(initialEmail);
-  const [sending, setSending] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { busy: sending, error, setError, run } = useAction();
 
   const close = () => {
     if (sending) return;
@@ -42,19 +42,17 @@ export const ResetPasswordModal = ({
       setError(resetErrorMessage('invalid-email'));
       return;
     }
-    setSending(true);
-    setError(null);
-    try {
-      await sendPasswordResetEmail(clean);
-      setSentTo(clean);
-    } catch (e) {
+    await run(
+      async () => {
+        await sendPasswordResetEmail(clean);
+        setSentTo(clean);
+      },
       // A refused origin says where the page is open and what to do, not "failed to send".
-      setError(
-        e instanceof AuthError && e.code === 'untrusted-origin' ? e.message : resetErrorMessage(codeOf(e)),
-      );
-    } finally {
-      setSending(false);
-    }
+      {
+        message: (e) =>
+          e instanceof AuthError && e.code === 'untrusted-origin' ? e.message : resetErrorMessage(codeOf(e)),
+      },
+    );
   };
 
   const submit = (event: FormEvent) => {

@@ -7,6 +7,7 @@ import { Alert, Card } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { MONTH_OPTIONS, browserTimeZone, currencyOptions } from '../../lib/format.ts';
+import { useFormFields } from '../../lib/useFormFields.ts';
 
 // First run: a user without a company creates one and lands in it (issue 5).
 
@@ -19,9 +20,11 @@ export const CreateCompanyForm = ({
   onCreated: (company: MyCompany) => void;
   submitLabel?: string;
 }) => {
-  const [name, setName] = useState('');
-  const [baseCurrency, setBaseCurrency] = useState(defaultCurrency);
-  const [fiscalYearStartMonth, setFiscalYearStartMonth] = useState('1');
+  const { values: v, bind } = useFormFields({
+    name: '',
+    baseCurrency: defaultCurrency,
+    fiscalYearStartMonth: '1',
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const create = useMutation({
     mutationFn: (body: unknown) => api.post<MyCompany>('/orgs', body),
@@ -31,9 +34,9 @@ export const CreateCompanyForm = ({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const input = {
-      name,
-      baseCurrency,
-      fiscalYearStartMonth: Number(fiscalYearStartMonth),
+      name: v.name,
+      baseCurrency: v.baseCurrency,
+      fiscalYearStartMonth: Number(v.fiscalYearStartMonth),
       timeZone: browserTimeZone(),
     };
     const parsed = createCompanySchema.safeParse(input);
@@ -59,16 +62,14 @@ export const CreateCompanyForm = ({
         name="name"
         autoFocus
         autoComplete="organization"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
+        {...bind('name')}
         error={errors.name}
         placeholder="Acme Trading Ltd"
       />
       <SelectField
         label="Base currency"
         name="baseCurrency"
-        value={baseCurrency}
-        onChange={(e) => setBaseCurrency(e.target.value)}
+        {...bind('baseCurrency')}
         options={currencyOptions()}
         error={errors.baseCurrency}
         hint="Your books are kept in this currency. It cannot be changed later."
@@ -76,8 +77,7 @@ export const CreateCompanyForm = ({
       <SelectField
         label="Fiscal year starts in"
         name="fiscalYearStartMonth"
-        value={fiscalYearStartMonth}
-        onChange={(e) => setFiscalYearStartMonth(e.target.value)}
+        {...bind('fiscalYearStartMonth')}
         options={MONTH_OPTIONS}
         error={errors.fiscalYearStartMonth}
       />

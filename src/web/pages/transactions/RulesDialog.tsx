@@ -19,7 +19,7 @@ import {
   useWallet,
 } from './api.ts';
 import { Skeleton } from './Controls.tsx';
-import { CategoryField, MoneyAccountField } from './fields.tsx';
+import { AmountRangeFields, CategoryField, MoneyAccountField } from './fields.tsx';
 
 // Categorisation rules: conditions on description/payee text, amount range, direction and
 // account; actions set the category, payee and tax rate. Lower priority numbers run first.
@@ -201,19 +201,10 @@ export const RulesDialog = ({
                 <div className="sm:col-span-2">
                   <TextField id="rule-payee" label="Payee contains" {...bind('payeeContains')} />
                 </div>
-                <TextField
-                  id="rule-min"
-                  label="Amount from"
-                  inputMode="decimal"
-                  {...bind('min')}
-                  error={min.error}
-                />
-                <TextField
-                  id="rule-max"
-                  label="Amount to"
-                  inputMode="decimal"
-                  {...bind('max')}
-                  error={max.error}
+                <AmountRangeFields
+                  idPrefix="rule"
+                  from={{ ...bind('min'), error: min.error }}
+                  to={{ ...bind('max'), error: max.error }}
                 />
                 <SelectField
                   id="rule-direction"

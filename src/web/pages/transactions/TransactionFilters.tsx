@@ -4,7 +4,7 @@ import { Button, buttonClasses } from '../../components/ui/Button.tsx';
 import { TextField, controlClasses } from '../../components/ui/Field.tsx';
 import { exportCsvHref, useCategories, useOrgId, useWallet } from './api.ts';
 import { Chip } from './Controls.tsx';
-import { CategoryField, MoneyAccountField } from './fields.tsx';
+import { AmountRangeFields, CategoryField, MoneyAccountField } from './fields.tsx';
 import type { TransactionFilterState } from './useTransactionFilters.ts';
 
 // The list's quick filters (chips), search, the filter panel, and the CSV export of what the
@@ -15,7 +15,7 @@ export const TransactionFilters = ({ state }: { state: TransactionFilterState })
   const wallet = useWallet();
   const { categories } = useCategories();
   const [showFilters, setShowFilters] = useState(false);
-  const { form: f, month } = state;
+  const { form: f, text, month } = state;
   return (
     <div className="space-y-3 border-b border-slate-200 p-4 dark:border-slate-800">
       <fieldset className="flex flex-wrap items-center gap-2">
@@ -49,8 +49,7 @@ export const TransactionFilters = ({ state }: { state: TransactionFilterState })
             <input
               id="tx-search"
               type="search"
-              value={f.searchText}
-              onChange={(e) => f.setSearchText(e.target.value)}
+              {...text.bind('search')}
               placeholder="Search description, payee, notes"
               className={controlClasses()}
             />
@@ -72,8 +71,7 @@ export const TransactionFilters = ({ state }: { state: TransactionFilterState })
         <MoneyAccountField
           id="f-account"
           label="Account"
-          value={f.moneyAccountId}
-          onChange={f.setMoneyAccountId}
+          {...text.pick('moneyAccountId')}
           accounts={wallet.data?.accounts ?? []}
           empty="All accounts"
           withCurrency={false}
@@ -81,8 +79,7 @@ export const TransactionFilters = ({ state }: { state: TransactionFilterState })
         <CategoryField
           id="f-category"
           label="Category"
-          value={f.categoryId}
-          onChange={f.setCategoryId}
+          {...text.pick('categoryId')}
           categories={categories}
           placeholder="All categories"
           extra={[
@@ -102,28 +99,15 @@ export const TransactionFilters = ({ state }: { state: TransactionFilterState })
             label={label}
             type="date"
             // This Month fixes the range to the month's first and last day.
-            value={f.thisMonth ? month[end] : f[end]}
+            value={f.thisMonth ? month[end] : text.values[end]}
             disabled={f.thisMonth}
-            onChange={(e) => (end === 'from' ? f.setFrom : f.setTo)(e.target.value)}
+            onChange={text.bind(end).onChange}
           />
         ))}
-        <TextField
-          id="f-min"
-          label="Amount from"
-          inputMode="decimal"
-          value={f.minText}
-          onChange={(e) => f.setMinText(e.target.value)}
-          placeholder="0.00"
-          error={f.minError}
-        />
-        <TextField
-          id="f-max"
-          label="Amount to"
-          inputMode="decimal"
-          value={f.maxText}
-          onChange={(e) => f.setMaxText(e.target.value)}
-          placeholder="any"
-          error={f.maxError}
+        <AmountRangeFields
+          idPrefix="f"
+          from={{ ...text.bind('min'), error: f.minError }}
+          to={{ ...text.bind('max'), error: f.maxError }}
         />
       </div>
     </div>

@@ -1,10 +1,11 @@
+import type { ChangeEvent } from 'react';
 import type { Account } from '../../../shared/ledger.ts';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
-import { FieldShell, SelectField } from '../../components/ui/Field.tsx';
+import { AmountField, FieldShell, SelectField } from '../../components/ui/Field.tsx';
 import { CategorySelect } from './CategorySelect.tsx';
 
 // Fields the transactions and wallet forms share: a money account picked by name and currency
-// ("Business checking (USD)"), and a labelled category picker.
+// ("Business checking (USD)"), a labelled category picker, and an amount range.
 
 export const MoneyAccountField = ({
   id,
@@ -66,4 +67,14 @@ export const CategoryField = ({
       extra={extra}
     />
   </FieldShell>
+);
+
+type Bound = { value: string; onChange: (e: ChangeEvent<HTMLInputElement>) => void; error?: string | null };
+
+/** "Amount from" and "Amount to" (the list's filter, a rule's condition); `idPrefix`-min and -max. */
+export const AmountRangeFields = ({ idPrefix, from, to }: { idPrefix: string; from: Bound; to: Bound }) => (
+  <>
+    <AmountField id={`${idPrefix}-min`} label="Amount from" {...from} />
+    <AmountField id={`${idPrefix}-max`} label="Amount to" placeholder="any" {...to} />
+  </>
 );

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { monthEnd, monthStart } from '../../../shared/dates.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { useFormFields } from '../../lib/useFormFields.ts';
 import { type ListFilters, readAmount, todayIso, useWallet } from './api.ts';
 
 // The list's filters as the person sets them (chips, search, the filter panel, sorting) and
@@ -15,6 +16,8 @@ const useDebounced = <T>(value: T, ms: number) => {
   return debounced;
 };
 
+const NO_TEXT = { moneyAccountId: '', categoryId: '', from: '', to: '', min: '', max: '', search: '' };
+
 export const useTransactionFilters = (initialAccountId: string) => {
   const { company } = useCompany();
   const wallet = useWallet();
@@ -22,20 +25,16 @@ export const useTransactionFilters = (initialAccountId: string) => {
   const month = { from: monthStart(today), to: monthEnd(today) };
   const [type, setType] = useState<ListFilters['type']>('all');
   const [thisMonth, setThisMonth] = useState(false);
-  const [moneyAccountId, setMoneyAccountId] = useState(initialAccountId);
-  const [categoryId, setCategoryId] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [minText, setMinText] = useState('');
-  const [maxText, setMaxText] = useState('');
-  const [searchText, setSearchText] = useState('');
+  // The text of the filter panel and the search box, as typed.
+  const text = useFormFields({ ...NO_TEXT, moneyAccountId: initialAccountId });
+  const { moneyAccountId, categoryId, from, to, search: searchText } = text.values;
   const [sort, setSort] = useState<ListFilters['sort']>('date');
   const [direction, setDirection] = useState<ListFilters['direction']>('desc');
   const search = useDebounced(searchText.trim(), 300);
   const currency =
     wallet.data?.accounts.find((a) => a.id === moneyAccountId)?.currency ?? company.baseCurrency;
-  const min = readAmount(minText, currency, false);
-  const max = readAmount(maxText, currency, false);
+  const min = readAmount(text.values.min, currency, false);
+  const max = readAmount(text.values.max, currency, false);
 
   const filters: ListFilters = {
     type,
@@ -65,47 +64,21 @@ export const useTransactionFilters = (initialAccountId: string) => {
       categoryId ||
       from ||
       to ||
-      minText ||
-      maxText ||
+      text.values.min ||
+      text.values.max ||
       searchText,
   );
   const clearFilters = () => {
     setType('all');
     setThisMonth(false);
-    setMoneyAccountId('');
-    setCategoryId('');
-    setFrom('');
-    setTo('');
-    setMinText('');
-    setMaxText('');
-    setSearchText('');
+    text.set(NO_TEXT);
   };
 
   return {
     filters,
     month,
-    form: {
-      type,
-      setType,
-      thisMonth,
-      setThisMonth,
-      moneyAccountId,
-      setMoneyAccountId,
-      categoryId,
-      setCategoryId,
-      from,
-      setFrom,
-      to,
-      setTo,
-      minText,
-      setMinText,
-      maxText,
-      setMaxText,
-      searchText,
-      setSearchText,
-      minError: min.error,
-      maxError: max.error,
-    },
+    form: { type, setType, thisMonth, setThisMonth, minError: min.error, maxError: max.error },
+    text,
     toggleSort,
     anyFilter,
     clearFilters,
