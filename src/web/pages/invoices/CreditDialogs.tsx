@@ -9,7 +9,7 @@ import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { priceText } from './editorState.ts';
 import { useInvoicingMutation } from './invoicesApi.ts';
-import { todayIso, tryParseMoney } from './parts.tsx';
+import { todayIso, tryParseMoney, AmountInput, ReferenceInput } from './parts.tsx';
 
 // Dialogs that move a customer's credit (decision 0028): refund it from a money account, or
 // apply it to one of their open invoices. The server checks every limit again; these only
@@ -83,13 +83,11 @@ export const RefundDialog = ({
         Credit available to refund: <Money minor={available} currency={currency} className="font-semibold" />
       </p>
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label={`Amount (${currency})`}
-          inputMode="decimal"
+        <AmountInput
+          currency={currency}
           value={amount}
-          onChange={(e) => setAmount(e.target.value)}
+          onChange={setAmount}
           error={touched ? amountError : null}
-          autoFocus
         />
         <TextField label="Refund date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
         <MoneyAccountSelect
@@ -100,12 +98,7 @@ export const RefundDialog = ({
           hint="The money account the refund leaves from."
           error={touched && !moneyAccountId ? 'Choose the account the refund is paid from.' : null}
         />
-        <TextField
-          label="Reference"
-          value={reference}
-          onChange={(e) => setReference(e.target.value)}
-          hint="Bank reference or check number"
-        />
+        <ReferenceInput value={reference} onChange={setReference} />
         {foreign ? (
           <TextField
             label={`Rate on refund date (${company.baseCurrency} per ${currency})`}
@@ -195,13 +188,11 @@ export const ApplyCreditDialog = ({
             }))}
           />
         ) : null}
-        <TextField
-          label={`Amount (${currency})`}
-          inputMode="decimal"
+        <AmountInput
+          currency={currency}
           value={amount}
-          onChange={(e) => setAmount(e.target.value)}
+          onChange={setAmount}
           error={touched ? amountError : null}
-          autoFocus
         />
         <TextField label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
       </div>

@@ -11,7 +11,14 @@ import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { useInvoicingMutation } from './invoicesApi.ts';
-import { METHOD_LABELS, errorMessage, todayIso, tryParseMoney } from './parts.tsx';
+import {
+  METHOD_LABELS,
+  errorMessage,
+  todayIso,
+  tryParseMoney,
+  AmountInput,
+  ReferenceInput,
+} from './parts.tsx';
 import { priceText } from './editorState.ts';
 
 // Dialogs on an invoice: send, delete a draft, record a payment, issue a credit note, void, email.
@@ -72,13 +79,11 @@ export const PaymentDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
         Amount due: <Money minor={invoice.amountDue} currency={invoice.currency} className="font-semibold" />
       </p>
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label={`Amount (${invoice.currency})`}
-          inputMode="decimal"
+        <AmountInput
+          currency={invoice.currency}
           value={amount}
-          onChange={(e) => setAmount(e.target.value)}
+          onChange={setAmount}
           error={touched ? amountError : null}
-          autoFocus
         />
         <TextField
           label="Payment date"
@@ -102,12 +107,7 @@ export const PaymentDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
           onChange={(e) => setMethod(e.target.value)}
           options={Object.entries(METHOD_LABELS).map(([value, label]) => ({ value, label }))}
         />
-        <TextField
-          label="Reference"
-          value={reference}
-          onChange={(e) => setReference(e.target.value)}
-          hint="Bank reference or check number"
-        />
+        <ReferenceInput value={reference} onChange={setReference} />
         {foreign ? (
           <TextField
             label={`Rate on payment date (${company.baseCurrency} per ${invoice.currency})`}

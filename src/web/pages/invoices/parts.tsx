@@ -2,6 +2,7 @@ import { type InvoiceStatus, STATUS_LABELS, type TaxRate } from '../../../shared
 import { parseMoney } from '../../../shared/money.ts';
 import type { ReactNode } from 'react';
 import { Badge, Card } from '../../components/ui/Card.tsx';
+import { AmountField, TextField } from '../../components/ui/Field.tsx';
 
 // Small pieces the invoice screens share.
 
@@ -83,3 +84,34 @@ export const StatCard = ({ label, children }: { label: string; children: ReactNo
 /** How a payment was made: "Bank transfer · REF-1". */
 export const paymentMethodText = (p: { method: string; reference: string }) =>
   `${METHOD_LABELS[p.method] ?? p.method}${p.reference ? ` · ${p.reference}` : ''}`;
+
+/** The amount a money dialog records, in its currency ("Amount (EUR)"); it takes the focus. */
+export const AmountInput = ({
+  currency,
+  value,
+  onChange,
+  error,
+}: {
+  currency: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | null;
+}) => (
+  <AmountField
+    label={`Amount (${currency})`}
+    value={value}
+    onChange={(e) => onChange(e.target.value)}
+    error={error}
+    autoFocus
+  />
+);
+
+/** The bank reference of a payment or refund. */
+export const ReferenceInput = ({ value, onChange }: { value: string; onChange: (value: string) => void }) => (
+  <TextField
+    label="Reference"
+    value={value}
+    onChange={(e) => onChange(e.target.value)}
+    hint="Bank reference or check number"
+  />
+);
