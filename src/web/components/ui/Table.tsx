@@ -67,3 +67,23 @@ export const RowTh = ({ className = '', children, ...rest }: ThHTMLAttributes<HT
     {children}
   </th>
 );
+
+/** A column of TableHead: its label, or the label with numeric alignment and classes. */
+export type TableColumn = string | { label: ReactNode; numeric?: boolean; className?: string };
+
+/** A table's header row from its columns, each a Th. */
+export const TableHead = ({ columns, className }: { columns: TableColumn[]; className?: string }) => (
+  <thead className={className}>
+    <tr>
+      {columns.map((column, i) => {
+        const { label, numeric, className: cell } = typeof column === 'string' ? { label: column } : column;
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed and in order
+          <Th key={i} numeric={numeric} className={cell}>
+            {label}
+          </Th>
+        );
+      })}
+    </tr>
+  </thead>
+);

@@ -6,7 +6,7 @@ import {
   type StatementPreview,
 } from '../../../shared/transactions.ts';
 import { Money } from '../../components/money/Money.tsx';
-import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { Table, TableHead, Td } from '../../components/ui/Table.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge } from '../../components/ui/Card.tsx';
@@ -571,15 +571,9 @@ export const CsvMappingStep = ({
                 data-testid="mapping-trial"
               >
                 <Table caption="The first transactions as they will be imported" captionHidden dense>
-                  <thead>
-                    <tr>
-                      <Th>Line</Th>
-                      <Th>Date</Th>
-                      <Th>Description</Th>
-                      <Th>Payee</Th>
-                      <Th numeric>Amount</Th>
-                    </tr>
-                  </thead>
+                  <TableHead
+                    columns={['Line', 'Date', 'Description', 'Payee', { label: 'Amount', numeric: true }]}
+                  />
                   <tbody>
                     {trial.preview.rows.slice(0, 5).map((r) => (
                       <tr key={r.line}>

@@ -12,7 +12,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
-import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { Table, TableHead, Td } from '../../components/ui/Table.tsx';
 import { formatCount, formatDate, formatSeconds } from '../../lib/format.ts';
 import { ApiError } from '../../lib/api.ts';
 import {
@@ -509,14 +509,10 @@ export const ImportWizard = ({
             dense
             className="max-h-72 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800"
           >
-            <thead className="sticky top-0">
-              <tr>
-                <Th>Date</Th>
-                <Th>Description</Th>
-                <Th>Category</Th>
-                <Th numeric>Amount</Th>
-              </tr>
-            </thead>
+            <TableHead
+              className="sticky top-0"
+              columns={['Date', 'Description', 'Category', { label: 'Amount', numeric: true }]}
+            />
             <tbody>
               {preview.rows.map((r) => (
                 <tr

@@ -6,7 +6,7 @@ import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card, EmptyState } from '../../components/ui/Card.tsx';
 import { AmountField, TextField } from '../../components/ui/Field.tsx';
-import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { Table, TableHead, Td } from '../../components/ui/Table.tsx';
 import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { useFormFields } from '../../lib/useFormFields.ts';
@@ -234,28 +234,31 @@ export const ReconcileView = ({ id, onClose }: { id: string; onClose: () => void
             captionHidden
             className="border-t border-slate-200 dark:border-slate-800"
           >
-            <thead>
-              <tr>
-                <Th className="w-14">
-                  <input
-                    type="checkbox"
-                    className="h-5 w-5"
-                    aria-label="Tick all"
-                    disabled={closed}
-                    checked={rows.length > 0 && rows.every((t) => ticked.has(t.id))}
-                    onChange={(e) =>
-                      setTicked(
-                        rows.map((t) => t.id),
-                        e.target.checked,
-                      )
-                    }
-                  />
-                </Th>
-                <Th>Date</Th>
-                <Th>Description</Th>
-                <Th numeric>Amount</Th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={[
+                {
+                  className: 'w-14',
+                  label: (
+                    <input
+                      type="checkbox"
+                      className="h-5 w-5"
+                      aria-label="Tick all"
+                      disabled={closed}
+                      checked={rows.length > 0 && rows.every((t) => ticked.has(t.id))}
+                      onChange={(e) =>
+                        setTicked(
+                          rows.map((t) => t.id),
+                          e.target.checked,
+                        )
+                      }
+                    />
+                  ),
+                },
+                'Date',
+                'Description',
+                { label: 'Amount', numeric: true },
+              ]}
+            />
             <tbody>
               {rows.map((t) => (
                 <tr key={t.id} className={ticked.has(t.id) ? 'bg-emerald-50/60 dark:bg-emerald-950/30' : ''}>
