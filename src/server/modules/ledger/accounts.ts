@@ -248,13 +248,7 @@ export const updateAccount = (
   options: ChartChangeOptions = {},
 ) =>
   inTransaction(db, async (trx) => {
-    const row = await trx
-      .selectFrom('accounts')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', accountId)
-      .forUpdate()
-      .executeTakeFirst();
+    const row = await selectAccount(trx, organizationId, accountId, { forUpdate: true });
     if (!row) throw notFound('Account not found.');
     const before = toAccount(row);
     if (input.subtype !== undefined) checkSubtype(row.type, input.subtype);

@@ -1,8 +1,9 @@
 import { conflict, notFound } from '../../../shared/errors.ts';
+import type { Updateable } from 'kysely';
 import { inTransaction } from '../../db/transaction.ts';
+import type { JournalEntriesTable } from '../../db/types.ts';
 import type { AuditAction } from '../audit/actions.ts';
-import { recordAudit } from '../audit/record.ts';
-import { type EntryRow, auditView, loadEntry } from './entry-view.ts';
+import { type EntryRow, auditEntry, loadEntry } from './entry-view.ts';
 import { newEntryId } from './ids.ts';
 import { checkDate, checkOpenPeriod, loadSettingsOrThrow, takeNumberInOpenPeriod } from './posting-checks.ts';
 import {
@@ -52,16 +53,29 @@ export const createDraftEntry = (db: Executor, input: DraftInput) =>
       .execute();
     await insertDraftLines(trx, input.organizationId, id, lines);
     const entry = await loadEntry(trx, input.organizationId, id);
-    await recordAudit(trx, {
-      organizationId: input.organizationId,
-      actorUserId: input.actorUserId,
-      action: 'journal_entry.created',
-      entityType: 'journal_entry',
-      entityId: id,
-      after: auditView(entry),
-    });
+    await auditEntry(trx, input, 'journal_entry.created', id, { after: entry });
     return entry;
   });
+
+const updateEntryRow = (
+  db: Executor,
+  organizationId: string,
+  id: string,
+  set: Updateable<JournalEntriesTable>,
+) =>
+  db
+    .updateTable('journal_entries')
+    .set(set)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .execute();
+
+const deleteDraftLines = (db: Executor, organizationId: string, entryId: string) =>
+  db
+    .deleteFrom('journal_draft_lines')
+    .where('organization_id', '=', organizationId)
+    .where('entry_id', '=', entryId)
+    .execute();
 
 const lockUnpostedEntry = async (db: Executor, organizationId: string, entryId: string) => {
   const entry = await selectEntryForUpdate(db, organizationId, entryId);
@@ -83,39 +97,22 @@ export const updateDraftEntry = (
     const before = await loadEntry(trx, input.organizationId, row.id, row);
     if (input.date !== undefined) checkDate(input.date);
     const settings = await loadSettingsOrThrow(trx, input.organizationId);
-    await trx
-      .updateTable('journal_entries')
-      .set({
-        ...(input.date !== undefined ? { date: input.date } : {}),
-        ...(input.memo !== undefined ? { memo: input.memo.trim() } : {}),
-        ...(input.reference !== undefined ? { reference: input.reference?.trim() || null } : {}),
-        // An edit sends a pending entry back to draft: the approver approves what they see.
-        status: 'draft',
-        updated_at: new Date(),
-      })
-      .where('organization_id', '=', input.organizationId)
-      .where('id', '=', row.id)
-      .execute();
+    await updateEntryRow(trx, input.organizationId, row.id, {
+      ...(input.date !== undefined ? { date: input.date } : {}),
+      ...(input.memo !== undefined ? { memo: input.memo.trim() } : {}),
+      ...(input.reference !== undefined ? { reference: input.reference?.trim() || null } : {}),
+      // An edit sends a pending entry back to draft: the approver approves what they see.
+      status: 'draft',
+      updated_at: new Date(),
+    });
     if (input.lines !== undefined) {
       const lines = normalizeLines(input.lines, settings.base_currency, { requireBalanced: false });
       await checkAccounts(trx, input.organizationId, settings.base_currency, lines, { allowArchived: false });
-      await trx
-        .deleteFrom('journal_draft_lines')
-        .where('organization_id', '=', input.organizationId)
-        .where('entry_id', '=', row.id)
-        .execute();
+      await deleteDraftLines(trx, input.organizationId, row.id);
       await insertDraftLines(trx, input.organizationId, row.id, lines);
     }
     const after = await loadEntry(trx, input.organizationId, row.id);
-    await recordAudit(trx, {
-      organizationId: input.organizationId,
-      actorUserId: input.actorUserId,
-      action: 'journal_entry.updated',
-      entityType: 'journal_entry',
-      entityId: row.id,
-      before: auditView(before),
-      after: auditView(after),
-    });
+    await auditEntry(trx, input, 'journal_entry.updated', row.id, { before, after });
     return after;
   });
 
@@ -131,14 +128,7 @@ export const deleteDraftEntry = (
       .where('organization_id', '=', input.organizationId)
       .where('id', '=', row.id)
       .execute();
-    await recordAudit(trx, {
-      organizationId: input.organizationId,
-      actorUserId: input.actorUserId,
-      action: 'journal_entry.deleted',
-      entityType: 'journal_entry',
-      entityId: row.id,
-      before: auditView(before),
-    });
+    await auditEntry(trx, input, 'journal_entry.deleted', row.id, { before });
   });
 
 /**
@@ -164,21 +154,12 @@ export const postDraftEntry = (
       if (row.status === 'pending_approval') {
         throw conflict('entry_pending_approval', 'This entry is already waiting for approval.');
       }
-      await trx
-        .updateTable('journal_entries')
-        .set({ status: 'pending_approval', updated_at: new Date() })
-        .where('organization_id', '=', input.organizationId)
-        .where('id', '=', row.id)
-        .execute();
-      const entry = await loadEntry(trx, input.organizationId, row.id);
-      await recordAudit(trx, {
-        organizationId: input.organizationId,
-        actorUserId: input.actorUserId,
-        action: 'journal_entry.submitted',
-        entityType: 'journal_entry',
-        entityId: row.id,
-        after: auditView(entry),
+      await updateEntryRow(trx, input.organizationId, row.id, {
+        status: 'pending_approval',
+        updated_at: new Date(),
       });
+      const entry = await loadEntry(trx, input.organizationId, row.id);
+      await auditEntry(trx, input, 'journal_entry.submitted', row.id, { after: entry });
       return entry;
     }
     return postExistingEntry(trx, row, lines, {
@@ -209,38 +190,27 @@ const postExistingEntry = async (
 ) => {
   const number = await takeNumberInOpenPeriod(trx, row.organization_id, row.date);
   const before = await loadEntry(trx, row.organization_id, row.id, row);
-  await trx
-    .updateTable('journal_entries')
-    .set({
-      status: 'posted',
-      number,
-      posted_by: meta.actorUserId,
-      approved_by: meta.approvedBy,
-      posted_at: new Date(),
-      updated_at: new Date(),
-    })
-    .where('organization_id', '=', row.organization_id)
-    .where('id', '=', row.id)
-    .execute();
+  await updateEntryRow(trx, row.organization_id, row.id, {
+    status: 'posted',
+    number,
+    posted_by: meta.actorUserId,
+    approved_by: meta.approvedBy,
+    posted_at: new Date(),
+    updated_at: new Date(),
+  });
   await insertPostedLines(
     trx,
     { organizationId: row.organization_id, id: row.id, date: row.date, number, isClosing: false },
     lines,
   );
-  await trx
-    .deleteFrom('journal_draft_lines')
-    .where('organization_id', '=', row.organization_id)
-    .where('entry_id', '=', row.id)
-    .execute();
+  await deleteDraftLines(trx, row.organization_id, row.id);
   const entry = await loadEntry(trx, row.organization_id, row.id);
-  await recordAudit(trx, {
-    organizationId: row.organization_id,
-    actorUserId: meta.actorUserId,
-    action: meta.action,
-    entityType: 'journal_entry',
-    entityId: row.id,
-    before: auditView(before),
-    after: auditView(entry),
-  });
+  await auditEntry(
+    trx,
+    { organizationId: row.organization_id, actorUserId: meta.actorUserId },
+    meta.action,
+    row.id,
+    { before, after: entry },
+  );
   return entry;
 };

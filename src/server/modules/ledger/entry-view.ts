@@ -1,6 +1,8 @@
 import { notFound } from '../../../shared/errors.ts';
 import type { JournalEntry, JournalLine } from '../../../shared/ledger.ts';
 import type { JournalEntriesTable } from '../../db/types.ts';
+import type { AuditAction } from '../audit/actions.ts';
+import { recordAudit } from '../audit/record.ts';
 import {
   type Executor,
   selectAttachments,
@@ -101,3 +103,21 @@ export const auditView = (entry: JournalEntry) => ({
     amount: l.amount,
   })),
 });
+
+/** The audit row of a change to one entry, with the entry before and after in compact form. */
+export const auditEntry = (
+  db: Executor,
+  who: { organizationId: string; actorUserId: string | null },
+  action: AuditAction,
+  entityId: string,
+  change: { before?: JournalEntry; after?: JournalEntry },
+) =>
+  recordAudit(db, {
+    organizationId: who.organizationId,
+    actorUserId: who.actorUserId,
+    action,
+    entityType: 'journal_entry',
+    entityId,
+    before: change.before && auditView(change.before),
+    after: change.after && auditView(change.after),
+  });

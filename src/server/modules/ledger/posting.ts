@@ -2,8 +2,7 @@ import { conflict, notFound } from '../../../shared/errors.ts';
 import type { JournalEntry } from '../../../shared/ledger.ts';
 import { LEDGER_VOLUME_LIMIT } from '../../../shared/money.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { recordAudit } from '../audit/record.ts';
-import { auditView, normalizeRate, toEntry } from './entry-view.ts';
+import { auditEntry, normalizeRate, toEntry } from './entry-view.ts';
 import { newEntryId } from './ids.ts';
 import {
   checkDate,
@@ -121,14 +120,13 @@ export const postJournalEntry = (db: Executor, input: PostJournalEntryInput, opt
       ),
       attachments: [],
     };
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: input.actorUserId,
-      action: options.reversesEntryId ? 'journal_entry.reversed' : 'journal_entry.posted',
-      entityType: 'journal_entry',
-      entityId: id,
-      after: auditView(entry),
-    });
+    await auditEntry(
+      trx,
+      input,
+      options.reversesEntryId ? 'journal_entry.reversed' : 'journal_entry.posted',
+      id,
+      { after: entry },
+    );
     return entry;
   });
 

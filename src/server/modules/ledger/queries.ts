@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
+import type { Database } from '../../db/types.ts';
 
 // SQL of the ledger module. Every query filters by organization_id first, matching the
 // leading column of each key and index.
@@ -64,105 +65,81 @@ export const selectAccounts = (db: Executor, organizationId: string) =>
     .orderBy('a.code')
     .execute();
 
-export const selectAccount = (db: Executor, organizationId: string, id: string) =>
-  db
-    .selectFrom('accounts')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+/** One row of a company's accounts or journal entries by id; `forUpdate` locks it. */
+const selectById =
+  <T extends 'accounts' | 'journal_entries'>(table: T) =>
+  (db: Executor, organizationId: string, id: string, options: { forUpdate?: boolean } = {}) => {
+    const q = db
+      .selectFrom(table as 'accounts' | 'journal_entries')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id);
+    return (options.forUpdate ? q.forUpdate() : q).executeTakeFirst() as Promise<
+      Selectable<Database[T]> | undefined
+    >;
+  };
 
+export const selectAccount = selectById('accounts');
+
+/** Whether the account has kept balances (so posted lines) or appears on a draft. */
 export const accountHasPostings = async (db: Executor, organizationId: string, accountId: string) => {
-  const row = await db
-    .selectFrom('account_period_balances')
-    .select('account_id')
-    .where('organization_id', '=', organizationId)
-    .where('account_id', '=', accountId)
-    .limit(1)
-    .executeTakeFirst();
-  if (row) return true;
-  const draft = await db
-    .selectFrom('journal_draft_lines')
-    .select('account_id')
-    .where('organization_id', '=', organizationId)
-    .where('account_id', '=', accountId)
-    .limit(1)
-    .executeTakeFirst();
-  return Boolean(draft);
+  for (const table of ['account_period_balances', 'journal_draft_lines'] as const) {
+    const row = await db
+      .selectFrom(table)
+      .select('account_id')
+      .where('organization_id', '=', organizationId)
+      .where('account_id', '=', accountId)
+      .limit(1)
+      .executeTakeFirst();
+    if (row) return true;
+  }
+  return false;
 };
 
-export const selectEntry = (db: Executor, organizationId: string, id: string) =>
-  db
-    .selectFrom('journal_entries')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+export const selectEntry = selectById('journal_entries');
 
 export const selectEntryForUpdate = (db: Executor, organizationId: string, id: string) =>
-  db
-    .selectFrom('journal_entries')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+  selectEntry(db, organizationId, id, { forUpdate: true });
 
-export const selectPostedLines = (db: Executor, organizationId: string, entryIds: string[]) =>
-  entryIds.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('journal_lines as l')
-        .innerJoin('accounts as a', (j) =>
-          j.onRef('a.organization_id', '=', 'l.organization_id').onRef('a.id', '=', 'l.account_id'),
-        )
-        .select([
-          'l.entry_id',
-          'l.line_no',
-          'l.account_id',
-          'a.code as account_code',
-          'a.name as account_name',
-          'l.debit',
-          'l.credit',
-          'l.currency',
-          'l.amount',
-          'l.rate',
-          'l.description',
-          'l.contact_id',
-        ])
-        .where('l.organization_id', '=', organizationId)
-        .where('l.entry_id', 'in', entryIds)
-        .orderBy('l.entry_id')
-        .orderBy('l.line_no')
-        .execute();
+/**
+ * The lines of entries with their account's code and name, from the posted lines or the
+ * draft lines (both tables share these columns).
+ */
+const selectLinesFrom =
+  (table: 'journal_lines' | 'journal_draft_lines') =>
+  (db: Executor, organizationId: string, entryIds: string[]) =>
+    entryIds.length === 0
+      ? Promise.resolve([])
+      : db
+          // The two tables share every column read here; the cast only picks one of them for
+          // Kysely's column types.
+          .selectFrom(`${table} as l` as 'journal_lines as l')
+          .innerJoin('accounts as a', (j) =>
+            j.onRef('a.organization_id', '=', 'l.organization_id').onRef('a.id', '=', 'l.account_id'),
+          )
+          .select([
+            'l.entry_id',
+            'l.line_no',
+            'l.account_id',
+            'a.code as account_code',
+            'a.name as account_name',
+            'l.debit',
+            'l.credit',
+            'l.currency',
+            'l.amount',
+            'l.rate',
+            'l.description',
+            'l.contact_id',
+          ])
+          .where('l.organization_id', '=', organizationId)
+          .where('l.entry_id', 'in', entryIds)
+          .orderBy('l.entry_id')
+          .orderBy('l.line_no')
+          .execute();
 
-export const selectDraftLines = (db: Executor, organizationId: string, entryIds: string[]) =>
-  entryIds.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('journal_draft_lines as l')
-        .innerJoin('accounts as a', (j) =>
-          j.onRef('a.organization_id', '=', 'l.organization_id').onRef('a.id', '=', 'l.account_id'),
-        )
-        .select([
-          'l.entry_id',
-          'l.line_no',
-          'l.account_id',
-          'a.code as account_code',
-          'a.name as account_name',
-          'l.debit',
-          'l.credit',
-          'l.currency',
-          'l.amount',
-          'l.rate',
-          'l.description',
-          'l.contact_id',
-        ])
-        .where('l.organization_id', '=', organizationId)
-        .where('l.entry_id', 'in', entryIds)
-        .orderBy('l.entry_id')
-        .orderBy('l.line_no')
-        .execute();
+export const selectPostedLines = selectLinesFrom('journal_lines');
+
+export const selectDraftLines = selectLinesFrom('journal_draft_lines');
 
 export const selectReversalsOf = (db: Executor, organizationId: string, entryIds: string[]) =>
   entryIds.length === 0
