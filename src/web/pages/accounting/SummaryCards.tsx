@@ -24,41 +24,54 @@ const Row = ({
   </div>
 );
 
+/** A figure of a summary: its label, amount, and whether it is the card's total (last, strong). */
+type Figure = [label: string, amount: number, strong?: boolean];
+
 const SummaryCard = ({
   title,
   period,
-  loading,
-  failed,
-  children,
+  query,
+  currency,
+  figures,
 }: {
   title: string;
   period: string;
-  loading: boolean;
-  failed: boolean;
-  children: ReactNode;
-}) => (
-  <section
-    aria-label={title}
-    aria-busy={loading || undefined}
-    className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-  >
-    <h2 className="text-sm font-semibold text-slate-900 dark:text-white">{title}</h2>
-    <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">{period}</p>
-    {failed ? (
-      <p className="mt-4 text-sm text-red-700 dark:text-red-400">
-        Could not load; reload the page to try again.
-      </p>
-    ) : loading ? (
-      <div className="mt-4 space-y-3" aria-hidden="true">
-        {[0, 1, 2].map((i) => (
-          <div key={i} className="h-4 animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
-        ))}
-      </div>
-    ) : (
-      <dl className="mt-3">{children}</dl>
-    )}
-  </section>
-);
+  query: { isLoading: boolean; isError: boolean };
+  currency: string;
+  /** Null until the statement has loaded. */
+  figures: Figure[] | null | undefined;
+}) => {
+  const loading = query.isLoading;
+  return (
+    <section
+      aria-label={title}
+      aria-busy={loading || undefined}
+      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+    >
+      <h2 className="text-sm font-semibold text-slate-900 dark:text-white">{title}</h2>
+      <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">{period}</p>
+      {query.isError ? (
+        <p className="mt-4 text-sm text-red-700 dark:text-red-400">
+          Could not load; reload the page to try again.
+        </p>
+      ) : loading ? (
+        <div className="mt-4 space-y-3" aria-hidden="true">
+          {[0, 1, 2].map((i) => (
+            <div key={i} className="h-4 animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
+          ))}
+        </div>
+      ) : (
+        <dl className="mt-3">
+          {figures?.map(([label, amount, strong]) => (
+            <Row key={label} label={label} strong={strong}>
+              <Money minor={amount} currency={currency} />
+            </Row>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
+};
 
 export const SummaryCards = ({ fy, today }: { fy: { start: string; end: string }; today: string }) => {
   const { company } = useCompany();
@@ -73,56 +86,45 @@ export const SummaryCards = ({ fy, today }: { fy: { start: string; end: string }
   const cf = cash.data?.totals;
   return (
     <div className="grid gap-4 md:grid-cols-3">
-      <SummaryCard title="Income statement" period={ytd} loading={income.isLoading} failed={income.isError}>
-        {is ? (
-          <>
-            <Row label="Income">
-              <Money minor={is.income} currency={currency} />
-            </Row>
-            <Row label="Expenses">
-              <Money minor={is.costOfSales + is.expenses} currency={currency} />
-            </Row>
-            <Row label={is.netIncome < 0 ? 'Net loss' : 'Net income'} strong>
-              <Money minor={is.netIncome} currency={currency} />
-            </Row>
-          </>
-        ) : null}
-      </SummaryCard>
+      <SummaryCard
+        title="Income statement"
+        period={ytd}
+        query={income}
+        currency={currency}
+        figures={
+          is && [
+            ['Income', is.income],
+            ['Expenses', is.costOfSales + is.expenses],
+            [is.netIncome < 0 ? 'Net loss' : 'Net income', is.netIncome, true],
+          ]
+        }
+      />
       <SummaryCard
         title="Balance sheet"
         period={`As of ${formatDate(today)}`}
-        loading={balance.isLoading}
-        failed={balance.isError}
-      >
-        {bs ? (
-          <>
-            <Row label="Assets">
-              <Money minor={bs.assets} currency={currency} />
-            </Row>
-            <Row label="Liabilities">
-              <Money minor={bs.liabilities} currency={currency} />
-            </Row>
-            <Row label="Equity" strong>
-              <Money minor={bs.equity} currency={currency} />
-            </Row>
-          </>
-        ) : null}
-      </SummaryCard>
-      <SummaryCard title="Cash flow summary" period={ytd} loading={cash.isLoading} failed={cash.isError}>
-        {cf ? (
-          <>
-            <Row label="Operating">
-              <Money minor={cf.operating} currency={currency} />
-            </Row>
-            <Row label="Investing and financing">
-              <Money minor={cf.investing + cf.financing} currency={currency} />
-            </Row>
-            <Row label="Net change in cash" strong>
-              <Money minor={cf.netChange} currency={currency} />
-            </Row>
-          </>
-        ) : null}
-      </SummaryCard>
+        query={balance}
+        currency={currency}
+        figures={
+          bs && [
+            ['Assets', bs.assets],
+            ['Liabilities', bs.liabilities],
+            ['Equity', bs.equity, true],
+          ]
+        }
+      />
+      <SummaryCard
+        title="Cash flow summary"
+        period={ytd}
+        query={cash}
+        currency={currency}
+        figures={
+          cf && [
+            ['Operating', cf.operating],
+            ['Investing and financing', cf.investing + cf.financing],
+            ['Net change in cash', cf.netChange, true],
+          ]
+        }
+      />
     </div>
   );
 };
