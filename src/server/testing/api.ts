@@ -42,6 +42,17 @@ export const okCompanyRoute = async <T = any>(
   return res.body as T;
 };
 
+/**
+ * `call`/`ok` for a file that makes its app in beforeAll and talks to several companies:
+ * `const { call, ok } = companyCalls(() => t.app)`.
+ */
+export const companyCalls = (app: () => App) => ({
+  call: (company: TestCompany, method: TestMethod, url: string, payload?: unknown, user?: TestUser) =>
+    callCompanyRoute(app(), company, method, url, payload, user),
+  ok: <T = any>(company: TestCompany, method: TestMethod, url: string, payload?: unknown) =>
+    okCompanyRoute<T>(app(), company, method, url, payload),
+});
+
 /** Posts a file the way the web page does: multipart/form-data with the file's raw bytes and the fields. */
 export const uploadToCompanyRoute = async (
   app: App,
