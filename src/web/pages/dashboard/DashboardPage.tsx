@@ -1,6 +1,5 @@
 import { useQueries } from '@tanstack/react-query';
-import { ArrowLeftRight, ArrowRight, BookOpen, FileText } from 'lucide-react';
-import { lazy, type ReactNode, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Link } from 'react-router';
 import type { IncomeStatement } from '../../../shared/ledger.ts';
 import { Money } from '../../components/money/Money.tsx';
@@ -21,8 +20,10 @@ import {
   useIncomeStatement,
   useJournalEntries,
 } from '../accounting/ledgerApi.ts';
-import { LoadError, SOURCE_LABELS, StatusBadge } from '../accounting/parts.tsx';
+import { LoadError } from '../accounting/parts.tsx';
 import { incomeAndExpenses, positionFrom } from './figures.ts';
+import { GetStarted, Kpi } from './parts.tsx';
+import { RecentEntries } from './RecentEntries.tsx';
 
 // /dashboard: where the current company stands, from its ledger only — cash, what customers
 // owe and what it owes, income and expenses this month and this fiscal year, twelve months
@@ -32,94 +33,6 @@ import { incomeAndExpenses, positionFrom } from './figures.ts';
 const IncomeExpenseChart = lazy(() => import('./IncomeExpenseChart.tsx'));
 
 const MONTHS = 12;
-
-const Kpi = ({
-  label,
-  hint,
-  loading,
-  children,
-  footer,
-}: {
-  label: string;
-  hint: string;
-  loading: boolean;
-  children: ReactNode;
-  footer?: ReactNode;
-}) => (
-  <section
-    aria-label={label}
-    aria-busy={loading || undefined}
-    className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-  >
-    <h2 className="text-sm font-medium text-slate-500 dark:text-slate-400">{label}</h2>
-    <div className="mt-2 text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">
-      {loading ? <div className="h-8 w-32 animate-pulse rounded bg-slate-100 dark:bg-slate-800" /> : children}
-    </div>
-    <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{hint}</p>
-    {footer}
-  </section>
-);
-
-const GetStarted = () => {
-  const steps = [
-    {
-      to: '/transactions',
-      icon: ArrowLeftRight,
-      title: 'Record your first transaction',
-      text: 'Add money in or out, or import a bank statement.',
-    },
-    {
-      to: '/invoices',
-      icon: FileText,
-      title: 'Send an invoice',
-      text: 'Bill a customer; it shows here as receivable until paid.',
-    },
-    {
-      to: '/accounting?tab=journal&new=entry',
-      icon: BookOpen,
-      title: 'Record a journal entry',
-      text: 'Bring over opening balances from your previous books.',
-    },
-  ];
-  return (
-    <Card className="overflow-hidden">
-      <div className="border-b border-slate-200 bg-gradient-to-r from-brand-50 to-white px-6 py-5 dark:border-slate-800 dark:from-brand-950/60 dark:to-slate-900">
-        <h2 className="text-lg font-semibold text-slate-900 dark:text-white">
-          Record your first transaction
-        </h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-          Your books are set up with a standard chart of accounts. Once something is recorded, your cash,
-          income and expenses appear here.
-        </p>
-      </div>
-      <ul className="grid gap-px bg-slate-200 sm:grid-cols-3 dark:bg-slate-800">
-        {steps.map((s) => (
-          <li key={s.to} className="bg-white dark:bg-slate-900">
-            <Link
-              to={s.to}
-              className="group flex h-full min-h-11 gap-3 p-5 hover:bg-slate-50 dark:hover:bg-slate-800/60"
-            >
-              <s.icon
-                className="mt-0.5 h-5 w-5 shrink-0 text-brand-600 dark:text-brand-400"
-                aria-hidden="true"
-              />
-              <span>
-                <span className="flex items-center gap-1 font-medium text-slate-900 dark:text-white">
-                  {s.title}
-                  <ArrowRight
-                    className="h-4 w-4 transition-transform group-hover:translate-x-0.5"
-                    aria-hidden="true"
-                  />
-                </span>
-                <span className="mt-1 block text-sm text-slate-500 dark:text-slate-400">{s.text}</span>
-              </span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </Card>
-  );
-};
 
 const DashboardPage = () => {
   const { company } = useCompany();
@@ -333,84 +246,7 @@ const DashboardPage = () => {
         </Card>
       </div>
 
-      <Card>
-        <CardHeader
-          title="Recent journal entries"
-          description="The latest posted entries"
-          actions={
-            <Link
-              to="/accounting?tab=journal"
-              className="inline-flex min-h-11 items-center gap-1 text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300"
-            >
-              All entries <ArrowRight className="h-4 w-4" aria-hidden="true" />
-            </Link>
-          }
-        />
-        {recent.isLoading ? (
-          <div className="flex min-h-32 items-center justify-center">
-            <Spinner label="Loading recent entries..." />
-          </div>
-        ) : recent.isError ? (
-          <LoadError error={recent.error} what="recent entries" onRetry={() => void recent.refetch()} />
-        ) : entries.length === 0 ? (
-          <EmptyState
-            title="Nothing posted yet"
-            description={
-              <>
-                Entries from{' '}
-                <Link className="font-medium text-brand-700 underline dark:text-brand-300" to="/transactions">
-                  transactions
-                </Link>
-                ,{' '}
-                <Link className="font-medium text-brand-700 underline dark:text-brand-300" to="/invoices">
-                  invoices
-                </Link>{' '}
-                and{' '}
-                <Link
-                  className="font-medium text-brand-700 underline dark:text-brand-300"
-                  to="/accounting?tab=journal"
-                >
-                  accounting
-                </Link>{' '}
-                show up here.
-              </>
-            }
-          />
-        ) : (
-          <Table caption="Recent posted journal entries" captionHidden>
-            <thead>
-              <tr>
-                <Th className="w-20">No.</Th>
-                <Th className="w-32">Date</Th>
-                <Th>Memo</Th>
-                <Th className="w-32">Source</Th>
-                <Th className="w-32">Status</Th>
-                <Th numeric className="w-40">
-                  Amount
-                </Th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.id}>
-                  <Td className="tabular-nums text-slate-500 dark:text-slate-400">{e.number}</Td>
-                  <Td className="whitespace-nowrap">{formatDate(e.date)}</Td>
-                  <RowTh className="text-slate-900 dark:text-white">{e.memo || 'No memo'}</RowTh>
-                  <Td className="text-slate-600 dark:text-slate-300">
-                    {SOURCE_LABELS[e.source] ?? e.source}
-                  </Td>
-                  <Td>
-                    <StatusBadge entry={e} />
-                  </Td>
-                  <Td numeric>
-                    <Money minor={e.totalDebit} currency={currency} />
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
-      </Card>
+      <RecentEntries recent={recent} currency={currency} />
     </div>
   );
 };

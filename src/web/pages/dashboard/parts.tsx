@@ -1,0 +1,94 @@
+import { ArrowLeftRight, ArrowRight, BookOpen, FileText } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Card } from '../../components/ui/Card.tsx';
+
+// Pieces of the dashboard: a key figure tile, and the first steps for a company with nothing posted yet.
+
+export const Kpi = ({
+  label,
+  hint,
+  loading,
+  children,
+  footer,
+}: {
+  label: string;
+  hint: string;
+  loading: boolean;
+  children: ReactNode;
+  footer?: ReactNode;
+}) => (
+  <section
+    aria-label={label}
+    aria-busy={loading || undefined}
+    className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+  >
+    <h2 className="text-sm font-medium text-slate-500 dark:text-slate-400">{label}</h2>
+    <div className="mt-2 text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">
+      {loading ? <div className="h-8 w-32 animate-pulse rounded bg-slate-100 dark:bg-slate-800" /> : children}
+    </div>
+    <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{hint}</p>
+    {footer}
+  </section>
+);
+
+export const GetStarted = () => {
+  const steps = [
+    {
+      to: '/transactions',
+      icon: ArrowLeftRight,
+      title: 'Record your first transaction',
+      text: 'Add money in or out, or import a bank statement.',
+    },
+    {
+      to: '/invoices',
+      icon: FileText,
+      title: 'Send an invoice',
+      text: 'Bill a customer; it shows here as receivable until paid.',
+    },
+    {
+      to: '/accounting?tab=journal&new=entry',
+      icon: BookOpen,
+      title: 'Record a journal entry',
+      text: 'Bring over opening balances from your previous books.',
+    },
+  ];
+  return (
+    <Card className="overflow-hidden">
+      <div className="border-b border-slate-200 bg-gradient-to-r from-brand-50 to-white px-6 py-5 dark:border-slate-800 dark:from-brand-950/60 dark:to-slate-900">
+        <h2 className="text-lg font-semibold text-slate-900 dark:text-white">
+          Record your first transaction
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+          Your books are set up with a standard chart of accounts. Once something is recorded, your cash,
+          income and expenses appear here.
+        </p>
+      </div>
+      <ul className="grid gap-px bg-slate-200 sm:grid-cols-3 dark:bg-slate-800">
+        {steps.map((s) => (
+          <li key={s.to} className="bg-white dark:bg-slate-900">
+            <Link
+              to={s.to}
+              className="group flex h-full min-h-11 gap-3 p-5 hover:bg-slate-50 dark:hover:bg-slate-800/60"
+            >
+              <s.icon
+                className="mt-0.5 h-5 w-5 shrink-0 text-brand-600 dark:text-brand-400"
+                aria-hidden="true"
+              />
+              <span>
+                <span className="flex items-center gap-1 font-medium text-slate-900 dark:text-white">
+                  {s.title}
+                  <ArrowRight
+                    className="h-4 w-4 transition-transform group-hover:translate-x-0.5"
+                    aria-hidden="true"
+                  />
+                </span>
+                <span className="mt-1 block text-sm text-slate-500 dark:text-slate-400">{s.text}</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+};
