@@ -257,3 +257,17 @@ export const useUpdateLedgerSettings = () =>
   useLedgerMutation((orgId, vars: { lockDate?: string | null; approvalRequired?: boolean }) =>
     api.patch(ledgerPaths(orgId).settings, vars).then((v) => unwrapOne<LedgerSettings>(v, 'settings')),
   );
+
+/**
+ * Runs a ledger request for the current company, then refreshes every money view (a year-end
+ * close or opening balances move balances everywhere).
+ */
+export const useLedgerAction = () => {
+  const { company } = useCompany();
+  const queryClient = useQueryClient();
+  return async <T>(fn: (orgId: string) => Promise<T>) => {
+    const result = await fn(company.id);
+    await invalidateAfter.money(queryClient, company.id);
+    return result;
+  };
+};
