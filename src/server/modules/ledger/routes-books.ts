@@ -16,7 +16,7 @@ import {
 } from '../../../shared/ledger.ts';
 import type { AppContext } from '../../context.ts';
 import { memberOf, requirePermission } from '../../http/tenancy.ts';
-import { accountParams, errorBody, orgParams, tags, yearParams } from './routes-common.ts';
+import { accountParams, errorBody, orgParams, tags, yearParams, removeRoute } from './routes-common.ts';
 import {
   addAccount,
   changeAccount,
@@ -109,21 +109,16 @@ export const ledgerBookRoutes =
       async (request) =>
         changeAccount(ctx, memberOf(request), { ...request.body, accountId: request.params.accountId }),
     );
-    app.delete(
-      '/orgs/:organizationId/accounts/:accountId',
+    removeRoute(
+      app,
+      ctx,
       {
-        schema: {
-          tags,
-          summary: 'Delete an account that never took a posting',
-          params: accountParams,
-          response: { 204: z.null() },
-        },
-        preHandler: requirePermission(ctx, 'manage_settings'),
+        url: '/orgs/:organizationId/accounts/:accountId',
+        summary: 'Delete an account that never took a posting',
+        params: accountParams,
+        permission: 'manage_settings',
       },
-      async (request, reply) => {
-        await removeAccount(ctx, memberOf(request), request.params);
-        return reply.status(204).send(null);
-      },
+      removeAccount,
     );
     app.post(
       '/orgs/:organizationId/accounts/import',

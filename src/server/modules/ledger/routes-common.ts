@@ -1,7 +1,11 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isoDate } from '../../../shared/ledger.ts';
+import type { AppContext } from '../../context.ts';
+import type { Permission } from '../../http/permissions.ts';
+import { type MemberContext, memberOf, requirePermission } from '../../http/tenancy.ts';
 
-// Parameters and error bodies the ledger's route files share.
+// Parameters, error bodies and the removal route the ledger's route files share.
 
 export const tags = ['ledger'];
 export const orgParams = z.object({ organizationId: z.string().min(1) });
@@ -13,3 +17,27 @@ export const attachmentParams = entryParams.extend({ attachmentId: z.string().mi
 export const errorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
 });
+
+type RouteApp = Parameters<FastifyPluginAsyncZod>[0];
+
+/**
+ * A DELETE route that removes one thing and answers 204 with no body: the path's parameters
+ * go to the service as its input.
+ */
+export const removeRoute = <P extends z.ZodType<Record<string, string>>>(
+  app: RouteApp,
+  ctx: AppContext,
+  route: { url: string; summary: string; params: P; permission: Permission },
+  remove: (ctx: AppContext, member: MemberContext, params: z.infer<P>) => Promise<unknown>,
+) =>
+  app.delete(
+    route.url,
+    {
+      schema: { tags, summary: route.summary, params: route.params, response: { 204: z.null() } },
+      preHandler: requirePermission(ctx, route.permission),
+    },
+    async (request, reply) => {
+      await remove(ctx, memberOf(request), request.params as z.infer<P>);
+      return reply.status(204).send(null);
+    },
+  );

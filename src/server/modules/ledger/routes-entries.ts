@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { attachmentSchema } from '../../../shared/attachments.ts';
 import {
   draftUpdateSchema,
@@ -15,7 +14,7 @@ import { replyIdempotent } from '../../http/idempotency.ts';
 import { memberOf, requirePermission } from '../../http/tenancy.ts';
 import { readMultipartUpload, sendAttachment } from '../attachments/http.ts';
 import { checkUpload } from '../attachments/policy.ts';
-import { attachmentParams, entryParams, errorBody, orgParams, tags } from './routes-common.ts';
+import { attachmentParams, entryParams, errorBody, orgParams, tags, removeRoute } from './routes-common.ts';
 import {
   approveDraft,
   attachReceipt,
@@ -105,21 +104,16 @@ export const ledgerEntryRoutes =
       async (request) =>
         changeDraftEntry(ctx, memberOf(request), { ...request.body, entryId: request.params.entryId }),
     );
-    app.delete(
-      '/orgs/:organizationId/journal-entries/:entryId',
+    removeRoute(
+      app,
+      ctx,
       {
-        schema: {
-          tags,
-          summary: 'Delete a draft or pending entry',
-          params: entryParams,
-          response: { 204: z.null() },
-        },
-        preHandler: requirePermission(ctx, 'record'),
+        url: '/orgs/:organizationId/journal-entries/:entryId',
+        summary: 'Delete a draft or pending entry',
+        params: entryParams,
+        permission: 'record',
       },
-      async (request, reply) => {
-        await removeDraftEntry(ctx, memberOf(request), request.params);
-        return reply.status(204).send(null);
-      },
+      removeDraftEntry,
     );
     app.post(
       '/orgs/:organizationId/journal-entries/:entryId/post',
@@ -240,20 +234,15 @@ export const ledgerEntryRoutes =
       async (request, reply) =>
         sendAttachment(reply, await readReceipt(ctx, memberOf(request), request.params)),
     );
-    app.delete(
-      '/orgs/:organizationId/journal-entries/:entryId/attachments/:attachmentId',
+    removeRoute(
+      app,
+      ctx,
       {
-        schema: {
-          tags,
-          summary: 'Remove an attachment',
-          params: attachmentParams,
-          response: { 204: z.null() },
-        },
-        preHandler: requirePermission(ctx, 'record'),
+        url: '/orgs/:organizationId/journal-entries/:entryId/attachments/:attachmentId',
+        summary: 'Remove an attachment',
+        params: attachmentParams,
+        permission: 'record',
       },
-      async (request, reply) => {
-        await removeReceipt(ctx, memberOf(request), request.params);
-        return reply.status(204).send(null);
-      },
+      removeReceipt,
     );
   };
