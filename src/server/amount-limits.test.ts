@@ -50,6 +50,17 @@ describe(`amount bound and exact sums (${testDatabaseKind()})`, () => {
     const company = await createTestCompany(t.app);
     const call = api(company);
     const a = await systemAccounts(company);
+    /** A 400 naming `field` among the refused fields. */
+    const expectFieldRefused = async (
+      method: 'GET' | 'POST',
+      url: string,
+      payload: unknown,
+      field: string,
+    ) => {
+      const refused = await call(method, url, payload);
+      expect(refused.statusCode).toBe(400);
+      expect(fieldsOf(refused.json())).toContain(field);
+    };
 
     let res = await call('POST', '/journal-entries', {
       date: '2026-03-01',
@@ -77,48 +88,58 @@ describe(`amount bound and exact sums (${testDatabaseKind()})`, () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('amount_too_large');
 
-    res = await call('POST', '/wallet/accounts', {
-      name: 'Card',
-      kind: 'credit_card',
-      currency: 'USD',
-      openingBalance: -(MAX + 1),
-      openingDate: '2026-01-01',
-    });
-    expect(res.statusCode).toBe(400);
-    expect(fieldsOf(res.json())).toContain('openingBalance');
+    await expectFieldRefused(
+      'POST',
+      '/wallet/accounts',
+      {
+        name: 'Card',
+        kind: 'credit_card',
+        currency: 'USD',
+        openingBalance: -(MAX + 1),
+        openingDate: '2026-01-01',
+      },
+      'openingBalance',
+    );
 
-    res = await call('POST', '/transactions', {
-      moneyAccountId: 'whatever',
-      date: '2026-03-01',
-      description: 'x',
-      amount: -(MAX + 1),
-    });
-    expect(res.statusCode).toBe(400);
-    expect(fieldsOf(res.json())).toContain('amount');
+    await expectFieldRefused(
+      'POST',
+      '/transactions',
+      {
+        moneyAccountId: 'whatever',
+        date: '2026-03-01',
+        description: 'x',
+        amount: -(MAX + 1),
+      },
+      'amount',
+    );
 
-    res = await call('POST', '/wallet/transfers', {
-      fromAccountId: 'a',
-      toAccountId: 'b',
-      date: '2026-03-01',
-      amount: MAX + 1,
-    });
-    expect(res.statusCode).toBe(400);
-    expect(fieldsOf(res.json())).toContain('amount');
+    await expectFieldRefused(
+      'POST',
+      '/wallet/transfers',
+      {
+        fromAccountId: 'a',
+        toAccountId: 'b',
+        date: '2026-03-01',
+        amount: MAX + 1,
+      },
+      'amount',
+    );
 
-    res = await call('GET', `/transactions?minAmount=${MAX + 1}`);
-    expect(res.statusCode).toBe(400);
-    expect(fieldsOf(res.json())).toContain('minAmount');
+    await expectFieldRefused('GET', `/transactions?minAmount=${MAX + 1}`, undefined, 'minAmount');
 
     const customer = await call('POST', '/customers', { name: 'Big customer' });
     expect(customer.statusCode).toBe(201);
     const customerId = customer.json().id;
-    res = await call('POST', '/invoices', {
-      customerId,
-      issueDate: '2026-03-01',
-      lines: [{ description: 'x', quantity: '1', unitPrice: MAX + 1 }],
-    });
-    expect(res.statusCode).toBe(400);
-    expect(fieldsOf(res.json())).toContain('lines.0.unitPrice');
+    await expectFieldRefused(
+      'POST',
+      '/invoices',
+      {
+        customerId,
+        issueDate: '2026-03-01',
+        lines: [{ description: 'x', quantity: '1', unitPrice: MAX + 1 }],
+      },
+      'lines.0.unitPrice',
+    );
     // Each line within the bound, the product (quantity × price) beyond it.
     res = await call('POST', '/invoices', {
       customerId,
