@@ -13,7 +13,7 @@ import {
   settledWords,
 } from './documents.ts';
 import { undoPayment } from './payments.ts';
-import type { Executor } from './queries.ts';
+import { type Executor, sameCompany } from './queries.ts';
 
 // Invoice payments whose cash is a bank line (issue 13 §4, matching). The matching module posts
 // the line's entry through the ledger (Dr the money account, Cr accounts receivable for each
@@ -274,9 +274,7 @@ export const reverseBankPayments = async (
 export const selectPaymentForMatch = async (trx: Executor, organizationId: string, paymentId: string) =>
   trx
     .selectFrom('invoice_payments as p')
-    .innerJoin('invoices as i', (j) =>
-      j.onRef('i.organization_id', '=', 'p.organization_id').onRef('i.id', '=', 'p.invoice_id'),
-    )
+    .innerJoin('invoices as i', sameCompany('i', 'p.invoice_id'))
     .select([
       'p.id',
       'p.invoice_id',
@@ -313,9 +311,7 @@ export const selectOpenInvoicesForMatching = async (
 ): Promise<OpenInvoiceForMatching[]> => {
   const rows = await db
     .selectFrom('invoices as i')
-    .innerJoin('customers as c', (j) =>
-      j.onRef('c.organization_id', '=', 'i.organization_id').onRef('c.id', '=', 'i.customer_id'),
-    )
+    .innerJoin('customers as c', sameCompany('c', 'i.customer_id'))
     .select([
       'i.id',
       'i.number',
@@ -345,12 +341,8 @@ export const selectRecordedPayments = async (
   if (depositAccountIds.length === 0) return [];
   const rows = await db
     .selectFrom('invoice_payments as p')
-    .innerJoin('invoices as i', (j) =>
-      j.onRef('i.organization_id', '=', 'p.organization_id').onRef('i.id', '=', 'p.invoice_id'),
-    )
-    .innerJoin('customers as c', (j) =>
-      j.onRef('c.organization_id', '=', 'i.organization_id').onRef('c.id', '=', 'i.customer_id'),
-    )
+    .innerJoin('invoices as i', sameCompany('i', 'p.invoice_id'))
+    .innerJoin('customers as c', sameCompany('c', 'i.customer_id'))
     .select([
       'p.id',
       'p.invoice_id',
@@ -381,9 +373,7 @@ export const selectInvoiceLabels = (db: Executor, organizationId: string, invoic
     ? Promise.resolve([])
     : db
         .selectFrom('invoices as i')
-        .innerJoin('customers as c', (j) =>
-          j.onRef('c.organization_id', '=', 'i.organization_id').onRef('c.id', '=', 'i.customer_id'),
-        )
+        .innerJoin('customers as c', sameCompany('c', 'i.customer_id'))
         .select(['i.id', 'i.number', 'c.name as customer_name'])
         .where('i.organization_id', '=', organizationId)
         .where('i.id', 'in', invoiceIds)

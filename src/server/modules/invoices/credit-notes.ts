@@ -20,7 +20,7 @@ import {
   settleInvoice,
 } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
-import { selectTaxRates, takeDocumentNumber } from './queries.ts';
+import { selectTaxRates, takeDocumentNumber, lockInvoiceDocument } from './queries.ts';
 
 // Credit notes reduce what a sent invoice asks for: Dr income and tax payable, Cr
 // receivable, with their own number sequence. A note larger than what is still due (the
@@ -244,14 +244,7 @@ export const voidCreditNote = (
     const actor = actorOf(ctx, member);
     const { organizationId } = actor;
     const row = await lockInvoice(trx, organizationId, invoiceId);
-    const note = await trx
-      .selectFrom('credit_notes')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('invoice_id', '=', invoiceId)
-      .where('id', '=', creditNoteId)
-      .forUpdate()
-      .executeTakeFirst();
+    const note = await lockInvoiceDocument(trx, 'credit_notes', organizationId, invoiceId, creditNoteId);
     if (!note) throw notFound('Credit note not found.');
     if (note.status === 'void')
       throw badRequest('credit_note_void', `Credit note ${note.number} is already void.`);

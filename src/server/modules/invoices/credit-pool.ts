@@ -6,7 +6,7 @@ import type { MemberContext } from '../../http/tenancy.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { postJournalEntry } from '../ledger/posting.ts';
 import { type Actor, describeAmount } from './documents.ts';
-import type { Executor } from './queries.ts';
+import { type Executor, sameCompany } from './queries.ts';
 
 // Customer credit (decision 0028): what a customer has paid or been credited beyond what their
 // invoices ask for. It is the company's liability to them, kept on the "Customer credit"
@@ -268,12 +268,8 @@ export const getCustomerCredit = async (
   if (!customer) throw notFound('Customer not found.');
   const rows = await db
     .selectFrom('customer_credit_entries as e')
-    .leftJoin('invoices as i', (j) =>
-      j.onRef('i.organization_id', '=', 'e.organization_id').onRef('i.id', '=', 'e.invoice_id'),
-    )
-    .leftJoin('credit_notes as n', (j) =>
-      j.onRef('n.organization_id', '=', 'e.organization_id').onRef('n.id', '=', 'e.credit_note_id'),
-    )
+    .leftJoin('invoices as i', sameCompany('i', 'e.invoice_id'))
+    .leftJoin('credit_notes as n', sameCompany('n', 'e.credit_note_id'))
     .select([
       'e.id',
       'e.date',

@@ -5,13 +5,12 @@ import { requireVerifiedSender } from '../../auth/verification.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import { loadCompany, splitToBase, toBase } from './common.ts';
 import { type Actor, actorOf, addEvent, lockInvoice, refuseTransition } from './documents.ts';
 import { emailInvoice } from './email.ts';
-import { auditView, getInvoice } from './invoice-read.ts';
+import { auditInvoice, getInvoice } from './invoice-read.ts';
 import { type Executor, selectCustomer, selectLines, selectTaxRates, takeDocumentNumber } from './queries.ts';
 
 // Sending and voiding: sending a draft takes the next number and posts receivable, income and
@@ -125,17 +124,7 @@ export const postInvoice = (db: Executor, actor: Actor, id: string) =>
       .where('id', '=', id)
       .execute();
     await addEvent(trx, actor, id, 'sent', `Sent as ${number}; journal entry ${entry.number} posted`);
-    const after = await getInvoice(trx, organizationId, id, actor.now);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: actor.userId,
-      action: 'invoice.sent',
-      entityType: 'invoice',
-      entityId: id,
-      before: auditView(before),
-      after: auditView(after),
-    });
-    return after;
+    return auditInvoice(trx, actor, id, 'invoice.sent', before);
   });
 
 /** Voids a sent invoice with nothing paid or credited: its posting is reversed on its own date. */
@@ -191,17 +180,7 @@ export const voidInvoice = (
       'voided',
       `Voided${reason ? `: ${reason}` : ''}; journal entry ${reversal.number} reverses the posting`,
     );
-    const after = await getInvoice(trx, organizationId, id, actor.now);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: actor.userId,
-      action: 'invoice.voided',
-      entityType: 'invoice',
-      entityId: id,
-      before: auditView(before),
-      after: auditView(after),
-    });
-    return after;
+    return auditInvoice(trx, actor, id, 'invoice.voided', before);
   });
 
 /**

@@ -12,7 +12,9 @@ import type { AppContext } from '../../context.ts';
 import { type CsvCell, csvAmount } from '../../http/csv.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { companyToday, iso, loadCompany } from './common.ts';
-import type { InvoiceRow } from './documents.ts';
+import type { AuditAction } from '../audit/actions.ts';
+import { recordAudit } from '../audit/record.ts';
+import type { Actor, InvoiceRow } from './documents.ts';
 import {
   type Executor,
   type InvoiceListRow,
@@ -317,3 +319,24 @@ export const auditView = (invoice: Invoice) => ({
     total: l.total,
   })),
 });
+
+/** Audits a change to an invoice (how it was, if it was, and how it is now); answers the invoice now. */
+export const auditInvoice = async (
+  trx: Executor,
+  actor: Actor,
+  id: string,
+  action: AuditAction,
+  before?: Invoice,
+) => {
+  const after = await getInvoice(trx, actor.organizationId, id, actor.now);
+  await recordAudit(trx, {
+    organizationId: actor.organizationId,
+    actorUserId: actor.userId,
+    action,
+    entityType: 'invoice',
+    entityId: id,
+    ...(before ? { before: auditView(before) } : {}),
+    after: auditView(after),
+  });
+  return after;
+};

@@ -9,7 +9,7 @@ import type { MemberContext } from '../../http/tenancy.ts';
 import { recordAudit } from '../audit/record.ts';
 import { checkDraftTotals, lineRows, loadCompany, prepareLines, requireCustomer } from './common.ts';
 import { type Actor, actorOf, addEvent, lockInvoice, refuseTransition } from './documents.ts';
-import { auditView, getInvoice } from './invoice-read.ts';
+import { auditInvoice, auditView, getInvoice } from './invoice-read.ts';
 import { type Executor, deleteLines } from './queries.ts';
 
 // Invoice drafts. A draft has no ledger effect and can be edited or deleted; sending it
@@ -100,16 +100,7 @@ export const createDraft = (
       'created',
       options.recurringScheduleId ? 'Draft created by a recurring schedule' : 'Draft created',
     );
-    const invoice = await getInvoice(trx, organizationId, id, actor.now);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: actor.userId,
-      action: 'invoice.created',
-      entityType: 'invoice',
-      entityId: id,
-      after: auditView(invoice),
-    });
-    return invoice;
+    return auditInvoice(trx, actor, id, 'invoice.created');
   });
 
 export const createInvoice = (ctx: AppContext, member: MemberContext, input: DraftFields) =>
@@ -182,17 +173,7 @@ export const updateInvoice = (
       .execute();
     await checkDraftTotals(trx, organizationId, id);
     await addEvent(trx, actor, id, 'updated', 'Draft edited');
-    const after = await getInvoice(trx, organizationId, id, actor.now);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: actor.userId,
-      action: 'invoice.updated',
-      entityType: 'invoice',
-      entityId: id,
-      before: auditView(before),
-      after: auditView(after),
-    });
-    return after;
+    return auditInvoice(trx, actor, id, 'invoice.updated', before);
   });
 
 export const deleteInvoice = (

@@ -30,7 +30,7 @@ import {
   settledWords,
 } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
-import type { Executor } from './queries.ts';
+import { type Executor, lockInvoiceDocument } from './queries.ts';
 
 // Payments against invoices: Dr the bank or cash account the money went into, Cr accounts
 // receivable, in one transaction with the invoice's new balance and status. A payment is
@@ -254,14 +254,7 @@ export const deletePayment = (
     const actor = actorOf(ctx, member);
     const { organizationId } = actor;
     const row = await lockInvoice(trx, organizationId, invoiceId);
-    const payment = await trx
-      .selectFrom('invoice_payments')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('invoice_id', '=', invoiceId)
-      .where('id', '=', paymentId)
-      .forUpdate()
-      .executeTakeFirst();
+    const payment = await lockInvoiceDocument(trx, 'invoice_payments', organizationId, invoiceId, paymentId);
     if (!payment) throw notFound('Payment not found.');
     // A payment matched to a bank line is removed by unmatching the line (decision 0026).
     await refuseIfFromBankLine(trx, organizationId, paymentId);

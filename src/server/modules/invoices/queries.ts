@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
+import type { Database } from '../../db/types.ts';
 import type { Executor } from '../../db/transaction.ts';
 
 // SQL of the invoices module. Every query filters by organization_id first, the leading
@@ -7,6 +8,18 @@ import type { Executor } from '../../db/transaction.ts';
 
 /** The one executor type (db/transaction.ts), re-exported for this module's own files. */
 export type { Executor };
+
+/**
+ * The join condition of a row to the one it points at, in the same company:
+ * `.innerJoin('invoices as i', sameCompany('i', 'p.invoice_id'))` is
+ * `i.organization_id = p.organization_id and i.id = p.invoice_id`.
+ */
+export const sameCompany =
+  (alias: string, reference: string) =>
+  <J extends { onRef: (...args: any[]) => any }>(j: J): J =>
+    j
+      .onRef(`${alias}.organization_id`, '=', `${reference.split('.')[0]}.organization_id`)
+      .onRef(`${alias}.id`, '=', reference);
 
 // --- Company and settings ----------------------------------------------------------------
 
@@ -139,15 +152,24 @@ export const selectTaxRates = (db: Executor, organizationId: string) =>
     .orderBy('id')
     .execute();
 
-export const selectTaxRatesByIds = (db: Executor, organizationId: string, ids: string[]) =>
+/** Rows of a company's table by id (none for no ids). */
+const selectByIds = async <T extends 'tax_rates' | 'items'>(
+  db: Executor,
+  table: T,
+  organizationId: string,
+  ids: string[],
+) =>
   ids.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('tax_rates')
+    ? []
+    : ((await db
+        .selectFrom(table as 'items')
         .selectAll()
         .where('organization_id', '=', organizationId)
         .where('id', 'in', ids)
-        .execute();
+        .execute()) as unknown as Selectable<Database[T]>[]);
+
+export const selectTaxRatesByIds = (db: Executor, organizationId: string, ids: string[]) =>
+  selectByIds(db, 'tax_rates', organizationId, ids);
 
 export const selectItems = (
   db: Executor,
@@ -161,14 +183,7 @@ export const selectItems = (
 };
 
 export const selectItemsByIds = (db: Executor, organizationId: string, ids: string[]) =>
-  ids.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('items')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .where('id', 'in', ids)
-        .execute();
+  selectByIds(db, 'items', organizationId, ids);
 
 // --- Invoices -----------------------------------------------------------------------------
 
@@ -185,6 +200,23 @@ export const selectInvoice = (
     .where('id', '=', id);
   return (options.forUpdate ? q.forUpdate() : q).executeTakeFirst();
 };
+
+/** A payment or a credit note of an invoice, locked for the transaction; undefined if missing. */
+export const lockInvoiceDocument = async <T extends 'invoice_payments' | 'credit_notes'>(
+  db: Executor,
+  table: T,
+  organizationId: string,
+  invoiceId: string,
+  id: string,
+) =>
+  (await db
+    .selectFrom(table as 'credit_notes')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('invoice_id', '=', invoiceId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst()) as Selectable<Database[T]> | undefined;
 
 export const selectLines = (db: Executor, organizationId: string, documentIds: string[]) =>
   documentIds.length === 0
@@ -208,9 +240,7 @@ export const deleteLines = (db: Executor, organizationId: string, documentId: st
 export const selectPayments = (db: Executor, organizationId: string, invoiceId: string) =>
   db
     .selectFrom('invoice_payments as p')
-    .innerJoin('accounts as a', (j) =>
-      j.onRef('a.organization_id', '=', 'p.organization_id').onRef('a.id', '=', 'p.deposit_account_id'),
-    )
+    .innerJoin('accounts as a', sameCompany('a', 'p.deposit_account_id'))
     .selectAll('p')
     .select('a.name as deposit_account_name')
     .where('p.organization_id', '=', organizationId)
@@ -423,9 +453,7 @@ export const selectTaxTotals = async (db: Executor, organizationId: string, from
 export const selectSchedules = (db: Executor, organizationId: string) =>
   db
     .selectFrom('recurring_schedules as s')
-    .innerJoin('customers as c', (j) =>
-      j.onRef('c.organization_id', '=', 's.organization_id').onRef('c.id', '=', 's.customer_id'),
-    )
+    .innerJoin('customers as c', sameCompany('c', 's.customer_id'))
     .selectAll('s')
     .select('c.name as customer_name')
     .select((eb) =>
@@ -454,9 +482,7 @@ export const selectDueSchedules = (db: Executor, date: string) =>
 export const selectCustomerPayments = (db: Executor, organizationId: string, customerId: string) =>
   db
     .selectFrom('invoice_payments as p')
-    .innerJoin('invoices as i', (j) =>
-      j.onRef('i.organization_id', '=', 'p.organization_id').onRef('i.id', '=', 'p.invoice_id'),
-    )
+    .innerJoin('invoices as i', sameCompany('i', 'p.invoice_id'))
     .select([
       'p.id',
       'p.invoice_id',

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { Permission } from '../../http/permissions.ts';
+import { requirePermission } from '../../http/tenancy.ts';
 
 // Path parameters the invoicing route files share. Ids are at most 100 characters.
 
@@ -13,3 +16,17 @@ export const scheduleParams = orgParams.extend({ scheduleId: id });
 export const paymentParams = invoiceParams.extend({ paymentId: z.string().min(1) });
 export const creditNoteParams = invoiceParams.extend({ creditNoteId: z.string().min(1) });
 export const creditNoteRefundParams = invoiceParams.extend({ creditNoteId: id });
+
+/**
+ * A route's options: the permission it needs and its OpenAPI summary and zod schemas
+ * (`params`, `querystring`, `body`, `response`), tagged 'invoices'.
+ */
+export const guarded = <S extends object>(
+  ctx: AppContext,
+  permission: Permission,
+  summary: string,
+  schema: S,
+) => ({
+  preHandler: requirePermission(ctx, permission),
+  schema: { tags, summary, ...schema },
+});

@@ -12,13 +12,13 @@ import {
 } from '../../../shared/invoices.ts';
 import type { AppContext } from '../../context.ts';
 import { csvReply, csvRows } from '../../http/csv.ts';
-import { memberOf, requirePermission } from '../../http/tenancy.ts';
+import { memberOf } from '../../http/tenancy.ts';
 import { emailInvoiceToCustomer } from './email.ts';
 import { sendInvoice, voidInvoice } from './invoice-posting.ts';
 import { exportInvoicesCsv, listInvoices, readInvoice } from './invoice-read.ts';
 import { createInvoice, deleteInvoice, updateInvoice } from './invoices.ts';
 import { invoicePdf } from './pdf.ts';
-import { invoiceParams, orgParams, tags } from './routes-common.ts';
+import { guarded, invoiceParams, orgParams } from './routes-common.ts';
 
 // Invoices from draft to void: the list and its CSV, drafts, sending (posting, optionally
 // emailing), voiding, emailing again and the PDF. Sending and voiding need 'post'.
@@ -26,34 +26,21 @@ import { invoiceParams, orgParams, tags } from './routes-common.ts';
 export const invoiceDocumentRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const read = requirePermission(ctx, 'read');
-    const record = requirePermission(ctx, 'record');
-    const post = requirePermission(ctx, 'post');
     app.get(
       '/orgs/:organizationId/invoices',
-      {
-        preHandler: read,
-        schema: {
-          tags,
-          summary: 'Invoices: filter, search, sort, page; totals per status',
-          params: orgParams,
-          querystring: invoiceListQuerySchema,
-          response: { 200: invoiceListSchema },
-        },
-      },
+      guarded(ctx, 'read', 'Invoices: filter, search, sort, page; totals per status', {
+        params: orgParams,
+        querystring: invoiceListQuerySchema,
+        response: { 200: invoiceListSchema },
+      }),
       async (request) => listInvoices(ctx, memberOf(request), request.query),
     );
     app.get(
       '/orgs/:organizationId/invoices/export.csv',
-      {
-        preHandler: read,
-        schema: {
-          tags,
-          summary: 'The filtered invoice list as CSV',
-          params: orgParams,
-          querystring: invoiceListQuerySchema.omit({ page: true, pageSize: true }),
-        },
-      },
+      guarded(ctx, 'read', 'The filtered invoice list as CSV', {
+        params: orgParams,
+        querystring: invoiceListQuerySchema.omit({ page: true, pageSize: true }),
+      }),
       async (request, reply) => {
         const csv = await exportInvoicesCsv(ctx, memberOf(request), request.query);
         return csvReply(reply, csv.fileName).send(csvRows(csv.rows));
@@ -61,50 +48,35 @@ export const invoiceDocumentRoutes =
     );
     app.post(
       '/orgs/:organizationId/invoices',
-      {
-        preHandler: record,
-        schema: {
-          tags,
-          summary: 'Create a draft invoice',
-          params: orgParams,
-          body: invoiceInputSchema,
-          response: { 201: invoiceSchema },
-        },
-      },
+      guarded(ctx, 'record', 'Create a draft invoice', {
+        params: orgParams,
+        body: invoiceInputSchema,
+        response: { 201: invoiceSchema },
+      }),
       async (request, reply) =>
         reply.status(201).send(await createInvoice(ctx, memberOf(request), request.body)),
     );
     app.get(
       '/orgs/:organizationId/invoices/:invoiceId',
-      {
-        preHandler: read,
-        schema: {
-          tags,
-          summary: 'An invoice with lines, payments, credit notes and history',
-          params: invoiceParams,
-          response: { 200: invoiceSchema },
-        },
-      },
+      guarded(ctx, 'read', 'An invoice with lines, payments, credit notes and history', {
+        params: invoiceParams,
+        response: { 200: invoiceSchema },
+      }),
       async (request) => readInvoice(ctx, memberOf(request), request.params),
     );
     app.patch(
       '/orgs/:organizationId/invoices/:invoiceId',
-      {
-        preHandler: record,
-        schema: {
-          tags,
-          summary: 'Edit a draft',
-          params: invoiceParams,
-          body: invoiceInputSchema.partial(),
-          response: { 200: invoiceSchema },
-        },
-      },
+      guarded(ctx, 'record', 'Edit a draft', {
+        params: invoiceParams,
+        body: invoiceInputSchema.partial(),
+        response: { 200: invoiceSchema },
+      }),
       async (request) =>
         updateInvoice(ctx, memberOf(request), { ...request.body, invoiceId: request.params.invoiceId }),
     );
     app.delete(
       '/orgs/:organizationId/invoices/:invoiceId',
-      { preHandler: record, schema: { tags, summary: 'Delete a draft', params: invoiceParams } },
+      guarded(ctx, 'record', 'Delete a draft', { params: invoiceParams }),
       async (request, reply) => {
         await deleteInvoice(ctx, memberOf(request), request.params);
         return reply.status(204).send();
@@ -112,16 +84,11 @@ export const invoiceDocumentRoutes =
     );
     app.post(
       '/orgs/:organizationId/invoices/:invoiceId/send',
-      {
-        preHandler: post,
-        schema: {
-          tags,
-          summary: 'Send a draft: number it, post it to the ledger, optionally email the PDF',
-          params: invoiceParams,
-          body: sendInvoiceSchema.optional(),
-          response: { 200: sentInvoiceSchema },
-        },
-      },
+      guarded(ctx, 'post', 'Send a draft: number it, post it to the ledger, optionally email the PDF', {
+        params: invoiceParams,
+        body: sendInvoiceSchema.optional(),
+        response: { 200: sentInvoiceSchema },
+      }),
       async (request) =>
         sendInvoice(ctx, memberOf(request), {
           ...sendInvoiceSchema.parse(request.body ?? {}),
@@ -130,16 +97,11 @@ export const invoiceDocumentRoutes =
     );
     app.post(
       '/orgs/:organizationId/invoices/:invoiceId/void',
-      {
-        preHandler: post,
-        schema: {
-          tags,
-          summary: 'Void a sent invoice (reverses its posting)',
-          params: invoiceParams,
-          body: voidInvoiceSchema.optional(),
-          response: { 200: invoiceSchema },
-        },
-      },
+      guarded(ctx, 'post', 'Void a sent invoice (reverses its posting)', {
+        params: invoiceParams,
+        body: voidInvoiceSchema.optional(),
+        response: { 200: invoiceSchema },
+      }),
       async (request) =>
         voidInvoice(ctx, memberOf(request), {
           ...voidInvoiceSchema.parse(request.body ?? {}),
@@ -148,16 +110,11 @@ export const invoiceDocumentRoutes =
     );
     app.post(
       '/orgs/:organizationId/invoices/:invoiceId/email',
-      {
-        preHandler: post,
-        schema: {
-          tags,
-          summary: 'Email the invoice PDF to the customer',
-          params: invoiceParams,
-          body: emailInvoiceSchema.optional(),
-          response: { 200: invoiceSchema },
-        },
-      },
+      guarded(ctx, 'post', 'Email the invoice PDF to the customer', {
+        params: invoiceParams,
+        body: emailInvoiceSchema.optional(),
+        response: { 200: invoiceSchema },
+      }),
       async (request) =>
         emailInvoiceToCustomer(ctx, memberOf(request), {
           ...(request.body ?? {}),
@@ -166,15 +123,10 @@ export const invoiceDocumentRoutes =
     );
     app.get(
       '/orgs/:organizationId/invoices/:invoiceId/pdf',
-      {
-        preHandler: read,
-        schema: {
-          tags,
-          summary: 'The invoice as PDF',
-          params: invoiceParams,
-          querystring: invoicePdfQuerySchema,
-        },
-      },
+      guarded(ctx, 'read', 'The invoice as PDF', {
+        params: invoiceParams,
+        querystring: invoicePdfQuerySchema,
+      }),
       async (request, reply) => {
         const { pdf, fileName } = await invoicePdf(ctx, memberOf(request), request.params);
         const disposition = request.query.download === '1' ? 'attachment' : 'inline';

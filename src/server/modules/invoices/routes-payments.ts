@@ -9,16 +9,16 @@ import {
 } from '../../../shared/invoices.ts';
 import type { AppContext } from '../../context.ts';
 import { runIdempotentRequest } from '../../http/idempotency.ts';
-import { memberOf, requirePermission } from '../../http/tenancy.ts';
+import { memberOf } from '../../http/tenancy.ts';
 import { createCreditNote, voidCreditNote } from './credit-notes.ts';
 import { refundCreditNote, refundForInvoice } from './credit-refunds.ts';
 import { deletePayment, paymentAnswer, recordPayment } from './payments.ts';
 import {
+  guarded,
   creditNoteParams,
   creditNoteRefundParams,
   invoiceParams,
   paymentParams,
-  tags,
 } from './routes-common.ts';
 
 // Money on a sent invoice: payments (Idempotency-Key accepted), credit notes, and refunds of
@@ -27,20 +27,14 @@ import {
 export const invoicePaymentRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const post = requirePermission(ctx, 'post');
     app.post(
       '/orgs/:organizationId/invoices/:invoiceId/payments',
-      {
-        preHandler: post,
-        schema: {
-          tags,
-          summary: 'Record a payment (Idempotency-Key accepted)',
-          params: invoiceParams,
-          headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
-          body: paymentInputSchema,
-          response: { 201: paidInvoiceSchema, 200: paidInvoiceSchema },
-        },
-      },
+      guarded(ctx, 'post', 'Record a payment (Idempotency-Key accepted)', {
+        params: invoiceParams,
+        headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
+        body: paymentInputSchema,
+        response: { 201: paidInvoiceSchema, 200: paidInvoiceSchema },
+      }),
       async (request, reply) => {
         // The key stores the payment's id (scope and payload as before, so stored keys replay);
         // the answer is the invoice as it is now: 201, or 200 with idempotent-replayed on a repeat.
@@ -65,29 +59,19 @@ export const invoicePaymentRoutes =
     );
     app.delete(
       '/orgs/:organizationId/invoices/:invoiceId/payments/:paymentId',
-      {
-        preHandler: post,
-        schema: {
-          tags,
-          summary: 'Remove a payment by posting its reversal',
-          params: paymentParams,
-          response: { 200: invoiceSchema },
-        },
-      },
+      guarded(ctx, 'post', 'Remove a payment by posting its reversal', {
+        params: paymentParams,
+        response: { 200: invoiceSchema },
+      }),
       async (request) => deletePayment(ctx, memberOf(request), request.params),
     );
     app.post(
       '/orgs/:organizationId/invoices/:invoiceId/credit-notes',
-      {
-        preHandler: post,
-        schema: {
-          tags,
-          summary: 'Issue a credit note against a sent invoice',
-          params: invoiceParams,
-          body: creditNoteInputSchema,
-          response: { 201: invoiceSchema },
-        },
-      },
+      guarded(ctx, 'post', 'Issue a credit note against a sent invoice', {
+        params: invoiceParams,
+        body: creditNoteInputSchema,
+        response: { 201: invoiceSchema },
+      }),
       async (request, reply) =>
         reply.status(201).send(
           await createCreditNote(ctx, memberOf(request), {
@@ -98,29 +82,19 @@ export const invoicePaymentRoutes =
     );
     app.post(
       '/orgs/:organizationId/invoices/:invoiceId/credit-notes/:creditNoteId/void',
-      {
-        preHandler: post,
-        schema: {
-          tags,
-          summary: 'Void a credit note (reverses its posting)',
-          params: creditNoteParams,
-          response: { 200: invoiceSchema },
-        },
-      },
+      guarded(ctx, 'post', 'Void a credit note (reverses its posting)', {
+        params: creditNoteParams,
+        response: { 200: invoiceSchema },
+      }),
       async (request) => voidCreditNote(ctx, memberOf(request), request.params),
     );
     app.post(
       '/orgs/:organizationId/invoices/:invoiceId/refunds',
-      {
-        preHandler: post,
-        schema: {
-          tags,
-          summary: "Refund the invoice's customer credit (an overpayment) from a money account",
-          params: invoiceParams,
-          body: refundInputSchema,
-          response: { 201: invoiceSchema },
-        },
-      },
+      guarded(ctx, 'post', "Refund the invoice's customer credit (an overpayment) from a money account", {
+        params: invoiceParams,
+        body: refundInputSchema,
+        response: { 201: invoiceSchema },
+      }),
       async (request, reply) =>
         reply.status(201).send(
           await refundForInvoice(ctx, memberOf(request), {
@@ -131,16 +105,11 @@ export const invoicePaymentRoutes =
     );
     app.post(
       '/orgs/:organizationId/invoices/:invoiceId/credit-notes/:creditNoteId/refunds',
-      {
-        preHandler: post,
-        schema: {
-          tags,
-          summary: 'Refund a credit note as cash (what it put on the customer credit)',
-          params: creditNoteRefundParams,
-          body: refundInputSchema,
-          response: { 201: invoiceSchema },
-        },
-      },
+      guarded(ctx, 'post', 'Refund a credit note as cash (what it put on the customer credit)', {
+        params: creditNoteRefundParams,
+        body: refundInputSchema,
+        response: { 201: invoiceSchema },
+      }),
       async (request, reply) =>
         reply
           .status(201)

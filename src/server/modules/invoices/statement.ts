@@ -11,7 +11,7 @@ import { type CsvCell, csvAmount } from '../../http/csv.ts';
 import { companyToday, loadCompany } from './common.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import type { Executor } from './queries.ts';
+import { type Executor, sameCompany } from './queries.ts';
 
 // A customer's statement in one currency: every invoice, payment, credit note, credit
 // application and refund, with the running balance the customer owes (negative: the company
@@ -69,9 +69,7 @@ export const customerStatement = async (
       .execute(),
     db
       .selectFrom('invoice_payments as p')
-      .innerJoin('invoices as i', (j) =>
-        j.onRef('i.organization_id', '=', 'p.organization_id').onRef('i.id', '=', 'p.invoice_id'),
-      )
+      .innerJoin('invoices as i', sameCompany('i', 'p.invoice_id'))
       .select([
         'p.id',
         'p.invoice_id',
@@ -89,9 +87,7 @@ export const customerStatement = async (
       .execute(),
     db
       .selectFrom('credit_notes as n')
-      .innerJoin('invoices as i', (j) =>
-        j.onRef('i.organization_id', '=', 'n.organization_id').onRef('i.id', '=', 'n.invoice_id'),
-      )
+      .innerJoin('invoices as i', sameCompany('i', 'n.invoice_id'))
       .select([
         'n.id',
         'n.invoice_id',
@@ -110,15 +106,9 @@ export const customerStatement = async (
       .execute(),
     db
       .selectFrom('customer_credit_entries as e')
-      .leftJoin('invoices as i', (j) =>
-        j.onRef('i.organization_id', '=', 'e.organization_id').onRef('i.id', '=', 'e.invoice_id'),
-      )
-      .leftJoin('credit_notes as n', (j) =>
-        j.onRef('n.organization_id', '=', 'e.organization_id').onRef('n.id', '=', 'e.credit_note_id'),
-      )
-      .leftJoin('invoice_payments as p', (j) =>
-        j.onRef('p.organization_id', '=', 'e.organization_id').onRef('p.id', '=', 'e.payment_id'),
-      )
+      .leftJoin('invoices as i', sameCompany('i', 'e.invoice_id'))
+      .leftJoin('credit_notes as n', sameCompany('n', 'e.credit_note_id'))
+      .leftJoin('invoice_payments as p', sameCompany('p', 'e.payment_id'))
       .select([
         'p.reversal_entry_id as payment_reversal',
         'n.status as note_status',
