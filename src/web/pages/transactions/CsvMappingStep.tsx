@@ -1,58 +1,21 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import {
   CSV_DATE_FORMATS,
   type CsvMapping,
   type CsvSniff,
   type StatementPreview,
 } from '../../../shared/transactions.ts';
-import { Money } from '../../components/money/Money.tsx';
-import { Table, TableHead, Td } from '../../components/ui/Table.tsx';
-import { ApiError } from '../../lib/api.ts';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge } from '../../components/ui/Card.tsx';
 import { Label, inputClass } from './Controls.tsx';
+import { ChosenSelect, DATE_EXAMPLES, layoutOf, listOf, listText } from './csvMappingParts.tsx';
+import { MappingTrial, useMappingTrial } from './MappingTrial.tsx';
 
 // The CSV mapping step of the import wizard: where the table is in the file (preamble,
 // header, summary rows), which column holds what, how amounts are laid out, and the date and
 // number formats — each detected by the server from the whole file, shown, and changeable.
 // When the file cannot tell (every date fits day-first and month-first; "1,234" reads two
 // ways), nothing is preselected and the preview waits for the user's choice.
-
-type Layout = 'signed' | 'split' | 'indicator';
-const layoutOf = (m: CsvMapping): Layout =>
-  m.amountColumn === null ? 'split' : m.indicatorColumn !== null ? 'indicator' : 'signed';
-
-const DATE_EXAMPLES: Record<CsvMapping['dateFormat'], string> = {
-  'YYYY-MM-DD': '2026-11-30',
-  'DD/MM/YYYY': '30/11/2026',
-  'MM/DD/YYYY': '11/30/2026',
-  'DD.MM.YYYY': '30.11.2026',
-  'DD-MM-YYYY': '30-11-2026',
-  'YYYY/MM/DD': '2026/11/30',
-  YYYYMMDD: '20261130',
-  'YYYY.MM.DD': '2026.11.30',
-  'DD.MM.YY': '30.11.26',
-  'DD/MM/YY': '30/11/26',
-  'MM/DD/YY': '11/30/26',
-  'MM-DD-YYYY': '11-30-2026',
-  'DD-MM-YY': '30-11-26',
-  'DD-MMM-YYYY': '30-Nov-2026, 30 Nov 2026',
-  'DD-MMM-YY': '30-Nov-26',
-  'MMM DD, YYYY': 'Nov 30, 2026',
-};
-
-const listText = (values: string[]) => values.filter((v) => v !== '').join(', ');
-const listOf = (text: string) =>
-  text
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
-
-type Trial =
-  | { state: 'idle' }
-  | { state: 'reading' }
-  | { state: 'read'; preview: StatementPreview }
-  | { state: 'refused'; errors: { line: number; reason: string }[]; message: string };
 
 export const CsvMappingStep = ({
   sniff,
@@ -138,36 +101,8 @@ export const CsvMappingStep = ({
 
   // The resulting preview: the server reads the whole file with the mapping as it stands
   // (a moment after the last change) and shows the first rows or the lines it refuses.
-  const [trial, setTrial] = useState<Trial>({ state: 'idle' });
-  const asked = useRef(0);
   const ready = missing.length === 0;
-  useEffect(() => {
-    if (!tryMapping || !ready) {
-      setTrial({ state: 'idle' });
-      return;
-    }
-    const ticket = ++asked.current;
-    setTrial({ state: 'reading' });
-    const timer = setTimeout(() => {
-      tryMapping(mapping).then(
-        (preview) => ticket === asked.current && setTrial({ state: 'read', preview }),
-        (error: unknown) => {
-          if (ticket !== asked.current) return;
-          const details =
-            error instanceof ApiError
-              ? (error.details as { errors?: { line: number; reason: string }[] })
-              : undefined;
-          setTrial({
-            state: 'refused',
-            errors: details?.errors ?? [],
-            message:
-              error instanceof Error ? error.message : 'The file could not be read with these settings.',
-          });
-        },
-      );
-    }, 500);
-    return () => clearTimeout(timer);
-  }, [tryMapping, mapping, ready]);
+  const trial = useMappingTrial(tryMapping, mapping, ready);
 
   const columnSelect = (key: keyof CsvMapping, label: string, allowNone: boolean) => (
     <div key={key}>
@@ -484,118 +419,55 @@ export const CsvMappingStep = ({
 
       <fieldset className="min-w-0 grid gap-3 sm:grid-cols-2">
         <legend className="mb-2 text-sm font-semibold">Formats</legend>
-        <div>
-          <Label htmlFor={`${id}-date-format`}>Date format</Label>
-          <select
-            id={`${id}-date-format`}
-            value={dateChosen ? mapping.dateFormat : ''}
-            onChange={(e) => {
-              setDateChosen(true);
-              set({ dateFormat: e.target.value as CsvMapping['dateFormat'] });
-            }}
-            className={inputClass}
-            aria-invalid={!dateChosen}
-            aria-describedby={`${id}-date-hint`}
-          >
-            {dateChosen ? null : <option value="">Choose the date format…</option>}
-            {[
-              ...sniff.dateFormatChoices,
-              ...CSV_DATE_FORMATS.filter((f) => !sniff.dateFormatChoices.includes(f)),
-            ].map((f) => (
-              <option key={f} value={f}>
-                {f} ({DATE_EXAMPLES[f]})
-              </option>
-            ))}
-          </select>
-          <p id={`${id}-date-hint`} className="mt-1 text-xs text-slate-500">
-            {sniff.dateFormatChoices.length > 1
-              ? `Every date in this file fits ${sniff.dateFormatChoices.join(' and ')}: only you can tell which one your bank means.`
-              : 'Detected from every date in the column.'}{' '}
-            First dates: {dataSample.map((r) => r.fields[mapping.dateColumn] ?? '').join(', ')}
-          </p>
-        </div>
-        <div>
-          <Label htmlFor={`${id}-decimal`}>Decimal mark</Label>
-          <select
-            id={`${id}-decimal`}
-            value={markChosen ? mapping.decimalSeparator : ''}
-            onChange={(e) => {
-              setMarkChosen(true);
-              set({ decimalSeparator: e.target.value as CsvMapping['decimalSeparator'] });
-            }}
-            className={inputClass}
-            aria-invalid={!markChosen}
-            aria-describedby={`${id}-decimal-hint`}
-          >
-            {markChosen ? null : <option value="">Choose the decimal mark…</option>}
-            <option value=".">Point: 1,234.56</option>
-            <option value=",">Comma: 1.234,56</option>
-          </select>
-          <p id={`${id}-decimal-hint`} className="mt-1 text-xs text-slate-500">
-            {sniff.ambiguousAmounts.length > 0
-              ? `${sniff.ambiguousAmounts.join(', ')} read differently with a point and a comma.`
-              : 'Detected from every amount in the column.'}{' '}
-            Thousands separators (point, comma, space, apostrophe) and currency signs are understood.
-          </p>
-        </div>
+        <ChosenSelect
+          id={`${id}-date-format`}
+          label="Date format"
+          chosen={dateChosen}
+          value={mapping.dateFormat}
+          placeholder="Choose the date format…"
+          options={[
+            ...sniff.dateFormatChoices,
+            ...CSV_DATE_FORMATS.filter((f) => !sniff.dateFormatChoices.includes(f)),
+          ].map((f) => ({ value: f, label: `${f} (${DATE_EXAMPLES[f]})` }))}
+          onChoose={(value) => {
+            setDateChosen(true);
+            set({ dateFormat: value as CsvMapping['dateFormat'] });
+          }}
+          hint={
+            <>
+              {sniff.dateFormatChoices.length > 1
+                ? `Every date in this file fits ${sniff.dateFormatChoices.join(' and ')}: only you can tell which one your bank means.`
+                : 'Detected from every date in the column.'}{' '}
+              First dates: {dataSample.map((r) => r.fields[mapping.dateColumn] ?? '').join(', ')}
+            </>
+          }
+        />
+        <ChosenSelect
+          id={`${id}-decimal`}
+          label="Decimal mark"
+          chosen={markChosen}
+          value={mapping.decimalSeparator}
+          placeholder="Choose the decimal mark…"
+          options={[
+            { value: '.', label: 'Point: 1,234.56' },
+            { value: ',', label: 'Comma: 1.234,56' },
+          ]}
+          onChoose={(value) => {
+            setMarkChosen(true);
+            set({ decimalSeparator: value as CsvMapping['decimalSeparator'] });
+          }}
+          hint={
+            <>
+              {sniff.ambiguousAmounts.length > 0
+                ? `${sniff.ambiguousAmounts.join(', ')} read differently with a point and a comma.`
+                : 'Detected from every amount in the column.'}{' '}
+              Thousands separators (point, comma, space, apostrophe) and currency signs are understood.
+            </>
+          }
+        />
       </fieldset>
 
-      {tryMapping ? (
-        <section aria-labelledby={`${id}-trial`} className="space-y-2">
-          <h3 id={`${id}-trial`} className="text-sm font-semibold">
-            How the file reads with these settings
-          </h3>
-          <div aria-live="polite" aria-busy={trial.state === 'reading'} className="text-sm">
-            {trial.state === 'idle' ? (
-              <p className="text-slate-500">Make the choices above to see the first transactions.</p>
-            ) : trial.state === 'reading' ? (
-              <p className="text-slate-500">Reading the whole file…</p>
-            ) : trial.state === 'refused' ? (
-              <div className="space-y-1">
-                <p className="font-medium text-red-700 dark:text-red-300">
-                  {trial.errors.length > 0
-                    ? 'These lines cannot be read with these settings; change them, or fix the file:'
-                    : trial.message}
-                </p>
-                <ul className="max-h-32 overflow-y-auto text-red-800 dark:text-red-200">
-                  {trial.errors.slice(0, 8).map((e) => (
-                    <li key={`${e.line}-${e.reason}`}>
-                      <span className="font-semibold">Line {e.line}:</span> {e.reason}
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            ) : (
-              <div
-                className="rounded-lg border border-slate-200 text-xs dark:border-slate-800"
-                data-testid="mapping-trial"
-              >
-                <Table caption="The first transactions as they will be imported" captionHidden dense>
-                  <TableHead
-                    columns={['Line', 'Date', 'Description', 'Payee', { label: 'Amount', numeric: true }]}
-                  />
-                  <tbody>
-                    {trial.preview.rows.slice(0, 5).map((r) => (
-                      <tr key={r.line}>
-                        <Td className="tabular-nums">{r.line}</Td>
-                        <Td className="whitespace-nowrap">{r.date}</Td>
-                        <Td>{r.description}</Td>
-                        <Td>{r.payee ?? ''}</Td>
-                        <Td numeric>
-                          <Money minor={r.amount} currency={currency} />
-                        </Td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </Table>
-                <p className="px-2 py-1 text-xs text-slate-500">
-                  {trial.preview.totalRows} transactions in all.
-                </p>
-              </div>
-            )}
-          </div>
-        </section>
-      ) : null}
+      {tryMapping ? <MappingTrial id={`${id}-trial`} trial={trial} currency={currency} /> : null}
 
       {missing.length > 0 ? (
         <p className="text-sm font-medium text-amber-800 dark:text-amber-300" role="status">
