@@ -11,9 +11,10 @@ import { Th } from './Table.tsx';
 // (a spinner, announced), could not load (with Try again), empty, or the table; dialogs last.
 
 export type ListState = {
-  loading: boolean;
+  /** Left out for a list that comes with its page (a customer's invoices). */
+  loading?: boolean;
   /** "Loading customers..." */
-  loadingLabel: string;
+  loadingLabel?: string;
   /** The reason the list could not load, shown with Try again when `onRetry` is given. */
   error?: ReactNode;
   onRetry?: () => void;
@@ -63,7 +64,7 @@ export const ListCard = ({
       ) : null,
     )}
     {state.loading ? (
-      <LoadingState label={state.loadingLabel} />
+      <LoadingState label={state.loadingLabel ?? 'Loading...'} />
     ) : state.error ? (
       <div className="p-4">
         <ErrorState message={state.error} onRetry={state.onRetry} />

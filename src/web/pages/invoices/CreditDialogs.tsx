@@ -9,7 +9,7 @@ import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { priceText } from './editorState.ts';
 import { useInvoicingMutation } from './invoicesApi.ts';
-import { todayIso, tryParseMoney, AmountInput, ReferenceInput } from './parts.tsx';
+import { todayIso, tryParseMoney, AmountInput, ReferenceInput, RateInput } from './parts.tsx';
 
 // Dialogs that move a customer's credit (decision 0028): refund it from a money account, or
 // apply it to one of their open invoices. The server checks every limit again; these only
@@ -99,15 +99,14 @@ export const RefundDialog = ({
           error={touched && !moneyAccountId ? 'Choose the account the refund is paid from.' : null}
         />
         <ReferenceInput value={reference} onChange={setReference} />
-        {foreign ? (
-          <TextField
-            label={`Rate on refund date (${company.baseCurrency} per ${currency})`}
-            value={rate}
-            inputMode="decimal"
-            onChange={(e) => setRate(e.target.value)}
-            hint="Leave empty to use the rate the credit came in at."
-          />
-        ) : null}
+        <RateInput
+          label="Rate on refund date"
+          base={company.baseCurrency}
+          currency={currency}
+          value={rate}
+          onChange={setRate}
+          hint="Leave empty to use the rate the credit came in at."
+        />
       </div>
     </FormDialog>
   );

@@ -1,17 +1,17 @@
-import { ArrowLeft, Plus } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import type { Customer } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
-import { Alert, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
-import { LoadingState } from '../../components/ui/ListCard.tsx';
+import { Alert } from '../../components/ui/Card.tsx';
+import { ListCard, LoadingState } from '../../components/ui/ListCard.tsx';
 import { DataTable } from '../../components/ui/DataTable.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { CustomerFormDialog } from './CustomerForm.tsx';
 import { CustomerCreditCard, CustomerStatement } from './CustomerStatement.tsx';
 import { type CustomerDetail, useCustomerDetail, useInvoicingMutation } from './invoicesApi.ts';
-import { LinkButton, StatCard, StatusBadge, formatDate, paymentMethodText } from './parts.tsx';
+import { LinkButton, RecordHeader, StatCard, StatusBadge, formatDate, paymentMethodText } from './parts.tsx';
 
 // One customer: contact details, balance, credit and terms; their invoices and payments;
 // their credit (Refund, Apply credit) and statement. Edit and archive for those who record.
@@ -38,21 +38,16 @@ export const CustomerDetailView = ({
   const { customer, invoices, payments } = detail.data;
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="flex items-start gap-2">
-          <Button variant="ghost" onClick={onBack} aria-label="Back to customers">
-            <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-          </Button>
-          <div>
-            <h2 className="text-xl font-semibold text-slate-900 dark:text-white">{customer.name}</h2>
-            <p className="text-sm text-slate-500 dark:text-slate-400">
-              {[customer.company, customer.email, customer.phone].filter(Boolean).join(' · ') ||
-                'No contact details'}
-            </p>
-          </div>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          {can('record') ? (
+      <RecordHeader
+        backLabel="Back to customers"
+        onBack={onBack}
+        heading={<h2 className="text-xl font-semibold text-slate-900 dark:text-white">{customer.name}</h2>}
+        subtitle={
+          [customer.company, customer.email, customer.phone].filter(Boolean).join(' · ') ||
+          'No contact details'
+        }
+        actions={
+          can('record') ? (
             <>
               <Button onClick={() => onNewInvoice(customer.id)} disabled={customer.archived}>
                 <Plus className="h-4 w-4" aria-hidden="true" /> New invoice
@@ -68,9 +63,9 @@ export const CustomerDetailView = ({
                 {customer.archived ? 'Restore' : 'Archive'}
               </Button>
             </>
-          ) : null}
-        </div>
-      </div>
+          ) : null
+        }
+      />
       {archive.error ? <Alert>{archive.error.message}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard label="Balance owed">
@@ -104,41 +99,39 @@ const CustomerInvoices = ({
   invoices: CustomerDetail['invoices'];
   onOpenInvoice: (id: string) => void;
 }) => (
-  <Card>
-    <CardHeader title="Invoices" />
-    {invoices.length === 0 ? (
-      <EmptyState title="No invoices for this customer yet" />
-    ) : (
-      <DataTable
-        caption={`Invoices for ${customer.name}`}
-        rows={invoices}
-        rowKey={(inv) => inv.id}
-        columns={[
-          {
-            header: 'Number',
-            cell: (inv) => (
-              <LinkButton onClick={() => onOpenInvoice(inv.id)}>{inv.number ?? 'Draft'}</LinkButton>
-            ),
-          },
-          { header: 'Issued', className: 'py-3', cell: (inv) => formatDate(inv.issueDate) },
-          { header: 'Due', className: 'py-3', cell: (inv) => formatDate(inv.dueDate) },
-          { header: 'Status', className: 'py-3', cell: (inv) => <StatusBadge status={inv.status} /> },
-          {
-            header: 'Total',
-            numeric: true,
-            className: 'py-3',
-            cell: (inv) => <Money minor={inv.total} currency={inv.currency} />,
-          },
-          {
-            header: 'Due',
-            numeric: true,
-            className: 'py-3',
-            cell: (inv) => <Money minor={inv.amountDue} currency={inv.currency} />,
-          },
-        ]}
-      />
-    )}
-  </Card>
+  <ListCard
+    title="Invoices"
+    state={{ empty: invoices.length === 0, emptyTitle: 'No invoices for this customer yet' }}
+  >
+    <DataTable
+      caption={`Invoices for ${customer.name}`}
+      rows={invoices}
+      rowKey={(inv) => inv.id}
+      columns={[
+        {
+          header: 'Number',
+          cell: (inv) => (
+            <LinkButton onClick={() => onOpenInvoice(inv.id)}>{inv.number ?? 'Draft'}</LinkButton>
+          ),
+        },
+        { header: 'Issued', className: 'py-3', cell: (inv) => formatDate(inv.issueDate) },
+        { header: 'Due', className: 'py-3', cell: (inv) => formatDate(inv.dueDate) },
+        { header: 'Status', className: 'py-3', cell: (inv) => <StatusBadge status={inv.status} /> },
+        {
+          header: 'Total',
+          numeric: true,
+          className: 'py-3',
+          cell: (inv) => <Money minor={inv.total} currency={inv.currency} />,
+        },
+        {
+          header: 'Due',
+          numeric: true,
+          className: 'py-3',
+          cell: (inv) => <Money minor={inv.amountDue} currency={inv.currency} />,
+        },
+      ]}
+    />
+  </ListCard>
 );
 
 const CustomerPayments = ({
@@ -148,23 +141,18 @@ const CustomerPayments = ({
   customer: Customer;
   payments: CustomerDetail['payments'];
 }) => (
-  <Card>
-    <CardHeader title="Payments" />
-    {payments.length === 0 ? (
-      <EmptyState title="No payments received yet" />
-    ) : (
-      <DataTable
-        caption={`Payments from ${customer.name}`}
-        rows={payments}
-        rowKey={(p) => p.id}
-        rowClassName={(p) => (p.reversed ? 'text-slate-400 line-through' : '')}
-        columns={[
-          { header: 'Date', cell: (p) => formatDate(p.date) },
-          { header: 'Invoice', cell: (p) => p.invoiceNumber },
-          { header: 'Method', cell: paymentMethodText },
-          { header: 'Amount', numeric: true, cell: (p) => <Money minor={p.amount} currency={p.currency} /> },
-        ]}
-      />
-    )}
-  </Card>
+  <ListCard title="Payments" state={{ empty: payments.length === 0, emptyTitle: 'No payments received yet' }}>
+    <DataTable
+      caption={`Payments from ${customer.name}`}
+      rows={payments}
+      rowKey={(p) => p.id}
+      rowClassName={(p) => (p.reversed ? 'text-slate-400 line-through' : '')}
+      columns={[
+        { header: 'Date', cell: (p) => formatDate(p.date) },
+        { header: 'Invoice', cell: (p) => p.invoiceNumber },
+        { header: 'Method', cell: paymentMethodText },
+        { header: 'Amount', numeric: true, cell: (p) => <Money minor={p.amount} currency={p.currency} /> },
+      ]}
+    />
+  </ListCard>
 );

@@ -18,6 +18,7 @@ import {
   tryParseMoney,
   AmountInput,
   ReferenceInput,
+  RateInput,
 } from './parts.tsx';
 import { priceText } from './editorState.ts';
 
@@ -108,14 +109,13 @@ export const PaymentDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
           options={Object.entries(METHOD_LABELS).map(([value, label]) => ({ value, label }))}
         />
         <ReferenceInput value={reference} onChange={setReference} />
-        {foreign ? (
-          <TextField
-            label={`Rate on payment date (${company.baseCurrency} per ${invoice.currency})`}
-            value={rate}
-            inputMode="decimal"
-            onChange={(e) => setRate(e.target.value)}
-          />
-        ) : null}
+        <RateInput
+          label="Rate on payment date"
+          base={company.baseCurrency}
+          currency={invoice.currency}
+          value={rate}
+          onChange={setRate}
+        />
       </div>
       {excess > 0 ? (
         <CheckboxField

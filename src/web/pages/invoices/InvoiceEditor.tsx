@@ -19,7 +19,7 @@ import {
   toApiLines,
 } from './editorState.ts';
 import { useCustomers, useInvoice, useInvoicingMutation, useItems, useTaxRates } from './invoicesApi.ts';
-import { errorMessage, todayIso } from './parts.tsx';
+import { errorMessage, todayIso, RateInput } from './parts.tsx';
 
 // The New Invoice editor (and the draft editor): customer, dates, currency, lines from items
 // or free text, and live totals computed by the same shared function the server posts with.
@@ -217,15 +217,13 @@ export const InvoiceEditor = ({
             readOnly
             hint={customer ? "The customer's currency" : undefined}
           />
-          {foreign ? (
-            <TextField
-              label={`Exchange rate (${company.baseCurrency} per ${currency})`}
-              value={exchangeRate}
-              inputMode="decimal"
-              onChange={(e) => setExchangeRate(e.target.value)}
-              error={showErrors && !exchangeRate.trim() ? 'Enter the exchange rate on the issue date.' : null}
-            />
-          ) : null}
+          <RateInput
+            base={company.baseCurrency}
+            currency={currency}
+            value={exchangeRate}
+            onChange={setExchangeRate}
+            error={showErrors && !exchangeRate.trim() ? 'Enter the exchange rate on the issue date.' : null}
+          />
         </div>
       </Card>
 

@@ -2,8 +2,9 @@ import { invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
 import type { Invoice } from '../../../shared/invoices.ts';
 import { Money, formatAmount } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
-import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
+import { Card, CardHeader } from '../../components/ui/Card.tsx';
 import { DataTable } from '../../components/ui/DataTable.tsx';
+import { ListCard } from '../../components/ui/ListCard.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { formatDate, paymentMethodText } from './parts.tsx';
@@ -78,57 +79,54 @@ export const InvoicePaymentsCard = ({
 }) => {
   const { can } = useCompany();
   return (
-    <Card>
-      <CardHeader title="Payments" />
-      {invoice.payments.length === 0 ? (
-        <EmptyState
-          title="No payments yet"
-          description={isOpen ? 'Record a payment when the money arrives.' : undefined}
-        />
-      ) : (
-        <DataTable
-          caption="Payments"
-          dense
-          rows={invoice.payments}
-          rowKey={(p) => p.id}
-          rowClassName={(p) => struck(p.reversed)}
-          columns={[
-            { header: 'Date', className: 'whitespace-nowrap', cell: (p) => formatDate(p.date) },
-            {
-              header: 'Account',
-              cell: (p) => (
-                <>
-                  {p.depositAccountName}
-                  <span className="block text-xs text-slate-500">
-                    {paymentMethodText(p)}
-                    {p.creditAmount > 0
-                      ? ` · ${formatAmount(p.creditAmount, p.currency)} kept as credit`
-                      : ''}
-                    {p.reversed ? ' · removed' : ''}
-                  </span>
-                </>
-              ),
-            },
-            {
-              header: 'Amount',
-              numeric: true,
-              cell: (p) => <Money minor={p.amount} currency={p.currency} />,
-            },
-            {
-              header: 'Actions',
-              actions: true,
-              cell: (p) =>
-                !p.reversed && can('post') ? (
-                  <Button size="sm" variant="ghost" busy={removing === p.id} onClick={() => onRemove(p.id)}>
-                    Remove
-                    <span className="sr-only"> payment of {formatAmount(p.amount, p.currency)}</span>
-                  </Button>
-                ) : null,
-            },
-          ]}
-        />
-      )}
-    </Card>
+    <ListCard
+      title="Payments"
+      state={{
+        empty: invoice.payments.length === 0,
+        emptyTitle: 'No payments yet',
+        emptyDescription: isOpen ? 'Record a payment when the money arrives.' : undefined,
+      }}
+    >
+      <DataTable
+        caption="Payments"
+        dense
+        rows={invoice.payments}
+        rowKey={(p) => p.id}
+        rowClassName={(p) => struck(p.reversed)}
+        columns={[
+          { header: 'Date', className: 'whitespace-nowrap', cell: (p) => formatDate(p.date) },
+          {
+            header: 'Account',
+            cell: (p) => (
+              <>
+                {p.depositAccountName}
+                <span className="block text-xs text-slate-500">
+                  {paymentMethodText(p)}
+                  {p.creditAmount > 0 ? ` · ${formatAmount(p.creditAmount, p.currency)} kept as credit` : ''}
+                  {p.reversed ? ' · removed' : ''}
+                </span>
+              </>
+            ),
+          },
+          {
+            header: 'Amount',
+            numeric: true,
+            cell: (p) => <Money minor={p.amount} currency={p.currency} />,
+          },
+          {
+            header: 'Actions',
+            actions: true,
+            cell: (p) =>
+              !p.reversed && can('post') ? (
+                <Button size="sm" variant="ghost" busy={removing === p.id} onClick={() => onRemove(p.id)}>
+                  Remove
+                  <span className="sr-only"> payment of {formatAmount(p.amount, p.currency)}</span>
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+    </ListCard>
   );
 };
 

@@ -1,5 +1,4 @@
 import {
-  ArrowLeft,
   Ban,
   Download,
   FileMinus,
@@ -29,7 +28,7 @@ import {
 } from './InvoiceDialogs.tsx';
 import { useCustomerCredit, useInvoice, useInvoicingMutation, useOrgPath } from './invoicesApi.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { StatusBadge, errorMessage, formatDate } from './parts.tsx';
+import { RecordHeader, StatusBadge, errorMessage, formatDate } from './parts.tsx';
 import { CreditNotesCard, HistoryCard, InvoicePaymentsCard, InvoiceSummaryCard } from './InvoiceSections.tsx';
 
 // One invoice: status and actions that fit it, the PDF as the customer sees it, what was
@@ -153,41 +152,38 @@ const InvoiceDetail = ({
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="flex items-start gap-2">
-          <Button variant="ghost" onClick={onBack} aria-label="Back to invoices">
-            <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-          </Button>
-          <div>
-            <div className="flex flex-wrap items-center gap-3">
-              <h1 className="text-2xl font-bold text-slate-900 dark:text-white">
-                {invoice.number ? `Invoice ${invoice.number}` : 'Draft invoice'}
-              </h1>
-              <span data-testid="invoice-status">
-                <StatusBadge status={invoice.status} />
-              </span>
-            </div>
-            <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
-              {invoice.customerName} · issued {formatDate(invoice.issueDate)} · due{' '}
-              {formatDate(invoice.dueDate)}
-              {invoice.emailedAt ? ` · emailed ${formatDateTime(invoice.emailedAt)}` : ''}
-            </p>
+      <RecordHeader
+        backLabel="Back to invoices"
+        onBack={onBack}
+        heading={
+          <div className="flex flex-wrap items-center gap-3">
+            <h1 className="text-2xl font-bold text-slate-900 dark:text-white">
+              {invoice.number ? `Invoice ${invoice.number}` : 'Draft invoice'}
+            </h1>
+            <span data-testid="invoice-status">
+              <StatusBadge status={invoice.status} />
+            </span>
           </div>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          {actions.map(({ label, Icon, variant, onClick }) =>
-            label === 'PDF' ? (
-              <a key={label} href={`${pdfUrl}?download=1`} className={buttonClasses('secondary')}>
-                <Icon className="h-4 w-4" aria-hidden="true" /> PDF
-              </a>
-            ) : (
-              <Button key={label} variant={variant} onClick={onClick}>
-                <Icon className="h-4 w-4" aria-hidden="true" /> {label}
-              </Button>
-            ),
-          )}
-        </div>
-      </div>
+        }
+        subtitle={
+          <>
+            {invoice.customerName} · issued {formatDate(invoice.issueDate)} · due{' '}
+            {formatDate(invoice.dueDate)}
+            {invoice.emailedAt ? ` · emailed ${formatDateTime(invoice.emailedAt)}` : ''}
+          </>
+        }
+        actions={actions.map(({ label, Icon, variant, onClick }) =>
+          label === 'PDF' ? (
+            <a key={label} href={`${pdfUrl}?download=1`} className={buttonClasses('secondary')}>
+              <Icon className="h-4 w-4" aria-hidden="true" /> PDF
+            </a>
+          ) : (
+            <Button key={label} variant={variant} onClick={onClick}>
+              <Icon className="h-4 w-4" aria-hidden="true" /> {label}
+            </Button>
+          ),
+        )}
+      />
 
       {actionError ? <Alert>{errorMessage(actionError)}</Alert> : null}
       {notice ? <Alert tone="success">{notice}</Alert> : null}

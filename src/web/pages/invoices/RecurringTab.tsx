@@ -11,7 +11,7 @@ import { ListCard, NewButton } from '../../components/ui/ListCard.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { useCustomers, useInvoicingMutation, useRecurring, useTaxRates } from './invoicesApi.ts';
-import { errorMessage, formatDate, taxRateOptions, todayIso, tryParseMoney } from './parts.tsx';
+import { errorMessage, formatDate, taxRateOptions, todayIso, tryParseMoney, RateInput } from './parts.tsx';
 
 // Recurring invoices: schedules that create (and optionally send and email) an invoice each
 // period. The server's job runner creates them, catching up after downtime.
@@ -186,13 +186,12 @@ const RecurringDialog = ({ onClose }: { onClose: () => void }) => {
           value={count}
           onChange={(e) => setCount(e.target.value)}
         />
-        {currency !== company.baseCurrency ? (
-          <TextField
-            label={`Exchange rate (${company.baseCurrency} per ${currency})`}
-            value={exchangeRate}
-            onChange={(e) => setExchangeRate(e.target.value)}
-          />
-        ) : null}
+        <RateInput
+          base={company.baseCurrency}
+          currency={currency}
+          value={exchangeRate}
+          onChange={setExchangeRate}
+        />
         <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
         <TextField
           label="Quantity"

@@ -1,6 +1,8 @@
 import { type InvoiceStatus, STATUS_LABELS, type TaxRate } from '../../../shared/invoices.ts';
 import { parseMoney } from '../../../shared/money.ts';
+import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Button } from '../../components/ui/Button.tsx';
 import { Badge, Card } from '../../components/ui/Card.tsx';
 import { AmountField, TextField } from '../../components/ui/Field.tsx';
 
@@ -114,4 +116,68 @@ export const ReferenceInput = ({ value, onChange }: { value: string; onChange: (
     onChange={(e) => onChange(e.target.value)}
     hint="Bank reference or check number"
   />
+);
+
+/**
+ * The exchange rate of a document in a foreign currency ("Exchange rate (USD per EUR)"), shown
+ * only when `currency` is not the company's; `label` names which rate ("Rate on payment date").
+ */
+export const RateInput = ({
+  label = 'Exchange rate',
+  base,
+  currency,
+  value,
+  onChange,
+  hint,
+  error,
+}: {
+  label?: string;
+  base: string;
+  currency: string;
+  value: string;
+  onChange: (value: string) => void;
+  hint?: string;
+  error?: string | null;
+}) =>
+  currency === base ? null : (
+    <TextField
+      label={`${label} (${base} per ${currency})`}
+      value={value}
+      inputMode="decimal"
+      onChange={(e) => onChange(e.target.value)}
+      hint={hint}
+      error={error}
+    />
+  );
+
+/**
+ * The top of a record's view (an invoice, a customer): Back (named for where it goes), the
+ * heading with what stands beside it, a line under it, and the record's actions on the right.
+ */
+export const RecordHeader = ({
+  backLabel,
+  onBack,
+  heading,
+  subtitle,
+  actions,
+}: {
+  backLabel: string;
+  onBack: () => void;
+  /** The heading element itself (h1 on a page, h2 inside a tab), with a badge beside it if any. */
+  heading: ReactNode;
+  subtitle: ReactNode;
+  actions: ReactNode;
+}) => (
+  <div className="flex flex-wrap items-start justify-between gap-4">
+    <div className="flex items-start gap-2">
+      <Button variant="ghost" onClick={onBack} aria-label={backLabel}>
+        <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+      </Button>
+      <div>
+        {heading}
+        <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{subtitle}</p>
+      </div>
+    </div>
+    <div className="flex flex-wrap gap-2">{actions}</div>
+  </div>
 );
