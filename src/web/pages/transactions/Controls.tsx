@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Button } from '../../components/ui/Button.tsx';
 
 // Small controls shared by the transactions and wallet pages.
 
@@ -76,5 +77,23 @@ export const ProgressBar = ({
         style={value !== null ? { width: `${Math.max(2, value * 100)}%` } : undefined}
       />
     </div>
+  </div>
+);
+
+/** A wizard step's buttons: going back (or Cancel) on the left, the step's next action on the right. */
+export const StepButtons = ({
+  onBack,
+  backLabel = 'Back',
+  children,
+}: {
+  onBack: () => void;
+  backLabel?: string;
+  children: ReactNode;
+}) => (
+  <div className="flex justify-between gap-2">
+    <Button variant="secondary" onClick={onBack}>
+      {backLabel}
+    </Button>
+    {children}
   </div>
 );

@@ -7,8 +7,8 @@ import {
 } from '../../../shared/transactions.ts';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge } from '../../components/ui/Card.tsx';
-import { Label, inputClass } from './Controls.tsx';
-import { ChosenSelect, DATE_EXAMPLES, layoutOf, listOf, listText } from './csvMappingParts.tsx';
+import { Label, StepButtons, inputClass } from './Controls.tsx';
+import { ChosenSelect, DATE_EXAMPLES, layoutOf, listOf, listText, recordOption } from './csvMappingParts.tsx';
 import { MappingTrial, useMappingTrial } from './MappingTrial.tsx';
 
 // The CSV mapping step of the import wizard: where the table is in the file (preamble,
@@ -229,11 +229,7 @@ export const CsvMappingStep = ({
               className={inputClass}
             >
               <option value="">No header row</option>
-              {records.slice(0, 40).map((r) => (
-                <option key={r.index} value={String(r.index)}>
-                  Line {r.line}: {r.fields.join(', ').slice(0, 40)}
-                </option>
-              ))}
+              {records.slice(0, 40).map(recordOption)}
             </select>
           </div>
           <div>
@@ -247,11 +243,7 @@ export const CsvMappingStep = ({
               {records
                 .filter((r) => !(mapping.hasHeader && r.index <= mapping.headerRow))
                 .slice(0, 40)
-                .map((r) => (
-                  <option key={r.index} value={String(r.index)}>
-                    Line {r.line}: {r.fields.join(', ').slice(0, 40)}
-                  </option>
-                ))}
+                .map(recordOption)}
             </select>
           </div>
           <div>
@@ -474,14 +466,11 @@ export const CsvMappingStep = ({
           Choose {missing.join(' and ')} to see the preview.
         </p>
       ) : null}
-      <div className="flex justify-between gap-2">
-        <Button variant="secondary" onClick={onBack}>
-          Back
-        </Button>
+      <StepButtons onBack={onBack}>
         <Button onClick={() => onPreview(mapping)} busy={busy} disabled={missing.length > 0}>
           Preview
         </Button>
-      </div>
+      </StepButtons>
     </div>
   );
 };

@@ -6,6 +6,7 @@ import { Table, TableHead, Td } from '../../components/ui/Table.tsx';
 import { formatDate } from '../../lib/format.ts';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
 import { MoneyAccountField } from './fields.tsx';
+import { StepButtons } from './Controls.tsx';
 
 // The import's preview step: what is new, what is a duplicate, what rules categorise, the
 // statements of a multi-statement file with the account each goes into, and the rows.
@@ -214,15 +215,12 @@ export const ImportPreview = ({
         Showing the first {preview.rows.length} of {preview.totalRows} rows.
       </p>
     ) : null}
-    <div className="flex justify-between gap-2">
-      <Button variant="secondary" onClick={onBack}>
-        Back
-      </Button>
+    <StepButtons onBack={onBack}>
       <Button onClick={onImport} disabled={preview.newRows === 0}>
         {preview.newRows === 0
           ? 'Nothing new to import'
           : `Import ${preview.newRows} transaction${preview.newRows === 1 ? '' : 's'}`}
       </Button>
-    </div>
+    </StepButtons>
   </div>
 );

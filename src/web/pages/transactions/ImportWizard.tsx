@@ -23,7 +23,7 @@ import {
   useOrgId,
   useWallet,
 } from './api.ts';
-import { ProgressBar } from './Controls.tsx';
+import { ProgressBar, StepButtons } from './Controls.tsx';
 import { CsvMappingStep } from './CsvMappingStep.tsx';
 import { formMoneyAccountId } from './defaultAccount.ts';
 import { type LineError, type Step, importingView, isCsv, lineErrorsOf } from './importSteps.ts';
@@ -293,14 +293,11 @@ export const ImportWizard = ({
               Exports from online banking: CSV, OFX or QFX (Quicken), or CAMT.053 XML.
             </p>
           </div>
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
+          <StepButtons onBack={onClose} backLabel="Cancel">
             <Button onClick={next} disabled={!file || !account} busy={busy}>
               Continue
             </Button>
-          </div>
+          </StepButtons>
         </div>
       ) : null}
 

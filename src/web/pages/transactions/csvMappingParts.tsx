@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { CsvMapping } from '../../../shared/transactions.ts';
+import type { CsvMapping, CsvSniff } from '../../../shared/transactions.ts';
 import { FieldShell, controlClasses } from '../../components/ui/Field.tsx';
 
 // Pieces of the CSV mapping step: how the amounts are laid out, an example of each date
@@ -72,4 +72,11 @@ export const ChosenSelect = ({
       ))}
     </select>
   </FieldShell>
+);
+
+/** A line of the file offered as the header row or the first transaction. */
+export const recordOption = (r: CsvSniff['records'][number]) => (
+  <option key={r.index} value={String(r.index)}>
+    Line {r.line}: {r.fields.join(', ').slice(0, 40)}
+  </option>
 );
