@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { App } from '../app.ts';
 import { createTestApp } from './app.ts';
 import { type TestCompany, createTestCompany } from './companies.ts';
@@ -52,6 +52,12 @@ export const companyCalls = (app: () => App) => ({
   ok: <T = any>(company: TestCompany, method: TestMethod, url: string, payload?: unknown) =>
     okCompanyRoute<T>(app(), company, method, url, payload),
 });
+
+/** A refused request: its status and error code (the answer is shown when the status is not). */
+export const expectRefusal = (res: TestAnswer, status: number, code: string) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body.error.code).toBe(code);
+};
 
 /** Posts a file the way the web page does: multipart/form-data with the file's raw bytes and the fields. */
 export const uploadToCompanyRoute = async (
