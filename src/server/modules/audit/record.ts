@@ -30,3 +30,23 @@ export const recordAudit = async (db: Kysely<Database> | Transaction<Database>, 
     })
     .execute();
 };
+
+/**
+ * The audit row of a change a member makes, the company and actor taken from the member:
+ * `recordMemberAudit(trx, member, 'transfer.deleted', ['transfer', id], { before })`.
+ */
+export const recordMemberAudit = (
+  db: Kysely<Database> | Transaction<Database>,
+  member: { organizationId: string; userId: string },
+  action: AuditAction,
+  [entityType, entityId]: [entityType: string, entityId: string],
+  change: { before?: unknown; after?: unknown } = {},
+) =>
+  recordAudit(db, {
+    organizationId: member.organizationId,
+    actorUserId: member.userId,
+    action,
+    entityType,
+    entityId,
+    ...change,
+  });
