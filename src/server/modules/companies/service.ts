@@ -17,7 +17,7 @@ import { isEmailVerified, refuseUnverifiedInvitee, requireVerifiedSender } from 
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import type { Role } from '../../db/types.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordAudit, recordMemberAudit } from '../audit/record.ts';
 import { initializeLedger } from '../ledger/accounts.ts';
 import { fiscalYearOf } from '../ledger/dates.ts';
 import { adoptChartMoneyAccounts } from '../wallet/queries.ts';
@@ -131,12 +131,7 @@ export const updateCompany = async (
       .where('id', '=', member.organizationId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, {
-      organizationId: member.organizationId,
-      actorUserId: member.userId,
-      action: 'company.update',
-      entityType: 'company',
-      entityId: member.organizationId,
+    await recordMemberAudit(trx, member, 'company.update', ['company', member.organizationId], {
       before: toCompany(before),
       after: toCompany(row),
     });
@@ -154,29 +149,33 @@ export const listMembers = async (ctx: AppContext, member: MemberContext): Promi
   }));
 };
 
+const targetMember = async (trx: Db, actor: MemberContext, userId: string) => {
+  const target = await selectMember(trx, actor.organizationId, userId);
+  if (!target) throw notFound('That person is not a member of this company.');
+  return target;
+};
+
+const keepAnOwner = async (trx: Db, organizationId: string) => {
+  if ((await countOwners(trx, organizationId)) <= 1) {
+    throw conflict('last_owner', 'A company needs at least one owner. Make someone else an owner first.');
+  }
+};
+
 /** Only an owner may make or unmake owners; the last owner can never go. */
 export const changeMemberRole = async (ctx: AppContext, actor: MemberContext, userId: string, role: Role) =>
   ctx.database.db.transaction().execute(async (trx) => {
-    const target = await selectMember(trx, actor.organizationId, userId);
-    if (!target) throw notFound('That person is not a member of this company.');
+    const target = await targetMember(trx, actor, userId);
     if ((role === 'owner' || target.role === 'owner') && actor.role !== 'owner') {
       throw forbidden('Only an owner can make someone an owner or change an owner’s role.');
     }
-    if (target.role === 'owner' && role !== 'owner' && (await countOwners(trx, actor.organizationId)) <= 1) {
-      throw conflict('last_owner', 'A company needs at least one owner. Make someone else an owner first.');
-    }
+    if (target.role === 'owner' && role !== 'owner') await keepAnOwner(trx, actor.organizationId);
     await trx
       .updateTable('organization_members')
       .set({ role })
       .where('organization_id', '=', actor.organizationId)
       .where('user_id', '=', userId)
       .execute();
-    await recordAudit(trx, {
-      organizationId: actor.organizationId,
-      actorUserId: actor.userId,
-      action: 'member.role_change',
-      entityType: 'member',
-      entityId: userId,
+    await recordMemberAudit(trx, actor, 'member.role_change', ['member', userId], {
       before: { role: target.role },
       after: { role },
     });
@@ -185,24 +184,16 @@ export const changeMemberRole = async (ctx: AppContext, actor: MemberContext, us
 
 export const removeMember = async (ctx: AppContext, actor: MemberContext, userId: string) =>
   ctx.database.db.transaction().execute(async (trx) => {
-    const target = await selectMember(trx, actor.organizationId, userId);
-    if (!target) throw notFound('That person is not a member of this company.');
+    const target = await targetMember(trx, actor, userId);
     if (target.role === 'owner' && actor.role !== 'owner')
       throw forbidden('Only an owner can remove an owner.');
-    if (target.role === 'owner' && (await countOwners(trx, actor.organizationId)) <= 1) {
-      throw conflict('last_owner', 'A company needs at least one owner. Make someone else an owner first.');
-    }
+    if (target.role === 'owner') await keepAnOwner(trx, actor.organizationId);
     await trx
       .deleteFrom('organization_members')
       .where('organization_id', '=', actor.organizationId)
       .where('user_id', '=', userId)
       .execute();
-    await recordAudit(trx, {
-      organizationId: actor.organizationId,
-      actorUserId: actor.userId,
-      action: 'member.remove',
-      entityType: 'member',
-      entityId: userId,
+    await recordMemberAudit(trx, actor, 'member.remove', ['member', userId], {
       before: { role: target.role },
     });
   });
@@ -269,12 +260,7 @@ export const inviteMember = async (
       .execute();
     const row = await selectInvitationById(trx, id);
     const invitation = toInvitation(row!, now);
-    await recordAudit(trx, {
-      organizationId: actor.organizationId,
-      actorUserId: actor.userId,
-      action: 'invitation.create',
-      entityType: 'invitation',
-      entityId: id,
+    await recordMemberAudit(trx, actor, 'invitation.create', ['invitation', id], {
       after: { email: input.email, role: input.role },
     });
     await deliver(
@@ -301,13 +287,7 @@ export const revokeInvitation = async (ctx: AppContext, actor: MemberContext, in
       .where('organization_id', '=', actor.organizationId)
       .where('id', '=', invitationId)
       .execute();
-    await recordAudit(trx, {
-      organizationId: actor.organizationId,
-      actorUserId: actor.userId,
-      action: 'invitation.revoke',
-      entityType: 'invitation',
-      entityId: invitationId,
-    });
+    await recordMemberAudit(trx, actor, 'invitation.revoke', ['invitation', invitationId]);
   });
 
 export const listMyInvitations = async (ctx: AppContext, user: SessionUser) => {

@@ -5,7 +5,7 @@ import type { Match, MatchSuggestion, matchInputSchema } from '../../../shared/m
 import type { AppContext } from '../../context.ts';
 import { type Executor, inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordMemberAudit } from '../audit/record.ts';
 import { assertNotReconciled } from '../bank-transactions/guard.ts';
 import {
   type BankLineRow,
@@ -458,12 +458,7 @@ export const matchTransaction = (ctx: AppContext, member: MemberContext, id: str
       await matchToInvoices(trx, member, line, input.invoices, input.keepExcessAsCredit ?? false);
     else await matchToPayment(trx, member, line, input.paymentId!);
     const match = (await loadMatch(trx, organizationId, id))!;
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: member.userId,
-      action: 'bank_transaction.matched',
-      entityType: 'bank_transaction',
-      entityId: id,
+    await recordMemberAudit(trx, member, 'bank_transaction.matched', ['bank_transaction', id], {
       before: { entryId: line.entry_id, categoryKind: line.category_kind },
       after: match,
     });
@@ -524,12 +519,7 @@ export const unmatchTransaction = (ctx: AppContext, member: MemberContext, id: s
       ) as LineSnapshot;
       await restoreMergedLine(trx, snapshot);
     }
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'bank_transaction.unmatched',
-      entityType: 'bank_transaction',
-      entityId: id,
+    await recordMemberAudit(trx, member, 'bank_transaction.unmatched', ['bank_transaction', id], {
       before,
       after: { entryId: entry.id, categoryKind: 'none' },
     });

@@ -3,11 +3,11 @@ import { sql } from 'kysely';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import type { Reconciliation } from '../../../shared/transactions.ts';
 import type { AppContext } from '../../context.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordMemberAudit } from '../audit/record.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Executor } from '../../db/transaction.ts';
-import { selectMoneyAccount } from '../wallet/queries.ts';
+import { selectMoneyAccount, selectOpenReconciliation } from '../wallet/queries.ts';
 import { assertNotReconciled } from '../bank-transactions/guard.ts';
 import {
   lockReconciledLines,
@@ -35,8 +35,9 @@ type ReconciliationRow = {
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-const selectReconciliation = (db: Executor, organizationId: string, id: string, forUpdate = false) => {
-  let q = db
+/** The company's reconciliations, as ReconciliationRow. */
+const reconciliations = (db: Executor, organizationId: string) =>
+  db
     .selectFrom('reconciliations')
     .select([
       'id',
@@ -48,8 +49,10 @@ const selectReconciliation = (db: Executor, organizationId: string, id: string, 
       'completed_at',
       'created_at',
     ])
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id);
+    .where('organization_id', '=', organizationId);
+
+const selectReconciliation = (db: Executor, organizationId: string, id: string, forUpdate = false) => {
+  let q = reconciliations(db, organizationId).where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst() as Promise<ReconciliationRow | undefined>;
 };
@@ -112,13 +115,7 @@ export const startReconciliation = (
     const account = await selectMoneyAccount(trx, organizationId, input.moneyAccountId, { forUpdate: true });
     if (!account) throw notFound('Money account not found.');
     if (account.archived_at) throw conflict('account_archived', `${account.name} is archived.`);
-    const open = await trx
-      .selectFrom('reconciliations')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('money_account_id', '=', account.id)
-      .where('status', '=', 'in_progress')
-      .executeTakeFirst();
+    const open = await selectOpenReconciliation(trx, organizationId, account.id);
     if (open) {
       throw conflict(
         'reconciliation_in_progress',
@@ -164,12 +161,7 @@ export const startReconciliation = (
       })
       .execute();
     const result = await view(trx, organizationId, (await selectReconciliation(trx, organizationId, id))!);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'reconciliation.started',
-      entityType: 'reconciliation',
-      entityId: id,
+    await recordMemberAudit(trx, member, 'reconciliation.started', ['reconciliation', id], {
       after: { ...result, tickedIds: undefined },
     });
     return result;
@@ -186,19 +178,7 @@ export const listReconciliations = async (
   member: MemberContext,
   moneyAccountId?: string,
 ) => {
-  let q = ctx.database.db
-    .selectFrom('reconciliations')
-    .select([
-      'id',
-      'money_account_id',
-      'statement_date',
-      'statement_balance',
-      'opening_balance',
-      'status',
-      'completed_at',
-      'created_at',
-    ])
-    .where('organization_id', '=', member.organizationId);
+  let q = reconciliations(ctx.database.db, member.organizationId);
   if (moneyAccountId) q = q.where('money_account_id', '=', moneyAccountId);
   const rows = (await q.orderBy('created_at', 'desc').limit(100).execute()) as ReconciliationRow[];
   return Promise.all(rows.map((r) => view(ctx.database.db, member.organizationId, r)));
@@ -267,12 +247,7 @@ export const finishReconciliation = (ctx: AppContext, member: MemberContext, id:
       .where('id', '=', id)
       .execute();
     const result = await view(trx, organizationId, (await selectReconciliation(trx, organizationId, id))!);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'reconciliation.completed',
-      entityType: 'reconciliation',
-      entityId: id,
+    await recordMemberAudit(trx, member, 'reconciliation.completed', ['reconciliation', id], {
       after: result,
     });
     return result;
@@ -280,7 +255,7 @@ export const finishReconciliation = (ctx: AppContext, member: MemberContext, id:
 
 export const cancelReconciliation = (ctx: AppContext, member: MemberContext, id: string) =>
   inTransaction(ctx.database.db, async (trx) => {
-    const { organizationId, userId } = member;
+    const { organizationId } = member;
     await lockInProgress(trx, organizationId, id);
     await releaseReconciliationTicks(trx, organizationId, id);
     await trx
@@ -288,28 +263,16 @@ export const cancelReconciliation = (ctx: AppContext, member: MemberContext, id:
       .where('organization_id', '=', organizationId)
       .where('id', '=', id)
       .execute();
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'reconciliation.cancelled',
-      entityType: 'reconciliation',
-      entityId: id,
-    });
+    await recordMemberAudit(trx, member, 'reconciliation.cancelled', ['reconciliation', id]);
   });
 
 /** Undoes the latest completed reconciliation of an account: its transactions unlock. */
 export const undoLastReconciliation = (ctx: AppContext, member: MemberContext, moneyAccountId: string) =>
   inTransaction(ctx.database.db, async (trx) => {
-    const { organizationId, userId } = member;
+    const { organizationId } = member;
     const account = await selectMoneyAccount(trx, organizationId, moneyAccountId, { forUpdate: true });
     if (!account) throw notFound('Money account not found.');
-    const open = await trx
-      .selectFrom('reconciliations')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('money_account_id', '=', moneyAccountId)
-      .where('status', '=', 'in_progress')
-      .executeTakeFirst();
+    const open = await selectOpenReconciliation(trx, organizationId, moneyAccountId);
     if (open)
       throw conflict(
         'reconciliation_in_progress',
@@ -339,12 +302,7 @@ export const undoLastReconciliation = (ctx: AppContext, member: MemberContext, m
       organizationId,
       (await selectReconciliation(trx, organizationId, last.id))!,
     );
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'reconciliation.undone',
-      entityType: 'reconciliation',
-      entityId: last.id,
+    await recordMemberAudit(trx, member, 'reconciliation.undone', ['reconciliation', last.id], {
       after: result,
     });
     return result;

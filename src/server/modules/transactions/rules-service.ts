@@ -3,7 +3,7 @@ import { notFound } from '../../../shared/errors.ts';
 import type { Rule, ruleInputSchema } from '../../../shared/transactions.ts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordMemberAudit } from '../audit/record.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Executor } from '../../db/transaction.ts';
@@ -73,14 +73,7 @@ export const createRule = (ctx: AppContext, member: MemberContext, input: RuleIn
       .values({ organization_id: member.organizationId, id, ...columns(input) })
       .execute();
     const rule = await findRule(trx, member.organizationId, id);
-    await recordAudit(trx, {
-      organizationId: member.organizationId,
-      actorUserId: member.userId,
-      action: 'rule.created',
-      entityType: 'rule',
-      entityId: id,
-      after: rule,
-    });
+    await recordMemberAudit(trx, member, 'rule.created', ['rule', id], { after: rule });
     return rule;
   });
 
@@ -95,15 +88,7 @@ export const updateRule = (ctx: AppContext, member: MemberContext, id: string, i
       .where('id', '=', id)
       .execute();
     const after = await findRule(trx, member.organizationId, id);
-    await recordAudit(trx, {
-      organizationId: member.organizationId,
-      actorUserId: member.userId,
-      action: 'rule.updated',
-      entityType: 'rule',
-      entityId: id,
-      before,
-      after,
-    });
+    await recordMemberAudit(trx, member, 'rule.updated', ['rule', id], { before, after });
     return after;
   });
 
@@ -115,12 +100,5 @@ export const deleteRule = (ctx: AppContext, member: MemberContext, id: string) =
       .where('organization_id', '=', member.organizationId)
       .where('id', '=', id)
       .execute();
-    await recordAudit(trx, {
-      organizationId: member.organizationId,
-      actorUserId: member.userId,
-      action: 'rule.deleted',
-      entityType: 'rule',
-      entityId: id,
-      before,
-    });
+    await recordMemberAudit(trx, member, 'rule.deleted', ['rule', id], { before });
   });

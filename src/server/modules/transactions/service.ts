@@ -8,7 +8,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { type Executor, inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordMemberAudit } from '../audit/record.ts';
 import { assertNotReconciled } from '../bank-transactions/guard.ts';
 import { nextDedupeKey } from '../bank-transactions/keys.ts';
 import {
@@ -144,12 +144,7 @@ export const recordTransaction = (ctx: AppContext, member: MemberContext, input:
       },
     ]);
     const created = await getTransaction(ctx, member, id, trx);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'bank_transaction.created',
-      entityType: 'bank_transaction',
-      entityId: id,
+    await recordMemberAudit(trx, member, 'bank_transaction.created', ['bank_transaction', id], {
       after: created,
     });
     return created;
@@ -250,12 +245,7 @@ export const updateTransaction = (
       await replaceSplits(trx, organizationId, id, input.splits ?? []);
     }
     const after = await getTransaction(ctx, member, id, trx);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'bank_transaction.updated',
-      entityType: 'bank_transaction',
-      entityId: id,
+    await recordMemberAudit(trx, member, 'bank_transaction.updated', ['bank_transaction', id], {
       before,
       after,
     });
@@ -283,12 +273,5 @@ export const deleteTransaction = (ctx: AppContext, member: MemberContext, id: st
       memo: `Deleted bank transaction: ${row.description}`,
     });
     await deleteBankTransactions(trx, organizationId, [id]);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'bank_transaction.deleted',
-      entityType: 'bank_transaction',
-      entityId: id,
-      before,
-    });
+    await recordMemberAudit(trx, member, 'bank_transaction.deleted', ['bank_transaction', id], { before });
   });

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordMemberAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import { assertNotReconciled } from '../bank-transactions/guard.ts';
@@ -227,14 +227,7 @@ export const createTransfer = (ctx: AppContext, member: MemberContext, input: Tr
     }
     const row = (await selectTransfer(trx, organizationId, id))!;
     const transfer = toTransfer(row, fromCurrency, toCurrency);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'transfer.created',
-      entityType: 'transfer',
-      entityId: id,
-      after: transfer,
-    });
+    await recordMemberAudit(trx, member, 'transfer.created', ['transfer', id], { after: transfer });
     return transfer;
   });
 
@@ -273,12 +266,5 @@ export const deleteTransfer = (ctx: AppContext, member: MemberContext, id: strin
       .where('organization_id', '=', organizationId)
       .where('id', '=', id)
       .execute();
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'transfer.deleted',
-      entityType: 'transfer',
-      entityId: id,
-      before: row,
-    });
+    await recordMemberAudit(trx, member, 'transfer.deleted', ['transfer', id], { before: row });
   });

@@ -277,3 +277,13 @@ export const selectTransfer = (db: Executor, organizationId: string, id: string)
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .executeTakeFirst();
+
+/** The account's reconciliation in progress, if one is. */
+export const selectOpenReconciliation = (db: Executor, organizationId: string, moneyAccountId: string) =>
+  db
+    .selectFrom('reconciliations')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('money_account_id', '=', moneyAccountId)
+    .where('status', '=', 'in_progress')
+    .executeTakeFirst();

@@ -3,7 +3,7 @@ import { isCurrencyCode } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { type Executor, inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordMemberAudit } from '../audit/record.ts';
 import { listRates, selectBaseCurrency, selectRateOn, upsertRate } from './queries.ts';
 
 // The company's base currency and exchange rates (base units per one unit of a currency, on a
@@ -52,14 +52,13 @@ export const setExchangeRate = async (
     if (input.currency === base)
       throw badRequest('base_currency_rate', `${base} is the base currency; its rate is always 1.`);
     await upsertRate(trx, { organizationId: member.organizationId, ...input, createdBy: member.userId });
-    await recordAudit(trx, {
-      organizationId: member.organizationId,
-      actorUserId: member.userId,
-      action: 'exchange_rate.set',
-      entityType: 'exchange_rate',
-      entityId: `${input.currency}:${input.date}`,
-      after: input,
-    });
+    await recordMemberAudit(
+      trx,
+      member,
+      'exchange_rate.set',
+      ['exchange_rate', `${input.currency}:${input.date}`],
+      { after: input },
+    );
     return { currency: input.currency, date: input.date, rate: tidyRate(input.rate) };
   });
 

@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordAudit, recordMemberAudit } from '../audit/record.ts';
 import { createAccount, deleteAccount, updateAccount } from '../ledger/accounts.ts';
 import { accountHasPostings } from '../ledger/queries.ts';
 import { changeOpening, postOpeningEntry } from './opening.ts';
@@ -22,6 +22,7 @@ import {
   selectAccountCodes,
   selectDefaultDepositAccount,
   selectMoneyAccount,
+  selectOpenReconciliation,
   setDefaultDepositAccount,
 } from './queries.ts';
 import { getMoneyAccount, getWalletSummary } from './summary.ts';
@@ -125,14 +126,7 @@ export const createMoneyAccount = (ctx: AppContext, member: MemberContext, input
       if (!current || untouched) await setDefaultDepositAccount(trx, organizationId, id);
     }
     const account = await getMoneyAccount(ctx, member, id, trx);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'money_account.created',
-      entityType: 'money_account',
-      entityId: id,
-      after: account,
-    });
+    await recordMemberAudit(trx, member, 'money_account.created', ['money_account', id], { after: account });
     return account;
   });
 
@@ -155,13 +149,7 @@ export const updateMoneyAccount = (ctx: AppContext, member: MemberContext, id: s
           `${row.name} is the deposit account. Choose another deposit account in the Wallet first, then archive it.`,
         );
       }
-      const open = await trx
-        .selectFrom('reconciliations')
-        .select('id')
-        .where('organization_id', '=', organizationId)
-        .where('money_account_id', '=', id)
-        .where('status', '=', 'in_progress')
-        .executeTakeFirst();
+      const open = await selectOpenReconciliation(trx, organizationId, id);
       if (open)
         throw conflict(
           'reconciliation_in_progress',
@@ -220,12 +208,7 @@ export const updateMoneyAccount = (ctx: AppContext, member: MemberContext, id: s
     }
     const after = await getMoneyAccount(ctx, member, id, trx);
     if (openingChanged) {
-      await recordAudit(trx, {
-        organizationId,
-        actorUserId: userId,
-        action: 'money_account.opening_changed',
-        entityType: 'money_account',
-        entityId: id,
+      await recordMemberAudit(trx, member, 'money_account.opening_changed', ['money_account', id], {
         before: { openingBalance: before.openingBalance, openingDate: before.openingDate },
         after: { openingBalance: after.openingBalance, openingDate: after.openingDate },
       });
@@ -282,20 +265,13 @@ export const deleteMoneyAccount = (ctx: AppContext, member: MemberContext, id: s
       .execute();
     // The ledger refuses when the account has postings or is one of its system accounts.
     await deleteAccount(trx, organizationId, row.ledger_account_id, userId, { moneyAccount: true });
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'money_account.deleted',
-      entityType: 'money_account',
-      entityId: id,
-      before,
-    });
+    await recordMemberAudit(trx, member, 'money_account.deleted', ['money_account', id], { before });
   });
 
 /** Makes a bank, cash or payment-processor account the company's deposit account. */
 export const setDepositAccount = (ctx: AppContext, member: MemberContext, moneyAccountId: string) =>
   inTransaction(ctx.database.db, async (trx) => {
-    const { organizationId, userId } = member;
+    const { organizationId } = member;
     const row = await selectMoneyAccount(trx, organizationId, moneyAccountId, { forUpdate: true });
     if (!row)
       throw badRequest('money_account_not_found', 'That money account does not exist in this company.');
@@ -308,14 +284,15 @@ export const setDepositAccount = (ctx: AppContext, member: MemberContext, moneyA
       );
     const before = await getWalletSummary({ ...ctx, database: { ...ctx.database, db: trx } }, member);
     await setDefaultDepositAccount(trx, organizationId, moneyAccountId);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: userId,
-      action: 'money_account.deposit_default_set',
-      entityType: 'money_account',
-      entityId: moneyAccountId,
-      before: { defaultDepositAccountId: before.defaultDepositAccountId },
-      after: { defaultDepositAccountId: moneyAccountId },
-    });
+    await recordMemberAudit(
+      trx,
+      member,
+      'money_account.deposit_default_set',
+      ['money_account', moneyAccountId],
+      {
+        before: { defaultDepositAccountId: before.defaultDepositAccountId },
+        after: { defaultDepositAccountId: moneyAccountId },
+      },
+    );
     return getWalletSummary({ ...ctx, database: { ...ctx.database, db: trx } }, member);
   });
