@@ -24,11 +24,11 @@ import {
   createAccount,
   deleteAccount,
   getLedgerSettings,
-  importChartCsv,
   listAccounts,
   updateAccount,
   updateLedgerSettings,
 } from './accounts.ts';
+import { importChartCsv } from './chart-import.ts';
 import { listEntries } from './entries.ts';
 import { closeFiscalYear, listFiscalYears, postOpeningBalances, reopenFiscalYear } from './fiscal.ts';
 import { exportJournal, importJournal } from './hledger.ts';
