@@ -43,7 +43,8 @@ export type OriginConfig = {
   corsOrigins: readonly string[];
 };
 
-const originOf = (url: string): string | null => {
+/** The origin (scheme, host and port) of a URL; null for an opaque or unparsable one. */
+export const originOf = (url: string): string | null => {
   try {
     const origin = new URL(url).origin;
     return origin === 'null' ? null : origin;

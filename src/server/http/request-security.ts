@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, forbidden, notFound } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
-import { isLoopbackAddress, isLoopbackHostname } from './origins.ts';
+import { isLoopbackAddress, isLoopbackHostname, originOf } from './origins.ts';
 
 // Request-level defences for the whole API (issue 11 §3 and §5; docs/security.md):
 // - a state-changing /api request from another site is refused (403), whichever route it
@@ -13,15 +13,6 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const isApiPath = (url: string) =>
   url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
-
-const originOf = (value: string): string | null => {
-  try {
-    const origin = new URL(value).origin;
-    return origin === 'null' ? null : origin;
-  } catch {
-    return null;
-  }
-};
 
 /** The origin a browser would send for a page on this very request's address. */
 const ownOrigin = (request: FastifyRequest) => originOf(`${request.protocol}://${request.host}`);

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../../testing/app.ts';
+import { setUpTestApp } from '../../testing/per-file-app.ts';
 import { signUpTestUser } from '../../testing/users.ts';
 import { createPromoCode } from './service.ts';
 
@@ -7,18 +8,20 @@ import { createPromoCode } from './service.ts';
 // redemption, expiry and maximum uses, and an atomic last use.
 
 describe('promo codes', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
+  const t = setUpTestApp();
+  const redemptionCount = async (c: string) =>
+    (
+      await t.database.db
+        .selectFrom('promo_codes')
+        .select('redemption_count')
+        .where('code', '=', c)
+        .executeTakeFirstOrThrow()
+    ).redemption_count;
   let n = 0;
   const code = (prefix = 'PROMO') => {
     n += 1;
     return `${prefix}${n}${Date.now().toString(36).toUpperCase()}`;
   };
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
 
   const validate = (c: string) =>
     t.app.inject({
@@ -106,12 +109,7 @@ describe('promo codes', () => {
     });
     const other = await signUpTestUser(t.app);
     expect((await redeem(c, { cookie: other.cookie })).statusCode).toBe(200);
-    const row = await t.database.db
-      .selectFrom('promo_codes')
-      .select('redemption_count')
-      .where('code', '=', c)
-      .executeTakeFirstOrThrow();
-    expect(row.redemption_count).toBe(2);
+    expect(await redemptionCount(c)).toBe(2);
   });
 
   it('gives the last use to exactly one of two concurrent redemptions', async () => {
@@ -121,12 +119,7 @@ describe('promo codes', () => {
       const [a, b] = await Promise.all([signUpTestUser(t.app), signUpTestUser(t.app)]);
       const results = await Promise.all([redeem(c, { cookie: a.cookie }), redeem(c, { cookie: b.cookie })]);
       expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
-      const row = await t.database.db
-        .selectFrom('promo_codes')
-        .select('redemption_count')
-        .where('code', '=', c)
-        .executeTakeFirstOrThrow();
-      expect(row.redemption_count).toBe(1);
+      expect(await redemptionCount(c)).toBe(1);
       const redemptions = await t.database.db
         .selectFrom('promo_redemptions')
         .select('user_id')
