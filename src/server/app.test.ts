@@ -2,20 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createTestApp } from './testing/app.ts';
+import { setUpTestApp } from './testing/per-file-app.ts';
 import { testDatabaseKind } from './testing/db.ts';
 
 describe('the app on a fresh database', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp();
 
   it('reports health with the database kind', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
@@ -64,16 +59,10 @@ describe('the app on a fresh database', () => {
 });
 
 describe('the web app and its fallback', () => {
-  let t: Awaited<ReturnType<typeof createTestApp>>;
   const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-web-'));
-  beforeAll(async () => {
-    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Kontor</title>');
-    fs.writeFileSync(path.join(webDir, 'big.txt'), 'x'.repeat(10_000));
-    t = await createTestApp({ webDir });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Kontor</title>');
+  fs.writeFileSync(path.join(webDir, 'big.txt'), 'x'.repeat(10_000));
+  const t = setUpTestApp({ webDir });
 
   it('returns the app for unknown paths outside /api', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/some/unknown/page' });
