@@ -50,16 +50,22 @@ describe('detection cache', () => {
     expect(spy).not.toHaveBeenCalled();
   });
 
-  it('answers from the cache inside the window and re-detects after it', () => {
-    let t = 1000;
-    const detector = createEnvironmentDetector(() => t);
+  /** A localhost input that records each read of its hostname in `calls`. */
+  const countedLocalhost = () => {
     const calls: string[] = [];
-    const hostInput = {
+    const input = {
       get hostname() {
         calls.push('read');
         return 'localhost';
       },
     };
+    return { calls, input };
+  };
+
+  it('answers from the cache inside the window and re-detects after it', () => {
+    let t = 1000;
+    const detector = createEnvironmentDetector(() => t);
+    const { calls, input: hostInput } = countedLocalhost();
     detector.detect(hostInput);
     const readsAfterFirst = calls.length;
     t += 30_000;
@@ -75,13 +81,7 @@ describe('detection cache', () => {
   it('force-refresh and clearCache drop the cached result', () => {
     const t = 0;
     const detector = createEnvironmentDetector(() => t);
-    const calls: string[] = [];
-    const input = {
-      get hostname() {
-        calls.push('read');
-        return 'localhost';
-      },
-    };
+    const { calls, input } = countedLocalhost();
     detector.detect(input);
     const before = calls.length;
     detector.forceRefresh(input);
