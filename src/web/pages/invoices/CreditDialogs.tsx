@@ -3,13 +3,13 @@ import type { InvoiceSummary } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
-import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { SelectField } from '../../components/ui/Field.tsx';
 import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { priceText } from './editorState.ts';
 import { useInvoicingMutation } from './invoicesApi.ts';
-import { todayIso, tryParseMoney, AmountInput, ReferenceInput, RateInput } from './parts.tsx';
+import { todayIso, tryParseMoney, AmountInput, ReferenceInput, RateInput, DateInput } from './parts.tsx';
 
 // Dialogs that move a customer's credit (decision 0028): refund it from a money account, or
 // apply it to one of their open invoices. The server checks every limit again; these only
@@ -89,7 +89,7 @@ export const RefundDialog = ({
           onChange={setAmount}
           error={touched ? amountError : null}
         />
-        <TextField label="Refund date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+        <DateInput label="Refund date" value={date} onChange={setDate} />
         <MoneyAccountSelect
           label="Paid from"
           value={moneyAccountId}
@@ -193,7 +193,7 @@ export const ApplyCreditDialog = ({
           onChange={setAmount}
           error={touched ? amountError : null}
         />
-        <TextField label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+        <DateInput label="Date" value={date} onChange={setDate} />
       </div>
     </FormDialog>
   );

@@ -19,6 +19,7 @@ import {
   AmountInput,
   ReferenceInput,
   RateInput,
+  DateInput,
 } from './parts.tsx';
 import { priceText } from './editorState.ts';
 
@@ -86,13 +87,7 @@ export const PaymentDialog = ({ invoice, open, onOpenChange }: DialogProps) => {
           onChange={setAmount}
           error={touched ? amountError : null}
         />
-        <TextField
-          label="Payment date"
-          type="date"
-          value={date}
-          min={invoice.issueDate}
-          onChange={(e) => setDate(e.target.value)}
-        />
+        <DateInput label="Payment date" value={date} min={invoice.issueDate} onChange={setDate} />
         <MoneyAccountSelect
           label="Deposited to"
           value={moneyAccount?.id ?? ''}
@@ -181,13 +176,7 @@ export const CreditNoteDialog = ({ invoice, open, onOpenChange }: DialogProps) =
             ...invoice.taxes.map((t) => ({ value: t.taxRateId, label: `${t.name} (${t.percent}%)` })),
           ]}
         />
-        <TextField
-          label="Date"
-          type="date"
-          value={date}
-          min={invoice.issueDate}
-          onChange={(e) => setDate(e.target.value)}
-        />
+        <DateInput label="Date" value={date} min={invoice.issueDate} onChange={setDate} />
       </div>
       <TextField label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} />
     </FormDialog>

@@ -11,7 +11,15 @@ import { ListCard, NewButton } from '../../components/ui/ListCard.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { useCustomers, useInvoicingMutation, useRecurring, useTaxRates } from './invoicesApi.ts';
-import { errorMessage, formatDate, taxRateOptions, todayIso, tryParseMoney, RateInput } from './parts.tsx';
+import {
+  errorMessage,
+  formatDate,
+  taxRateOptions,
+  todayIso,
+  tryParseMoney,
+  RateInput,
+  DateInput,
+} from './parts.tsx';
 
 // Recurring invoices: schedules that create (and optionally send and email) an invoice each
 // period. The server's job runner creates them, catching up after downtime.
@@ -166,19 +174,8 @@ const RecurringDialog = ({ onClose }: { onClose: () => void }) => {
           onChange={(e) => setFrequency(e.target.value)}
           options={RECURRING_FREQUENCIES.map((f) => ({ value: f, label: FREQUENCY_LABELS[f]! }))}
         />
-        <TextField
-          label="First invoice on"
-          type="date"
-          value={startDate}
-          onChange={(e) => setStartDate(e.target.value)}
-        />
-        <TextField
-          label="End date (optional)"
-          type="date"
-          value={endDate}
-          min={startDate}
-          onChange={(e) => setEndDate(e.target.value)}
-        />
+        <DateInput label="First invoice on" value={startDate} onChange={setStartDate} />
+        <DateInput label="End date (optional)" value={endDate} min={startDate} onChange={setEndDate} />
         <TextField
           label="Number of invoices (optional)"
           type="number"

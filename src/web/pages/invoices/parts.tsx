@@ -181,3 +181,18 @@ export const RecordHeader = ({
     <div className="flex flex-wrap gap-2">{actions}</div>
   </div>
 );
+
+/** A labelled date field that hands back the ISO date. */
+export const DateInput = ({
+  label,
+  value,
+  onChange,
+  min,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  min?: string;
+}) => (
+  <TextField label={label} type="date" value={value} min={min} onChange={(e) => onChange(e.target.value)} />
+);
