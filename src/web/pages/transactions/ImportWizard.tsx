@@ -266,33 +266,29 @@ export const ImportWizard = ({
             onChange={setAccountId}
             accounts={live}
           />
-          <div>
-            <TextField
-              id="imp-file"
-              label="Statement file"
-              type="file"
-              accept=".csv,.txt,.ofx,.qfx,.xml,text/csv,application/xml"
-              className="py-2"
-              onChange={async (e) => {
-                const f = e.target.files?.[0];
-                setError(null);
-                setLineErrors([]);
-                setAssign({});
-                setFile(
-                  f
-                    ? {
-                        name: f.name,
-                        blob: f,
-                        head: new TextDecoder('windows-1252').decode(await f.slice(0, 4096).arrayBuffer()),
-                      }
-                    : null,
-                );
-              }}
-            />
-            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              Exports from online banking: CSV, OFX or QFX (Quicken), or CAMT.053 XML.
-            </p>
-          </div>
+          <TextField
+            id="imp-file"
+            label="Statement file"
+            type="file"
+            accept=".csv,.txt,.ofx,.qfx,.xml,text/csv,application/xml"
+            className="py-2"
+            onChange={async (e) => {
+              const f = e.target.files?.[0];
+              setError(null);
+              setLineErrors([]);
+              setAssign({});
+              setFile(
+                f
+                  ? {
+                      name: f.name,
+                      blob: f,
+                      head: new TextDecoder('windows-1252').decode(await f.slice(0, 4096).arrayBuffer()),
+                    }
+                  : null,
+              );
+            }}
+            hint="Exports from online banking: CSV, OFX or QFX (Quicken), or CAMT.053 XML."
+          />
           <StepButtons onBack={onClose} backLabel="Cancel">
             <Button onClick={next} disabled={!file || !account} busy={busy}>
               Continue
