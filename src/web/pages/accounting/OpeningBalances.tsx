@@ -176,25 +176,28 @@ export const OpeningBalancesDialog = ({
             <Plus className="h-4 w-4" aria-hidden="true" /> Add line
           </Button>
           <dl className="grid grid-cols-3 gap-3 rounded-lg bg-slate-50 p-3 text-sm dark:bg-slate-800/60">
-            <div>
-              <dt className="text-xs text-slate-500 dark:text-slate-400">Total debits</dt>
-              <dd className="font-medium text-slate-900 dark:text-white">
-                <Money minor={totalDebit} currency={currency} />
-              </dd>
-            </div>
-            <div>
-              <dt className="text-xs text-slate-500 dark:text-slate-400">Total credits</dt>
-              <dd className="font-medium text-slate-900 dark:text-white">
-                <Money minor={totalCredit} currency={currency} />
-              </dd>
-            </div>
-            <div>
-              <dt className="text-xs text-slate-500 dark:text-slate-400">To Opening balance equity</dt>
-              <dd className="font-medium text-slate-900 dark:text-white" data-testid="ob-difference">
-                <Money minor={Math.abs(difference)} currency={currency} />{' '}
-                {difference > 0 ? '(credit)' : difference < 0 ? '(debit)' : ''}
-              </dd>
-            </div>
+            {(
+              [
+                ['Total debits', totalDebit, ''],
+                ['Total credits', totalCredit, ''],
+                [
+                  'To Opening balance equity',
+                  Math.abs(difference),
+                  difference > 0 ? '(credit)' : difference < 0 ? '(debit)' : '',
+                ],
+              ] as const
+            ).map(([label, amount, side]) => (
+              <div key={label}>
+                <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+                <dd
+                  className="font-medium text-slate-900 dark:text-white"
+                  data-testid={label === 'To Opening balance equity' ? 'ob-difference' : undefined}
+                >
+                  <Money minor={amount} currency={currency} />
+                  {side ? ` ${side}` : ''}
+                </dd>
+              </div>
+            ))}
           </dl>
           {error ? <Alert>{error}</Alert> : null}
           <div className="flex justify-end gap-2 border-t border-slate-200 pt-4 dark:border-slate-800">

@@ -46,15 +46,10 @@ type Open =
   | 'refund'
   | `refund-note:${string}`;
 
-export const InvoiceView = ({
-  invoiceId,
-  onBack,
-  onEdit,
-}: {
-  invoiceId: string;
-  onBack: () => void;
-  onEdit: () => void;
-}) => {
+/** Where the view's Back and Edit go. */
+type Navigation = { onBack: () => void; onEdit: () => void };
+
+export const InvoiceView = ({ invoiceId, ...nav }: Navigation & { invoiceId: string }) => {
   const query = useInvoice(invoiceId);
   const invoice = query.data;
   if (query.isLoading) {
@@ -72,24 +67,16 @@ export const InvoiceView = ({
     return (
       <div className="mx-auto max-w-xl space-y-4 py-10">
         <Alert>{query.error?.message ?? 'Invoice not found.'}</Alert>
-        <Button variant="secondary" onClick={onBack}>
+        <Button variant="secondary" onClick={nav.onBack}>
           Back to invoices
         </Button>
       </div>
     );
   }
-  return <InvoiceDetail invoice={invoice} onBack={onBack} onEdit={onEdit} />;
+  return <InvoiceDetail invoice={invoice} {...nav} />;
 };
 
-const InvoiceDetail = ({
-  invoice,
-  onBack,
-  onEdit,
-}: {
-  invoice: Invoice;
-  onBack: () => void;
-  onEdit: () => void;
-}) => {
+const InvoiceDetail = ({ invoice, onBack, onEdit }: Navigation & { invoice: Invoice }) => {
   const { can } = useCompany();
   const { base } = useOrgPath();
   const [open, setOpen] = useState<Open>(null);
