@@ -310,10 +310,13 @@ const accountRef = {
   subtype: z.string(),
 };
 
+/** What a report over dates says first: its currency and the dates it covers. */
+const reportRange = { currency: z.string(), from: z.string(), to: z.string() };
+/** The same for a report that may run from the beginning of the books (`from` null). */
+const reportSince = { ...reportRange, from: z.string().nullable() };
+
 export const trialBalanceSchema = z.object({
-  currency: z.string(),
-  from: z.string().nullable(),
-  to: z.string(),
+  ...reportSince,
   rows: z.array(
     z.object({
       ...accountRef,
@@ -335,9 +338,7 @@ export type TrialBalance = z.infer<typeof trialBalanceSchema>;
 const statementLine = z.object({ ...accountRef, amount: z.number(), previousAmount: z.number().optional() });
 
 export const incomeStatementSchema = z.object({
-  currency: z.string(),
-  from: z.string(),
-  to: z.string(),
+  ...reportRange,
   previousFrom: z.string(),
   previousTo: z.string(),
   income: z.array(statementLine),
@@ -378,9 +379,7 @@ export const balanceSheetSchema = z.object({
 export type BalanceSheet = z.infer<typeof balanceSheetSchema>;
 
 export const cashFlowSchema = z.object({
-  currency: z.string(),
-  from: z.string(),
-  to: z.string(),
+  ...reportRange,
   netIncome: z.number(),
   operating: z.array(statementLine),
   investing: z.array(statementLine),
@@ -441,9 +440,7 @@ export const journalReportQuerySchema = z.object({
 
 /** GET /reports/journal: posted entries with their lines, a page at a time. */
 export const journalReportSchema = z.object({
-  currency: z.string(),
-  from: z.string().nullable(),
-  to: z.string(),
+  ...reportSince,
   entries: z.array(
     z.object({
       id: z.string(),
@@ -467,9 +464,7 @@ export const accountTransactionsQuerySchema = journalReportQuerySchema.extend({
 
 /** GET /reports/account-transactions: each line with the other side of its entry. */
 export const accountTransactionsSchema = z.object({
-  currency: z.string(),
-  from: z.string().nullable(),
-  to: z.string(),
+  ...reportSince,
   rows: z.array(
     z.object({
       entryId: z.string(),
