@@ -18,14 +18,8 @@ import { Alert, Card, CardHeader } from '../../components/ui/Card.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { ApplyCreditDialog, RefundDialog } from './CreditDialogs.tsx';
-import {
-  CreditNoteDialog,
-  DeleteDraftDialog,
-  EmailDialog,
-  PaymentDialog,
-  SendDialog,
-  VoidDialog,
-} from './InvoiceDialogs.tsx';
+import { DeleteDraftDialog, SendDialog } from './DraftDialogs.tsx';
+import { CreditNoteDialog, EmailDialog, PaymentDialog, VoidDialog } from './InvoiceDialogs.tsx';
 import { useCustomerCredit, useInvoice, useInvoicingMutation, useOrgPath } from './invoicesApi.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { RecordHeader, StatusBadge, errorMessage, formatDate } from './parts.tsx';
