@@ -27,6 +27,18 @@ import { createMoneyAccount } from '../../src/server/modules/wallet/service.ts';
 // --keep leaves the database (its URL or folder is printed) for EXPLAIN.
 
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  // Without this, --help was taken as no option at all and ran the full million-line benchmark.
+  console.log(`Usage: node --import tsx scripts/bench/transactions.ts [options]
+  --rows N         lines per imported CSV file (default 100000)
+  --total N        import files until the company holds N lines (default 1000000)
+  --new-company    then import one more file into a brand-new company of the same database
+  --keep           leave the database (its URL or folder is printed) for EXPLAIN
+  --json           print only the JSON report
+PostgreSQL: set DATABASE_URL (a server this machine can read /proc of, for the backends' CPU time);
+a fresh database is created beside it. Without DATABASE_URL: a fresh PGlite in a temp folder.`);
+  process.exit(0);
+}
 const arg = (name: string, fallback: number) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
