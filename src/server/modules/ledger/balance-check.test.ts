@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client.ts';
-import { createTestDatabase } from '../../testing/db.ts';
+import { describe, expect, it } from 'vitest';
+import { setUpTestDatabase } from '../../testing/per-file-app.ts';
 import type { Executor } from './queries.ts';
 import { createTestOrganization } from '../../testing/companies.ts';
 
@@ -9,13 +8,7 @@ import { createTestOrganization } from '../../testing/companies.ts';
 // commit, over every entry posted in it. These write SQL by hand, as a buggy module or an
 // operator could, and expect the database to refuse.
 
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  handle = await createTestDatabase();
-});
-afterAll(async () => {
-  await handle?.close();
-});
+const handle = setUpTestDatabase();
 
 type Org = Awaited<ReturnType<typeof createTestOrganization>>;
 

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.ts';
-import type { DatabaseHandle } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { createTestDatabase } from '../../testing/db.ts';
+import { setUpTestDatabase } from '../../testing/per-file-app.ts';
 import { updateLedgerSettings } from './accounts.ts';
 import { type BulkEntryInput, postEntriesInBulk } from './bulk.ts';
 import { type PostJournalEntryInput, postJournalEntry } from './posting.ts';
@@ -14,13 +13,7 @@ import { createTestOrganization } from '../../testing/companies.ts';
 // (issue 13 §3). Each bad input below is given to both paths and must be refused by both
 // with the same code, writing nothing.
 
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  handle = await createTestDatabase();
-});
-afterAll(async () => {
-  await handle?.close();
-});
+const handle = setUpTestDatabase();
 
 type Org = Awaited<ReturnType<typeof createTestOrganization>>;
 

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.ts';
 import { currencyExponent, parseDecimalToMinor } from '../../../shared/money.ts';
-import type { DatabaseHandle } from '../../db/client.ts';
-import { createTestDatabase, testDatabaseKind } from '../../testing/db.ts';
+import { testDatabaseKind } from '../../testing/db.ts';
+import { setUpTestDatabase } from '../../testing/per-file-app.ts';
 import { type ToolBalances, hledgerBalances, ledgerBalances } from './corpus-balances.ts';
 import { toolAvailable } from './external.ts';
 import { importJournal } from './hledger.ts';
@@ -32,13 +32,7 @@ const expected = JSON.parse(
 ) as Record<string, Expectation>;
 const tools = { hledger: await toolAvailable('hledger'), ledger: await toolAvailable('ledger') };
 
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  handle = await createTestDatabase();
-});
-afterAll(async () => {
-  await handle?.close();
-});
+const handle = setUpTestDatabase();
 
 const files = hasCorpus
   ? fs.readdirSync(corpusDir).filter((f) => /\.(journal|ledger|dat|hledger|j)$/.test(f))

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.ts';
-import type { DatabaseHandle } from '../../db/client.ts';
-import { createTestDatabase, testDatabaseKind } from '../../testing/db.ts';
+import { testDatabaseKind } from '../../testing/db.ts';
+import { setUpTestDatabase } from '../../testing/per-file-app.ts';
 import { importJournal, planJournalImport } from './hledger.ts';
 import { trialBalance } from './reports.ts';
 import { createTestOrganization } from '../../testing/companies.ts';
@@ -9,13 +9,7 @@ import { createTestOrganization } from '../../testing/companies.ts';
 // One journal per syntax point (issue 12 §5), all written for this test: each is imported
 // into a fresh company and its trial balance checked by account name, or refused at the line.
 
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  handle = await createTestDatabase();
-});
-afterAll(async () => {
-  await handle?.close();
-});
+const handle = setUpTestDatabase();
 
 const j = (...lines: string[]) => `${lines.join('\n')}\n`;
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.ts';
-import type { DatabaseHandle } from '../../db/client.ts';
-import { createTestDatabase, testDatabaseKind } from '../../testing/db.ts';
+import { testDatabaseKind } from '../../testing/db.ts';
+import { setUpTestDatabase } from '../../testing/per-file-app.ts';
 import { archiveAccountForTest, keptBalancesMismatch } from './test-helpers.ts';
 import { createAccount, updateLedgerSettings } from './accounts.ts';
 import { closeFiscalYear, postOpeningBalances, reopenFiscalYear } from './fiscal.ts';
@@ -16,13 +16,22 @@ import {
 import { postJournalEntry, reverseJournalEntry } from './posting.ts';
 import { createTestOrganization } from '../../testing/companies.ts';
 
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  handle = await createTestDatabase();
-});
-afterAll(async () => {
-  await handle?.close();
-});
+const handle = setUpTestDatabase();
+
+type TestOrganization = Awaited<ReturnType<typeof createTestOrganization>>;
+
+/** A manual sale: Dr bank, Cr sales, `amount` minor units on `date`. */
+const postSale = (org: TestOrganization, date: string, amount: number) =>
+  postJournalEntry(handle.db, {
+    organizationId: org.id,
+    date,
+    source: 'manual',
+    actorUserId: 'u1',
+    lines: [
+      { accountId: org.accounts.bank!, debit: amount },
+      { accountId: org.accounts.sales!, credit: amount },
+    ],
+  });
 
 const expectAppError = async (promise: Promise<unknown>, code: string) => {
   const error = await promise.then(
@@ -208,16 +217,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
 
   it('reverses a posted entry once, linked to the original', async () => {
     const org = await createTestOrganization(handle.db);
-    const entry = await postJournalEntry(handle.db, {
-      organizationId: org.id,
-      date: '2026-05-01',
-      source: 'manual',
-      actorUserId: 'u1',
-      lines: [
-        { accountId: org.accounts.bank!, debit: 700 },
-        { accountId: org.accounts.sales!, credit: 700 },
-      ],
-    });
+    const entry = await postSale(org, '2026-05-01', 700);
     const reversal = await reverseJournalEntry(handle.db, {
       organizationId: org.id,
       entryId: entry.id,
@@ -511,16 +511,7 @@ describe('concurrency', () => {
 describe(`database guards (${testDatabaseKind()})`, () => {
   it('rejects a direct UPDATE or DELETE of a posted line or entry', async () => {
     const org = await createTestOrganization(handle.db);
-    const entry = await postJournalEntry(handle.db, {
-      organizationId: org.id,
-      date: '2026-08-01',
-      source: 'manual',
-      actorUserId: 'u1',
-      lines: [
-        { accountId: org.accounts.bank!, debit: 100 },
-        { accountId: org.accounts.sales!, credit: 100 },
-      ],
-    });
+    const entry = await postSale(org, '2026-08-01', 100);
     await expect(
       sql`update journal_lines set debit = 999 where organization_id = ${org.id} and entry_id = ${entry.id}`.execute(
         handle.db,
@@ -586,16 +577,7 @@ describe(`database guards (${testDatabaseKind()})`, () => {
 
   it('refuses lines slipped into an entry posted in an earlier transaction', async () => {
     const org = await createTestOrganization(handle.db);
-    const entry = await postJournalEntry(handle.db, {
-      organizationId: org.id,
-      date: '2026-08-01',
-      source: 'manual',
-      actorUserId: 'u1',
-      lines: [
-        { accountId: org.accounts.bank!, debit: 100 },
-        { accountId: org.accounts.sales!, credit: 100 },
-      ],
-    });
+    const entry = await postSale(org, '2026-08-01', 100);
     await expect(
       sql`insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, debit, credit)
           values (${org.id}, ${entry.id}, 3, ${org.accounts.bank!}, '2026-08-01', ${entry.number}, 50, 0),
