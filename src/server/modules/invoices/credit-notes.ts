@@ -5,19 +5,17 @@ import { type creditNoteInputSchema, formatDocumentNumber } from '../../../share
 import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import { lineRows, loadCompany, prepareLines, toBase } from './common.ts';
 import { addCredit, takeBackKeptCredit } from './credit-pool.ts';
 import {
-  actorOf,
   addEvent,
   describeAmount,
-  lockInvoice,
   refuseBeforeIssue,
   refuseTransition,
   settleInvoice,
+  withLockedInvoice,
 } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
 import { selectTaxRates, takeDocumentNumber, lockInvoiceDocument } from './queries.ts';
@@ -34,10 +32,8 @@ export const createCreditNote = (
   member: MemberContext,
   { invoiceId, ...input }: z.output<typeof creditNoteInputSchema> & { invoiceId: string },
 ) =>
-  inTransaction(ctx.database.db, async (trx) => {
-    const actor = actorOf(ctx, member);
+  withLockedInvoice(ctx, member, invoiceId, async (trx, actor, row) => {
     const { organizationId } = actor;
-    const row = await lockInvoice(trx, organizationId, invoiceId);
     const currency = row.currency;
     if (row.status === 'draft') throw refuseTransition('credited', row.status, 'Edit the draft instead.');
     if (row.status === 'void')
@@ -240,10 +236,8 @@ export const voidCreditNote = (
   member: MemberContext,
   { invoiceId, creditNoteId }: { invoiceId: string; creditNoteId: string },
 ) =>
-  inTransaction(ctx.database.db, async (trx) => {
-    const actor = actorOf(ctx, member);
+  withLockedInvoice(ctx, member, invoiceId, async (trx, actor, row) => {
     const { organizationId } = actor;
-    const row = await lockInvoice(trx, organizationId, invoiceId);
     const note = await lockInvoiceDocument(trx, 'credit_notes', organizationId, invoiceId, creditNoteId);
     if (!note) throw notFound('Credit note not found.');
     if (note.status === 'void')

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
-import type { CustomerCredit } from '../../../shared/invoice-credit.ts';
+import type { CreditEntryKind, CustomerCredit } from '../../../shared/invoice-credit.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
@@ -21,15 +21,6 @@ import { type Executor, sameCompany } from './queries.ts';
 // at the pool's average (all of it when the pool is emptied), so the liability account always
 // equals the sum of the entries; a difference between that and what the receivable or the
 // cash moves by is an exchange gain or loss, as with payments.
-
-export type CreditEntryKind =
-  | 'overpayment'
-  | 'credit_note'
-  | 'applied'
-  | 'refund'
-  | 'payment_removed'
-  | 'credit_note_voided'
-  | 'exchange';
 
 export type EntryInput = {
   customerId: string;

@@ -27,8 +27,8 @@ import {
   describeAmount,
   exchangeLine,
   exchangeWords,
-  lockInvoice,
   refuseTransition,
+  withLockedInvoice,
 } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
 import type { Executor } from './queries.ts';
@@ -191,10 +191,8 @@ export const refundForInvoice = (
   member: MemberContext,
   input: z.output<typeof refundInputSchema> & { invoiceId: string },
 ): Promise<Invoice> =>
-  inTransaction(ctx.database.db, async (trx) => {
-    const actor = actorOf(ctx, member);
+  withLockedInvoice(ctx, member, input.invoiceId, async (trx, actor, row) => {
     const { invoiceId, ...refund } = input;
-    const row = await lockInvoice(trx, actor.organizationId, invoiceId);
     if (row.status === 'draft')
       throw refuseTransition('refunded', row.status, 'Nothing has been paid on a draft.');
     if (row.status === 'void')
@@ -214,11 +212,9 @@ export const refundCreditNote = (
   member: MemberContext,
   input: z.output<typeof refundInputSchema> & { invoiceId: string; creditNoteId: string },
 ): Promise<Invoice> =>
-  inTransaction(ctx.database.db, async (trx) => {
-    const actor = actorOf(ctx, member);
+  withLockedInvoice(ctx, member, input.invoiceId, async (trx, actor, row) => {
     const { organizationId } = actor;
     const { invoiceId, creditNoteId, ...refund } = input;
-    const row = await lockInvoice(trx, organizationId, invoiceId);
     const note = await trx
       .selectFrom('credit_notes')
       .select(['id', 'number', 'status', 'to_credit', 'currency'])

@@ -4,23 +4,21 @@ import type { Invoice } from '../../../shared/invoices.ts';
 import { badRequest } from '../../../shared/errors.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { inTransaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry } from '../ledger/posting.ts';
 import { loadCompany, toBase } from './common.ts';
 import { creditPool, insertEntry, lockCustomer, refuseMoreThanCredit, releasedBase } from './credit-pool.ts';
 import {
-  actorOf,
   addEvent,
   describeAmount,
   exchangeLine,
   exchangeWords,
-  lockInvoice,
   refuseBeforeIssue,
   refuseUnpayable,
   settleInvoice,
   settledWords,
+  withLockedInvoice,
 } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
 
@@ -44,12 +42,10 @@ export const applyCredit = (
   member: MemberContext,
   input: z.output<typeof applyCreditInputSchema> & { customerId: string },
 ): Promise<Invoice> =>
-  inTransaction(ctx.database.db, async (trx) => {
-    const actor = actorOf(ctx, member);
+  // Lock order everywhere: invoice, then customer.
+  withLockedInvoice(ctx, member, input.invoiceId, async (trx, actor, row) => {
     const { organizationId } = actor;
     const { customerId } = input;
-    // Lock order everywhere: invoice, then customer.
-    const row = await lockInvoice(trx, organizationId, input.invoiceId);
     const customer = await lockCustomer(trx, organizationId, customerId);
     if (row.customer_id !== customerId) {
       throw badRequest(

@@ -1,6 +1,7 @@
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import { formatMinorPlain } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import type { PostingLineInput } from '../ledger/posting.ts';
@@ -22,6 +23,22 @@ export const actorOf = (ctx: AppContext, member: MemberContext): Actor => ({
 });
 
 export type InvoiceRow = NonNullable<Awaited<ReturnType<typeof selectInvoice>>>;
+type LockedInvoice = Awaited<ReturnType<typeof lockInvoice>>;
+
+/**
+ * The shape of a change to one invoice: in a transaction, as the member, with the invoice
+ * locked (404 if it is not in the company) before anything else.
+ */
+export const withLockedInvoice = <T>(
+  ctx: AppContext,
+  member: MemberContext,
+  invoiceId: string,
+  work: (trx: Executor, actor: Actor, row: LockedInvoice) => Promise<T>,
+) =>
+  inTransaction(ctx.database.db, async (trx) => {
+    const actor = actorOf(ctx, member);
+    return work(trx, actor, await lockInvoice(trx, actor.organizationId, invoiceId));
+  });
 
 /** The invoice row, locked for the transaction, with its currency trimmed; 404 if missing. */
 export const lockInvoice = async (db: Executor, organizationId: string, id: string) => {

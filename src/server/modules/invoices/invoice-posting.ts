@@ -8,7 +8,14 @@ import type { MemberContext } from '../../http/tenancy.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import { loadCompany, splitToBase, toBase } from './common.ts';
-import { type Actor, actorOf, addEvent, lockInvoice, refuseTransition } from './documents.ts';
+import {
+  type Actor,
+  actorOf,
+  addEvent,
+  lockInvoice,
+  refuseTransition,
+  withLockedInvoice,
+} from './documents.ts';
 import { emailInvoice } from './email.ts';
 import { auditInvoice, getInvoice } from './invoice-read.ts';
 import { type Executor, selectCustomer, selectLines, selectTaxRates, takeDocumentNumber } from './queries.ts';
@@ -133,10 +140,8 @@ export const voidInvoice = (
   member: MemberContext,
   { invoiceId: id, reason }: { invoiceId: string; reason: string },
 ) =>
-  inTransaction(ctx.database.db, async (trx) => {
-    const actor = actorOf(ctx, member);
+  withLockedInvoice(ctx, member, id, async (trx, actor, row) => {
     const { organizationId } = actor;
-    const row = await lockInvoice(trx, organizationId, id);
     if (row.status === 'draft') throw refuseTransition('voided', row.status, 'Delete the draft instead.');
     if (row.status === 'void') throw refuseTransition('voided', row.status, 'It is already void.');
     if (row.amount_paid > 0) {

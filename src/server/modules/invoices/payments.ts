@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { badRequest, notFound } from '../../../shared/errors.ts';
 import type { Invoice, paymentInputSchema } from '../../../shared/invoices.ts';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
@@ -17,17 +16,16 @@ import { addCredit, takeBackKeptCredit } from './credit-pool.ts';
 import {
   type Actor,
   type InvoiceRow,
-  actorOf,
   addEvent,
   describeAmount,
   exchangeLine,
   exchangeWords,
-  lockInvoice,
   refuseBeforeIssue,
   refuseIfFromBankLine,
   refuseUnpayable,
   settleInvoice,
   settledWords,
+  withLockedInvoice,
 } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
 import { type Executor, lockInvoiceDocument } from './queries.ts';
@@ -49,10 +47,8 @@ export const recordPayment = (
   member: MemberContext,
   { invoiceId, ...input }: z.output<typeof paymentInputSchema> & { invoiceId: string },
 ) =>
-  inTransaction(ctx.database.db, async (trx) => {
-    const actor = actorOf(ctx, member);
+  withLockedInvoice(ctx, member, invoiceId, async (trx, actor, row) => {
     const { organizationId } = actor;
-    const row = await lockInvoice(trx, organizationId, invoiceId);
     const currency = row.currency;
     refuseUnpayable(row.status, 'Record the money against another invoice.');
     if (input.amount > row.amount_due && !input.keepExcessAsCredit) {
@@ -250,10 +246,8 @@ export const deletePayment = (
   member: MemberContext,
   { invoiceId, paymentId }: { invoiceId: string; paymentId: string },
 ): Promise<Invoice> =>
-  inTransaction(ctx.database.db, async (trx) => {
-    const actor = actorOf(ctx, member);
+  withLockedInvoice(ctx, member, invoiceId, async (trx, actor, row) => {
     const { organizationId } = actor;
-    const row = await lockInvoice(trx, organizationId, invoiceId);
     const payment = await lockInvoiceDocument(trx, 'invoice_payments', organizationId, invoiceId, paymentId);
     if (!payment) throw notFound('Payment not found.');
     // A payment matched to a bank line is removed by unmatching the line (decision 0026).
