@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
+import { expect } from 'vitest';
 import { cashPositionOf } from '../../shared/cash.ts';
 import type { BalanceSheet } from '../../shared/ledger.ts';
-import type { WalletSummary } from '../../shared/wallet.ts';
+import type { MoneyAccount, WalletSummary } from '../../shared/wallet.ts';
 import type { App } from '../app.ts';
 import type { Executor } from '../db/transaction.ts';
 import type { TestCompany } from './companies.ts';
@@ -56,4 +57,15 @@ export const threeScreens = async (app: App, db: Executor, company: TestCompany,
     balanced: bs.balanced,
     trialBalance: Number(tb.rows[0]?.diff ?? 0),
   };
+};
+
+/** Adds a USD bank account through the API as the wallet page does; it must be created. */
+export const addTestBankAccount = async (
+  client: { post: (url: string, body: unknown) => Promise<{ status: number; body: any }> },
+  name: string,
+  openingDate: string,
+): Promise<MoneyAccount> => {
+  const res = await client.post('/wallet/accounts', { name, kind: 'bank', currency: 'USD', openingDate });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
 };

@@ -3,8 +3,10 @@ import type { Transaction } from '../../../shared/transactions.ts';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { createTestApp } from '../../testing/app.ts';
+import { expectRefusal } from '../../testing/api.ts';
 import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
 import { type InvoicingFixture, api, setUpInvoicing } from '../../testing/invoices.ts';
+import { addTestBankAccount } from '../../testing/money.ts';
 import { assertNotReconciled } from './guard.ts';
 import {
   deleteBankTransactions,
@@ -38,14 +40,7 @@ beforeAll(async () => {
   expect(wallet.status, JSON.stringify(wallet.body)).toBe(200);
   bank = (wallet.body.accounts as MoneyAccount[]).find((a) => a.ledgerAccountId === fx.bankId)!;
   expect(bank).toBeDefined();
-  const added = await client.post('/wallet/accounts', {
-    name: 'Savings',
-    kind: 'bank',
-    currency: 'USD',
-    openingDate: '2026-01-01',
-  });
-  expect(added.status, JSON.stringify(added.body)).toBe(201);
-  savings = added.body;
+  savings = await addTestBankAccount(client, 'Savings', '2026-01-01');
 }, 60_000);
 
 afterAll(async () => {
@@ -195,18 +190,15 @@ describe('every cash movement is in the register', () => {
       },
     ]) {
       const res = await client.patch(`/transactions/${line.id}`, body);
-      expect(res.status, JSON.stringify(body)).toBe(409);
-      expect(res.body.error.code).toBe('transaction_is_payment');
+      expectRefusal(res, 409, 'transaction_is_payment');
     }
     const del = await client.delete(`/transactions/${line.id}`);
-    expect(del.status).toBe(409);
-    expect(del.body.error.code).toBe('transaction_is_payment');
+    expectRefusal(del, 409, 'transaction_is_payment');
     const bulk = await client.post('/transactions/bulk-categorize', {
       transactionIds: [line.id],
       categoryAccountId: income.id,
     });
-    expect(bulk.status).toBe(409);
-    expect(bulk.body.error.code).toBe('transactions_locked');
+    expectRefusal(bulk, 409, 'transactions_locked');
     expect(await row(line.id)).toEqual(before);
     const noted = await client.patch(`/transactions/${line.id}`, { notes: 'Paid early' });
     expect(noted.status, JSON.stringify(noted.body)).toBe(200);

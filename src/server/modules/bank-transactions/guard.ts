@@ -1,5 +1,6 @@
 import { conflict } from '../../../shared/errors.ts';
 import type { Executor } from '../../db/transaction.ts';
+import { bankLinesWithAccount } from './read.ts';
 
 // A completed reconciliation locks its lines (issue 13 §7): editing, categorising, deleting,
 // reversing, matching or unmatching one is refused with a 409 that names the statement date,
@@ -35,13 +36,9 @@ export const findReconciledLines = async (
   which: { ids: string[] } | { source: { kind: 'invoice_payment' | 'refund'; id: string } },
 ): Promise<ReconciledLine[]> => {
   if ('ids' in which && which.ids.length === 0) return [];
-  let q = db
-    .selectFrom('bank_transactions as t')
+  let q = bankLinesWithAccount(db)
     .innerJoin('reconciliations as r', (j) =>
       j.onRef('r.organization_id', '=', 't.organization_id').onRef('r.id', '=', 't.reconciliation_id'),
-    )
-    .innerJoin('money_accounts as m', (j) =>
-      j.onRef('m.organization_id', '=', 't.organization_id').onRef('m.id', '=', 't.money_account_id'),
     )
     .select(['t.id', 'r.id as reconciliation_id', 'r.statement_date', 'm.name'])
     .where('t.organization_id', '=', organizationId)

@@ -2,8 +2,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
 import { createTestApp } from '../../testing/app.ts';
+import { expectRefusal } from '../../testing/api.ts';
 import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
 import { api, type InvoicingFixture, setUpInvoicing } from '../../testing/invoices.ts';
+import { addTestBankAccount } from '../../testing/money.ts';
 
 // No cash movement of a document is dated before its money account's opening date (issue 13):
 // hand-typed lines were refused already; invoice payments and refunds write their register
@@ -23,14 +25,7 @@ beforeAll(async () => {
   company = await createTestCompany(t.app);
   fx = await setUpInvoicing(t.app, t.database, company);
   client = api(t.app, company);
-  const res = await client.post('/wallet/accounts', {
-    name: 'Savings',
-    kind: 'bank',
-    currency: 'USD',
-    openingDate: '2026-11-10',
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  savings = res.body;
+  savings = await addTestBankAccount(client, 'Savings', '2026-11-10');
 });
 afterAll(async () => {
   await t?.close();
@@ -83,8 +78,7 @@ describe('document cash lines before the opening date', () => {
       amount: 10_000,
       depositAccountId: savings.ledgerAccountId,
     });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('before_opening');
+    expectRefusal(res, 400, 'before_opening');
     expect(res.body.error.message).toMatch(/Savings/);
     expect(res.body.error.message).toMatch(/2026-11-10/);
     expect(await snapshot()).toEqual(before);
@@ -116,8 +110,7 @@ describe('document cash lines before the opening date', () => {
       date: '2026-11-09',
       moneyAccountId: savings.id,
     });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('before_opening');
+    expectRefusal(res, 400, 'before_opening');
     expect(res.body.error.message).toMatch(/Savings opens on 2026-11-10/);
     expect(await snapshot()).toEqual(before);
 

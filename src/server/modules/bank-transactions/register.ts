@@ -4,6 +4,7 @@ import { descriptionKey } from '../../../shared/transactions.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { nextDedupeKey } from './keys.ts';
 import { insertBankTransactions } from './writes.ts';
+import { bankLinesWithAccount } from './read.ts';
 
 // Every cash movement is in the register (issue 13): a document that moves money in or out of
 // a money account — an invoice payment, its removal, a refund — writes one register line with
@@ -154,11 +155,7 @@ export const reverseDocumentLines = async (
 
 /** The register lines of a document, oldest first (the movement, then its removal if any). */
 export const documentLines = (db: Executor, organizationId: string, source: DocumentSource) =>
-  db
-    .selectFrom('bank_transactions as t')
-    .innerJoin('money_accounts as m', (j) =>
-      j.onRef('m.organization_id', '=', 't.organization_id').onRef('m.id', '=', 't.money_account_id'),
-    )
+  bankLinesWithAccount(db)
     .select([
       't.id',
       't.money_account_id',

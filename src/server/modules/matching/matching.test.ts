@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../testing/app.ts';
+import { expectRefusal } from '../../testing/api.ts';
 import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
 import { api, ensureLedger, systemAccount } from '../../testing/invoices.ts';
+import { addTestBankAccount } from '../../testing/money.ts';
 import { recordDocumentLine } from '../bank-transactions/register.ts';
 import { trialBalanceDifference } from '../transactions/test-helpers.ts';
 
@@ -30,26 +32,14 @@ const setUp = async (name = 'Matching Co'): Promise<Setup> => {
   const company = await createTestCompany(t.app, { name });
   await ensureLedger(t.database, company);
   const client = api(t.app, company);
-  const money = await client.post('/wallet/accounts', {
-    name: 'Operating account',
-    kind: 'bank',
-    currency: 'USD',
-    openingDate: '2026-01-01',
-  });
-  expect(money.status, JSON.stringify(money.body)).toBe(201);
+  const moneyAccount = await addTestBankAccount(client, 'Operating account', '2026-01-01');
   const customer = await client.post('/customers', { name: 'Northwind Traders', email: 'n@example.com' });
   expect(customer.status).toBe(201);
-  const account = await t.database.db
-    .selectFrom('money_accounts')
-    .select('ledger_account_id')
-    .where('organization_id', '=', company.id)
-    .where('id', '=', money.body.id)
-    .executeTakeFirstOrThrow();
   return {
     company,
     client,
-    moneyAccountId: money.body.id,
-    ledgerAccountId: account.ledger_account_id,
+    moneyAccountId: moneyAccount.id,
+    ledgerAccountId: moneyAccount.ledgerAccountId,
     receivableId: await systemAccount(t.database, company.id, 'accounts_receivable'),
     customerId: customer.body.id,
   };
@@ -77,6 +67,17 @@ const line = async (s: Setup, amount: number, description: string, date = '2026-
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   expect(res.body.categoryKind).toBe('none');
   return res.body.id as string;
+};
+
+/** Confirms a match of the bank line (POST /transactions/:id/match). */
+const matchLine = (s: Setup, lineId: string, body: unknown, headers?: Record<string, string>) =>
+  s.client.post(`/transactions/${lineId}/match`, body, headers);
+
+/** Matches the bank line to invoices; the match must be made. */
+const matchInvoices = async (s: Setup, lineId: string, invoices: { invoiceId: string; amount: number }[]) => {
+  const res = await matchLine(s, lineId, { invoices });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
 };
 
 const ledgerBalance = async (companyId: string, accountId: string) => {
@@ -196,7 +197,7 @@ describe('suggestions', () => {
     const bankBefore = await ledgerBalance(s.company.id, s.ledgerAccountId);
     for (const l of res.body.lines) {
       const top = l.suggestions[0];
-      const confirmed = await s.client.post(`/transactions/${l.transactionId}/match`, {
+      const confirmed = await matchLine(s, l.transactionId, {
         invoices: [{ invoiceId: top.invoiceId, amount: top.amount }],
       });
       expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
@@ -221,7 +222,7 @@ describe('confirming and unmatching a match to invoices', () => {
     const arBefore = await ledgerBalance(s.company.id, s.receivableId);
     const before = await snapshot(s.company.id);
 
-    const res = await s.client.post(`/transactions/${tx}/match`, {
+    const res = await matchLine(s, tx, {
       invoices: [{ invoiceId: inv.id, amount: 20_000 }],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -270,8 +271,7 @@ describe('confirming and unmatching a match to invoices', () => {
 
     // Removing the payment from the invoice is refused: unmatch instead.
     const del = await s.client.delete(`/invoices/${inv.id}/payments/${payment.id}`);
-    expect(del.status).toBe(409);
-    expect(del.body.error.code).toBe('payment_matched_to_bank_line');
+    expectRefusal(del, 409, 'payment_matched_to_bank_line');
 
     const un = await s.client.delete(`/transactions/${tx}/match`);
     expect(un.status, JSON.stringify(un.body)).toBe(200);
@@ -290,9 +290,9 @@ describe('confirming and unmatching a match to invoices', () => {
     // A retried confirmation with the same Idempotency-Key answers as the first did, once.
     const key = { 'idempotency-key': `match-${tx}` };
     const body = { invoices: [{ invoiceId: inv.id, amount: 20_000 }] };
-    const first = await s.client.post(`/transactions/${tx}/match`, body, key);
+    const first = await matchLine(s, tx, body, key);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
-    const replay = await s.client.post(`/transactions/${tx}/match`, body, key);
+    const replay = await matchLine(s, tx, body, key);
     expect(replay.status).toBe(200);
     expect(replay.raw.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
@@ -300,7 +300,7 @@ describe('confirming and unmatching a match to invoices', () => {
     expect((await s.client.delete(`/transactions/${tx}/match`)).status).toBe(200);
 
     // It can be matched again after unmatching.
-    const again = await s.client.post(`/transactions/${tx}/match`, {
+    const again = await matchLine(s, tx, {
       invoices: [{ invoiceId: inv.id, amount: 20_000 }],
     });
     expect(again.status).toBe(200);
@@ -312,7 +312,7 @@ describe('confirming and unmatching a match to invoices', () => {
     const b = await invoice(s, 5_000);
     const c = await invoice(s, 9_000);
     const both = await line(s, 15_000, 'Two invoices');
-    const res = await s.client.post(`/transactions/${both}/match`, {
+    const res = await matchLine(s, both, {
       invoices: [
         { invoiceId: a.id, amount: 10_000 },
         { invoiceId: b.id, amount: 5_000 },
@@ -325,21 +325,9 @@ describe('confirming and unmatching a match to invoices', () => {
 
     const first = await line(s, 4_000, 'Part one');
     const second = await line(s, 5_000, 'Part two');
-    expect(
-      (
-        await s.client.post(`/transactions/${first}/match`, {
-          invoices: [{ invoiceId: c.id, amount: 4_000 }],
-        })
-      ).status,
-    ).toBe(200);
+    await matchInvoices(s, first, [{ invoiceId: c.id, amount: 4_000 }]);
     expect(await invoiceState(s, c.id)).toMatchObject({ status: 'partially_paid', amountPaid: 4_000 });
-    expect(
-      (
-        await s.client.post(`/transactions/${second}/match`, {
-          invoices: [{ invoiceId: c.id, amount: 5_000 }],
-        })
-      ).status,
-    ).toBe(200);
+    await matchInvoices(s, second, [{ invoiceId: c.id, amount: 5_000 }]);
     expect(await invoiceState(s, c.id)).toMatchObject({ status: 'paid', amountPaid: 9_000, amountDue: 0 });
     // Unmatching the first part leaves the second.
     expect((await s.client.delete(`/transactions/${first}/match`)).status).toBe(200);
@@ -371,7 +359,7 @@ describe('matching a payment recorded by hand', () => {
     const suggestions = (await s.client.get(`/transactions/${tx}/match-suggestions`)).body.suggestions;
     expect(suggestions[0]).toMatchObject({ kind: 'payment', paymentId, invoiceId: inv.id });
 
-    const res = await s.client.post(`/transactions/${tx}/match`, { paymentId });
+    const res = await matchLine(s, tx, { paymentId });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.match).toMatchObject({ kind: 'payment', amount: 8_000 });
     expect(await ledgerBalance(s.company.id, s.ledgerAccountId)).toBe(bankAtStart + 8_000);
@@ -387,9 +375,8 @@ describe('matching a payment recorded by hand', () => {
     expect(register).toEqual([{ id: tx, category_kind: 'payment', source_id: paymentId }]);
     // Not twice: the payment is taken now.
     const other = await line(s, 8_000, 'Another 80');
-    const twice = await s.client.post(`/transactions/${other}/match`, { paymentId });
-    expect(twice.status).toBe(409);
-    expect(twice.body.error.code).toBe('payment_already_matched');
+    const twice = await matchLine(s, other, { paymentId });
+    expectRefusal(twice, 409, 'payment_already_matched');
     expect(
       (await s.client.get(`/transactions/${other}/match-suggestions`)).body.suggestions.some(
         (x: { paymentId: string | null }) => x.paymentId === paymentId,
@@ -465,7 +452,7 @@ describe("a recorded payment's own register line", () => {
     const tx = await line(s, 6_000, 'Northwind');
     expect(await ledgerBalance(s.company.id, s.ledgerAccountId)).toBe(bankWithBoth + 6_000);
 
-    const res = await s.client.post(`/transactions/${tx}/match`, { paymentId });
+    const res = await matchLine(s, tx, { paymentId });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // One register line for the cash, the imported one; the ledger counts it once.
     expect((await ownLine()).map((r) => r.id)).toEqual([tx]);
@@ -529,9 +516,8 @@ describe("a recorded payment's own register line", () => {
     expect((await s.client.post(`/reconciliations/${recId}/finish`, {})).status).toBeLessThan(300);
     const tx = await line(s, 6_000, 'Northwind', '2026-04-02');
     const before = await snapshot(s.company.id);
-    const res = await s.client.post(`/transactions/${tx}/match`, { paymentId });
-    expect(res.status).toBe(409);
-    expect(res.body.error.code).toBe('transaction_reconciled');
+    const res = await matchLine(s, tx, { paymentId });
+    expectRefusal(res, 409, 'transaction_reconciled');
     expect(await snapshot(s.company.id)).toEqual(before);
   });
 });
@@ -544,13 +530,7 @@ describe('bad input changes nothing', () => {
     const voided = await invoice(s, 6_000);
     expect((await s.client.post(`/invoices/${voided.id}/void`, {})).status).toBeLessThan(300);
     const paidLine = await line(s, 3_000, 'Paid it');
-    expect(
-      (
-        await s.client.post(`/transactions/${paidLine}/match`, {
-          invoices: [{ invoiceId: paid.id, amount: 3_000 }],
-        })
-      ).status,
-    ).toBe(200);
+    await matchInvoices(s, paidLine, [{ invoiceId: paid.id, amount: 3_000 }]);
     const tx = await line(s, 10_000, 'Incoming');
     const big = await line(s, 12_000, 'Too much');
     const out = await line(s, -10_000, 'Money out');
@@ -612,7 +592,7 @@ describe('bad input changes nothing', () => {
     ];
     for (const [label, id, body, status, code] of cases) {
       const before = await snapshot(s.company.id);
-      const res = await s.client.post(`/transactions/${id}/match`, body);
+      const res = await matchLine(s, id, body);
       expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBe(status);
       expect(res.body.error.message.length, label).toBeGreaterThan(10);
       if (code) expect(res.body.error.code, label).toBe(code);
@@ -633,31 +613,18 @@ describe('bad input changes nothing', () => {
     const inv = await invoice(s, 10_000);
     const inv2 = await invoice(s, 2_000);
     const tx = await line(s, 10_000, 'Incoming', '2026-03-10');
-    expect(
-      (
-        await s.client.post(`/transactions/${tx}/match`, {
-          invoices: [{ invoiceId: inv.id, amount: 10_000 }],
-        })
-      ).status,
-    ).toBe(200);
+    await matchInvoices(s, tx, [{ invoiceId: inv.id, amount: 10_000 }]);
     const lock = await s.client.patch('/ledger/settings', { lockDate: '2026-03-31' });
     expect(lock.status, JSON.stringify(lock.body)).toBe(200);
     const before = await snapshot(s.company.id);
     const un = await s.client.delete(`/transactions/${tx}/match`);
-    expect(un.status).toBe(409);
-    expect(un.body.error.code).toBe('period_locked');
+    expectRefusal(un, 409, 'period_locked');
     expect(await snapshot(s.company.id)).toEqual(before);
     expect((await s.client.patch('/ledger/settings', { lockDate: null })).status).toBe(200);
 
     // A reconciled line is locked.
     const tx2 = await line(s, 2_000, 'Small', '2026-03-11');
-    expect(
-      (
-        await s.client.post(`/transactions/${tx2}/match`, {
-          invoices: [{ invoiceId: inv2.id, amount: 2_000 }],
-        })
-      ).status,
-    ).toBe(200);
+    await matchInvoices(s, tx2, [{ invoiceId: inv2.id, amount: 2_000 }]);
     const rec = await s.client.post('/reconciliations', {
       moneyAccountId: s.moneyAccountId,
       statementDate: '2026-03-31',
@@ -674,8 +641,7 @@ describe('bad input changes nothing', () => {
     expect(done.status, JSON.stringify(done.body)).toBeLessThan(300);
     const before2 = await snapshot(s.company.id);
     const un2 = await s.client.delete(`/transactions/${tx2}/match`);
-    expect(un2.status).toBe(409);
-    expect(un2.body.error.code).toBe('transaction_reconciled');
+    expectRefusal(un2, 409, 'transaction_reconciled');
     expect(await snapshot(s.company.id)).toEqual(before2);
   });
 });
@@ -695,16 +661,15 @@ describe('an overpaying line kept as customer credit', () => {
 
     // Without the option the excess is refused, and the message says how to keep it.
     const before = await snapshot(s.company.id);
-    const refused = await s.client.post(`/transactions/${tx}/match`, {
+    const refused = await matchLine(s, tx, {
       invoices: [{ invoiceId: inv.id, amount: 10_000 }],
     });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.code).toBe('allocation_mismatch');
+    expectRefusal(refused, 400, 'allocation_mismatch');
     expect(refused.body.error.message).toMatch(/credit/);
     expect(await snapshot(s.company.id)).toEqual(before);
 
     const bankBefore = await ledgerBalance(s.company.id, s.ledgerAccountId);
-    const res = await s.client.post(`/transactions/${tx}/match`, {
+    const res = await matchLine(s, tx, {
       invoices: [{ invoiceId: inv.id, amount: 10_000 }],
       keepExcessAsCredit: true,
     });
@@ -770,7 +735,7 @@ describe('an overpaying line kept as customer credit', () => {
     ];
     for (const [label, body, code] of cases) {
       const before = await snapshot(s.company.id);
-      const res = await s.client.post(`/transactions/${tx}/match`, body);
+      const res = await matchLine(s, tx, body);
       expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBe(400);
       expect(res.body.error.code, label).toBe(code);
       expect(await snapshot(s.company.id), label).toEqual(before);
@@ -782,7 +747,7 @@ describe('an overpaying line kept as customer credit', () => {
     const inv = await invoice(s, 10_000);
     const next = await invoice(s, 1_500);
     const tx = await line(s, 13_000, 'Payment with extra');
-    const res = await s.client.post(`/transactions/${tx}/match`, {
+    const res = await matchLine(s, tx, {
       invoices: [{ invoiceId: inv.id, amount: 10_000 }],
       keepExcessAsCredit: true,
     });
@@ -795,8 +760,7 @@ describe('an overpaying line kept as customer credit', () => {
     expect(applied.status, JSON.stringify(applied.body)).toBe(201);
     const before = await snapshot(s.company.id);
     const un = await s.client.delete(`/transactions/${tx}/match`);
-    expect(un.status, JSON.stringify(un.body)).toBe(409);
-    expect(un.body.error.code).toBe('credit_already_used');
+    expectRefusal(un, 409, 'credit_already_used');
     expect(await snapshot(s.company.id)).toEqual(before);
 
     // Refunding the rest leaves none of that credit either.

@@ -35,6 +35,7 @@ import { postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import { entryForTransaction, loadPostingContext } from '../transactions/posting-context.ts';
 import { deleteMatchRows, insertMatchRows, selectMatchRows, selectMatchesOfPayments } from './queries.ts';
 import { type LineForMatching, PAYMENT_WINDOW_DAYS, buildIndex, rankLine } from './rank.ts';
+import { bankLinesWithAccount } from '../bank-transactions/read.ts';
 
 // Matching bank lines to open invoices and to payments recorded by hand (issue 13 §4,
 // decisions 0026 and 0027). The cash is posted once, by the line: matching re-posts the line's
@@ -70,11 +71,7 @@ type LineRow = {
 };
 
 const selectLinesForMatching = (db: Executor, organizationId: string) =>
-  db
-    .selectFrom('bank_transactions as t')
-    .innerJoin('money_accounts as m', (j) =>
-      j.onRef('m.organization_id', '=', 't.organization_id').onRef('m.id', '=', 't.money_account_id'),
-    )
+  bankLinesWithAccount(db)
     .select([
       't.id',
       't.date',

@@ -1,5 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
+import { bankLinesWithAccount } from '../bank-transactions/read.ts';
 
 // Reads of bank transactions (every write is in modules/bank-transactions, decision 0024).
 // Every query filters by organization_id first; the list pages by keyset on (date, id),
@@ -157,11 +158,7 @@ export const selectTransactionPage = (
   const column = sql.ref(`t.${sort.sort}`);
   const op = sql.raw(sort.direction === 'desc' ? '<' : '>');
   const dir = sort.direction;
-  return db
-    .selectFrom('bank_transactions as t')
-    .innerJoin('money_accounts as m', (j) =>
-      j.onRef('m.organization_id', '=', 't.organization_id').onRef('m.id', '=', 't.money_account_id'),
-    )
+  return bankLinesWithAccount(db)
     .leftJoin('accounts as c', (j) =>
       j.onRef('c.organization_id', '=', 't.organization_id').onRef('c.id', '=', 't.category_account_id'),
     )
@@ -181,11 +178,7 @@ export const selectTransactionPage = (
 export type TransactionListRow = Awaited<ReturnType<typeof selectTransactionPage>>[number];
 
 export const selectTotals = (db: Executor, organizationId: string, filter: ListFilter) =>
-  db
-    .selectFrom('bank_transactions as t')
-    .innerJoin('money_accounts as m', (j) =>
-      j.onRef('m.organization_id', '=', 't.organization_id').onRef('m.id', '=', 't.money_account_id'),
-    )
+  bankLinesWithAccount(db)
     .select([
       'm.currency',
       sql<number>`count(*)::bigint`.as('count'),

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../shared/transactions.ts';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
-import { type TestMethod, callCompanyRoute, okCompanyRoute } from '../../testing/api.ts';
+import { companyCalls, expectRefusal } from '../../testing/api.ts';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
-import type { TestUser } from '../../testing/users.ts';
 import {
   countRows,
   moneyAccountMismatches,
@@ -24,10 +23,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = (company: TestCompany, method: TestMethod, url: string, payload?: unknown, user?: TestUser) =>
-  callCompanyRoute(t.app, company, method, url, payload, user);
-const ok = <T = any>(company: TestCompany, method: TestMethod, url: string, payload?: unknown) =>
-  okCompanyRoute<T>(t.app, company, method, url, payload);
+const { call, ok } = companyCalls(() => t.app);
 
 const accountByCode = async (company: TestCompany, code: string) => {
   const row = await t.database.db
@@ -104,8 +100,7 @@ describe('money accounts', () => {
       openingDate: '2026-10-31',
       openingBalance: 50_000,
     });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.code).toBe('rate_required');
+    expectRefusal(refused, 400, 'rate_required');
     expect(await countRows(t.database.db, 'journal_entries', company.id)).toBe(0);
     await ok(company, 'POST', '/wallet/rates', { currency: 'EUR', date: '2026-10-01', rate: '1.08' });
     const eur = await addAccount(company, { name: 'Euro account', currency: 'EUR', openingBalance: 50_000 });
@@ -130,12 +125,10 @@ describe('money accounts', () => {
       currency: 'usd',
       openingDate: '2026-02-30',
     });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error.code).toBe('validation_failed');
+    expectRefusal(bad, 400, 'validation_failed');
     const account = await addAccount(company, { name: 'Petty cash', kind: 'cash', openingBalance: 5_000 });
     const archive = await call(company, 'PATCH', `/wallet/accounts/${account.id}`, { archived: true });
-    expect(archive.status).toBe(409);
-    expect(archive.body.error.code).toBe('account_has_balance');
+    expectRefusal(archive, 409, 'account_has_balance');
   });
 });
 
@@ -278,8 +271,7 @@ describe('statement import', () => {
         content: statementFixture(c.fileName),
         ...(c.mapping ? { mapping: c.mapping } : {}),
       });
-      expect(res.status, c.fileName).toBe(400);
-      expect(res.body.error.code).toBe('statement_invalid');
+      expectRefusal(res, 400, 'statement_invalid');
       expect(res.body.error.message).toMatch(/^The file was not imported: line \d+: /);
       const first = res.body.error.details.errors[0];
       if (c.line) expect(first.line).toBe(c.line);
@@ -403,8 +395,7 @@ describe('categorising, rules, splits and edits', () => {
         { categoryAccountId: fees, amount: 1 },
       ],
     });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error.code).toBe('split_mismatch');
+    expectRefusal(bad, 400, 'split_mismatch');
     const split = await ok<Transaction>(company, 'PATCH', `/transactions/${tx!.id}`, {
       splits: [
         { categoryAccountId: sales, amount: 425_000, description: 'Gross sales' },
@@ -561,8 +552,7 @@ describe('reconciliation', () => {
     });
     expect(state.difference).toBe(-7_200);
     const early = await call(company, 'POST', `/reconciliations/${rec.id}/finish`);
-    expect(early.status).toBe(409);
-    expect(early.body.error.code).toBe('reconciliation_not_balanced');
+    expectRefusal(early, 409, 'reconciliation_not_balanced');
     state = await ok(company, 'POST', `/reconciliations/${rec.id}/tick`, {
       transactionIds: [txs[2]!.id],
       ticked: true,
@@ -571,8 +561,7 @@ describe('reconciliation', () => {
     const done = await ok(company, 'POST', `/reconciliations/${rec.id}/finish`);
     expect(done.status).toBe('completed');
     const locked = await call(company, 'PATCH', `/transactions/${txs[0]!.id}`, { description: 'changed' });
-    expect(locked.status).toBe(409);
-    expect(locked.body.error.code).toBe('transaction_reconciled');
+    expectRefusal(locked, 409, 'transaction_reconciled');
     const bulk = await call(company, 'POST', '/transactions/bulk-categorize', {
       transactionIds: [txs[1]!.id],
       categoryAccountId: await accountByCode(company, '4000'),
@@ -638,8 +627,7 @@ describe('transfers', () => {
       date: '2026-11-12',
       amount: 100,
     });
-    expect(mismatch.status).toBe(400);
-    expect(mismatch.body.error.code).toBe('rate_required');
+    expectRefusal(mismatch, 400, 'rate_required');
     const wallet = await ok(company, 'GET', '/wallet');
     const mine = new Set([checking.id, savings.id, eur.id, gbp.id]);
     const balances = Object.fromEntries(

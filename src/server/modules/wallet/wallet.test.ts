@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MoneyAccount, WalletSummary } from '../../../shared/wallet.ts';
-import { type TestMethod, callCompanyRoute, okCompanyRoute } from '../../testing/api.ts';
+import { companyCalls, expectRefusal } from '../../testing/api.ts';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
-import type { TestUser } from '../../testing/users.ts';
 import { setUpInvoicing } from '../../testing/invoices.ts';
 import { threeScreens } from '../../testing/money.ts';
 
@@ -23,10 +22,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = (company: TestCompany, method: TestMethod, url: string, payload?: unknown, user?: TestUser) =>
-  callCompanyRoute(t.app, company, method, url, payload, user);
-const ok = <T = any>(company: TestCompany, method: TestMethod, url: string, payload?: unknown) =>
-  okCompanyRoute<T>(t.app, company, method, url, payload);
+const { call, ok } = companyCalls(() => t.app);
 
 const journalCount = async (company: TestCompany) =>
   Number(
@@ -155,15 +151,13 @@ describe('one model: money accounts are the chart’s money accounts', () => {
       amount: 15_000,
       depositAccountId: otherBank.ledgerAccountId,
     });
-    expect(foreign.status).toBe(400);
-    expect(foreign.body.error.code).toBe('account_not_found');
+    expectRefusal(foreign, 400, 'account_not_found');
     const archived = await call(company, 'POST', `/invoices/${invoiceId}/payments`, {
       date: '2026-11-05',
       amount: 15_000,
       depositAccountId: cash.ledgerAccountId,
     });
-    expect(archived.status).toBe(400);
-    expect(archived.body.error.code).toBe('account_archived');
+    expectRefusal(archived, 400, 'account_archived');
     expect(await journalCount(company)).toBe(entries);
     expect((await ok(company, 'GET', `/invoices/${invoiceId}`)).amountDue).toBe(15_000);
     await expectOneNumber(company);
@@ -181,11 +175,9 @@ describe('one model: money accounts are the chart’s money accounts', () => {
     const foreign = await call(company, 'PUT', '/wallet/deposit-account', {
       moneyAccountId: otherWallet.accounts[0]!.id,
     });
-    expect(foreign.status).toBe(400);
-    expect(foreign.body.error.code).toBe('money_account_not_found');
+    expectRefusal(foreign, 400, 'money_account_not_found');
     const cardRes = await call(company, 'PUT', '/wallet/deposit-account', { moneyAccountId: card.id });
-    expect(cardRes.status).toBe(400);
-    expect(cardRes.body.error.code).toBe('invalid_deposit_account');
+    expectRefusal(cardRes, 400, 'invalid_deposit_account');
 
     const chosen = await ok<WalletSummary>(company, 'PUT', '/wallet/deposit-account', {
       moneyAccountId: cash.id,
@@ -194,13 +186,11 @@ describe('one model: money accounts are the chart’s money accounts', () => {
     expect(chosen.accounts.filter((a) => a.isDefaultDeposit).map((a) => a.id)).toEqual([cash.id]);
     // The deposit account cannot be archived; another (empty) one can, and then cannot be chosen.
     const archiveDeposit = await call(company, 'PATCH', `/wallet/accounts/${cash.id}`, { archived: true });
-    expect(archiveDeposit.status).toBe(409);
-    expect(archiveDeposit.body.error.code).toBe('default_deposit_account');
+    expectRefusal(archiveDeposit, 409, 'default_deposit_account');
     const bank = wallet.accounts.find((a) => a.ledgerAccountCode === '1010')!;
     await ok(company, 'PATCH', `/wallet/accounts/${bank.id}`, { archived: true });
     const archived = await call(company, 'PUT', '/wallet/deposit-account', { moneyAccountId: bank.id });
-    expect(archived.status).toBe(400);
-    expect(archived.body.error.code).toBe('account_archived');
+    expectRefusal(archived, 400, 'account_archived');
     expect((await ok<WalletSummary>(company, 'GET', '/wallet')).defaultDepositAccountId).toBe(cash.id);
     expect(await journalCount(company)).toBe(entries);
 
@@ -226,8 +216,7 @@ describe('one model: money accounts are the chart’s money accounts', () => {
       type: 'asset',
       subtype: 'bank',
     });
-    expect(created.status).toBe(409);
-    expect(created.body.error.code).toBe('money_account_in_wallet');
+    expectRefusal(created, 409, 'money_account_in_wallet');
     expect(created.body.error.message).toMatch(/Wallet/);
     const archived = await call(company, 'PATCH', `/accounts/${bank.ledgerAccountId}`, { archived: true });
     expect(archived.status).toBe(409);
@@ -281,23 +270,20 @@ describe('loans are money accounts (issue 13: bank, cash, card, loan)', () => {
 
     const entries = await journalCount(company);
     const deposit = await call(company, 'PUT', '/wallet/deposit-account', { moneyAccountId: loan.id });
-    expect(deposit.status).toBe(400);
-    expect(deposit.body.error.code).toBe('invalid_deposit_account');
+    expectRefusal(deposit, 400, 'invalid_deposit_account');
     expect(deposit.body.error.message).toMatch(/Equipment loan is a loan/);
     // The chart cannot unmake or remove it on its own: it is the Wallet's.
     const resubtyped = await call(company, 'PATCH', `/accounts/${loan.ledgerAccountId}`, {
       subtype: 'long_term_liability',
     });
-    expect(resubtyped.status).toBe(409);
-    expect(resubtyped.body.error.code).toBe('money_account_in_wallet');
+    expectRefusal(resubtyped, 409, 'money_account_in_wallet');
     const made = await call(company, 'POST', '/accounts', {
       code: '2710',
       name: 'Van loan',
       type: 'liability',
       subtype: 'loan',
     });
-    expect(made.status).toBe(409);
-    expect(made.body.error.code).toBe('money_account_in_wallet');
+    expectRefusal(made, 409, 'money_account_in_wallet');
     expect(await journalCount(company)).toBe(entries);
     expect((await ok<WalletSummary>(company, 'GET', '/wallet')).defaultDepositAccountId).toBe(
       before.defaultDepositAccountId,
@@ -345,8 +331,7 @@ describe('money account settings', () => {
     expect(locked.openingEditable).toBe(false);
     const entries = await journalCount(company);
     const refused = await call(company, 'PATCH', `/wallet/accounts/${acct.id}`, { openingBalance: 1 });
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.code).toBe('opening_reconciled');
+    expectRefusal(refused, 409, 'opening_reconciled');
     expect(refused.body.error.message).toMatch(/reconciled to 2026-10-31/);
     expect(await journalCount(company)).toBe(entries);
     expect((await ok<MoneyAccount>(company, 'GET', `/wallet/accounts/${acct.id}`)).openingBalance).toBe(
@@ -397,14 +382,11 @@ describe('money account settings', () => {
       amount: -500,
     });
     const late = await call(company, 'PATCH', `/wallet/accounts/${used.id}`, { openingDate: '2026-10-10' });
-    expect(late.status).toBe(409);
-    expect(late.body.error.code).toBe('transactions_before_opening');
+    expectRefusal(late, 409, 'transactions_before_opening');
     const refused = await call(company, 'DELETE', `/wallet/accounts/${used.id}`);
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.code).toBe('account_has_activity');
+    expectRefusal(refused, 409, 'account_has_activity');
     const withBalance = await call(company, 'PATCH', `/wallet/accounts/${used.id}`, { archived: true });
-    expect(withBalance.status).toBe(409);
-    expect(withBalance.body.error.code).toBe('account_has_balance');
+    expectRefusal(withBalance, 409, 'account_has_balance');
     const system = (await ok<WalletSummary>(company, 'GET', '/wallet')).accounts.find(
       (a) => a.ledgerAccountCode === '1000',
     )!;
