@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { keyColumns, timestamps } from '../migrations-helpers.ts';
 
 // Companies (organizations, the tenant), their members with roles, and invitations.
 
@@ -12,8 +13,7 @@ export const up = async (db: Kysely<unknown>) => {
       country char(2),
       time_zone text not null default 'UTC',
       created_by text not null,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now()
+      ${timestamps}
     )`.execute(db);
   await sql`
     create table organization_members (
@@ -26,8 +26,7 @@ export const up = async (db: Kysely<unknown>) => {
   await sql`create index organization_members_user on organization_members (user_id)`.execute(db);
   await sql`
     create table organization_invitations (
-      organization_id text not null references organizations (id) on delete cascade,
-      id text not null,
+      ${keyColumns(true)},
       email text not null,
       role text not null check (role in ('admin', 'accountant', 'member', 'viewer')),
       status text not null default 'pending' check (status in ('pending', 'accepted', 'declined', 'revoked')),

@@ -1,4 +1,16 @@
 import { type Kysely, sql } from 'kysely';
+import { rowTrigger, statementTrigger, commitTrigger } from '../migrations-helpers.ts';
+import {
+  keyColumns,
+  timestamps,
+  companyRefs,
+  refusePostedEntryChange,
+  entriesImmutableTrigger,
+  refusingFunction,
+  keepBalancesFunction,
+  keepBalancesTrigger,
+  dropTables,
+} from '../migrations-helpers.ts';
 
 // The double-entry ledger: chart of accounts, journal entries, posted lines, kept monthly
 // balances, fiscal-year closes, attachments, plus the generic idempotency-key table.
@@ -23,8 +35,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table accounts (
-      organization_id text not null references organizations (id) on delete cascade,
-      id text not null,
+      ${keyColumns(true)},
       code text not null check (length(code) between 1 and 20),
       name text not null check (length(name) between 1 and 120),
       type text not null check (type in ('asset', 'liability', 'equity', 'income', 'expense')),
@@ -34,10 +45,9 @@ export const up = async (db: Kysely<unknown>) => {
       description text not null default '',
       system_key text,
       archived_at timestamptz,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${timestamps},
       primary key (organization_id, id),
-      foreign key (organization_id, parent_id) references accounts (organization_id, id)
+      ${companyRefs({ parent_id: 'accounts' })}
     )`.execute(db);
   await sql`create unique index accounts_code on accounts (organization_id, code)`.execute(db);
   await sql`create unique index accounts_system_key on accounts (organization_id, system_key) where system_key is not null`.execute(
@@ -46,8 +56,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table journal_entries (
-      organization_id text not null references organizations (id) on delete cascade,
-      id text not null,
+      ${keyColumns(true)},
       number bigint,
       date date not null,
       memo text not null default '',
@@ -63,11 +72,10 @@ export const up = async (db: Kysely<unknown>) => {
       approved_by text,
       posted_by text,
       posted_at timestamptz,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${timestamps},
       primary key (organization_id, id),
       check ((status = 'posted') = (number is not null)),
-      foreign key (organization_id, reverses_entry_id) references journal_entries (organization_id, id)
+      ${companyRefs({ reverses_entry_id: 'journal_entries' })}
     )`.execute(db);
   await sql`create unique index journal_entries_number on journal_entries (organization_id, number)`.execute(
     db,
@@ -102,8 +110,7 @@ export const up = async (db: Kysely<unknown>) => {
       description text,
       contact_id text,
       primary key (organization_id, entry_id, line_no),
-      foreign key (organization_id, entry_id) references journal_entries (organization_id, id),
-      foreign key (organization_id, account_id) references accounts (organization_id, id),
+      ${companyRefs({ entry_id: 'journal_entries', account_id: 'accounts' })},
       check (debit >= 0 and credit >= 0),
       check ((debit > 0) <> (credit > 0)),
       check ((currency is null) = (amount is null) and (currency is null) = (rate is null)),
@@ -129,8 +136,7 @@ export const up = async (db: Kysely<unknown>) => {
       description text,
       contact_id text,
       primary key (organization_id, entry_id, line_no),
-      foreign key (organization_id, entry_id) references journal_entries (organization_id, id) on delete cascade,
-      foreign key (organization_id, account_id) references accounts (organization_id, id),
+      ${companyRefs({ entry_id: 'journal_entries cascade', account_id: 'accounts' })},
       check (debit >= 0 and credit >= 0),
       check ((debit > 0) <> (credit > 0))
     )`.execute(db);
@@ -147,7 +153,7 @@ export const up = async (db: Kysely<unknown>) => {
       debit bigint not null default 0,
       credit bigint not null default 0,
       primary key (organization_id, account_id, period, is_closing),
-      foreign key (organization_id, account_id) references accounts (organization_id, id)
+      ${companyRefs({ account_id: 'accounts' })}
     )`.execute(db);
   await sql`create index account_period_balances_period on account_period_balances (organization_id, period)`.execute(
     db,
@@ -155,8 +161,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table fiscal_year_closes (
-      organization_id text not null references organizations (id) on delete cascade,
-      id text not null,
+      ${keyColumns(true)},
       end_date date not null,
       start_date date not null,
       -- null when the year had no income or expense to move
@@ -167,8 +172,7 @@ export const up = async (db: Kysely<unknown>) => {
       reopened_by text,
       reopened_at timestamptz,
       primary key (organization_id, id),
-      foreign key (organization_id, close_entry_id) references journal_entries (organization_id, id),
-      foreign key (organization_id, reopen_entry_id) references journal_entries (organization_id, id)
+      ${companyRefs({ close_entry_id: 'journal_entries', reopen_entry_id: 'journal_entries' })}
     )`.execute(db);
   await sql`create unique index fiscal_year_closes_open on fiscal_year_closes (organization_id, end_date) where reopened_at is null`.execute(
     db,
@@ -176,8 +180,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table journal_attachments (
-      organization_id text not null,
-      id text not null,
+      ${keyColumns(false)},
       entry_id text not null,
       file_name text not null,
       content_type text not null,
@@ -187,7 +190,7 @@ export const up = async (db: Kysely<unknown>) => {
       created_by text,
       created_at timestamptz not null default now(),
       primary key (organization_id, id),
-      foreign key (organization_id, entry_id) references journal_entries (organization_id, id) on delete cascade
+      ${companyRefs({ entry_id: 'journal_entries cascade' })}
     )`.execute(db);
   await sql`create index journal_attachments_entry on journal_attachments (organization_id, entry_id)`.execute(
     db,
@@ -207,38 +210,23 @@ export const up = async (db: Kysely<unknown>) => {
 
   // --- Guards -------------------------------------------------------------------------
 
-  await sql`
-    create function ledger_refuse_posted_entry_change() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'DELETE' then
-        if old.status = 'posted' then
-          raise exception 'posted journal entry % cannot be deleted; post a reversing entry instead', old.id
-            using errcode = 'check_violation';
-        end if;
-        return old;
-      end if;
-      if old.status = 'posted' then
-        raise exception 'posted journal entry % cannot be changed; post a reversing entry instead', old.id
-          using errcode = 'check_violation';
-      end if;
-      return new;
-    end $$`.execute(db);
-  await sql`
-    create trigger journal_entries_immutable before update or delete on journal_entries
-    for each row execute function ledger_refuse_posted_entry_change()`.execute(db);
+  await refusePostedEntryChange('create', { insertToo: false, stamp: false }).execute(db);
+  await entriesImmutableTrigger('before update or delete').execute(db);
 
-  await sql`
-    create function ledger_refuse_line_change() returns trigger language plpgsql as $$
-    begin
-      raise exception 'lines of posted journal entries cannot be changed or deleted; post a reversing entry instead'
-        using errcode = 'check_violation';
-    end $$`.execute(db);
-  await sql`
-    create trigger journal_lines_immutable before update or delete on journal_lines
-    for each row execute function ledger_refuse_line_change()`.execute(db);
-  await sql`
-    create trigger journal_lines_no_truncate before truncate on journal_lines
-    for each statement execute function ledger_refuse_line_change()`.execute(db);
+  await refusingFunction(
+    'ledger_refuse_line_change',
+    'lines of posted journal entries cannot be changed or deleted; post a reversing entry instead',
+  ).execute(db);
+  await rowTrigger(
+    'journal_lines_immutable',
+    'before update or delete on journal_lines',
+    'ledger_refuse_line_change',
+  ).execute(db);
+  await statementTrigger(
+    'journal_lines_no_truncate',
+    'before truncate on journal_lines',
+    'ledger_refuse_line_change',
+  ).execute(db);
 
   // A posted line must belong to a posted entry with the same date, number and closing flag,
   // and must fall after the lock date.
@@ -261,9 +249,7 @@ export const up = async (db: Kysely<unknown>) => {
       end if;
       return new;
     end $$`.execute(db);
-  await sql`
-    create trigger journal_lines_check before insert on journal_lines
-    for each row execute function ledger_check_line()`.execute(db);
+  await rowTrigger('journal_lines_check', 'before insert on journal_lines', 'ledger_check_line').execute(db);
 
   // Balance at commit: every posted entry has at least two lines and sums to zero.
   await sql`
@@ -288,10 +274,12 @@ export const up = async (db: Kysely<unknown>) => {
       end if;
       return null;
     end $$`.execute(db);
-  await sql`
-    create constraint trigger journal_entries_balanced after insert or update on journal_entries
-    deferrable initially deferred
-    for each row when (new.status = 'posted') execute function ledger_check_entry_balanced()`.execute(db);
+  await commitTrigger(
+    'journal_entries_balanced',
+    'after insert or update on journal_entries',
+    'ledger_check_entry_balanced',
+    "new.status = 'posted'",
+  ).execute(db);
 
   // Lines can also be added to an already-posted entry by direct SQL; check those at commit too.
   await sql`
@@ -307,33 +295,19 @@ export const up = async (db: Kysely<unknown>) => {
       end if;
       return null;
     end $$`.execute(db);
-  await sql`
-    create constraint trigger journal_lines_balanced after insert on journal_lines
-    deferrable initially deferred
-    for each row execute function ledger_check_line_entry_balanced()`.execute(db);
+  await commitTrigger(
+    'journal_lines_balanced',
+    'after insert on journal_lines',
+    'ledger_check_line_entry_balanced',
+  ).execute(db);
 
   // Kept balances, one statement at a time (a batch of lines is one upsert per account-month).
-  await sql`
-    create function ledger_keep_balances() returns trigger language plpgsql as $$
-    begin
-      insert into account_period_balances (organization_id, account_id, period, is_closing, debit, credit)
-        select organization_id, account_id, date_trunc('month', date)::date, is_closing, sum(debit), sum(credit)
-          from new_lines
-         group by organization_id, account_id, date_trunc('month', date)::date, is_closing
-         order by 1, 2, 3, 4
-      on conflict (organization_id, account_id, period, is_closing) do update
-        set debit = account_period_balances.debit + excluded.debit,
-            credit = account_period_balances.credit + excluded.credit;
-      return null;
-    end $$`.execute(db);
-  await sql`
-    create trigger journal_lines_keep_balances after insert on journal_lines
-    referencing new table as new_lines
-    for each statement execute function ledger_keep_balances()`.execute(db);
+  await keepBalancesFunction('create', false).execute(db);
+  await keepBalancesTrigger.execute(db);
 };
 
 export const down = async (db: Kysely<unknown>) => {
-  for (const table of [
+  await dropTables(db, [
     'idempotency_keys',
     'journal_attachments',
     'fiscal_year_closes',
@@ -343,9 +317,7 @@ export const down = async (db: Kysely<unknown>) => {
     'journal_entries',
     'accounts',
     'ledger_settings',
-  ]) {
-    await sql`drop table if exists ${sql.id(table)} cascade`.execute(db);
-  }
+  ]);
   for (const fn of [
     'ledger_keep_balances',
     'ledger_check_line_entry_balanced',

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { keyColumns, timestamps, companyRefs, dropTables } from '../migrations-helpers.ts';
 
 // Invoicing: customers, items, tax rates, invoices and their lines, payments, credit notes,
 // the tax postings behind the sales tax report, recurring schedules and their runs, and
@@ -30,8 +31,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table customers (
-      organization_id text not null references organizations (id) on delete cascade,
-      id text not null,
+      ${keyColumns(true)},
       name text not null check (length(name) between 1 and 200),
       company text not null default '',
       email text not null default '',
@@ -42,16 +42,14 @@ export const up = async (db: Kysely<unknown>) => {
       payment_terms_days integer not null default 30 check (payment_terms_days between 0 and 365),
       notes text not null default '',
       archived_at timestamptz,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${timestamps},
       primary key (organization_id, id)
     )`.execute(db);
   await sql`create index customers_name on customers (organization_id, lower(name))`.execute(db);
 
   await sql`
     create table tax_rates (
-      organization_id text not null references organizations (id) on delete cascade,
-      id text not null,
+      ${keyColumns(true)},
       name text not null check (length(name) between 1 and 100),
       -- Exact decimal text, 0-100: what the company typed, never a float.
       percent text not null check (percent ~ '^[0-9]{1,3}(\\.[0-9]{1,4})?$'),
@@ -61,31 +59,27 @@ export const up = async (db: Kysely<unknown>) => {
       archived_at timestamptz,
       created_at timestamptz not null default now(),
       primary key (organization_id, id),
-      foreign key (organization_id, account_id) references accounts (organization_id, id)
+      ${companyRefs({ account_id: 'accounts' })}
     )`.execute(db);
 
   await sql`
     create table items (
-      organization_id text not null references organizations (id) on delete cascade,
-      id text not null,
+      ${keyColumns(true)},
       name text not null check (length(name) between 1 and 200),
       description text not null default '',
       unit_price bigint not null check (unit_price >= 0),
       income_account_id text not null,
       tax_rate_id text,
       archived_at timestamptz,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${timestamps},
       primary key (organization_id, id),
-      foreign key (organization_id, income_account_id) references accounts (organization_id, id),
-      foreign key (organization_id, tax_rate_id) references tax_rates (organization_id, id)
+      ${companyRefs({ income_account_id: 'accounts', tax_rate_id: 'tax_rates' })}
     )`.execute(db);
   await sql`create index items_name on items (organization_id, lower(name))`.execute(db);
 
   await sql`
     create table recurring_schedules (
-      organization_id text not null references organizations (id) on delete cascade,
-      id text not null,
+      ${keyColumns(true)},
       customer_id text not null,
       frequency text not null check (frequency in ('weekly', 'monthly', 'quarterly', 'yearly')),
       start_date date not null,
@@ -104,10 +98,9 @@ export const up = async (db: Kysely<unknown>) => {
       terms text not null default '',
       lines jsonb not null,
       created_by text,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${timestamps},
       primary key (organization_id, id),
-      foreign key (organization_id, customer_id) references customers (organization_id, id)
+      ${companyRefs({ customer_id: 'customers' })}
     )`.execute(db);
   await sql`create index recurring_schedules_due on recurring_schedules (next_date) where status = 'active'`.execute(
     db,
@@ -115,8 +108,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table invoices (
-      organization_id text not null references organizations (id) on delete cascade,
-      id text not null,
+      ${keyColumns(true)},
       -- Given when the invoice is sent; drafts have none, so deleting a draft leaves no gap.
       number text,
       customer_id text not null,
@@ -145,13 +137,9 @@ export const up = async (db: Kysely<unknown>) => {
       emailed_at timestamptz,
       recurring_schedule_id text,
       created_by text,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${timestamps},
       primary key (organization_id, id),
-      foreign key (organization_id, customer_id) references customers (organization_id, id),
-      foreign key (organization_id, journal_entry_id) references journal_entries (organization_id, id),
-      foreign key (organization_id, void_entry_id) references journal_entries (organization_id, id),
-      foreign key (organization_id, recurring_schedule_id) references recurring_schedules (organization_id, id),
+      ${companyRefs({ customer_id: 'customers', journal_entry_id: 'journal_entries', void_entry_id: 'journal_entries', recurring_schedule_id: 'recurring_schedules' })},
       check (amount_paid + amount_credited <= total),
       check ((status = 'draft') = (number is null)),
       check ((status = 'draft') = (journal_entry_id is null))
@@ -187,14 +175,12 @@ export const up = async (db: Kysely<unknown>) => {
       total bigint not null,
       taxes jsonb not null default '[]',
       primary key (organization_id, document_id, line_no),
-      foreign key (organization_id, account_id) references accounts (organization_id, id),
-      foreign key (organization_id, item_id) references items (organization_id, id)
+      ${companyRefs({ account_id: 'accounts', item_id: 'items' })}
     )`.execute(db);
 
   await sql`
     create table invoice_payments (
-      organization_id text not null,
-      id text not null,
+      ${keyColumns(false)},
       invoice_id text not null,
       date date not null,
       amount bigint not null check (amount > 0),
@@ -213,10 +199,7 @@ export const up = async (db: Kysely<unknown>) => {
       created_by text,
       created_at timestamptz not null default now(),
       primary key (organization_id, id),
-      foreign key (organization_id, invoice_id) references invoices (organization_id, id),
-      foreign key (organization_id, deposit_account_id) references accounts (organization_id, id),
-      foreign key (organization_id, journal_entry_id) references journal_entries (organization_id, id),
-      foreign key (organization_id, reversal_entry_id) references journal_entries (organization_id, id)
+      ${companyRefs({ invoice_id: 'invoices', deposit_account_id: 'accounts', journal_entry_id: 'journal_entries', reversal_entry_id: 'journal_entries' })}
     )`.execute(db);
   await sql`create index invoice_payments_invoice on invoice_payments (organization_id, invoice_id)`.execute(
     db,
@@ -224,8 +207,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table credit_notes (
-      organization_id text not null,
-      id text not null,
+      ${keyColumns(false)},
       number text not null,
       invoice_id text not null,
       date date not null,
@@ -242,8 +224,7 @@ export const up = async (db: Kysely<unknown>) => {
       created_by text,
       created_at timestamptz not null default now(),
       primary key (organization_id, id),
-      foreign key (organization_id, invoice_id) references invoices (organization_id, id),
-      foreign key (organization_id, journal_entry_id) references journal_entries (organization_id, id)
+      ${companyRefs({ invoice_id: 'invoices', journal_entry_id: 'journal_entries' })}
     )`.execute(db);
   await sql`create unique index credit_notes_number on credit_notes (organization_id, number)`.execute(db);
   await sql`create index credit_notes_invoice on credit_notes (organization_id, invoice_id)`.execute(db);
@@ -259,7 +240,7 @@ export const up = async (db: Kysely<unknown>) => {
       taxable_base bigint not null,
       tax_base bigint not null,
       primary key (organization_id, document_id, tax_rate_id),
-      foreign key (organization_id, tax_rate_id) references tax_rates (organization_id, id)
+      ${companyRefs({ tax_rate_id: 'tax_rates' })}
     )`.execute(db);
   await sql`create index invoice_tax_postings_date on invoice_tax_postings (organization_id, date)`.execute(
     db,
@@ -275,15 +256,13 @@ export const up = async (db: Kysely<unknown>) => {
       invoice_id text not null,
       created_at timestamptz not null default now(),
       primary key (organization_id, schedule_id, occurrence_date),
-      foreign key (organization_id, schedule_id) references recurring_schedules (organization_id, id),
-      foreign key (organization_id, invoice_id) references invoices (organization_id, id) on delete cascade
+      ${companyRefs({ schedule_id: 'recurring_schedules', invoice_id: 'invoices cascade' })}
     )`.execute(db);
 
   // The history shown on an invoice (the audit log keeps the full before/after).
   await sql`
     create table invoice_events (
-      organization_id text not null,
-      id text not null,
+      ${keyColumns(false)},
       invoice_id text not null,
       kind text not null,
       message text not null,
@@ -292,7 +271,7 @@ export const up = async (db: Kysely<unknown>) => {
       -- Insertion order: several events can share one instant (one transaction, a fixed clock).
       seq bigint generated always as identity,
       primary key (organization_id, id),
-      foreign key (organization_id, invoice_id) references invoices (organization_id, id) on delete cascade
+      ${companyRefs({ invoice_id: 'invoices cascade' })}
     )`.execute(db);
   await sql`create index invoice_events_invoice on invoice_events (organization_id, invoice_id, created_at)`.execute(
     db,
@@ -300,7 +279,7 @@ export const up = async (db: Kysely<unknown>) => {
 };
 
 export const down = async (db: Kysely<unknown>) => {
-  for (const table of [
+  await dropTables(db, [
     'invoice_events',
     'recurring_runs',
     'invoice_tax_postings',
@@ -313,9 +292,7 @@ export const down = async (db: Kysely<unknown>) => {
     'tax_rates',
     'customers',
     'invoice_settings',
-  ]) {
-    await sql`drop table if exists ${sql.id(table)} cascade`.execute(db);
-  }
+  ]);
   for (const column of ['address', 'tax_number', 'logo_data', 'logo_content_type']) {
     await sql`alter table organizations drop column if exists ${sql.id(column)}`.execute(db);
   }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { keyColumns, timestamps, companyRefs, dropTables } from '../migrations-helpers.ts';
 
 // Wallet and bank transactions: money accounts (each backed by a ledger account), exchange
 // rates, statement imports, bank transactions with their splits, categorisation rules,
@@ -9,8 +10,7 @@ import { type Kysely, sql } from 'kysely';
 export const up = async (db: Kysely<unknown>) => {
   await sql`
     create table money_accounts (
-      organization_id text not null references organizations (id) on delete cascade,
-      id text not null,
+      ${keyColumns(true)},
       ledger_account_id text not null,
       name text not null check (length(name) between 1 and 120),
       kind text not null check (kind in ('bank', 'cash', 'credit_card', 'payment_processor')),
@@ -26,11 +26,9 @@ export const up = async (db: Kysely<unknown>) => {
       csv_mapping jsonb,
       archived_at timestamptz,
       created_by text,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${timestamps},
       primary key (organization_id, id),
-      foreign key (organization_id, ledger_account_id) references accounts (organization_id, id),
-      foreign key (organization_id, opening_entry_id) references journal_entries (organization_id, id)
+      ${companyRefs({ ledger_account_id: 'accounts', opening_entry_id: 'journal_entries' })}
     )`.execute(db);
   await sql`create unique index money_accounts_ledger on money_accounts (organization_id, ledger_account_id)`.execute(
     db,
@@ -50,8 +48,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table statement_imports (
-      organization_id text not null,
-      id text not null,
+      ${keyColumns(false)},
       money_account_id text not null,
       file_name text not null,
       format text not null check (format in ('csv', 'ofx', 'camt053')),
@@ -63,7 +60,7 @@ export const up = async (db: Kysely<unknown>) => {
       created_by text,
       created_at timestamptz not null default now(),
       primary key (organization_id, id),
-      foreign key (organization_id, money_account_id) references money_accounts (organization_id, id)
+      ${companyRefs({ money_account_id: 'money_accounts' })}
     )`.execute(db);
   await sql`create index statement_imports_account on statement_imports (organization_id, money_account_id, created_at)`.execute(
     db,
@@ -71,8 +68,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table categorization_rules (
-      organization_id text not null references organizations (id) on delete cascade,
-      id text not null,
+      ${keyColumns(true)},
       name text not null,
       priority integer not null default 100,
       enabled boolean not null default true,
@@ -85,11 +81,9 @@ export const up = async (db: Kysely<unknown>) => {
       set_category_account_id text not null,
       set_payee text,
       set_tax_rate integer check (set_tax_rate between 0 and 10000),
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${timestamps},
       primary key (organization_id, id),
-      foreign key (organization_id, money_account_id) references money_accounts (organization_id, id) on delete cascade,
-      foreign key (organization_id, set_category_account_id) references accounts (organization_id, id)
+      ${companyRefs({ money_account_id: 'money_accounts cascade', set_category_account_id: 'accounts' })}
     )`.execute(db);
   await sql`create index categorization_rules_priority on categorization_rules (organization_id, priority, created_at)`.execute(
     db,
@@ -97,8 +91,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table transfers (
-      organization_id text not null,
-      id text not null,
+      ${keyColumns(false)},
       date date not null,
       from_money_account_id text not null,
       to_money_account_id text not null,
@@ -112,15 +105,12 @@ export const up = async (db: Kysely<unknown>) => {
       created_at timestamptz not null default now(),
       primary key (organization_id, id),
       check (from_money_account_id <> to_money_account_id),
-      foreign key (organization_id, from_money_account_id) references money_accounts (organization_id, id),
-      foreign key (organization_id, to_money_account_id) references money_accounts (organization_id, id),
-      foreign key (organization_id, entry_id) references journal_entries (organization_id, id)
+      ${companyRefs({ from_money_account_id: 'money_accounts', to_money_account_id: 'money_accounts', entry_id: 'journal_entries' })}
     )`.execute(db);
 
   await sql`
     create table reconciliations (
-      organization_id text not null,
-      id text not null,
+      ${keyColumns(false)},
       money_account_id text not null,
       statement_date date not null,
       statement_balance bigint not null,
@@ -132,7 +122,7 @@ export const up = async (db: Kysely<unknown>) => {
       completed_at timestamptz,
       undone_at timestamptz,
       primary key (organization_id, id),
-      foreign key (organization_id, money_account_id) references money_accounts (organization_id, id)
+      ${companyRefs({ money_account_id: 'money_accounts' })}
     )`.execute(db);
   await sql`create unique index reconciliations_one_open on reconciliations (organization_id, money_account_id) where status = 'in_progress'`.execute(
     db,
@@ -143,8 +133,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table bank_transactions (
-      organization_id text not null,
-      id text not null,
+      ${keyColumns(false)},
       money_account_id text not null,
       date date not null,
       description text not null check (length(description) between 1 and 500),
@@ -169,18 +158,12 @@ export const up = async (db: Kysely<unknown>) => {
       rule_id text,
       reconciliation_id text,
       created_by text,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${timestamps},
       primary key (organization_id, id),
       check ((category_kind = 'account') = (category_account_id is not null)),
       check ((category_kind = 'transfer') = (transfer_id is not null)),
       check (status <> 'reconciled' or reconciliation_id is not null),
-      foreign key (organization_id, money_account_id) references money_accounts (organization_id, id),
-      foreign key (organization_id, category_account_id) references accounts (organization_id, id),
-      foreign key (organization_id, entry_id) references journal_entries (organization_id, id),
-      foreign key (organization_id, import_id) references statement_imports (organization_id, id),
-      foreign key (organization_id, transfer_id) references transfers (organization_id, id),
-      foreign key (organization_id, reconciliation_id) references reconciliations (organization_id, id)
+      ${companyRefs({ money_account_id: 'money_accounts', category_account_id: 'accounts', entry_id: 'journal_entries', import_id: 'statement_imports', transfer_id: 'transfers', reconciliation_id: 'reconciliations' })}
     )`.execute(db);
   // Keyset pagination of the list in each sort order, newest first by default.
   await sql`create index bank_transactions_date on bank_transactions (organization_id, date, id)`.execute(db);
@@ -221,8 +204,7 @@ export const up = async (db: Kysely<unknown>) => {
       amount bigint not null check (amount <> 0),
       description text,
       primary key (organization_id, transaction_id, line_no),
-      foreign key (organization_id, transaction_id) references bank_transactions (organization_id, id) on delete cascade,
-      foreign key (organization_id, category_account_id) references accounts (organization_id, id)
+      ${companyRefs({ transaction_id: 'bank_transactions cascade', category_account_id: 'accounts' })}
     )`.execute(db);
   await sql`create index bank_transaction_splits_category on bank_transaction_splits (organization_id, category_account_id)`.execute(
     db,
@@ -231,8 +213,7 @@ export const up = async (db: Kysely<unknown>) => {
   // Receipts and other files attached to a transaction.
   await sql`
     create table bank_transaction_attachments (
-      organization_id text not null,
-      id text not null,
+      ${keyColumns(false)},
       transaction_id text not null,
       file_name text not null,
       content_type text not null,
@@ -241,7 +222,7 @@ export const up = async (db: Kysely<unknown>) => {
       created_by text,
       created_at timestamptz not null default now(),
       primary key (organization_id, id),
-      foreign key (organization_id, transaction_id) references bank_transactions (organization_id, id) on delete cascade
+      ${companyRefs({ transaction_id: 'bank_transactions cascade' })}
     )`.execute(db);
   await sql`create index bank_transaction_attachments_tx on bank_transaction_attachments (organization_id, transaction_id)`.execute(
     db,
@@ -249,7 +230,7 @@ export const up = async (db: Kysely<unknown>) => {
 };
 
 export const down = async (db: Kysely<unknown>) => {
-  for (const table of [
+  await dropTables(db, [
     'bank_transaction_attachments',
     'bank_transaction_splits',
     'bank_transactions',
@@ -259,7 +240,5 @@ export const down = async (db: Kysely<unknown>) => {
     'statement_imports',
     'exchange_rates',
     'money_accounts',
-  ]) {
-    await sql`drop table if exists ${sql.id(table)} cascade`.execute(db);
-  }
+  ]);
 };

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { keepBalancesFunction } from '../migrations-helpers.ts';
 
 // The amount bound (decision 0013). Every company's ledger keeps its posted volume: the sum
 // over all posted lines of debit + credit + the foreign amount, in minor units. The
@@ -28,41 +29,13 @@ const volumeStep = sql`
           using errcode = 'KL001';
       end if;`;
 
-const keepBalances = (withVolume: boolean) => sql`
-    create or replace function ledger_keep_balances() returns trigger language plpgsql as $$
-    declare
-      bad record;
-    begin
-      select l.entry_id into bad
-        from new_lines l
-        left join journal_entries e on e.organization_id = l.organization_id and e.id = l.entry_id
-       where e.id is null or e.status <> 'posted' or e.date <> l.date or e.number <> l.entry_number
-          or e.is_closing <> l.is_closing or e.posted_txid is distinct from txid_current()
-       limit 1;
-      if found then
-        raise exception 'journal line does not belong to an entry posted in this transaction (entry %)', bad.entry_id
-          using errcode = 'check_violation';
-      end if;
-      select l.date, s.lock_date into bad
-        from new_lines l
-        join ledger_settings s on s.organization_id = l.organization_id
-       where s.lock_date is not null and l.date <= s.lock_date
-       limit 1;
-      if found then
-        raise exception 'the books are locked through %; nothing can post on or before that date', bad.lock_date
-          using errcode = 'check_violation';
-      end if;
-      ${withVolume ? volumeStep : sql``}
-      insert into account_period_balances (organization_id, account_id, period, is_closing, debit, credit)
-        select organization_id, account_id, date_trunc('month', date)::date, is_closing, sum(debit), sum(credit)
-          from new_lines
-         group by organization_id, account_id, date_trunc('month', date)::date, is_closing
-         order by 1, 2, 3, 4
-      on conflict (organization_id, account_id, period, is_closing) do update
-        set debit = account_period_balances.debit + excluded.debit,
-            credit = account_period_balances.credit + excluded.credit;
-      return null;
-    end $$`;
+const keepBalances = (withVolume: boolean) =>
+  keepBalancesFunction(
+    'create or replace',
+    true,
+    sql`
+      ${withVolume ? volumeStep : sql``}`,
+  );
 
 export const up = async (db: Kysely<unknown>) => {
   await sql`alter table ledger_settings add column posted_volume numeric not null default 0`.execute(db);

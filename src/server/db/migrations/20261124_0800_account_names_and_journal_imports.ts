@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { keyColumns } from '../migrations-helpers.ts';
 
 // Account names are unique per company ignoring case (issue 12 §5, decision 0018). Existing
 // duplicates are renamed first so the index can be built and no account is lost: every
@@ -38,8 +39,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table journal_imports (
-      organization_id text not null references organizations (id) on delete cascade,
-      id text not null,
+      ${keyColumns(true)},
       fingerprint text not null check (length(fingerprint) = 64),
       entries integer not null check (entries >= 0),
       created_accounts integer not null check (created_accounts >= 0),

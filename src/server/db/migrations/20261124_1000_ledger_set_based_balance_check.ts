@@ -1,4 +1,11 @@
 import { type Kysely, sql } from 'kysely';
+import { commitTrigger } from '../migrations-helpers.ts';
+import {
+  INDEX_ONLY,
+  refusePostedEntryChange,
+  entriesImmutableTrigger,
+  statementTrigger,
+} from '../migrations-helpers.ts';
 
 // The balance check at commit, set-based (issue 12, speed). Until now every posted entry queued
 // its own deferred row trigger, so committing an import of 100,000 lines ran 100,000 trigger
@@ -20,8 +27,6 @@ import { type Kysely, sql } from 'kysely';
 //   posted_txid, lines by entry) whatever the statistics say, so their cost follows the size
 //   of the transaction, not of the database.
 
-const INDEX_ONLY = sql.raw(`set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off`);
-
 export const up = async (db: Kysely<unknown>) => {
   await sql`create index journal_entries_posted_txid on journal_entries (posted_txid) where posted_txid is not null`.execute(
     db,
@@ -29,31 +34,9 @@ export const up = async (db: Kysely<unknown>) => {
   await sql`alter table journal_entries alter column posted_txid set default txid_current()`.execute(db);
 
   // Row trigger: immutability of posted entries, and the stamp when a draft is posted.
-  await sql`
-    create or replace function ledger_refuse_posted_entry_change() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'DELETE' then
-        if old.status = 'posted' then
-          raise exception 'posted journal entry % cannot be deleted; post a reversing entry instead', old.id
-            using errcode = 'check_violation';
-        end if;
-        return old;
-      end if;
-      if old.status = 'posted' then
-        raise exception 'posted journal entry % cannot be changed; post a reversing entry instead', old.id
-          using errcode = 'check_violation';
-      end if;
-      if new.status = 'posted' then
-        new.posted_txid := txid_current();
-      else
-        new.posted_txid := null;
-      end if;
-      return new;
-    end $$`.execute(db);
+  await refusePostedEntryChange('create or replace', { insertToo: false, stamp: true }).execute(db);
   await sql`drop trigger journal_entries_immutable on journal_entries`.execute(db);
-  await sql`
-    create trigger journal_entries_immutable before update or delete on journal_entries
-    for each row execute function ledger_refuse_posted_entry_change()`.execute(db);
+  await entriesImmutableTrigger('before update or delete').execute(db);
 
   await sql`create table ledger_balance_checks (txid bigint primary key)`.execute(db);
 
@@ -72,10 +55,12 @@ export const up = async (db: Kysely<unknown>) => {
       insert into ledger_balance_checks (txid) values (txid_current()) on conflict do nothing;
       return null;
     end $$`.execute(db);
-  await sql`
-    create trigger journal_entries_register_insert after insert on journal_entries
-    referencing new table as new_entries
-    for each statement execute function ledger_register_inserted_entries()`.execute(db);
+  await statementTrigger(
+    'journal_entries_register_insert',
+    'after insert on journal_entries',
+    'ledger_register_inserted_entries',
+    'new_entries',
+  ).execute(db);
 
   await sql`
     create function ledger_register_updated_entries() returns trigger language plpgsql as $$
@@ -83,9 +68,11 @@ export const up = async (db: Kysely<unknown>) => {
       insert into ledger_balance_checks (txid) values (txid_current()) on conflict do nothing;
       return null;
     end $$`.execute(db);
-  await sql`
-    create trigger journal_entries_register_update after update on journal_entries
-    for each statement execute function ledger_register_updated_entries()`.execute(db);
+  await statementTrigger(
+    'journal_entries_register_update',
+    'after update on journal_entries',
+    'ledger_register_updated_entries',
+  ).execute(db);
 
   // At commit, once per transaction: every entry posted in it has two or more lines summing to zero.
   await sql`
@@ -111,10 +98,11 @@ export const up = async (db: Kysely<unknown>) => {
       delete from ledger_balance_checks where txid = txid_current();
       return null;
     end $$`.execute(db);
-  await sql`
-    create constraint trigger ledger_balance_checks_at_commit after insert on ledger_balance_checks
-    deferrable initially deferred
-    for each row execute function ledger_check_transaction_balanced()`.execute(db);
+  await commitTrigger(
+    'ledger_balance_checks_at_commit',
+    'after insert on ledger_balance_checks',
+    'ledger_check_transaction_balanced',
+  ).execute(db);
 
   await sql`drop trigger journal_entries_balanced on journal_entries`.execute(db);
 
@@ -125,10 +113,12 @@ export const up = async (db: Kysely<unknown>) => {
 
 export const down = async (db: Kysely<unknown>) => {
   await sql`alter function ledger_keep_balances() reset all`.execute(db);
-  await sql`
-    create constraint trigger journal_entries_balanced after insert or update on journal_entries
-    deferrable initially deferred
-    for each row when (new.status = 'posted') execute function ledger_check_entry_balanced()`.execute(db);
+  await commitTrigger(
+    'journal_entries_balanced',
+    'after insert or update on journal_entries',
+    'ledger_check_entry_balanced',
+    "new.status = 'posted'",
+  ).execute(db);
   await sql`drop table ledger_balance_checks`.execute(db);
   await sql`drop function ledger_check_transaction_balanced()`.execute(db);
   await sql`drop trigger journal_entries_register_update on journal_entries`.execute(db);
@@ -136,9 +126,7 @@ export const down = async (db: Kysely<unknown>) => {
   await sql`drop function ledger_register_updated_entries()`.execute(db);
   await sql`drop function ledger_register_inserted_entries()`.execute(db);
   await sql`drop trigger journal_entries_immutable on journal_entries`.execute(db);
-  await sql`
-    create trigger journal_entries_immutable before insert or update or delete on journal_entries
-    for each row execute function ledger_refuse_posted_entry_change()`.execute(db);
+  await entriesImmutableTrigger('before insert or update or delete').execute(db);
   await sql`alter table journal_entries alter column posted_txid drop default`.execute(db);
   await sql`drop index journal_entries_posted_txid`.execute(db);
 };

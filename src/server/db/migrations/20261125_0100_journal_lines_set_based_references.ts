@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { refusingFunction, statementTrigger, dropCompanyRef, addCompanyRef } from '../migrations-helpers.ts';
 
 // Import speed (issue 12, decision 0020). Every journal line paid for two foreign-key checks,
 // one trigger call and one SPI query each (plus a row lock on the referenced row): about half
@@ -19,30 +20,22 @@ import { type Kysely, sql } from 'kysely';
 //   rule too, so that guarantee cannot be taken away by hand.
 
 export const up = async (db: Kysely<unknown>) => {
-  await sql`alter table journal_lines drop constraint journal_lines_organization_id_entry_id_fkey`.execute(
-    db,
-  );
-  await sql`alter table journal_lines drop constraint journal_lines_organization_id_account_id_fkey`.execute(
-    db,
-  );
-  await sql`
-    create function ledger_refuse_balance_delete() returns trigger language plpgsql as $$
-    begin
-      raise exception 'kept account balances cannot be deleted; they follow the journal lines'
-        using errcode = 'check_violation';
-    end $$`.execute(db);
-  await sql`
-    create trigger account_period_balances_no_delete before delete or truncate on account_period_balances
-    for each statement execute function ledger_refuse_balance_delete()`.execute(db);
+  await dropCompanyRef('journal_lines', 'entry_id').execute(db);
+  await dropCompanyRef('journal_lines', 'account_id').execute(db);
+  await refusingFunction(
+    'ledger_refuse_balance_delete',
+    'kept account balances cannot be deleted; they follow the journal lines',
+  ).execute(db);
+  await statementTrigger(
+    'account_period_balances_no_delete',
+    'before delete or truncate on account_period_balances',
+    'ledger_refuse_balance_delete',
+  ).execute(db);
 };
 
 export const down = async (db: Kysely<unknown>) => {
   await sql`drop trigger account_period_balances_no_delete on account_period_balances`.execute(db);
   await sql`drop function ledger_refuse_balance_delete()`.execute(db);
-  await sql`
-    alter table journal_lines add constraint journal_lines_organization_id_account_id_fkey
-      foreign key (organization_id, account_id) references accounts (organization_id, id)`.execute(db);
-  await sql`
-    alter table journal_lines add constraint journal_lines_organization_id_entry_id_fkey
-      foreign key (organization_id, entry_id) references journal_entries (organization_id, id)`.execute(db);
+  await addCompanyRef('journal_lines', 'account_id', 'accounts').execute(db);
+  await addCompanyRef('journal_lines', 'entry_id', 'journal_entries').execute(db);
 };

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { INDEX_ONLY, statementTrigger, dropCompanyRef, addCompanyRef } from '../migrations-helpers.ts';
 
 // Import speed (issue 12, decision 0020). A bank line's foreign key to its journal entry cost a
 // trigger call, an SPI query and a row lock on the entry for every line a statement import
@@ -11,12 +12,8 @@ import { type Kysely, sql } from 'kysely';
 // The line's other references (money account, import, category, transfer, reconciliation)
 // keep their foreign keys: each names one row per import, and their tables can delete rows.
 
-const INDEX_ONLY = sql.raw(`set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off`);
-
 export const up = async (db: Kysely<unknown>) => {
-  await sql`alter table bank_transactions drop constraint bank_transactions_organization_id_entry_id_fkey`.execute(
-    db,
-  );
+  await dropCompanyRef('bank_transactions', 'entry_id').execute(db);
   await sql`
     create function bank_transactions_check_entries() returns trigger language plpgsql
     ${INDEX_ONLY} as $$
@@ -35,21 +32,17 @@ export const up = async (db: Kysely<unknown>) => {
       end if;
       return null;
     end $$`.execute(db);
-  await sql`
-    create trigger bank_transactions_entries_inserted after insert on bank_transactions
-    referencing new table as new_rows
-    for each statement execute function bank_transactions_check_entries()`.execute(db);
-  await sql`
-    create trigger bank_transactions_entries_updated after update on bank_transactions
-    referencing new table as new_rows
-    for each statement execute function bank_transactions_check_entries()`.execute(db);
+  for (const [name, event] of [
+    ['bank_transactions_entries_inserted', 'after insert on bank_transactions'],
+    ['bank_transactions_entries_updated', 'after update on bank_transactions'],
+  ] as const) {
+    await statementTrigger(name, event, 'bank_transactions_check_entries', 'new_rows').execute(db);
+  }
 };
 
 export const down = async (db: Kysely<unknown>) => {
   await sql`drop trigger bank_transactions_entries_updated on bank_transactions`.execute(db);
   await sql`drop trigger bank_transactions_entries_inserted on bank_transactions`.execute(db);
   await sql`drop function bank_transactions_check_entries()`.execute(db);
-  await sql`
-    alter table bank_transactions add constraint bank_transactions_organization_id_entry_id_fkey
-      foreign key (organization_id, entry_id) references journal_entries (organization_id, id)`.execute(db);
+  await addCompanyRef('bank_transactions', 'entry_id', 'journal_entries').execute(db);
 };

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { keyColumns, companyRefs } from '../migrations-helpers.ts';
 
 // Matching (issue 13 §4): a bank line linked to the invoice payments it is the cash of. One row
 // per invoice payment the line settles, with the amount it settles. Kind 'invoice': the match
@@ -11,8 +12,7 @@ import { type Kysely, sql } from 'kysely';
 export const up = async (db: Kysely<unknown>) => {
   await sql`
     create table bank_transaction_matches (
-      organization_id text not null,
-      id text not null,
+      ${keyColumns(false)},
       transaction_id text not null,
       kind text not null check (kind in ('invoice', 'payment')),
       invoice_id text not null,
@@ -23,10 +23,7 @@ export const up = async (db: Kysely<unknown>) => {
       created_by text,
       created_at timestamptz not null default now(),
       primary key (organization_id, id),
-      foreign key (organization_id, transaction_id) references bank_transactions (organization_id, id),
-      foreign key (organization_id, invoice_id) references invoices (organization_id, id),
-      foreign key (organization_id, payment_id) references invoice_payments (organization_id, id),
-      foreign key (organization_id, previous_entry_id) references journal_entries (organization_id, id)
+      ${companyRefs({ transaction_id: 'bank_transactions', invoice_id: 'invoices', payment_id: 'invoice_payments', previous_entry_id: 'journal_entries' })}
     )`.execute(db);
   // A payment is the cash of at most one line.
   await sql`create unique index bank_transaction_matches_payment on bank_transaction_matches (organization_id, payment_id)`.execute(

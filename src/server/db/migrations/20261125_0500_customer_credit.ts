@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { keyColumns, companyRefs } from '../migrations-helpers.ts';
 
 // Customer credit and refunds (issue 13 §5, decision 0028). Money a customer has paid or been
 // credited beyond what their invoices ask for is the company's liability to them: it sits on
@@ -26,8 +27,7 @@ export const up = async (db: Kysely<unknown>) => {
 
   await sql`
     create table customer_credit_entries (
-      organization_id text not null,
-      id text not null,
+      ${keyColumns(false)},
       customer_id text not null,
       currency char(3) not null,
       date date not null,
@@ -51,12 +51,7 @@ export const up = async (db: Kysely<unknown>) => {
       created_by text,
       created_at timestamptz not null default now(),
       primary key (organization_id, id),
-      foreign key (organization_id, customer_id) references customers (organization_id, id),
-      foreign key (organization_id, invoice_id) references invoices (organization_id, id),
-      foreign key (organization_id, payment_id) references invoice_payments (organization_id, id),
-      foreign key (organization_id, credit_note_id) references credit_notes (organization_id, id),
-      foreign key (organization_id, money_account_id) references money_accounts (organization_id, id),
-      foreign key (organization_id, journal_entry_id) references journal_entries (organization_id, id),
+      ${companyRefs({ customer_id: 'customers', invoice_id: 'invoices', payment_id: 'invoice_payments', credit_note_id: 'credit_notes', money_account_id: 'money_accounts', journal_entry_id: 'journal_entries' })},
       check ((kind in ('overpayment', 'credit_note')) = (amount > 0) or kind = 'exchange'),
       check (kind <> 'exchange' or amount = 0)
     )`.execute(db);
