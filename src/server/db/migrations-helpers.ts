@@ -13,18 +13,22 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 type Fragment = RawBuilder<unknown>;
 
-/** The owning company, deleted with it: `organization_id … references organizations … on delete cascade`. */
+/** The owning company, deleted with it. */
 const COMPANY_COLUMN = 'organization_id text not null references organizations (id) on delete cascade';
-export const companyColumn = sql.raw(COMPANY_COLUMN);
 
 /** The (organization_id, id) key columns of a company table; `owned` adds the cascade to organizations. */
 export const keyColumns = (owned: boolean) =>
   sql.raw(`${owned ? COMPANY_COLUMN : 'organization_id text not null'},\n      id text not null`);
 
-/** `created_at` and `updated_at`, both defaulting to now(). */
-export const timestamps = sql.raw(
-  'created_at timestamptz not null default now(),\n      updated_at timestamptz not null default now()',
-);
+/** When (and by whom) a row was made: [created_by text,] created_at [, updated_at], times defaulting to now(). */
+export const createdColumns = (options: { by?: boolean; updated?: boolean }) =>
+  sql.raw(
+    [
+      ...(options.by ? ['created_by text'] : []),
+      'created_at timestamptz not null default now()',
+      ...(options.updated ? ['updated_at timestamptz not null default now()'] : []),
+    ].join(',\n      '),
+  );
 
 /**
  * Composite foreign keys within one company, one per column:

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { keyColumns, timestamps } from '../migrations-helpers.ts';
+import { keyColumns, createdColumns } from '../migrations-helpers.ts';
 
 // Companies (organizations, the tenant), their members with roles, and invitations.
 
@@ -13,7 +13,7 @@ export const up = async (db: Kysely<unknown>) => {
       country char(2),
       time_zone text not null default 'UTC',
       created_by text not null,
-      ${timestamps}
+      ${createdColumns({ updated: true })}
     )`.execute(db);
   await sql`
     create table organization_members (

@@ -1,8 +1,10 @@
 import { type Kysely, sql } from 'kysely';
-import { rowTrigger, statementTrigger, commitTrigger } from '../migrations-helpers.ts';
 import {
+  rowTrigger,
+  statementTrigger,
+  commitTrigger,
+  createdColumns,
   keyColumns,
-  timestamps,
   companyRefs,
   refusePostedEntryChange,
   entriesImmutableTrigger,
@@ -45,7 +47,7 @@ export const up = async (db: Kysely<unknown>) => {
       description text not null default '',
       system_key text,
       archived_at timestamptz,
-      ${timestamps},
+      ${createdColumns({ updated: true })},
       primary key (organization_id, id),
       ${companyRefs({ parent_id: 'accounts' })}
     )`.execute(db);
@@ -72,7 +74,7 @@ export const up = async (db: Kysely<unknown>) => {
       approved_by text,
       posted_by text,
       posted_at timestamptz,
-      ${timestamps},
+      ${createdColumns({ updated: true })},
       primary key (organization_id, id),
       check ((status = 'posted') = (number is not null)),
       ${companyRefs({ reverses_entry_id: 'journal_entries' })}
@@ -187,8 +189,7 @@ export const up = async (db: Kysely<unknown>) => {
       size_bytes integer not null check (size_bytes > 0),
       sha256 text not null,
       storage_key text not null,
-      created_by text,
-      created_at timestamptz not null default now(),
+      ${createdColumns({ by: true })},
       primary key (organization_id, id),
       ${companyRefs({ entry_id: 'journal_entries cascade' })}
     )`.execute(db);

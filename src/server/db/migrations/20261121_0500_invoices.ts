@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { keyColumns, timestamps, companyRefs, dropTables } from '../migrations-helpers.ts';
+import { keyColumns, companyRefs, dropTables, createdColumns } from '../migrations-helpers.ts';
 
 // Invoicing: customers, items, tax rates, invoices and their lines, payments, credit notes,
 // the tax postings behind the sales tax report, recurring schedules and their runs, and
@@ -42,7 +42,7 @@ export const up = async (db: Kysely<unknown>) => {
       payment_terms_days integer not null default 30 check (payment_terms_days between 0 and 365),
       notes text not null default '',
       archived_at timestamptz,
-      ${timestamps},
+      ${createdColumns({ updated: true })},
       primary key (organization_id, id)
     )`.execute(db);
   await sql`create index customers_name on customers (organization_id, lower(name))`.execute(db);
@@ -71,7 +71,7 @@ export const up = async (db: Kysely<unknown>) => {
       income_account_id text not null,
       tax_rate_id text,
       archived_at timestamptz,
-      ${timestamps},
+      ${createdColumns({ updated: true })},
       primary key (organization_id, id),
       ${companyRefs({ income_account_id: 'accounts', tax_rate_id: 'tax_rates' })}
     )`.execute(db);
@@ -97,8 +97,7 @@ export const up = async (db: Kysely<unknown>) => {
       notes text not null default '',
       terms text not null default '',
       lines jsonb not null,
-      created_by text,
-      ${timestamps},
+      ${createdColumns({ by: true, updated: true })},
       primary key (organization_id, id),
       ${companyRefs({ customer_id: 'customers' })}
     )`.execute(db);
@@ -136,8 +135,7 @@ export const up = async (db: Kysely<unknown>) => {
       sent_at timestamptz,
       emailed_at timestamptz,
       recurring_schedule_id text,
-      created_by text,
-      ${timestamps},
+      ${createdColumns({ by: true, updated: true })},
       primary key (organization_id, id),
       ${companyRefs({ customer_id: 'customers', journal_entry_id: 'journal_entries', void_entry_id: 'journal_entries', recurring_schedule_id: 'recurring_schedules' })},
       check (amount_paid + amount_credited <= total),
@@ -196,8 +194,7 @@ export const up = async (db: Kysely<unknown>) => {
       journal_entry_id text not null,
       reversal_entry_id text,
       reversed_at timestamptz,
-      created_by text,
-      created_at timestamptz not null default now(),
+      ${createdColumns({ by: true })},
       primary key (organization_id, id),
       ${companyRefs({ invoice_id: 'invoices', deposit_account_id: 'accounts', journal_entry_id: 'journal_entries', reversal_entry_id: 'journal_entries' })}
     )`.execute(db);
@@ -221,8 +218,7 @@ export const up = async (db: Kysely<unknown>) => {
       amount_base bigint not null,
       journal_entry_id text not null,
       void_entry_id text,
-      created_by text,
-      created_at timestamptz not null default now(),
+      ${createdColumns({ by: true })},
       primary key (organization_id, id),
       ${companyRefs({ invoice_id: 'invoices', journal_entry_id: 'journal_entries' })}
     )`.execute(db);

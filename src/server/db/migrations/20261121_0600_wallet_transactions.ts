@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { keyColumns, timestamps, companyRefs, dropTables } from '../migrations-helpers.ts';
+import { keyColumns, companyRefs, dropTables, createdColumns } from '../migrations-helpers.ts';
 
 // Wallet and bank transactions: money accounts (each backed by a ledger account), exchange
 // rates, statement imports, bank transactions with their splits, categorisation rules,
@@ -25,8 +25,7 @@ export const up = async (db: Kysely<unknown>) => {
       balance bigint not null default 0,
       csv_mapping jsonb,
       archived_at timestamptz,
-      created_by text,
-      ${timestamps},
+      ${createdColumns({ by: true, updated: true })},
       primary key (organization_id, id),
       ${companyRefs({ ledger_account_id: 'accounts', opening_entry_id: 'journal_entries' })}
     )`.execute(db);
@@ -41,8 +40,7 @@ export const up = async (db: Kysely<unknown>) => {
       currency char(3) not null,
       date date not null,
       rate numeric(24, 10) not null check (rate > 0),
-      created_by text,
-      created_at timestamptz not null default now(),
+      ${createdColumns({ by: true })},
       primary key (organization_id, currency, date)
     )`.execute(db);
 
@@ -57,8 +55,7 @@ export const up = async (db: Kysely<unknown>) => {
       imported_rows integer not null,
       duplicate_rows integer not null,
       rule_rows integer not null default 0,
-      created_by text,
-      created_at timestamptz not null default now(),
+      ${createdColumns({ by: true })},
       primary key (organization_id, id),
       ${companyRefs({ money_account_id: 'money_accounts' })}
     )`.execute(db);
@@ -81,7 +78,7 @@ export const up = async (db: Kysely<unknown>) => {
       set_category_account_id text not null,
       set_payee text,
       set_tax_rate integer check (set_tax_rate between 0 and 10000),
-      ${timestamps},
+      ${createdColumns({ updated: true })},
       primary key (organization_id, id),
       ${companyRefs({ money_account_id: 'money_accounts cascade', set_category_account_id: 'accounts' })}
     )`.execute(db);
@@ -101,8 +98,7 @@ export const up = async (db: Kysely<unknown>) => {
       rate numeric(24, 10) not null check (rate > 0),
       memo text not null default '',
       entry_id text not null,
-      created_by text,
-      created_at timestamptz not null default now(),
+      ${createdColumns({ by: true })},
       primary key (organization_id, id),
       check (from_money_account_id <> to_money_account_id),
       ${companyRefs({ from_money_account_id: 'money_accounts', to_money_account_id: 'money_accounts', entry_id: 'journal_entries' })}
@@ -116,8 +112,7 @@ export const up = async (db: Kysely<unknown>) => {
       statement_balance bigint not null,
       opening_balance bigint not null,
       status text not null check (status in ('in_progress', 'completed', 'undone')),
-      created_by text,
-      created_at timestamptz not null default now(),
+      ${createdColumns({ by: true })},
       completed_by text,
       completed_at timestamptz,
       undone_at timestamptz,
@@ -157,8 +152,7 @@ export const up = async (db: Kysely<unknown>) => {
       description_key text not null,
       rule_id text,
       reconciliation_id text,
-      created_by text,
-      ${timestamps},
+      ${createdColumns({ by: true, updated: true })},
       primary key (organization_id, id),
       check ((category_kind = 'account') = (category_account_id is not null)),
       check ((category_kind = 'transfer') = (transfer_id is not null)),
@@ -219,8 +213,7 @@ export const up = async (db: Kysely<unknown>) => {
       content_type text not null,
       size_bytes integer not null check (size_bytes > 0),
       data bytea not null,
-      created_by text,
-      created_at timestamptz not null default now(),
+      ${createdColumns({ by: true })},
       primary key (organization_id, id),
       ${companyRefs({ transaction_id: 'bank_transactions cascade' })}
     )`.execute(db);

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { commitTrigger } from '../migrations-helpers.ts';
 import {
+  commitTrigger,
   INDEX_ONLY,
   refusePostedEntryChange,
   entriesImmutableTrigger,

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { keyColumns, companyRefs } from '../migrations-helpers.ts';
+import { keyColumns, companyRefs, createdColumns } from '../migrations-helpers.ts';
 
 // Matching (issue 13 §4): a bank line linked to the invoice payments it is the cash of. One row
 // per invoice payment the line settles, with the amount it settles. Kind 'invoice': the match
@@ -20,8 +20,7 @@ export const up = async (db: Kysely<unknown>) => {
       amount bigint not null check (amount > 0),
       previous_entry_id text not null,
       replaced_line jsonb,
-      created_by text,
-      created_at timestamptz not null default now(),
+      ${createdColumns({ by: true })},
       primary key (organization_id, id),
       ${companyRefs({ transaction_id: 'bank_transactions', invoice_id: 'invoices', payment_id: 'invoice_payments', previous_entry_id: 'journal_entries' })}
     )`.execute(db);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { keyColumns, companyRefs } from '../migrations-helpers.ts';
+import { keyColumns, companyRefs, createdColumns } from '../migrations-helpers.ts';
 
 // Customer credit and refunds (issue 13 §5, decision 0028). Money a customer has paid or been
 // credited beyond what their invoices ask for is the company's liability to them: it sits on
@@ -48,8 +48,7 @@ export const up = async (db: Kysely<unknown>) => {
       money_account_id text,
       journal_entry_id text,
       reference text not null default '',
-      created_by text,
-      created_at timestamptz not null default now(),
+      ${createdColumns({ by: true })},
       primary key (organization_id, id),
       ${companyRefs({ customer_id: 'customers', invoice_id: 'invoices', payment_id: 'invoice_payments', credit_note_id: 'credit_notes', money_account_id: 'money_accounts', journal_entry_id: 'journal_entries' })},
       check ((kind in ('overpayment', 'credit_note')) = (amount > 0) or kind = 'exchange'),
