@@ -8,7 +8,7 @@ import type { AppContext } from '../../src/server/context.ts';
 import { openDatabase } from '../../src/server/db/client.ts';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import type { MemberContext } from '../../src/server/http/tenancy.ts';
-import { createTestOrganization } from '../../src/server/testing/companies.ts';
+import { createTestCompanyInDatabase } from '../../src/server/testing/companies.ts';
 import { commitStatement } from '../../src/server/modules/statement-import/service.ts';
 import { listTransactions, transactionTotals } from '../../src/server/modules/transactions/read-service.ts';
 import {
@@ -192,7 +192,7 @@ const main = async () => {
     database,
     now: () => new Date(),
   };
-  const org = await createTestOrganization(database.db, { baseCurrency: 'USD' });
+  const org = await createTestCompanyInDatabase(database.db, { baseCurrency: 'USD' });
   const member: MemberContext = { organizationId: org.id, userId: 'bench-user', role: 'owner' };
   const account = await createMoneyAccount(ctx, member, {
     name: 'Bench checking',
@@ -229,7 +229,7 @@ const main = async () => {
   // fast as any other import (its first entries are unknown to the planner's statistics).
   let newCompany: Measured | null = null;
   if (args.includes('--new-company')) {
-    const org2 = await createTestOrganization(database.db, { baseCurrency: 'USD' });
+    const org2 = await createTestCompanyInDatabase(database.db, { baseCurrency: 'USD' });
     const member2: MemberContext = { organizationId: org2.id, userId: 'bench-user', role: 'owner' };
     const account2 = await createMoneyAccount(ctx, member2, {
       name: 'New company checking',

@@ -99,6 +99,3 @@ export const createTestCompanyInDatabase = async (
     accountsByCode: Object.fromEntries(accounts.map((a) => [a.code, a.id])),
   };
 };
-
-/** @deprecated The old name of `createTestCompanyInDatabase` (it lived in modules/ledger/testing.ts); use the new one. */
-export const createTestOrganization = createTestCompanyInDatabase;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCustomerCreditAccounts } from '../../db/migrations/20261125_0500_customer_credit.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase, testDatabaseKind } from '../../testing/db.ts';
-import { createTestOrganization } from '../../testing/companies.ts';
+import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 // Migration 20261125_0500 gives every existing company a Customer credit account (decision
 // 0028): a company created before it (no customer_credit account) gets one, on a free code and
@@ -30,9 +30,12 @@ const creditAccounts = (organizationId: string) =>
 
 describe(`customer credit account migration (${testDatabaseKind()})`, () => {
   it('adds the account to companies without one, avoiding taken codes and names, once', async () => {
-    const old = await createTestOrganization(database.db, { baseCurrency: 'EUR', name: 'Before credit' });
-    const plain = await createTestOrganization(database.db, { name: 'Plain old' });
-    const kept = await createTestOrganization(database.db, { name: 'Already has it' });
+    const old = await createTestCompanyInDatabase(database.db, {
+      baseCurrency: 'EUR',
+      name: 'Before credit',
+    });
+    const plain = await createTestCompanyInDatabase(database.db, { name: 'Plain old' });
+    const kept = await createTestCompanyInDatabase(database.db, { name: 'Already has it' });
     const [keptBefore] = await creditAccounts(kept.id);
     // As they were before the migration: no customer credit account; one of them already uses
     // code 2350 and the name "Customer credit" for something else.

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase } from '../../testing/db.ts';
-import { createTestOrganization } from '../../testing/companies.ts';
+import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 import { loadServerConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
@@ -23,7 +23,7 @@ import { balancesOn } from '../../testing/invoices.ts';
 // balance stays at zero.
 
 let database: DatabaseHandle;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
+let org: Awaited<ReturnType<typeof createTestCompanyInDatabase>>;
 let taxes: { vat: string; qst: string; gst: string };
 let customers: { usd: string; eur: string };
 const user = 'property-user';
@@ -32,7 +32,7 @@ let member: MemberContext;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  org = await createTestOrganization(database.db, { baseCurrency: 'USD' });
+  org = await createTestCompanyInDatabase(database.db, { baseCurrency: 'USD' });
   ctx = {
     config: loadServerConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent' }),
     database,

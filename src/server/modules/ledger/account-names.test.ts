@@ -3,7 +3,7 @@ import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
 import * as migration from '../../db/migrations/20261124_0800_account_names_and_journal_imports.ts';
 import { createTestDatabase, testDatabaseKind } from '../../testing/db.ts';
-import { createTestOrganization } from '../../testing/companies.ts';
+import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 // Account names are unique per company ignoring case (index accounts_name_ci, migration
 // 20261124_0800): creating, renaming and importing answer 4xx with a clear message and change
@@ -110,7 +110,7 @@ describe(`account names and journal import over HTTP (${testDatabaseKind()})`, (
     const handle = await createTestDatabase();
     try {
       const db = handle.db;
-      const org = await createTestOrganization(db);
+      const org = await createTestCompanyInDatabase(db);
       await migration.down(db as never);
       const add = (code: string, name: string, created: string) =>
         db

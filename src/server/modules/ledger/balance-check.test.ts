@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { setUpTestDatabase } from '../../testing/per-file-app.ts';
 import type { Executor } from './queries.ts';
-import { createTestOrganization } from '../../testing/companies.ts';
+import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 // The database's own balance guard (migration 20261124_1000): checked once per transaction at
 // commit, over every entry posted in it. These write SQL by hand, as a buggy module or an
@@ -10,7 +10,7 @@ import { createTestOrganization } from '../../testing/companies.ts';
 
 const handle = setUpTestDatabase();
 
-type Org = Awaited<ReturnType<typeof createTestOrganization>>;
+type Org = Awaited<ReturnType<typeof createTestCompanyInDatabase>>;
 
 const entry = (trx: Executor, org: Org, id: string, number: number, status = 'posted') =>
   sql`insert into journal_entries (organization_id, id, number, date, source, status)
@@ -41,7 +41,7 @@ const count = async (table: 'journal_entries' | 'journal_lines' | 'ledger_balanc
 
 describe('balanced entries, checked once per transaction at commit', () => {
   it('refuses a posted entry without lines, or with one line', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     await expect(handle.db.transaction().execute((trx) => entry(trx, org, 'none', 1))).rejects.toThrow(
       /needs at least two lines/,
     );
@@ -55,7 +55,7 @@ describe('balanced entries, checked once per transaction at commit', () => {
   });
 
   it('accepts lines written in several statements when the entry balances in the end, and names the one that does not', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     await handle.db.transaction().execute(async (trx) => {
       await entry(trx, org, 'split', 1);
       await line(trx, org, 'split', 1, 1, 100, 0);
@@ -77,7 +77,7 @@ describe('balanced entries, checked once per transaction at commit', () => {
   });
 
   it('refuses a posted entry inserted with another transaction’s stamp', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     await expect(
       sql`insert into journal_entries (organization_id, id, number, date, source, status, posted_txid)
           values (${org.id}, 'forged', 1, '2026-10-01', 'manual', 'posted', 1)`.execute(handle.db),
@@ -86,7 +86,7 @@ describe('balanced entries, checked once per transaction at commit', () => {
   });
 
   it('checks a draft posted by an update', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     await handle.db.transaction().execute((trx) => entry(trx, org, 'draft', 0, 'draft'));
     await expect(
       sql`update journal_entries set status = 'posted', number = 1 where organization_id = ${org.id} and id = 'draft'`.execute(
@@ -102,7 +102,7 @@ describe('balanced entries, checked once per transaction at commit', () => {
   });
 
   it('cannot be dodged by deleting the marker row or by a rolled-back savepoint', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     await expect(
       handle.db.transaction().execute(async (trx) => {
         await entry(trx, org, 'sneaky', 1);

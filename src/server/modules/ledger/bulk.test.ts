@@ -6,7 +6,7 @@ import { updateLedgerSettings } from './accounts.ts';
 import { type BulkEntryInput, postEntriesInBulk } from './bulk.ts';
 import { type PostJournalEntryInput, postJournalEntry } from './posting.ts';
 import { archiveAccountForTest, keptBalancesMismatch } from './test-helpers.ts';
-import { createTestOrganization } from '../../testing/companies.ts';
+import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 // The bulk path (statement imports) is the ledger's own: the same checks as a single posting,
 // in the same order, with the same error codes, and ids from the same time-ordered generator
@@ -15,7 +15,7 @@ import { createTestOrganization } from '../../testing/companies.ts';
 
 const handle = setUpTestDatabase();
 
-type Org = Awaited<ReturnType<typeof createTestOrganization>>;
+type Org = Awaited<ReturnType<typeof createTestCompanyInDatabase>>;
 
 const codeOf = async (promise: Promise<unknown>) => {
   try {
@@ -62,7 +62,7 @@ const both = async (org: Org, entry: BulkEntryInput) => {
 
 describe('the bulk posting path has the single path’s rules', () => {
   it('refuses each bad entry with the same code as a single posting, and writes nothing', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const ok = (over: Partial<BulkEntryInput> = {}): BulkEntryInput => ({
       date: '2026-05-10',
       memo: 'test',
@@ -74,7 +74,7 @@ describe('the bulk posting path has the single path’s rules', () => {
       ],
       ...over,
     });
-    const other = await createTestOrganization(handle.db);
+    const other = await createTestCompanyInDatabase(handle.db);
     const cases: [string, BulkEntryInput][] = [
       ['invalid_date', ok({ date: '2026-02-30' })],
       ['invalid_source', ok({ source: 'mystery' as BulkEntryInput['source'] })],
@@ -126,7 +126,7 @@ describe('the bulk posting path has the single path’s rules', () => {
   });
 
   it('refuses the lock date and archived accounts like a single posting', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const entry: BulkEntryInput = {
       date: '2026-03-31',
       memo: 'locked',
@@ -148,7 +148,7 @@ describe('the bulk posting path has the single path’s rules', () => {
   });
 
   it('posts what a single posting posts: same numbers in sequence, time-ordered ids, balances kept', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const lines = [
       { accountId: org.accounts.bank!, debit: 1234 },
       { accountId: org.accounts.sales!, credit: 1234 },

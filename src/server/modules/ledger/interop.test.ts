@@ -11,11 +11,11 @@ import { postJournalEntries } from './posting.ts';
 import { trialBalance } from './reports.ts';
 import { buildSampleChart, sampleEntries } from './sample-data.ts';
 import { keptBalancesMismatch } from './test-helpers.ts';
-import { createTestOrganization } from '../../testing/companies.ts';
+import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 let handle: DatabaseHandle;
 let dir: string;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
+let org: Awaited<ReturnType<typeof createTestCompanyInDatabase>>;
 let journalFile: string;
 const hasHledger = await toolAvailable('hledger');
 const hasLedger = await toolAvailable('ledger');
@@ -23,7 +23,7 @@ const hasLedger = await toolAvailable('ledger');
 beforeAll(async () => {
   handle = await createTestDatabase();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-interop-'));
-  org = await createTestOrganization(handle.db);
+  org = await createTestCompanyInDatabase(handle.db);
   const chart = await buildSampleChart(handle.db, org.id, 120);
   const entries = [
     ...sampleEntries(chart, {
@@ -100,14 +100,14 @@ describe(`plain-text accounting interop (${testDatabaseKind()})`, () => {
   });
 
   it('re-imports its own export to the same trial balance', async () => {
-    const target = await createTestOrganization(handle.db);
+    const target = await createTestCompanyInDatabase(handle.db);
     const result = await importJournal(handle.db, target.id, 'u1', fs.readFileSync(journalFile, 'utf8'));
     expect(result.entries).toBe(600);
     expect(await ourBalances(target.id)).toEqual(await ourBalances(org.id));
   });
 
   it('imports a hand-written hledger journal with symbols, elided amounts and prices', async () => {
-    const target = await createTestOrganization(handle.db);
+    const target = await createTestCompanyInDatabase(handle.db);
     const journal = [
       '; opening',
       'account Assets:Checking',

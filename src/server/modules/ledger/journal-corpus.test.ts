@@ -9,7 +9,7 @@ import { type ToolBalances, hledgerBalances, ledgerBalances } from './corpus-bal
 import { toolAvailable } from './external.ts';
 import { importJournal } from './hledger.ts';
 import { trialBalance } from './reports.ts';
-import { createTestOrganization } from '../../testing/companies.ts';
+import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 // The real-world journal corpus (../shared/corpus/journal, SOURCES.md gives each file's
 // origin): every file is imported through the service the API uses into a fresh company and
@@ -49,7 +49,7 @@ describe.skipIf(!hasCorpus)(
     it.each(files)('%s', async (name) => {
       const exp = expected[name]!;
       const text = fs.readFileSync(path.join(corpusDir, name), 'utf8');
-      const org = await createTestOrganization(handle.db, { baseCurrency: exp.baseCurrency });
+      const org = await createTestCompanyInDatabase(handle.db, { baseCurrency: exp.baseCurrency });
       const before = await trialBalance(handle.db, org.id, { to: '2100-12-31' });
       if (exp.refused) {
         const error = await importJournal(handle.db, org.id, null, text).catch((e: unknown) => e);

@@ -4,7 +4,7 @@ import { testDatabaseKind } from '../../testing/db.ts';
 import { setUpTestDatabase } from '../../testing/per-file-app.ts';
 import { importJournal, planJournalImport } from './hledger.ts';
 import { trialBalance } from './reports.ts';
-import { createTestOrganization } from '../../testing/companies.ts';
+import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 // One journal per syntax point (issue 12 §5), all written for this test: each is imported
 // into a fresh company and its trial balance checked by account name, or refused at the line.
@@ -15,7 +15,7 @@ const j = (...lines: string[]) => `${lines.join('\n')}\n`;
 
 /** Imports into a fresh company; balances by Kontor account name (debit positive), in minor units. */
 const importInto = async (journal: string, baseCurrency = 'USD') => {
-  const org = await createTestOrganization(handle.db, { baseCurrency });
+  const org = await createTestCompanyInDatabase(handle.db, { baseCurrency });
   const result = await importJournal(handle.db, org.id, null, journal);
   const tb = await trialBalance(handle.db, org.id, { to: '2100-12-31' });
   const balances = Object.fromEntries(
@@ -25,7 +25,7 @@ const importInto = async (journal: string, baseCurrency = 'USD') => {
 };
 
 const refusal = async (journal: string, baseCurrency = 'USD') => {
-  const org = await createTestOrganization(handle.db, { baseCurrency });
+  const org = await createTestCompanyInDatabase(handle.db, { baseCurrency });
   const error = await importJournal(handle.db, org.id, null, journal).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(AppError);
   const tb = await trialBalance(handle.db, org.id, { to: '2100-12-31' });
@@ -267,7 +267,7 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
   });
 
   it('names the transaction the ledger refuses (a locked period) and posts none of the file', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     await handle.db
       .updateTable('ledger_settings')
       .set({ lock_date: '2026-01-31' })
@@ -577,7 +577,7 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
   it.skipIf(testDatabaseKind() !== 'postgres')(
     'two concurrent imports of one file: one posts, the other is refused with 409 (PostgreSQL only)',
     async () => {
-      const org = await createTestOrganization(handle.db);
+      const org = await createTestCompanyInDatabase(handle.db);
       const journal = j('2026-01-05 a', '    Expenses:Racing   $5', '    Assets:Race bank');
       const outcomes = await Promise.allSettled([
         importJournal(handle.db, org.id, null, journal),

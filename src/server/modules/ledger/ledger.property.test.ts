@@ -9,17 +9,17 @@ import { closeFiscalYear, reopenFiscalYear } from './fiscal.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from './posting.ts';
 import { balanceSheet, cashFlow, incomeStatement, trialBalance } from './reports.ts';
 import { keptBalancesMismatch } from './test-helpers.ts';
-import { createTestOrganization } from '../../testing/companies.ts';
+import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 // Any sequence of valid postings, reversals, closes and lock-date changes keeps the books
 // balanced and the kept balances equal to the lines; any invalid posting is refused with a
 // clear error and changes nothing.
 
 let handle: DatabaseHandle;
-let other: Awaited<ReturnType<typeof createTestOrganization>>;
+let other: Awaited<ReturnType<typeof createTestCompanyInDatabase>>;
 beforeAll(async () => {
   handle = await createTestDatabase();
-  other = await createTestOrganization(handle.db);
+  other = await createTestCompanyInDatabase(handle.db);
 });
 afterAll(async () => {
   await handle?.close();
@@ -162,7 +162,7 @@ describe(`ledger properties (${testDatabaseKind()})`, () => {
         fc.array(op, { minLength: 1, maxLength: 14 }),
         fc.array(fc.tuple(date, date), { minLength: 1, maxLength: 3 }),
         async (ops, ranges) => {
-          const org = await createTestOrganization(handle.db);
+          const org = await createTestCompanyInDatabase(handle.db);
           const acct = (i: number) => org.accounts[KEYS[i]!]!;
           const posted: string[] = [];
           let lockDate: string | null = null;

@@ -14,11 +14,11 @@ import {
   updateDraftEntry,
 } from './drafts.ts';
 import { postJournalEntry, reverseJournalEntry } from './posting.ts';
-import { createTestOrganization } from '../../testing/companies.ts';
+import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 const handle = setUpTestDatabase();
 
-type TestOrganization = Awaited<ReturnType<typeof createTestOrganization>>;
+type TestOrganization = Awaited<ReturnType<typeof createTestCompanyInDatabase>>;
 
 /** A manual sale: Dr bank, Cr sales, `amount` minor units on `date`. */
 const postSale = (org: TestOrganization, date: string, amount: number) =>
@@ -54,7 +54,7 @@ const countLines = async (organizationId: string) => {
 
 describe(`posting (${testDatabaseKind()})`, () => {
   it('posts a balanced entry with gap-free numbers, lines and kept balances', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const base = { organizationId: org.id, source: 'manual' as const, actorUserId: 'u1' };
     const e1 = await postJournalEntry(handle.db, {
       ...base,
@@ -89,8 +89,8 @@ describe(`posting (${testDatabaseKind()})`, () => {
   });
 
   it('refuses unbalanced, negative, two-sided, empty and cross-company postings and writes nothing', async () => {
-    const org = await createTestOrganization(handle.db);
-    const other = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
+    const other = await createTestCompanyInDatabase(handle.db);
     const base = { organizationId: org.id, source: 'manual' as const, actorUserId: 'u1', date: '2026-01-10' };
     const bank = org.accounts.bank!;
     const sales = org.accounts.sales!;
@@ -170,7 +170,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
   });
 
   it('refuses postings on or before the lock date and on archived accounts', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const lines = [
       { accountId: org.accounts.bank!, debit: 500 },
       { accountId: org.accounts.sales!, credit: 500 },
@@ -216,7 +216,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
   });
 
   it('reverses a posted entry once, linked to the original', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const entry = await postSale(org, '2026-05-01', 700);
     const reversal = await reverseJournalEntry(handle.db, {
       organizationId: org.id,
@@ -243,7 +243,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
   });
 
   it('posts foreign-currency lines with amount and rate, checking the conversion', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const eurBank = await createAccount(handle.db, org.id, 'u1', {
       code: '1020',
       name: 'EUR account',
@@ -284,7 +284,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
   });
 
   it('keeps drafts editable and posts them; approval holds members’ entries', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const draft = await createDraftEntry(handle.db, {
       organizationId: org.id,
       date: '2026-07-01',
@@ -363,7 +363,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
   });
 
   it('closes a fiscal year into retained earnings and reopens it', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const base = { organizationId: org.id, source: 'manual' as const, actorUserId: 'u1' };
     await postJournalEntry(handle.db, {
       ...base,
@@ -426,7 +426,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
   });
 
   it('puts the difference of opening balances into opening balance equity', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const entry = await postOpeningBalances(handle.db, {
       organizationId: org.id,
       date: '2025-12-31',
@@ -448,7 +448,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
 // them on its one connection (src/server/db/pglite-dialect.ts), and the outcome must match.
 describe('concurrency', () => {
   it('numbers entries without gaps when postings race, some of them failing', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const attempts = Array.from({ length: 24 }, (_, i) =>
       postJournalEntry(handle.db, {
         organizationId: org.id,
@@ -471,7 +471,7 @@ describe('concurrency', () => {
   });
 
   it('a lock-date change racing postings leaves nothing posted inside the locked period', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const post = (date: string) =>
       postJournalEntry(handle.db, {
         organizationId: org.id,
@@ -510,7 +510,7 @@ describe('concurrency', () => {
 
 describe(`database guards (${testDatabaseKind()})`, () => {
   it('rejects a direct UPDATE or DELETE of a posted line or entry', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const entry = await postSale(org, '2026-08-01', 100);
     await expect(
       sql`update journal_lines set debit = 999 where organization_id = ${org.id} and entry_id = ${entry.id}`.execute(
@@ -541,7 +541,7 @@ describe(`database guards (${testDatabaseKind()})`, () => {
   });
 
   it('refuses an unbalanced posted entry at commit, and one inside the lock date', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const insert = (date: string, debit: number, credit: number) =>
       handle.db.transaction().execute(async (trx) => {
         await sql`update ledger_settings set next_entry_number = next_entry_number + 1 where organization_id = ${org.id}`.execute(
@@ -576,7 +576,7 @@ describe(`database guards (${testDatabaseKind()})`, () => {
   });
 
   it('refuses lines slipped into an entry posted in an earlier transaction', async () => {
-    const org = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
     const entry = await postSale(org, '2026-08-01', 100);
     await expect(
       sql`insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, debit, credit)
@@ -588,8 +588,8 @@ describe(`database guards (${testDatabaseKind()})`, () => {
   });
 
   it('refuses a line on another company’s account at the database level', async () => {
-    const org = await createTestOrganization(handle.db);
-    const other = await createTestOrganization(handle.db);
+    const org = await createTestCompanyInDatabase(handle.db);
+    const other = await createTestCompanyInDatabase(handle.db);
     await expect(
       handle.db.transaction().execute(async (trx) => {
         await sql`insert into journal_entries (organization_id, id, number, date, source, status) values (${org.id}, 'x-co', 1, '2026-10-01', 'manual', 'posted')`.execute(

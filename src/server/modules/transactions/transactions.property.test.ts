@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase } from '../../testing/db.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { createTestOrganization } from '../../testing/companies.ts';
+import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 import { commitStatement } from '../statement-import/service.ts';
 import {
   finishReconciliation,
@@ -134,7 +134,7 @@ describe('wallet and transactions keep the books balanced', () => {
   it('under random imports, categorisations, splits, edits, transfers and reconciliations', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 10 }), async (ops) => {
-        const org = await createTestOrganization(database.db, { baseCurrency: 'USD' });
+        const org = await createTestCompanyInDatabase(database.db, { baseCurrency: 'USD' });
         const member: MemberContext = { organizationId: org.id, userId: 'prop-user', role: 'owner' };
         await setExchangeRate(ctx, member, { currency: 'EUR', date: '2025-12-01', rate: '1.0825' });
         const accounts = [
