@@ -11,10 +11,7 @@ import type { MemberContext } from '../../src/server/http/tenancy.ts';
 import { createTestCompanyInDatabase } from '../../src/server/testing/companies.ts';
 import { commitStatement } from '../../src/server/modules/statement-import/service.ts';
 import { listTransactions, transactionTotals } from '../../src/server/modules/transactions/read-service.ts';
-import {
-  moneyAccountMismatches,
-  trialBalanceDifference,
-} from '../../src/server/modules/transactions/test-helpers.ts';
+import { moneyAccountMismatches, trialBalanceDifference } from '../../src/server/testing/transactions.ts';
 import { createMoneyAccount } from '../../src/server/modules/wallet/service.ts';
 
 // Transactions benchmark: imports CSV statements of --rows lines (default 100,000) through the

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEDGER_VOLUME_LIMIT, MAX_AMOUNT_MINOR } from '../shared/money.ts';
 import { postJournalEntries } from './modules/ledger/posting.ts';
-import { keptBalancesMismatch } from './modules/ledger/test-helpers.ts';
+import { keptBalancesMismatch } from './testing/ledger-checks.ts';
 import { createTestApp } from './testing/app.ts';
 import { createTestCompany, type TestCompany } from './testing/companies.ts';
 import { testDatabaseKind } from './testing/db.ts';

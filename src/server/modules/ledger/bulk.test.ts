@@ -5,7 +5,7 @@ import { setUpTestDatabase } from '../../testing/per-file-app.ts';
 import { updateLedgerSettings } from './accounts.ts';
 import { type BulkEntryInput, postEntriesInBulk } from './bulk.ts';
 import { type PostJournalEntryInput, postJournalEntry } from './posting.ts';
-import { archiveAccountForTest, keptBalancesMismatch } from './test-helpers.ts';
+import { archiveAccountForTest, keptBalancesMismatch } from '../../testing/ledger-checks.ts';
 import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 // The bulk path (statement imports) is the ledger's own: the same checks as a single posting,

@@ -10,7 +10,7 @@ import { exportJournalText, importJournal, journalAccountName } from './hledger.
 import { postJournalEntries } from './posting.ts';
 import { trialBalance } from './reports.ts';
 import { buildSampleChart, sampleEntries } from './sample-data.ts';
-import { keptBalancesMismatch } from './test-helpers.ts';
+import { keptBalancesMismatch } from '../../testing/ledger-checks.ts';
 import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 let handle: DatabaseHandle;

@@ -8,7 +8,7 @@ import { updateLedgerSettings } from './accounts.ts';
 import { closeFiscalYear, reopenFiscalYear } from './fiscal.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from './posting.ts';
 import { balanceSheet, cashFlow, incomeStatement, trialBalance } from './reports.ts';
-import { keptBalancesMismatch } from './test-helpers.ts';
+import { keptBalancesMismatch } from '../../testing/ledger-checks.ts';
 import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 // Any sequence of valid postings, reversals, closes and lock-date changes keeps the books

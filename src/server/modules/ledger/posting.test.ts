@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.ts';
 import { testDatabaseKind } from '../../testing/db.ts';
 import { setUpTestDatabase } from '../../testing/per-file-app.ts';
-import { archiveAccountForTest, keptBalancesMismatch } from './test-helpers.ts';
+import { archiveAccountForTest, keptBalancesMismatch } from '../../testing/ledger-checks.ts';
 import { createAccount, updateLedgerSettings } from './accounts.ts';
 import { closeFiscalYear, postOpeningBalances, reopenFiscalYear } from './fiscal.ts';
 import {

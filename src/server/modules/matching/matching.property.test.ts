@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../testing/app.ts';
 import { createTestCompany } from '../../testing/companies.ts';
 import { api, ensureLedger } from '../../testing/invoices.ts';
-import { trialBalanceDifference } from '../transactions/test-helpers.ts';
+import { trialBalanceDifference } from '../../testing/transactions.ts';
 
 // Random sequences of match and unmatch (to invoices, to a payment recorded by hand, refused
 // ones included) keep, after every step: the trial balance at zero; each invoice's paid amount

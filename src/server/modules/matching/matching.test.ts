@@ -5,7 +5,7 @@ import { type TestCompany, createTestCompany } from '../../testing/companies.ts'
 import { api, ensureLedger, systemAccount } from '../../testing/invoices.ts';
 import { addTestBankAccount } from '../../testing/money.ts';
 import { recordDocumentLine } from '../bank-transactions/register.ts';
-import { trialBalanceDifference } from '../transactions/test-helpers.ts';
+import { trialBalanceDifference } from '../../testing/transactions.ts';
 
 // Matching bank lines to open invoices and recorded payments through the HTTP API (issue 13
 // §4), on PGlite and, with TEST_DATABASE_URL, PostgreSQL.

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
 import { setUpTestCompany } from '../../testing/api.ts';
-import { countRows } from '../transactions/test-helpers.ts';
+import { countRows } from '../../testing/transactions.ts';
 
 // CSV statements through the HTTP API as the web page uses it: sniff → confirm the mapping →
 // preview → import; the mapping remembered per money account; refusals name the line and

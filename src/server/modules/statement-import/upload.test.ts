@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
 import { setUpTestCompany } from '../../testing/api.ts';
 import { createTestCompany } from '../../testing/companies.ts';
-import { countRows, moneyAccountMismatches, trialBalanceDifference } from '../transactions/test-helpers.ts';
+import { countRows, moneyAccountMismatches, trialBalanceDifference } from '../../testing/transactions.ts';
 
 // Statement uploads as the web page sends them: multipart/form-data with the file's raw bytes,
 // decoded on the server; files with several statements imported per statement (PGlite, and

@@ -16,7 +16,7 @@ import {
 } from './reconciliation.ts';
 import { bulkCategorize } from './categorize.ts';
 import { deleteTransaction, recordTransaction, updateTransaction } from './service.ts';
-import { countRows, moneyAccountMismatches, trialBalanceDifference } from './test-helpers.ts';
+import { countRows, moneyAccountMismatches, trialBalanceDifference } from '../../testing/transactions.ts';
 import { createTransfer } from '../transfers/service.ts';
 import { setExchangeRate } from '../wallet/rates.ts';
 import { createMoneyAccount } from '../wallet/service.ts';

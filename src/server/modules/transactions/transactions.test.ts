@@ -9,7 +9,7 @@ import {
   moneyAccountMismatches,
   statementFixture,
   trialBalanceDifference,
-} from './test-helpers.ts';
+} from '../../testing/transactions.ts';
 
 // Wallet, transactions, rules, reconciliation and transfers through the HTTP API, on PGlite
 // (and PostgreSQL with TEST_DATABASE_URL).

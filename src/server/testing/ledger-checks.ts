@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/transaction.ts';
+import type { Executor } from '../db/transaction.ts';
 
 // Assertions shared by the ledger's tests.
 

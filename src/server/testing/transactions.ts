@@ -2,13 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import type { Executor } from '../../db/transaction.ts';
+import type { Executor } from '../db/transaction.ts';
 
 // Assertions and fixtures shared by the wallet, transactions and import tests.
 
 export const statementFixture = (name: string) =>
   fs.readFileSync(
-    path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'statement-import', 'fixtures', name),
+    path.join(
+      path.dirname(fileURLToPath(import.meta.url)),
+      '..',
+      'modules',
+      'statement-import',
+      'fixtures',
+      name,
+    ),
     'utf8',
   );
 
