@@ -77,6 +77,14 @@ export const commitTrigger = (name: string, event: string, fn: string, when?: st
     `create constraint trigger ${name} ${event} deferrable initially deferred for each row${when ? ` when (${when})` : ''} execute function ${fn}()`,
   );
 
+/** journal_entries_balanced (0400; dropped by 1000, whose down step adds it back): the per-entry check at commit. */
+export const entriesBalancedTrigger = commitTrigger(
+  'journal_entries_balanced',
+  'after insert or update on journal_entries',
+  'ledger_check_entry_balanced',
+  "new.status = 'posted'",
+);
+
 /** Planner settings that keep a trigger function's queries on index lookups (decision 0020). */
 export const INDEX_ONLY = sql.raw(
   `set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off`,

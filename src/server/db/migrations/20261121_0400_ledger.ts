@@ -3,6 +3,7 @@ import {
   rowTrigger,
   statementTrigger,
   commitTrigger,
+  entriesBalancedTrigger,
   createdColumns,
   keyColumns,
   companyRefs,
@@ -275,12 +276,7 @@ export const up = async (db: Kysely<unknown>) => {
       end if;
       return null;
     end $$`.execute(db);
-  await commitTrigger(
-    'journal_entries_balanced',
-    'after insert or update on journal_entries',
-    'ledger_check_entry_balanced',
-    "new.status = 'posted'",
-  ).execute(db);
+  await entriesBalancedTrigger.execute(db);
 
   // Lines can also be added to an already-posted entry by direct SQL; check those at commit too.
   await sql`

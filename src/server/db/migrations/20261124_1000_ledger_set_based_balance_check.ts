@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import {
   commitTrigger,
+  entriesBalancedTrigger,
   INDEX_ONLY,
   refusePostedEntryChange,
   entriesImmutableTrigger,
@@ -113,12 +114,7 @@ export const up = async (db: Kysely<unknown>) => {
 
 export const down = async (db: Kysely<unknown>) => {
   await sql`alter function ledger_keep_balances() reset all`.execute(db);
-  await commitTrigger(
-    'journal_entries_balanced',
-    'after insert or update on journal_entries',
-    'ledger_check_entry_balanced',
-    "new.status = 'posted'",
-  ).execute(db);
+  await entriesBalancedTrigger.execute(db);
   await sql`drop table ledger_balance_checks`.execute(db);
   await sql`drop function ledger_check_transaction_balanced()`.execute(db);
   await sql`drop trigger journal_entries_register_update on journal_entries`.execute(db);
