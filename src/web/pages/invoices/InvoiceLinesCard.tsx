@@ -1,0 +1,220 @@
+import { Plus } from 'lucide-react';
+import { Money } from '../../components/money/Money.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Card, CardHeader } from '../../components/ui/Card.tsx';
+import { LineInput, LineSelect, LinesHead, RemoveLineButton } from '../../components/ui/LineItems.tsx';
+import type { EditorLine } from './editorState.ts';
+import type { InvoiceEditorState } from './useInvoiceEditor.ts';
+
+// The invoice editor's Lines card: one row per line (item, description, numbers, taxes,
+// amount), the list of line problems, the Add line button and the live totals.
+
+/** The typed numbers of a line, in column order. */
+const NUMBER_CELLS = [
+  { field: 'quantity', label: 'quantity', placeholder: undefined },
+  { field: 'unitPrice', label: 'unit price', placeholder: '0.00' },
+  { field: 'discountPercent', label: 'discount percent', placeholder: '0' },
+] as const;
+
+const LineTaxCell = ({
+  ed,
+  line,
+  n,
+  problem,
+}: {
+  ed: InvoiceEditorState;
+  line: EditorLine;
+  n: number;
+  problem: string | undefined;
+}) => (
+  <td className="px-3 py-2">
+    <div className="space-y-1">
+      <LineSelect
+        label={`Line ${n} tax`}
+        value={line.taxRateIds[0] ?? ''}
+        onChange={(e) =>
+          ed.update(line.key, {
+            taxRateIds: e.target.value ? [e.target.value, ...line.taxRateIds.slice(1)] : [],
+          })
+        }
+        invalid={Boolean(problem)}
+        title={problem}
+      >
+        <option value="">No tax</option>
+        {ed.rates.map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.name} ({t.percent}%{t.inclusive ? ', incl.' : ''})
+          </option>
+        ))}
+      </LineSelect>
+      {line.taxRateIds.length > 0 && ed.rates.length > 1 ? (
+        <LineSelect
+          label={`Line ${n} second tax`}
+          value={line.taxRateIds[1] ?? ''}
+          onChange={(e) =>
+            ed.update(line.key, {
+              taxRateIds: e.target.value
+                ? [line.taxRateIds[0]!, e.target.value]
+                : line.taxRateIds.slice(0, 1),
+            })
+          }
+          invalid={Boolean(problem)}
+        >
+          <option value="">+ second tax</option>
+          {ed.rates
+            .filter((t) => t.id !== line.taxRateIds[0])
+            .map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name} ({t.percent}%{t.compound ? ', compound' : ''})
+              </option>
+            ))}
+        </LineSelect>
+      ) : null}
+    </div>
+  </td>
+);
+
+const LineRow = ({ ed, line, i }: { ed: InvoiceEditorState; line: EditorLine; i: number }) => {
+  const p = ed.showErrors ? ed.problems[i]! : {};
+  const n = i + 1;
+  return (
+    <tr className="align-top">
+      <td className="px-3 py-2">
+        <LineSelect
+          label={`Line ${n} item`}
+          value={line.itemId}
+          onChange={(e) => ed.chooseItem(line.key, e.target.value)}
+        >
+          <option value="">Free text</option>
+          {ed.items
+            .filter((it) => !it.archived)
+            .map((it) => (
+              <option key={it.id} value={it.id}>
+                {it.name}
+              </option>
+            ))}
+        </LineSelect>
+      </td>
+      <td className="px-3 py-2">
+        <LineInput
+          label={`Line ${n} description`}
+          value={line.description}
+          onChange={(e) => ed.update(line.key, { description: e.target.value })}
+          invalid={Boolean(p.description)}
+          title={p.description}
+        />
+      </td>
+      {NUMBER_CELLS.map(({ field, label, placeholder }) => (
+        <td key={field} className="px-3 py-2">
+          <LineInput
+            label={`Line ${n} ${label}`}
+            numeric
+            value={line[field]}
+            placeholder={placeholder}
+            onChange={(e) => ed.update(line.key, { [field]: e.target.value })}
+            invalid={Boolean(p[field])}
+            title={p[field]}
+          />
+        </td>
+      ))}
+      <LineTaxCell ed={ed} line={line} n={n} problem={p.taxes} />
+      <td className="px-3 py-2 pt-4 text-right font-medium" data-testid={`line-${n}-amount`}>
+        <Money minor={ed.totals.lines[i]?.net ?? 0} currency={ed.currency} />
+      </td>
+      <td className="px-1 py-2">
+        <RemoveLineButton
+          line={n}
+          disabled={ed.lines.length === 1}
+          onRemove={() => ed.removeLine(line.key)}
+        />
+      </td>
+    </tr>
+  );
+};
+
+const InvoiceTotals = ({ ed }: { ed: InvoiceEditorState }) => {
+  const { totals, currency } = ed;
+  return (
+    <dl className="w-full max-w-xs space-y-1.5 text-sm" aria-label="Invoice totals" aria-live="polite">
+      {totals.discountTotal > 0 ? (
+        <div className="flex justify-between text-slate-500 dark:text-slate-400">
+          <dt>Discounts</dt>
+          <dd>
+            <Money minor={-totals.discountTotal} currency={currency} tintNegative={false} />
+          </dd>
+        </div>
+      ) : null}
+      <div className="flex justify-between">
+        <dt>Subtotal</dt>
+        <dd data-testid="editor-subtotal">
+          <Money minor={totals.subtotal} currency={currency} />
+        </dd>
+      </div>
+      {totals.taxes.map((t) => {
+        const rate = ed.taxRates?.find((r) => r.id === t.taxRateId);
+        return (
+          <div key={t.taxRateId} className="flex justify-between">
+            <dt>{rate ? `${rate.name} (${rate.percent}%)` : 'Tax'}</dt>
+            <dd>
+              <Money minor={t.amount} currency={currency} />
+            </dd>
+          </div>
+        );
+      })}
+      <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold dark:border-slate-700">
+        <dt>Total</dt>
+        <dd data-testid="editor-total">
+          <Money minor={totals.total} currency={currency} />
+        </dd>
+      </div>
+    </dl>
+  );
+};
+
+export const InvoiceLinesCard = ({ ed }: { ed: InvoiceEditorState }) => (
+  <Card>
+    <CardHeader
+      title="Lines"
+      description="Choose an item or type a description; amounts update as you type."
+    />
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[880px] text-sm">
+        <caption className="sr-only">Invoice lines</caption>
+        <LinesHead
+          columns={[
+            { label: 'Item', className: 'w-44' },
+            { label: 'Description' },
+            { label: 'Qty', className: 'w-24' },
+            { label: 'Unit price', className: 'w-32' },
+            { label: 'Disc. %', className: 'w-24' },
+            { label: 'Tax', className: 'w-40' },
+            { label: 'Amount', numeric: true, className: 'w-32' },
+            { label: 'Remove', shown: '', className: 'w-12' },
+          ]}
+        />
+        <tbody>
+          {ed.lines.map((line, i) => (
+            <LineRow key={line.key} ed={ed} line={line} i={i} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+    {ed.showErrors && ed.problems.some((p) => Object.keys(p).length) ? (
+      <ul className="mx-5 mb-3 list-disc space-y-1 pl-5 text-sm text-red-700 dark:text-red-400">
+        {ed.lines.flatMap((line, i) =>
+          Object.values(ed.problems[i] ?? {}).map((msg) => (
+            <li key={`${line.key}-${msg}`}>
+              Line {i + 1}: {msg}
+            </li>
+          )),
+        )}
+      </ul>
+    ) : null}
+    <div className="flex flex-wrap items-start justify-between gap-6 border-t border-slate-200 px-5 py-4 dark:border-slate-800">
+      <Button variant="secondary" onClick={ed.addLine}>
+        <Plus className="h-4 w-4" aria-hidden="true" /> Add line
+      </Button>
+      <InvoiceTotals ed={ed} />
+    </div>
+  </Card>
+);
