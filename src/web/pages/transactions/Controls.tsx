@@ -26,15 +26,6 @@ export const Chip = ({
   </button>
 );
 
-export const inputClass =
-  'block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-500';
-
-export const Label = ({ htmlFor, children }: { htmlFor: string; children: ReactNode }) => (
-  <label htmlFor={htmlFor} className="mb-1 block text-xs font-medium text-slate-600 dark:text-slate-300">
-    {children}
-  </label>
-);
-
 export const Skeleton = ({ rows = 6 }: { rows?: number }) => (
   <div role="status" aria-busy="true" aria-label="Loading" className="space-y-2 p-4">
     {Array.from({ length: rows }, (_, i) => (

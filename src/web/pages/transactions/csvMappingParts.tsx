@@ -75,8 +75,7 @@ export const ChosenSelect = ({
 );
 
 /** A line of the file offered as the header row or the first transaction. */
-export const recordOption = (r: CsvSniff['records'][number]) => (
-  <option key={r.index} value={String(r.index)}>
-    Line {r.line}: {r.fields.join(', ').slice(0, 40)}
-  </option>
-);
+export const recordChoice = (r: CsvSniff['records'][number]) => ({
+  value: String(r.index),
+  label: `Line ${r.line}: ${r.fields.join(', ').slice(0, 40)}`,
+});
