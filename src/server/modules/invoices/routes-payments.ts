@@ -9,35 +9,41 @@ import {
 } from '../../../shared/invoices.ts';
 import type { AppContext } from '../../context.ts';
 import { runIdempotentRequest } from '../../http/idempotency.ts';
-import { memberOf } from '../../http/tenancy.ts';
+import { companyRoutes, orgParams } from '../../http/routes.ts';
+import { memberOf, requirePermission } from '../../http/tenancy.ts';
 import { createCreditNote, voidCreditNote } from './credit-notes.ts';
 import { refundCreditNote, refundForInvoice } from './credit-refunds.ts';
 import { deletePayment, paymentAnswer, recordPayment } from './payments.ts';
-import {
-  guarded,
-  creditNoteParams,
-  creditNoteRefundParams,
-  invoiceParams,
-  paymentParams,
-} from './routes-common.ts';
 
 // Money on a sent invoice: payments (Idempotency-Key accepted), credit notes, and refunds of
 // what an overpayment or a credit note put on the customer's credit. All need 'post'.
 
+const tags = ['invoices'];
+const invoiceParams = orgParams.extend({ invoiceId: z.string().min(1).max(100) });
+// Payment and credit note ids are checked for presence only (no 100 character cap), as always.
+const paymentParams = invoiceParams.extend({ paymentId: z.string().min(1) });
+const creditNoteParams = invoiceParams.extend({ creditNoteId: z.string().min(1) });
+
 export const invoicePaymentRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    // Declared without companyRoutes on purpose: a repeated Idempotency-Key answers 200 with the
+    // invoice as it is now (not the stored body replyIdempotent would replay), and the key stores
+    // only the payment's id under the scope `invoice_payment:<invoiceId>`, so stored keys replay.
     app.post(
       '/orgs/:organizationId/invoices/:invoiceId/payments',
-      guarded(ctx, 'post', 'Record a payment (Idempotency-Key accepted)', {
-        params: invoiceParams,
-        headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
-        body: paymentInputSchema,
-        response: { 201: paidInvoiceSchema, 200: paidInvoiceSchema },
-      }),
+      {
+        preHandler: requirePermission(ctx, 'post'),
+        schema: {
+          tags,
+          summary: 'Record a payment (Idempotency-Key accepted)',
+          params: invoiceParams,
+          headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
+          body: paymentInputSchema,
+          response: { 201: paidInvoiceSchema, 200: paidInvoiceSchema },
+        },
+      },
       async (request, reply) => {
-        // The key stores the payment's id (scope and payload as before, so stored keys replay);
-        // the answer is the invoice as it is now: 201, or 200 with idempotent-replayed on a repeat.
         const member = memberOf(request);
         const { invoiceId } = request.params;
         const { body, replayed } = await runIdempotentRequest(
@@ -57,62 +63,58 @@ export const invoicePaymentRoutes =
           .send(await paymentAnswer(ctx, member, { invoiceId, paymentId: body.paymentId }));
       },
     );
-    app.delete(
-      '/orgs/:organizationId/invoices/:invoiceId/payments/:paymentId',
-      guarded(ctx, 'post', 'Remove a payment by posting its reversal', {
+    const route = companyRoutes(app, ctx, tags);
+    route.delete(
+      '/invoices/:invoiceId/payments/:paymentId',
+      {
+        summary: 'Remove a payment by posting its reversal',
+        permission: 'post',
         params: paymentParams,
-        response: { 200: invoiceSchema },
-      }),
-      async (request) => deletePayment(ctx, memberOf(request), request.params),
+        response: invoiceSchema,
+      },
+      deletePayment,
     );
-    app.post(
-      '/orgs/:organizationId/invoices/:invoiceId/credit-notes',
-      guarded(ctx, 'post', 'Issue a credit note against a sent invoice', {
-        params: invoiceParams,
+    route.post(
+      '/invoices/:invoiceId/credit-notes',
+      {
+        summary: 'Issue a credit note against a sent invoice',
+        permission: 'post',
         body: creditNoteInputSchema,
-        response: { 201: invoiceSchema },
-      }),
-      async (request, reply) =>
-        reply.status(201).send(
-          await createCreditNote(ctx, memberOf(request), {
-            ...request.body,
-            invoiceId: request.params.invoiceId,
-          }),
-        ),
+        response: invoiceSchema,
+        status: 201,
+      },
+      createCreditNote,
     );
-    app.post(
-      '/orgs/:organizationId/invoices/:invoiceId/credit-notes/:creditNoteId/void',
-      guarded(ctx, 'post', 'Void a credit note (reverses its posting)', {
+    route.post(
+      '/invoices/:invoiceId/credit-notes/:creditNoteId/void',
+      {
+        summary: 'Void a credit note (reverses its posting)',
+        permission: 'post',
         params: creditNoteParams,
-        response: { 200: invoiceSchema },
-      }),
-      async (request) => voidCreditNote(ctx, memberOf(request), request.params),
+        response: invoiceSchema,
+      },
+      voidCreditNote,
     );
-    app.post(
-      '/orgs/:organizationId/invoices/:invoiceId/refunds',
-      guarded(ctx, 'post', "Refund the invoice's customer credit (an overpayment) from a money account", {
-        params: invoiceParams,
+    route.post(
+      '/invoices/:invoiceId/refunds',
+      {
+        summary: "Refund the invoice's customer credit (an overpayment) from a money account",
+        permission: 'post',
         body: refundInputSchema,
-        response: { 201: invoiceSchema },
-      }),
-      async (request, reply) =>
-        reply.status(201).send(
-          await refundForInvoice(ctx, memberOf(request), {
-            ...request.body,
-            invoiceId: request.params.invoiceId,
-          }),
-        ),
+        response: invoiceSchema,
+        status: 201,
+      },
+      refundForInvoice,
     );
-    app.post(
-      '/orgs/:organizationId/invoices/:invoiceId/credit-notes/:creditNoteId/refunds',
-      guarded(ctx, 'post', 'Refund a credit note as cash (what it put on the customer credit)', {
-        params: creditNoteRefundParams,
+    route.post(
+      '/invoices/:invoiceId/credit-notes/:creditNoteId/refunds',
+      {
+        summary: 'Refund a credit note as cash (what it put on the customer credit)',
+        permission: 'post',
         body: refundInputSchema,
-        response: { 201: invoiceSchema },
-      }),
-      async (request, reply) =>
-        reply
-          .status(201)
-          .send(await refundCreditNote(ctx, memberOf(request), { ...request.body, ...request.params })),
+        response: invoiceSchema,
+        status: 201,
+      },
+      refundCreditNote,
     );
   };
