@@ -1,48 +1,20 @@
-import { ArrowRight, Undo2 } from 'lucide-react';
-import { useState } from 'react';
 import type { JournalEntry } from '../../../shared/ledger.ts';
-import { documentOwnerOfEntry } from '../../../shared/ledger.ts';
-import { Money } from '../../components/money/Money.tsx';
-import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
-import { TextField } from '../../components/ui/Field.tsx';
-import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
-import { useCompany } from '../../lib/company.tsx';
-import { formatDate } from '../../lib/format.ts';
 import { EntryAttachments } from './EntryAttachments.tsx';
 import {
-  useApproveEntry,
-  useDeleteDraft,
-  useJournalEntry,
-  usePostDraft,
-  useReverseEntry,
-} from './ledgerApi.ts';
-import { errorText, Loading, LoadError, SOURCE_LABELS, StatusBadge, DebitCreditCells } from './parts.tsx';
+  ConfirmDelete,
+  ConfirmReverse,
+  EntryActions,
+  EntryLines,
+  EntrySummary,
+  entryTitle,
+} from './EntryDetailParts.tsx';
+import { LoadError, Loading } from './parts.tsx';
+import { useEntryDetail } from './useEntryDetail.ts';
 
 // One journal entry: its lines, status and links to its reversal (or the entry it reverses),
 // with the actions the role allows — edit, post or delete a draft, approve, reverse.
-
-const entryTitle = (e: Pick<JournalEntry, 'number' | 'status'>) =>
-  e.number !== null
-    ? `Journal entry #${e.number}`
-    : e.status === 'draft'
-      ? 'Draft journal entry'
-      : 'Journal entry awaiting approval';
-
-const LinkedEntry = ({ id, label, onOpen }: { id: string; label: string; onOpen: (id: string) => void }) => {
-  const linked = useJournalEntry(id);
-  return (
-    <button
-      type="button"
-      onClick={() => onOpen(id)}
-      className="inline-flex min-h-11 items-center gap-1.5 font-medium text-brand-700 underline-offset-2 hover:underline dark:text-brand-300"
-    >
-      {label} {linked.data?.number ? `#${linked.data.number}` : ''}
-      <ArrowRight className="h-4 w-4" aria-hidden="true" />
-    </button>
-  );
-};
 
 export const EntryDetail = ({
   entryId,
@@ -57,47 +29,8 @@ export const EntryDetail = ({
   onOpen: (id: string) => void;
   onEdit: (entry: JournalEntry) => void;
 }) => {
-  const { company, can } = useCompany();
-  const currency = company.baseCurrency;
-  const query = useJournalEntry(entryId);
-  const reverse = useReverseEntry();
-  const post = usePostDraft();
-  const approve = useApproveEntry();
-  const remove = useDeleteDraft();
-  const [confirmReverse, setConfirmReverse] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [reverseDate, setReverseDate] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const entry = query.data;
-
-  const close = () => {
-    setConfirmReverse(false);
-    setConfirmDelete(false);
-    setError(null);
-    setNotice(null);
-    onClose();
-  };
-
-  const run = async (fn: () => Promise<unknown>, done?: string) => {
-    setError(null);
-    try {
-      await fn();
-      if (done) setNotice(done);
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
-
-  // The editor works in the base currency; editing a foreign-currency line there would drop
-  // its amount and rate, so such drafts are not opened in it.
-  const hasForeignLines = entry?.lines.some((l) => l.currency !== null && l.currency !== currency) ?? false;
-  const canReverse =
-    entry?.status === 'posted' &&
-    !entry.reversedByEntryId &&
-    !entry.isClosing &&
-    documentOwnerOfEntry(entry.source, entry.sourceId) === null &&
-    can('post');
+  const d = useEntryDetail({ entryId, onClose });
+  const { query, entry, close } = d;
 
   return (
     <Dialog
@@ -112,203 +45,20 @@ export const EntryDetail = ({
         <LoadError error={query.error} what="this entry" onRetry={() => void query.refetch()} />
       ) : entry ? (
         <div className="space-y-5">
-          <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4">
-            <div>
-              <dt className="text-xs text-slate-500 dark:text-slate-400">Date</dt>
-              <dd className="font-medium text-slate-900 dark:text-white">{formatDate(entry.date)}</dd>
-            </div>
-            <div>
-              <dt className="text-xs text-slate-500 dark:text-slate-400">Status</dt>
-              <dd>
-                <StatusBadge entry={entry} />
-              </dd>
-            </div>
-            <div>
-              <dt className="text-xs text-slate-500 dark:text-slate-400">Source</dt>
-              <dd className="text-slate-900 dark:text-white">
-                {SOURCE_LABELS[entry.source] ?? entry.source}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-xs text-slate-500 dark:text-slate-400">Reference</dt>
-              <dd className="text-slate-900 dark:text-white">{entry.reference || '—'}</dd>
-            </div>
-            <div className="col-span-2 sm:col-span-4">
-              <dt className="text-xs text-slate-500 dark:text-slate-400">Memo</dt>
-              <dd className="text-slate-900 dark:text-white">{entry.memo || '—'}</dd>
-            </div>
-          </dl>
+          <EntrySummary entry={entry} onOpen={onOpen} />
 
-          {entry.reversesEntryId || entry.reversedByEntryId ? (
-            <div className="flex flex-wrap gap-x-6 rounded-lg bg-violet-50 px-4 text-sm text-violet-900 dark:bg-violet-950/40 dark:text-violet-200">
-              {entry.reversesEntryId ? (
-                <LinkedEntry id={entry.reversesEntryId} label="Reverses entry" onOpen={onOpen} />
-              ) : null}
-              {entry.reversedByEntryId ? (
-                <LinkedEntry id={entry.reversedByEntryId} label="Reversed by entry" onOpen={onOpen} />
-              ) : null}
-            </div>
-          ) : null}
-
-          <div className="rounded-lg border border-slate-200 dark:border-slate-800">
-            <Table caption={`Lines of ${entryTitle(entry).toLowerCase()}`} captionHidden>
-              <thead>
-                <tr>
-                  <Th>Account</Th>
-                  <Th>Description</Th>
-                  <Th numeric>Debit</Th>
-                  <Th numeric>Credit</Th>
-                </tr>
-              </thead>
-              <tbody>
-                {entry.lines.map((l) => (
-                  <tr key={l.lineNo}>
-                    <RowTh>
-                      <span className="tabular-nums text-slate-500 dark:text-slate-400">{l.accountCode}</span>{' '}
-                      {l.accountName}
-                    </RowTh>
-                    <Td className="text-slate-500 dark:text-slate-400">{l.description || ''}</Td>
-                    <DebitCreditCells debit={l.debit} credit={l.credit} currency={currency} />
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr className="font-semibold text-slate-900 dark:text-white">
-                  <RowTh colSpan={2} className="font-semibold">
-                    Total
-                  </RowTh>
-                  <Td numeric>
-                    <Money minor={entry.lines.reduce((s, l) => s + l.debit, 0)} currency={currency} />
-                  </Td>
-                  <Td numeric>
-                    <Money minor={entry.lines.reduce((s, l) => s + l.credit, 0)} currency={currency} />
-                  </Td>
-                </tr>
-              </tfoot>
-            </Table>
-          </div>
+          <EntryLines entry={entry} currency={d.currency} />
 
           <EntryAttachments entry={entry} />
 
-          {notice ? <Alert tone="success">{notice}</Alert> : null}
-          {error ? <Alert>{error}</Alert> : null}
+          {d.notice ? <Alert tone="success">{d.notice}</Alert> : null}
+          {d.error ? <Alert>{d.error}</Alert> : null}
 
-          {confirmReverse ? (
-            <div className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-800 dark:bg-amber-950/40">
-              <p className="text-sm text-amber-900 dark:text-amber-100">
-                Reversing posts a new entry with every debit and credit swapped, linked to this one. The
-                original stays in the books unchanged. Leave the date empty to reverse on the original date (
-                {formatDate(entry.date)}).
-              </p>
-              <div className="max-w-xs">
-                <TextField
-                  label="Reversal date"
-                  type="date"
-                  value={reverseDate}
-                  onChange={(e) => setReverseDate(e.target.value)}
-                />
-              </div>
-              <div className="flex flex-wrap gap-2">
-                <Button
-                  variant="danger"
-                  busy={reverse.isPending}
-                  onClick={() =>
-                    void run(async () => {
-                      const reversal = await reverse.mutateAsync({
-                        id: entry.id,
-                        date: reverseDate || undefined,
-                      });
-                      setConfirmReverse(false);
-                      onOpen(reversal.id);
-                    }, 'Entry reversed. This is the reversing entry.')
-                  }
-                >
-                  Confirm reversal
-                </Button>
-                <Button variant="ghost" onClick={() => setConfirmReverse(false)}>
-                  Keep the entry
-                </Button>
-              </div>
-            </div>
-          ) : null}
+          {d.confirmReverse ? <ConfirmReverse d={d} entry={entry} onOpen={onOpen} /> : null}
 
-          {confirmDelete ? (
-            <div className="flex flex-wrap items-center gap-3 rounded-lg border border-red-200 bg-red-50 p-4 dark:border-red-900 dark:bg-red-950/40">
-              <p className="text-sm text-red-900 dark:text-red-100">
-                Delete this draft? It was never posted, so nothing else changes.
-              </p>
-              <Button
-                variant="danger"
-                busy={remove.isPending}
-                onClick={() =>
-                  void run(async () => {
-                    await remove.mutateAsync(entry.id);
-                    close();
-                  })
-                }
-              >
-                Delete draft
-              </Button>
-              <Button variant="ghost" onClick={() => setConfirmDelete(false)}>
-                Cancel
-              </Button>
-            </div>
-          ) : null}
+          {d.confirmDelete ? <ConfirmDelete d={d} entry={entry} /> : null}
 
-          <div className="flex flex-wrap justify-end gap-2 border-t border-slate-200 pt-4 dark:border-slate-800">
-            {entry.status !== 'posted' && can('record') ? (
-              <>
-                {hasForeignLines ? (
-                  <p className="mr-auto self-center text-sm text-slate-500 dark:text-slate-400">
-                    Lines in other currencies are edited through the API; post or delete this draft here.
-                  </p>
-                ) : null}
-                <Button variant="ghost" onClick={() => setConfirmDelete(true)}>
-                  Delete
-                </Button>
-                {hasForeignLines ? null : (
-                  <Button variant="secondary" onClick={() => onEdit(entry)}>
-                    Edit
-                  </Button>
-                )}
-              </>
-            ) : null}
-            {entry.status === 'draft' && can('post') ? (
-              <Button
-                busy={post.isPending}
-                onClick={() => void run(() => post.mutateAsync(entry.id), 'Entry posted.')}
-              >
-                Post entry
-              </Button>
-            ) : null}
-            {entry.status === 'pending_approval' && can('approve') ? (
-              <Button
-                busy={approve.isPending}
-                onClick={() => void run(() => approve.mutateAsync(entry.id), 'Entry approved and posted.')}
-              >
-                Approve and post
-              </Button>
-            ) : null}
-            {entry.status === 'posted' && documentOwnerOfEntry(entry.source, entry.sourceId) ? (
-              <p className="mr-auto self-center text-sm text-slate-500 dark:text-slate-400">
-                To undo this entry, use {documentOwnerOfEntry(entry.source, entry.sourceId)}.
-              </p>
-            ) : null}
-            {canReverse && !confirmReverse ? (
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  setReverseDate(entry.date <= today ? entry.date : today);
-                  setConfirmReverse(true);
-                }}
-              >
-                <Undo2 className="h-4 w-4" aria-hidden="true" /> Reverse entry
-              </Button>
-            ) : null}
-            <Button variant="ghost" onClick={close}>
-              Close
-            </Button>
-          </div>
+          <EntryActions d={d} entry={entry} today={today} onEdit={onEdit} />
         </div>
       ) : null}
     </Dialog>
