@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { externalBalances, toolAvailable } from '../../src/server/modules/ledger/external.ts';
-import { exportJournal, journalAccountName } from '../../src/server/modules/ledger/hledger.ts';
+import { exportJournal, journalAccountName } from '../../src/server/modules/ledger/journal-export.ts';
 import { postJournalEntries, postJournalEntry } from '../../src/server/modules/ledger/posting.ts';
 import {
   balanceSheet,

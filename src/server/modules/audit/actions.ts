@@ -18,7 +18,7 @@ export const AUDIT_ACTIONS = [
   'invitation.accept',
   'invitation.decline',
 
-  // ledger: settings and journal import (ledger/accounts.ts, ledger/hledger.ts)
+  // ledger: settings and journal import (ledger/accounts.ts, ledger/journal-import.ts)
   'ledger.initialized',
   'ledger.lock_date_changed',
   'ledger.settings_changed',

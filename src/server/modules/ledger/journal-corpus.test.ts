@@ -7,7 +7,7 @@ import { testDatabaseKind } from '../../testing/db.ts';
 import { setUpTestDatabase } from '../../testing/per-file-app.ts';
 import { type ToolBalances, hledgerBalances, ledgerBalances } from './corpus-balances.ts';
 import { toolAvailable } from './external.ts';
-import { importJournal } from './hledger.ts';
+import { importJournal } from './journal-import.ts';
 import { trialBalance } from './reports.ts';
 import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.ts';
 import { testDatabaseKind } from '../../testing/db.ts';
 import { setUpTestDatabase } from '../../testing/per-file-app.ts';
-import { importJournal, planJournalImport } from './hledger.ts';
+import { importJournal } from './journal-import.ts';
+import { planJournalImport } from './journal-plan.ts';
 import { trialBalance } from './reports.ts';
 import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 

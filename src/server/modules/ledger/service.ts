@@ -31,7 +31,8 @@ import {
 import { importChartCsv } from './chart-import.ts';
 import { listEntries } from './entries.ts';
 import { closeFiscalYear, listFiscalYears, postOpeningBalances, reopenFiscalYear } from './fiscal.ts';
-import { exportJournal, importJournal } from './hledger.ts';
+import { exportJournal } from './journal-export.ts';
+import { importJournal } from './journal-import.ts';
 import {
   approveEntry,
   createDraftEntry,
