@@ -7,13 +7,8 @@ import {
   isCurrencyCode,
   minorToDecimalString,
 } from '../../../shared/money.ts';
-import {
-  type Amount,
-  type Assertion,
-  JournalSyntaxError,
-  type Transaction,
-  parseJournalText,
-} from './journal-parse.ts';
+import { parseJournalText } from './journal-parse.ts';
+import { type Amount, type Assertion, JournalSyntaxError, type Transaction } from './journal-syntax.ts';
 
 // The syntax is read by journal-parse.ts; here amounts become the company's currency,
 // elided amounts, balance assignments and automated postings are filled in, balance
