@@ -17,18 +17,16 @@ import { recordAudit } from '../audit/record.ts';
 import type { Actor, InvoiceRow } from './documents.ts';
 import {
   type Executor,
-  type InvoiceListRow,
   selectCreditApplied,
   selectCreditNotes,
   selectCustomer,
   selectEvents,
   selectInvoice,
-  selectInvoicePage,
   selectLines,
   selectPayments,
-  selectStatusTotals,
   selectTaxRates,
 } from './queries.ts';
+import { type InvoiceListRow, selectInvoicePage, selectStatusTotals } from './queries-list.ts';
 
 // Reading invoices: one invoice with its lines, payments, credit notes and history; the list
 // with totals per status; and its CSV export. Overdue is derived from the due date here.

@@ -4,7 +4,8 @@ import type { Database } from '../../db/types.ts';
 import type { Executor } from '../../db/transaction.ts';
 
 // SQL of the invoices module. Every query filters by organization_id first, the leading
-// column of every key and index here.
+// column of every key and index here. The invoice list's SQL is in queries-list.ts, the
+// reports' in queries-reports.ts.
 
 /** The one executor type (db/transaction.ts), re-exported for this module's own files. */
 export type { Executor };
@@ -305,148 +306,6 @@ export const insertEvent = (
       created_at: event.at,
     })
     .execute();
-
-export type ListFilter = {
-  status: string;
-  search?: string;
-  customerId?: string;
-  today: string;
-};
-
-// Overdue is derived in SQL from the due date, exactly as displayStatus does in TypeScript.
-const statusCondition = (status: string, today: string) => {
-  switch (status) {
-    case 'all':
-      return sql`true`;
-    case 'overdue':
-      return sql`i.status in ('sent', 'partially_paid') and i.due_date < ${today}`;
-    case 'sent':
-    case 'partially_paid':
-      return sql`i.status = ${status} and i.due_date >= ${today}`;
-    default:
-      return sql`i.status = ${status}`;
-  }
-};
-
-const filterSql = (organizationId: string, filter: ListFilter, withStatus: boolean) => {
-  const parts = [sql`i.organization_id = ${organizationId}`];
-  if (withStatus) parts.push(statusCondition(filter.status, filter.today));
-  if (filter.customerId) parts.push(sql`i.customer_id = ${filter.customerId}`);
-  if (filter.search) {
-    const like = `%${filter.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    // Customers are few: match them first, then invoices by customer, number or reference,
-    // so the invoice scan needs no join.
-    parts.push(sql`(i.customer_id in (select c2.id from customers c2 where c2.organization_id = ${organizationId}
-                      and (c2.name ilike ${like} or c2.company ilike ${like}))
-                    or i.number ilike ${like} or i.reference ilike ${like})`);
-  }
-  return sql.join(parts, sql` and `);
-};
-
-const SORT_SQL: Record<string, ReturnType<typeof sql>> = {
-  number: sql`i.number`,
-  issueDate: sql`i.issue_date`,
-  dueDate: sql`i.due_date`,
-  customer: sql`lower(c.name)`,
-  total: sql`i.total`,
-  amountDue: sql`i.amount_due`,
-  status: sql`i.status`,
-};
-
-export type InvoiceListRow = {
-  id: string;
-  number: string | null;
-  customer_id: string;
-  customer_name: string;
-  issue_date: string;
-  due_date: string;
-  currency: string;
-  total: number;
-  amount_due: number;
-  status: 'draft' | 'sent' | 'partially_paid' | 'paid' | 'void';
-  sent_at: Date | null;
-  total_base: number;
-  balance_base: number;
-  exchange_rate: string;
-};
-
-export const selectInvoicePage = async (
-  db: Executor,
-  organizationId: string,
-  filter: ListFilter & { sort: string; order: 'asc' | 'desc'; limit: number; offset: number },
-) => {
-  const direction = filter.order === 'asc' ? sql`asc` : sql`desc`;
-  const nulls = filter.order === 'asc' ? sql`nulls first` : sql`nulls last`;
-  const result = await sql<InvoiceListRow>`
-    select i.id, i.number, i.customer_id, c.name as customer_name, i.issue_date, i.due_date, i.currency,
-           i.total, i.amount_due, i.status, i.sent_at, i.total_base, i.balance_base, i.exchange_rate
-      from invoices i
-      join customers c on c.organization_id = i.organization_id and c.id = i.customer_id
-     where ${filterSql(organizationId, filter, true)}
-     order by ${SORT_SQL[filter.sort] ?? sql`i.issue_date`} ${direction} ${nulls}, i.id ${direction}
-     limit ${filter.limit} offset ${filter.offset}`.execute(db);
-  return result.rows;
-};
-
-/** Count, total and amount due per derived status (base currency), for the chips and totals. */
-export const selectStatusTotals = async (db: Executor, organizationId: string, filter: ListFilter) => {
-  const result = await sql<{ status: string; count: number; total: number; amount_due: number }>`
-    select case when i.status in ('sent', 'partially_paid') and i.due_date < ${filter.today} then 'overdue' else i.status end as status,
-           count(*)::int as count,
-           coalesce(sum(case when i.status = 'draft' then round(i.total * i.exchange_rate::numeric) else i.total_base end), 0)::bigint as total,
-           coalesce(sum(case when i.status in ('sent', 'partially_paid') then i.balance_base else 0 end), 0)::bigint as amount_due
-      from invoices i
-     where ${filterSql(organizationId, filter, false)}
-     group by 1`.execute(db);
-  return result.rows;
-};
-
-// --- Reports ------------------------------------------------------------------------------
-
-/**
- * Each invoice's receivable (base currency) as it stood on `asOf`. The kept open balance is
- * today's; adding back what was paid or credited after `asOf` gives the balance then. So only
- * invoices open now, or settled by something dated after `asOf`, are read — for today's
- * report that is the open invoices alone, however many paid ones the company has.
- */
-export const selectOpenBalancesAsOf = async (db: Executor, organizationId: string, asOf: string) => {
-  const result = await sql<{ customer_id: string; customer_name: string; due_date: string; balance: number }>`
-    with later as (
-      select invoice_id, amount_base from invoice_payments
-       where organization_id = ${organizationId} and reversal_entry_id is null and date > ${asOf}
-      union all
-      select invoice_id, amount_base from credit_notes
-       where organization_id = ${organizationId} and status = 'issued' and date > ${asOf}
-      union all
-      select invoice_id, receivable_base from customer_credit_entries
-       where organization_id = ${organizationId} and kind = 'applied' and date > ${asOf}
-    ), later_by_invoice as (
-      select invoice_id, sum(amount_base) as amount from later group by invoice_id
-    ), candidates as (
-      select id from invoices
-       where organization_id = ${organizationId} and status in ('sent', 'partially_paid') and issue_date <= ${asOf}
-      union
-      select invoice_id from later_by_invoice
-    )
-    select i.customer_id, c.name as customer_name, i.due_date,
-           (i.balance_base + coalesce(l.amount, 0))::bigint as balance
-      from candidates k
-      join invoices i on i.organization_id = ${organizationId} and i.id = k.id
-      left join later_by_invoice l on l.invoice_id = i.id
-      join customers c on c.organization_id = i.organization_id and c.id = i.customer_id
-     where i.status in ('sent', 'partially_paid', 'paid') and i.issue_date <= ${asOf}
-       and i.balance_base + coalesce(l.amount, 0) <> 0`.execute(db);
-  return result.rows;
-};
-
-export const selectTaxTotals = async (db: Executor, organizationId: string, from: string, to: string) => {
-  const result = await sql<{ tax_rate_id: string; taxable: number; tax: number }>`
-    select tax_rate_id, sum(taxable_base)::bigint as taxable, sum(tax_base)::bigint as tax
-      from invoice_tax_postings
-     where organization_id = ${organizationId} and date >= ${from} and date <= ${to}
-     group by tax_rate_id`.execute(db);
-  return result.rows;
-};
 
 // --- Recurring ----------------------------------------------------------------------------
 

@@ -5,7 +5,8 @@ import { trialBalance } from '../ledger/reports.ts';
 import { companyToday, loadCompany } from './common.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { type Executor, selectOpenBalancesAsOf, selectTaxRates, selectTaxTotals } from './queries.ts';
+import { type Executor, selectTaxRates } from './queries.ts';
+import { selectOpenBalancesAsOf, selectTaxTotals } from './queries-reports.ts';
 
 // Receivables aging and the sales tax report, in the base currency. Both are built from the
 // invoice documents and carry (or are checked against) the ledger's own figures: the aging
