@@ -12,7 +12,8 @@ import { type MemberContext, memberOf, requirePermission } from './tenancy.ts';
 // in as fields. The path ids are checked as 1-100 characters unless `params` says otherwise.
 // `idempotent` names the Idempotency-Key scope (stored with each key, so it never changes)
 // and runs the call through replyIdempotent; `response: null` answers 204 with no body, and
-// a route without `response` answers through `http.reply` itself (CSV, file downloads).
+// a route without `response` answers through `http.reply` itself (CSV, file downloads), as may
+// one with `response` that returns `http.reply` (a report asked for as CSV or PDF).
 
 type App = Parameters<FastifyPluginAsyncZod>[0];
 
@@ -38,6 +39,12 @@ export type CompanyRouteSpec<Path extends string, Q, B, R> = {
   response?: R;
   status?: 200 | 201;
   idempotent?: string | ((input: RouteInput<Path, Q, B>) => string);
+  /** What an Idempotency-Key is stored with (compared on a repeat); the request body unless given. */
+  idempotentPayload?: (input: RouteInput<Path, Q, B>, member: MemberContext) => unknown;
+  /** Other answers the route documents, e.g. `{ 409: errorBody }`. */
+  otherResponses?: Record<number, z.ZodType>;
+  /** Request content types other than JSON, e.g. `['multipart/form-data']`. */
+  consumes?: string[];
   /** Path parameters when they are not the usual 1-100 character ids. */
   params?: z.ZodObject;
   bodyLimit?: number;
@@ -48,7 +55,7 @@ export type CompanyRouteHandler<Path extends string, Q, B, R> = (
   member: MemberContext,
   input: RouteInput<Path, Q, B>,
   http: { request: FastifyRequest; reply: FastifyReply },
-) => Promise<Output<R>>;
+) => Promise<Output<R> | FastifyReply>;
 
 export const orgParams = z.object({ organizationId: z.string().min(1) });
 
@@ -84,7 +91,13 @@ export const companyRoutes = (app: App, ctx: AppContext, tags: string[]) => {
           params: spec.params ?? pathParams(path),
           ...(spec.query && { querystring: spec.query }),
           ...(spec.body && { body: spec.body }),
-          ...(spec.response !== undefined && { response: { [status]: spec.response ?? z.null() } }),
+          ...(spec.consumes && { consumes: spec.consumes }),
+          ...((spec.response !== undefined || spec.otherResponses) && {
+            response: {
+              ...(spec.response !== undefined && { [status]: spec.response ?? z.null() }),
+              ...spec.otherResponses,
+            },
+          }),
         },
         preHandler: requirePermission(ctx, spec.permission),
         handler: async (request, reply) => {
@@ -95,15 +108,20 @@ export const companyRoutes = (app: App, ctx: AppContext, tags: string[]) => {
             ...ids,
           } as RouteInput<Path, Q, B>;
           const http = { request, reply };
-          const { idempotent } = spec;
+          const { idempotent, idempotentPayload } = spec;
           if (idempotent) {
             const scope = typeof idempotent === 'string' ? idempotent : idempotent(input);
-            return replyIdempotent(ctx, request, reply, { scope, statusCode: status }, (trxCtx, member) =>
+            const options = {
+              scope,
+              statusCode: status,
+              ...(idempotentPayload && { payload: idempotentPayload(input, memberOf(request)) }),
+            };
+            return replyIdempotent(ctx, request, reply, options, (trxCtx, member) =>
               handler(trxCtx, member, input, http),
             );
           }
           const result = await handler(ctx, memberOf(request), input, http);
-          if (spec.response === undefined) return result;
+          if (spec.response === undefined || result === reply) return result;
           return reply.status(status).send(status === 204 ? null : result);
         },
       });
