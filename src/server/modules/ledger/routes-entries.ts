@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { attachmentSchema } from '../../../shared/attachments.ts';
 import {
   draftUpdateSchema,
@@ -9,12 +8,10 @@ import {
   openingBalancesSchema,
   reverseEntrySchema,
 } from '../../../shared/ledger.ts';
-import type { AppContext } from '../../context.ts';
-import { replyIdempotent } from '../../http/idempotency.ts';
-import { memberOf, requirePermission } from '../../http/tenancy.ts';
+import { companyRoutePlugin } from '../../http/routes.ts';
 import { readMultipartUpload, sendAttachment } from '../attachments/http.ts';
 import { checkUpload } from '../attachments/policy.ts';
-import { attachmentParams, entryParams, errorBody, orgParams, tags, removeRoute } from './routes-common.ts';
+import { attachmentParams, entryParams, errorBody } from './routes-common.ts';
 import {
   approveDraft,
   attachReceipt,
@@ -31,218 +28,136 @@ import {
 } from './service.ts';
 
 // Journal entries (drafts, posting, approval, reversal), opening balances and the receipts
-// on an entry. The posting routes accept an Idempotency-Key; their scopes are part of the
-// stored keys, so they stay as they are.
+// on an entry. The posting routes accept an Idempotency-Key; their scopes and payloads are
+// part of the stored keys, so they stay as they are.
 
-export const ledgerEntryRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
-  async (app) => {
-    app.get(
-      '/orgs/:organizationId/journal-entries',
-      {
-        schema: {
-          tags,
-          summary: 'Journal entries, newest first',
-          params: orgParams,
-          querystring: journalListQuerySchema,
-          response: { 200: journalListSchema },
-        },
-        preHandler: requirePermission(ctx, 'read'),
-      },
-      async (request) => listJournalEntries(ctx, memberOf(request), request.query),
-    );
-    app.get(
-      '/orgs/:organizationId/journal-entries/:entryId',
-      {
-        schema: {
-          tags,
-          summary: 'One journal entry with its lines',
-          params: entryParams,
-          response: { 200: journalEntrySchema },
-        },
-        preHandler: requirePermission(ctx, 'read'),
-      },
-      async (request) => readJournalEntry(ctx, memberOf(request), request.params),
-    );
-    app.post(
-      '/orgs/:organizationId/journal-entries',
-      {
-        schema: {
-          tags,
-          summary: 'Create a manual entry as a draft or post it (accepts Idempotency-Key)',
-          params: orgParams,
-          body: manualEntryCreateSchema,
-          response: { 201: journalEntrySchema, 200: journalEntrySchema, 409: errorBody },
-        },
-        preHandler: requirePermission(ctx, 'record'),
-      },
-      async (request, reply) =>
-        replyIdempotent(
-          ctx,
-          request,
-          reply,
-          {
-            scope: 'POST /journal-entries',
-            statusCode: 201,
-            payload: { ...request.body, userId: memberOf(request).userId },
-          },
-          (trxCtx, member) => createManualEntry(trxCtx, member, request.body),
-        ),
-    );
-    app.patch(
-      '/orgs/:organizationId/journal-entries/:entryId',
-      {
-        schema: {
-          tags,
-          summary: 'Edit a draft or pending entry',
-          params: entryParams,
-          body: draftUpdateSchema,
-          response: { 200: journalEntrySchema },
-        },
-        preHandler: requirePermission(ctx, 'record'),
-      },
-      async (request) =>
-        changeDraftEntry(ctx, memberOf(request), { ...request.body, entryId: request.params.entryId }),
-    );
-    removeRoute(
-      app,
-      ctx,
-      {
-        url: '/orgs/:organizationId/journal-entries/:entryId',
-        summary: 'Delete a draft or pending entry',
-        params: entryParams,
-        permission: 'record',
-      },
-      removeDraftEntry,
-    );
-    app.post(
-      '/orgs/:organizationId/journal-entries/:entryId/post',
-      {
-        schema: {
-          tags,
-          summary: 'Post a draft (or submit it for approval); accepts Idempotency-Key',
-          params: entryParams,
-          response: { 200: journalEntrySchema },
-        },
-        preHandler: requirePermission(ctx, 'post'),
-      },
-      async (request, reply) =>
-        replyIdempotent(
-          ctx,
-          request,
-          reply,
-          {
-            scope: `POST /journal-entries/${request.params.entryId}/post`,
-            statusCode: 200,
-            payload: { userId: memberOf(request).userId },
-          },
-          (trxCtx, member) => postDraft(trxCtx, member, request.params),
-        ),
-    );
-    app.post(
-      '/orgs/:organizationId/journal-entries/:entryId/approve',
-      {
-        schema: {
-          tags,
-          summary: 'Approve and post an entry waiting for approval',
-          params: entryParams,
-          response: { 200: journalEntrySchema },
-        },
-        preHandler: requirePermission(ctx, 'approve'),
-      },
-      async (request) => approveDraft(ctx, memberOf(request), request.params),
-    );
-    app.post(
-      '/orgs/:organizationId/journal-entries/:entryId/reverse',
-      {
-        schema: {
-          tags,
-          summary: 'Post the reversing entry of a posted entry; accepts Idempotency-Key',
-          params: entryParams,
-          body: reverseEntrySchema.optional(),
-          response: { 201: journalEntrySchema },
-        },
-        preHandler: requirePermission(ctx, 'post'),
-      },
-      async (request, reply) => {
-        const body = request.body ?? {};
-        return replyIdempotent(
-          ctx,
-          request,
-          reply,
-          {
-            scope: `POST /journal-entries/${request.params.entryId}/reverse`,
-            statusCode: 201,
-            payload: body,
-          },
-          (trxCtx, member) => reverseEntry(trxCtx, member, { ...body, entryId: request.params.entryId }),
-        );
-      },
-    );
-    app.post(
-      '/orgs/:organizationId/opening-balances',
-      {
-        schema: {
-          tags,
-          summary:
-            'Post opening balances (the difference goes to Opening balance equity); accepts Idempotency-Key',
-          params: orgParams,
-          body: openingBalancesSchema,
-          response: { 201: journalEntrySchema },
-        },
-        preHandler: requirePermission(ctx, 'post'),
-      },
-      async (request, reply) =>
-        replyIdempotent(
-          ctx,
-          request,
-          reply,
-          { scope: 'POST /opening-balances', statusCode: 201 },
-          (trxCtx, member) => openingBalances(trxCtx, member, request.body),
-        ),
-    );
+export const ledgerEntryRoutes = companyRoutePlugin(['ledger'], (route) => {
+  route.get(
+    '/journal-entries',
+    {
+      summary: 'Journal entries, newest first',
+      permission: 'read',
+      query: journalListQuerySchema,
+      response: journalListSchema,
+    },
+    listJournalEntries,
+  );
+  route.get(
+    '/journal-entries/:entryId',
+    {
+      summary: 'One journal entry with its lines',
+      permission: 'read',
+      params: entryParams,
+      response: journalEntrySchema,
+    },
+    readJournalEntry,
+  );
+  route.post(
+    '/journal-entries',
+    {
+      summary: 'Create a manual entry as a draft or post it (accepts Idempotency-Key)',
+      permission: 'record',
+      body: manualEntryCreateSchema,
+      response: journalEntrySchema,
+      status: 201,
+      otherResponses: { 200: journalEntrySchema, 409: errorBody },
+      idempotent: 'POST /journal-entries',
+      idempotentPayload: (input, member) => ({ ...input, userId: member.userId }),
+    },
+    createManualEntry,
+  );
+  route.patch(
+    '/journal-entries/:entryId',
+    {
+      summary: 'Edit a draft or pending entry',
+      permission: 'record',
+      params: entryParams,
+      body: draftUpdateSchema,
+      response: journalEntrySchema,
+    },
+    changeDraftEntry,
+  );
+  route.delete(
+    '/journal-entries/:entryId',
+    { summary: 'Delete a draft or pending entry', permission: 'record', params: entryParams, response: null },
+    removeDraftEntry,
+  );
+  route.post(
+    '/journal-entries/:entryId/post',
+    {
+      summary: 'Post a draft (or submit it for approval); accepts Idempotency-Key',
+      permission: 'post',
+      params: entryParams,
+      response: journalEntrySchema,
+      idempotent: ({ entryId }) => `POST /journal-entries/${entryId}/post`,
+      idempotentPayload: (_input, member) => ({ userId: member.userId }),
+    },
+    postDraft,
+  );
+  route.post(
+    '/journal-entries/:entryId/approve',
+    {
+      summary: 'Approve and post an entry waiting for approval',
+      permission: 'approve',
+      params: entryParams,
+      response: journalEntrySchema,
+    },
+    approveDraft,
+  );
+  route.post(
+    '/journal-entries/:entryId/reverse',
+    {
+      summary: 'Post the reversing entry of a posted entry; accepts Idempotency-Key',
+      permission: 'post',
+      params: entryParams,
+      body: reverseEntrySchema.optional(),
+      response: journalEntrySchema,
+      status: 201,
+      idempotent: ({ entryId }) => `POST /journal-entries/${entryId}/reverse`,
+      // The body, or {} when there is none.
+      idempotentPayload: ({ entryId: _, ...body }) => body,
+    },
+    reverseEntry,
+  );
+  route.post(
+    '/opening-balances',
+    {
+      summary:
+        'Post opening balances (the difference goes to Opening balance equity); accepts Idempotency-Key',
+      permission: 'post',
+      body: openingBalancesSchema,
+      response: journalEntrySchema,
+      status: 201,
+      idempotent: 'POST /opening-balances',
+    },
+    openingBalances,
+  );
 
-    // --- Receipts -----------------------------------------------------------------------
-    app.post(
-      '/orgs/:organizationId/journal-entries/:entryId/attachments',
-      {
-        schema: {
-          tags,
-          summary:
-            'Attach a receipt (multipart field "file"; PDF, PNG, JPEG, GIF, WebP, HEIC or plain text, at most 10 MB; the type is read from the bytes)',
-          params: entryParams,
-          consumes: ['multipart/form-data'],
-          response: { 201: attachmentSchema },
-        },
-        preHandler: requirePermission(ctx, 'record'),
-      },
-      async (request, reply) => {
-        const file = await checkUpload(await readMultipartUpload(request));
-        const attachment = await attachReceipt(ctx, memberOf(request), {
-          entryId: request.params.entryId,
-          file,
-        });
-        return reply.status(201).send(attachment);
-      },
-    );
-    app.get(
-      '/orgs/:organizationId/journal-entries/:entryId/attachments/:attachmentId',
-      {
-        schema: { tags, summary: 'Download an attachment', params: attachmentParams },
-        preHandler: requirePermission(ctx, 'read'),
-      },
-      async (request, reply) =>
-        sendAttachment(reply, await readReceipt(ctx, memberOf(request), request.params)),
-    );
-    removeRoute(
-      app,
-      ctx,
-      {
-        url: '/orgs/:organizationId/journal-entries/:entryId/attachments/:attachmentId',
-        summary: 'Remove an attachment',
-        params: attachmentParams,
-        permission: 'record',
-      },
-      removeReceipt,
-    );
-  };
+  // --- Receipts -----------------------------------------------------------------------
+  route.post(
+    '/journal-entries/:entryId/attachments',
+    {
+      summary:
+        'Attach a receipt (multipart field "file"; PDF, PNG, JPEG, GIF, WebP, HEIC or plain text, at most 10 MB; the type is read from the bytes)',
+      permission: 'record',
+      params: entryParams,
+      consumes: ['multipart/form-data'],
+      response: attachmentSchema,
+      status: 201,
+    },
+    async (c, member, { entryId }, { request }) => {
+      const file = await checkUpload(await readMultipartUpload(request));
+      return attachReceipt(c, member, { entryId, file });
+    },
+  );
+  route.get(
+    '/journal-entries/:entryId/attachments/:attachmentId',
+    { summary: 'Download an attachment', permission: 'read', params: attachmentParams },
+    async (c, member, input, { reply }) => sendAttachment(reply, await readReceipt(c, member, input)),
+  );
+  route.delete(
+    '/journal-entries/:entryId/attachments/:attachmentId',
+    { summary: 'Remove an attachment', permission: 'record', params: attachmentParams, response: null },
+    removeReceipt,
+  );
+});
