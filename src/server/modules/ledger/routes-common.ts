@@ -1,14 +1,10 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isoDate } from '../../../shared/ledger.ts';
-import type { AppContext } from '../../context.ts';
-import type { Permission } from '../../http/permissions.ts';
-import { type MemberContext, memberOf, requirePermission } from '../../http/tenancy.ts';
+import { orgParams } from '../../http/routes.ts';
 
-// Parameters, error bodies and the removal route the ledger's route files share.
+// The path parameters and the error body the ledger's route files share. The ledger's ids are
+// checked for presence only (no 100 character cap), as they always were.
 
-export const tags = ['ledger'];
-export const orgParams = z.object({ organizationId: z.string().min(1) });
 export const entryParams = orgParams.extend({ entryId: z.string().min(1) });
 export const accountParams = orgParams.extend({ accountId: z.string().min(1) });
 export const yearParams = orgParams.extend({ endDate: isoDate });
@@ -17,27 +13,3 @@ export const attachmentParams = entryParams.extend({ attachmentId: z.string().mi
 export const errorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
 });
-
-type RouteApp = Parameters<FastifyPluginAsyncZod>[0];
-
-/**
- * A DELETE route that removes one thing and answers 204 with no body: the path's parameters
- * go to the service as its input.
- */
-export const removeRoute = <P extends z.ZodType<Record<string, string>>>(
-  app: RouteApp,
-  ctx: AppContext,
-  route: { url: string; summary: string; params: P; permission: Permission },
-  remove: (ctx: AppContext, member: MemberContext, params: z.infer<P>) => Promise<unknown>,
-) =>
-  app.delete(
-    route.url,
-    {
-      schema: { tags, summary: route.summary, params: route.params, response: { 204: z.null() } },
-      preHandler: requirePermission(ctx, route.permission),
-    },
-    async (request, reply) => {
-      await remove(ctx, memberOf(request), request.params as z.infer<P>);
-      return reply.status(204).send(null);
-    },
-  );

@@ -1,5 +1,4 @@
 import type { FastifyReply } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import {
   accountTransactionsQuerySchema,
@@ -19,7 +18,7 @@ import {
 } from '../../../shared/ledger.ts';
 import type { AppContext } from '../../context.ts';
 import { csvReply } from '../../http/csv.ts';
-import { memberOf, requirePermission } from '../../http/tenancy.ts';
+import { companyRoutePlugin } from '../../http/routes.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import {
   type ReportOutput,
@@ -31,7 +30,6 @@ import {
   journalReportFile,
   trialBalanceReport,
 } from './report-service.ts';
-import { orgParams } from './routes-common.ts';
 
 // The financial reports, each as JSON, CSV or PDF (format=json|csv|pdf). Every report is one
 // GET route: its query and response schemas from src/shared/ledger.ts and one service
@@ -46,71 +44,65 @@ const send = <T>(reply: FastifyReply, output: ReportOutput<T>) => {
     .send(output.body);
 };
 
-export const ledgerReportRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
-  async (app) => {
-    const report = <Q extends z.ZodObject, T>(
-      name: string,
-      summary: string,
-      query: Q,
-      response: z.ZodTypeAny,
-      run: (
-        ctx: AppContext,
-        member: MemberContext,
-        query: z.infer<Q> & ReportFormatQuery,
-      ) => Promise<ReportOutput<T>>,
-    ) =>
-      app.get(
-        `/orgs/:organizationId/reports/${name}`,
-        {
-          schema: {
-            tags: ['reports'],
-            summary: `${summary} (format=json|csv|pdf)`,
-            params: orgParams,
-            querystring: query.extend(reportFormatQuerySchema.shape),
-            response: { 200: response },
-          },
-          preHandler: requirePermission(ctx, 'read'),
-        },
-        async (request, reply) =>
-          send(reply, await run(ctx, memberOf(request), request.query as z.infer<Q> & ReportFormatQuery)),
-      );
+export const ledgerReportRoutes = companyRoutePlugin(['reports'], (route) => {
+  const report = <Q extends z.ZodObject, T>(
+    name: string,
+    summary: string,
+    query: Q,
+    response: z.ZodType,
+    run: (
+      ctx: AppContext,
+      member: MemberContext,
+      query: z.infer<Q> & ReportFormatQuery,
+    ) => Promise<ReportOutput<T>>,
+  ) =>
+    route.get(
+      `/reports/${name}`,
+      {
+        summary: `${summary} (format=json|csv|pdf)`,
+        permission: 'read',
+        query: query.extend(reportFormatQuerySchema.shape),
+        response,
+      },
+      async (c, member, input, { reply }) =>
+        send(reply, await run(c, member, input as z.infer<Q> & ReportFormatQuery)),
+    );
 
-    report('trial-balance', 'Trial balance', reportRangeQuerySchema, trialBalanceSchema, trialBalanceReport);
-    report(
-      'income-statement',
-      'Income statement with the previous period',
-      reportRangeQuerySchema,
-      incomeStatementSchema,
-      incomeStatementReport,
-    );
-    report('balance-sheet', 'Balance sheet', asOfQuerySchema, balanceSheetSchema, balanceSheetReport);
-    report(
-      'cash-flow',
-      'Cash flow statement (indirect method)',
-      reportRangeQuerySchema,
-      cashFlowSchema,
-      cashFlowReport,
-    );
-    report(
-      'general-ledger',
-      'General ledger of one account with running balance, paginated',
-      generalLedgerQuerySchema,
-      generalLedgerSchema,
-      generalLedgerReport,
-    );
-    report(
-      'journal',
-      'Journal: posted entries with their lines, paginated',
-      journalReportQuerySchema,
-      journalReportSchema,
-      journalReportFile,
-    );
-    report(
-      'account-transactions',
-      'Account transactions with the other side of each entry, paginated',
-      accountTransactionsQuerySchema,
-      accountTransactionsSchema,
-      accountTransactionsReport,
-    );
-  };
+  report('trial-balance', 'Trial balance', reportRangeQuerySchema, trialBalanceSchema, trialBalanceReport);
+  report(
+    'income-statement',
+    'Income statement with the previous period',
+    reportRangeQuerySchema,
+    incomeStatementSchema,
+    incomeStatementReport,
+  );
+  report('balance-sheet', 'Balance sheet', asOfQuerySchema, balanceSheetSchema, balanceSheetReport);
+  report(
+    'cash-flow',
+    'Cash flow statement (indirect method)',
+    reportRangeQuerySchema,
+    cashFlowSchema,
+    cashFlowReport,
+  );
+  report(
+    'general-ledger',
+    'General ledger of one account with running balance, paginated',
+    generalLedgerQuerySchema,
+    generalLedgerSchema,
+    generalLedgerReport,
+  );
+  report(
+    'journal',
+    'Journal: posted entries with their lines, paginated',
+    journalReportQuerySchema,
+    journalReportSchema,
+    journalReportFile,
+  );
+  report(
+    'account-transactions',
+    'Account transactions with the other side of each entry, paginated',
+    accountTransactionsQuerySchema,
+    accountTransactionsSchema,
+    accountTransactionsReport,
+  );
+});
