@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { currencyExponent } from '../../../shared/money.ts';
 import { type CsvMapping, csvMappingSchema } from '../../../shared/transactions.ts';
-import { parseCsvStatement, sniffCsv } from './csv.ts';
+import { parseCsvStatement } from './csv.ts';
+import { sniffCsv } from './csv-sniff.ts';
 import { decodeStatementBytes } from './decode.ts';
 import { StatementParseError } from './types.ts';
 

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CsvDateFormat, csvMappingSchema, csvSniffSchema } from '../../../shared/transactions.ts';
-import { classifyIndicators, detectDelimiter, parseCsvStatement, readCsvRecords, sniffCsv } from './csv.ts';
+import { parseCsvStatement } from './csv.ts';
+import { detectDelimiter, readCsvRecords } from './csv-records.ts';
+import { classifyIndicators, sniffCsv } from './csv-sniff.ts';
 import { StatementParseError } from './types.ts';
 import { detectDateFormat, detectDecimalMark, parseBankAmount, parseDateIn } from './values.ts';
 import { statementErrorsOf } from '../../testing/statements.ts';

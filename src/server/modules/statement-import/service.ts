@@ -35,7 +35,7 @@ import {
 import { type RuleRow, selectExternalIds, selectRules } from '../transactions/queries.ts';
 import { firstMatchingRule } from '../transactions/rules.ts';
 import { selectMoneyAccount } from '../wallet/queries.ts';
-import { sniffCsv } from './csv.ts';
+import { sniffCsv } from './csv-sniff.ts';
 import { detectStatementFormat, parseStatementFile } from './parse.ts';
 import {
   type ParsedStatement,
