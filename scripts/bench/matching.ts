@@ -8,7 +8,7 @@ import { createTestCompanyInDatabase } from '../../src/server/testing/companies.
 import {
   suggestionsForStatement,
   suggestionsForTransaction,
-} from '../../src/server/modules/matching/service.ts';
+} from '../../src/server/modules/matching/suggestions.ts';
 import { commitStatement } from '../../src/server/modules/statement-import/service.ts';
 import { selectOpenInvoicesForMatching } from '../../src/server/modules/invoices/bank-payments.ts';
 import { createMoneyAccount } from '../../src/server/modules/wallet/service.ts';

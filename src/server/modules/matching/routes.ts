@@ -6,13 +6,8 @@ import {
   statementSuggestionsSchema,
 } from '../../../shared/matching.ts';
 import { companyRoutePlugin } from '../../http/routes.ts';
-import {
-  getMatch,
-  matchTransaction,
-  suggestionsForStatement,
-  suggestionsForTransaction,
-  unmatchTransaction,
-} from './service.ts';
+import { getMatch, matchTransaction, unmatchTransaction } from './service.ts';
+import { suggestionsForStatement, suggestionsForTransaction } from './suggestions.ts';
 
 // Matching bank lines to open invoices and recorded payments (docs/transactions.md, "Matching").
 
