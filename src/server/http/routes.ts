@@ -48,6 +48,9 @@ export type CompanyRouteSpec<Path extends string, Q, B, R> = {
   /** Path parameters when they are not the usual 1-100 character ids. */
   params?: z.ZodObject;
   bodyLimit?: number;
+  /** Route hooks run before the guard, e.g. reading a multipart upload into the body. */
+  onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  preValidation?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 };
 
 export type CompanyRouteHandler<Path extends string, Q, B, R> = (
@@ -85,6 +88,8 @@ export const companyRoutes = (app: App, ctx: AppContext, tags: string[]) => {
         method,
         url: `/orgs/:organizationId${path}`,
         ...(spec.bodyLimit !== undefined && { bodyLimit: spec.bodyLimit }),
+        ...(spec.onRequest && { onRequest: spec.onRequest }),
+        ...(spec.preValidation && { preValidation: spec.preValidation }),
         schema: {
           tags,
           summary: spec.summary,

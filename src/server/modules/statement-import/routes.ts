@@ -14,7 +14,8 @@ import {
   statementPreviewSchema,
 } from '../../../shared/transactions.ts';
 import type { AppContext } from '../../context.ts';
-import { memberOf, requirePermission } from '../../http/tenancy.ts';
+import { companyRoutes } from '../../http/routes.ts';
+import { requirePermission } from '../../http/tenancy.ts';
 import { runIdempotentRequest } from '../../http/idempotency.ts';
 import { AppError, badRequest } from '../../../shared/errors.ts';
 import { decodeStatementBytes } from './decode.ts';
@@ -22,7 +23,6 @@ import { authorizeFromProgress, notRunning, readProgress, startProgress } from '
 import { commitStatement, listImports, previewStatement, refuse, sniffStatement } from './service.ts';
 import { StatementParseError } from './types.ts';
 
-const orgParams = z.object({ organizationId: z.string().min(1) });
 const tags = ['statement import'];
 // A 100,000-line statement is about 8 MB of JSON; leave room for larger exports.
 const bodyLimit = MAX_STATEMENT_CHARS * 1.1;
@@ -109,66 +109,53 @@ export const statementImportRoutes =
     await app.register(multipart, {
       limits: { fileSize: MAX_STATEMENT_BYTES, files: 1, fields: 10, fieldSize: 1024 * 1024, parts: 12 },
     });
-    app.post(
-      '/orgs/:organizationId/statement-imports/sniff',
+    const route = companyRoutes(app, ctx, tags);
+    route.post(
+      '/statement-imports/sniff',
       {
+        summary:
+          'A CSV\'s columns and first rows, with a suggested and the remembered mapping (JSON with the text in content, or multipart/form-data with the file\'s bytes in "file")',
+        permission: 'record',
         bodyLimit,
-        schema: {
-          tags,
-          summary:
-            'A CSV\'s columns and first rows, with a suggested and the remembered mapping (JSON with the text in content, or multipart/form-data with the file\'s bytes in "file")',
-          params: orgParams,
-          body: z.object({
-            moneyAccountId: z.string().min(1),
-            content: statementImportInputSchema.shape.content,
-          }),
-          response: { 200: csvSniffSchema },
-        },
-        preValidation: upload('record'),
-        preHandler: requirePermission(ctx, 'record'),
-      },
-      async (request) => sniffStatement(ctx, memberOf(request), request.body),
-    );
-
-    app.post(
-      '/orgs/:organizationId/statement-imports/preview',
-      {
-        bodyLimit,
-        schema: {
-          tags,
-          summary:
-            'Parse a statement and show what would be imported, per statement of the file (duplicates marked, rules applied); writes nothing. JSON with the text in content, or multipart/form-data with the bytes in "file"',
-          params: orgParams,
-          body: statementImportInputSchema,
-          response: { 200: statementPreviewSchema },
-        },
-        preValidation: upload('record'),
-        preHandler: requirePermission(ctx, 'record'),
-      },
-      async (request) =>
-        previewStatement(ctx, memberOf(request), {
-          ...request.body,
-          encoding: encodings.get(request) ?? null,
+        body: z.object({
+          moneyAccountId: z.string().min(1),
+          content: statementImportInputSchema.shape.content,
         }),
+        response: csvSniffSchema,
+        preValidation: upload('record'),
+      },
+      (ctx, member, input) => sniffStatement(ctx, member, input),
     );
 
-    app.post(
-      '/orgs/:organizationId/statement-imports',
+    route.post(
+      '/statement-imports/preview',
       {
+        summary:
+          'Parse a statement and show what would be imported, per statement of the file (duplicates marked, rules applied); writes nothing. JSON with the text in content, or multipart/form-data with the bytes in "file"',
+        permission: 'record',
         bodyLimit,
-        schema: {
-          tags,
-          summary:
-            'Import a statement: all new rows of every chosen statement are posted in one transaction, or nothing is. JSON or multipart/form-data as for the preview',
-          params: orgParams,
-          body: statementImportInputSchema,
-          response: { 200: statementImportResultSchema },
-        },
-        preValidation: upload('post'),
-        preHandler: requirePermission(ctx, 'post'),
+        body: statementImportInputSchema,
+        response: statementPreviewSchema,
+        preValidation: upload('record'),
       },
-      async (request, reply) => {
-        const member = memberOf(request);
+      (ctx, member, input, { request }) =>
+        previewStatement(ctx, member, { ...input, encoding: encodings.get(request) ?? null }),
+    );
+
+    route.post(
+      '/statement-imports',
+      {
+        summary:
+          'Import a statement: all new rows of every chosen statement are posted in one transaction, or nothing is. JSON or multipart/form-data as for the preview',
+        permission: 'post',
+        bodyLimit,
+        body: statementImportInputSchema,
+        response: statementImportResultSchema,
+        preValidation: upload('post'),
+      },
+      // Not `idempotent`: the progress report must hear of the finish (or failure) after the
+      // transaction, whether the answer was computed now or replayed.
+      async (ctx, member, input, { request, reply }) => {
         // The page's progress id (a UUID): the commit reports into the progress registry.
         const progressId = request.headers[PROGRESS_ID_HEADER];
         if (progressId !== undefined && !z.uuid().safeParse(progressId).success) {
@@ -185,12 +172,9 @@ export const statementImportRoutes =
               organizationId: member.organizationId,
               scope: 'POST /statement-imports',
               statusCode: 200,
-              payload: {
-                ...request.body,
-                content: createHash('sha256').update(request.body.content).digest('hex'),
-              },
+              payload: { ...input, content: createHash('sha256').update(input.content).digest('hex') },
             },
-            (trxCtx) => commitStatement(trxCtx, member, request.body, report),
+            (trxCtx) => commitStatement(trxCtx, member, input, report),
           );
           finished = true;
           await report?.(result.body.imported, result.body.imported, 'done');
@@ -201,43 +185,34 @@ export const statementImportRoutes =
       },
     );
 
-    app.get(
-      '/orgs/:organizationId/statement-imports/progress/:progressId',
+    route.get(
+      '/statement-imports/progress/:progressId',
       {
-        schema: {
-          tags,
-          summary:
-            "How far a running import of yours is (the UUID sent in the x-progress-id header of the import). Answered from this server process's memory: 404 when unknown, finished minutes ago, or run on another node",
-          params: orgParams.extend({ progressId: z.string().min(1).max(100) }),
-          response: { 200: statementImportProgressSchema },
-        },
+        summary:
+          "How far a running import of yours is (the UUID sent in the x-progress-id header of the import). Answered from this server process's memory: 404 when unknown, finished minutes ago, or run on another node",
+        permission: 'read',
+        response: statementImportProgressSchema,
         // The import's own session is authorised from the progress entry, without the database
         // (on PGlite the import's transaction holds the one connection until it commits).
         onRequest: async (request) => authorizeFromProgress(ctx, request),
-        preHandler: requirePermission(ctx, 'read'),
       },
-      async (request) => {
-        const member = memberOf(request);
-        const progress = readProgress(member.organizationId, member.userId, request.params.progressId);
+      async (_ctx, member, { progressId }) => {
+        const progress = readProgress(member.organizationId, member.userId, progressId);
         if (!progress) throw notRunning();
         return progress;
       },
     );
 
-    app.get(
-      '/orgs/:organizationId/statement-imports',
+    route.get(
+      '/statement-imports',
       {
-        schema: {
-          tags,
-          summary: 'Recent statement imports',
-          params: orgParams,
-          querystring: z.object({ moneyAccountId: z.string().max(100).optional() }),
-          response: { 200: z.object({ imports: z.array(statementImportSchema) }) },
-        },
-        preHandler: requirePermission(ctx, 'read'),
+        summary: 'Recent statement imports',
+        permission: 'read',
+        query: z.object({ moneyAccountId: z.string().max(100).optional() }),
+        response: z.object({ imports: z.array(statementImportSchema) }),
       },
-      async (request) => ({
-        imports: await listImports(ctx, memberOf(request), request.query.moneyAccountId),
+      async (ctx, member, { moneyAccountId }) => ({
+        imports: await listImports(ctx, member, moneyAccountId),
       }),
     );
   };
