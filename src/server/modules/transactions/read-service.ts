@@ -216,20 +216,19 @@ export async function* exportTransactionsCsv(ctx: AppContext, member: MemberCont
   }
 }
 
-export const getTransaction = async (
-  ctx: AppContext,
-  member: MemberContext,
-  id: string,
-  db: Executor = ctx.database.db,
-) => {
+/** One transaction as the API shows it, read with the given executor (inside a write's transaction). */
+export const readTransaction = async (db: Executor, organizationId: string, id: string) => {
   const rows = await selectTransactionPage(
     db,
-    member.organizationId,
+    organizationId,
     { type: 'all', ids: [id] },
     { sort: 'date', direction: 'desc' },
     null,
     1,
   );
   if (rows.length === 0) throw notFound('Transaction not found.');
-  return (await hydrate(db, member.organizationId, rows))[0]!;
+  return (await hydrate(db, organizationId, rows))[0]!;
 };
+
+export const getTransaction = (ctx: AppContext, member: MemberContext, { id }: { id: string }) =>
+  readTransaction(ctx.database.db, member.organizationId, id);

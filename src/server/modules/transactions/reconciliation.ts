@@ -167,7 +167,7 @@ export const startReconciliation = (
     return result;
   });
 
-export const getReconciliation = async (ctx: AppContext, member: MemberContext, id: string) => {
+export const getReconciliation = async (ctx: AppContext, member: MemberContext, { id }: { id: string }) => {
   const row = await selectReconciliation(ctx.database.db, member.organizationId, id);
   if (!row) throw notFound('Reconciliation not found.');
   return view(ctx.database.db, member.organizationId, row);
@@ -176,12 +176,14 @@ export const getReconciliation = async (ctx: AppContext, member: MemberContext, 
 export const listReconciliations = async (
   ctx: AppContext,
   member: MemberContext,
-  moneyAccountId?: string,
+  { moneyAccountId }: { moneyAccountId?: string },
 ) => {
   let q = reconciliations(ctx.database.db, member.organizationId);
   if (moneyAccountId) q = q.where('money_account_id', '=', moneyAccountId);
   const rows = (await q.orderBy('created_at', 'desc').limit(100).execute()) as ReconciliationRow[];
-  return Promise.all(rows.map((r) => view(ctx.database.db, member.organizationId, r)));
+  return {
+    reconciliations: await Promise.all(rows.map((r) => view(ctx.database.db, member.organizationId, r))),
+  };
 };
 
 const lockInProgress = async (trx: Executor, organizationId: string, id: string) => {
@@ -195,11 +197,11 @@ const lockInProgress = async (trx: Executor, organizationId: string, id: string)
 export const tickTransactions = (
   ctx: AppContext,
   member: MemberContext,
-  id: string,
-  input: { transactionIds: string[]; ticked: boolean },
+  input: { id: string; transactionIds: string[]; ticked: boolean },
 ) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId } = member;
+    const { id } = input;
     const row = await lockInProgress(trx, organizationId, id);
     const ids = [...new Set(input.transactionIds)];
     const rows = await trx
@@ -227,7 +229,7 @@ export const tickTransactions = (
     return view(trx, organizationId, row);
   });
 
-export const finishReconciliation = (ctx: AppContext, member: MemberContext, id: string) =>
+export const finishReconciliation = (ctx: AppContext, member: MemberContext, { id }: { id: string }) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
     const row = await lockInProgress(trx, organizationId, id);
@@ -253,7 +255,7 @@ export const finishReconciliation = (ctx: AppContext, member: MemberContext, id:
     return result;
   });
 
-export const cancelReconciliation = (ctx: AppContext, member: MemberContext, id: string) =>
+export const cancelReconciliation = (ctx: AppContext, member: MemberContext, { id }: { id: string }) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId } = member;
     await lockInProgress(trx, organizationId, id);
@@ -267,7 +269,11 @@ export const cancelReconciliation = (ctx: AppContext, member: MemberContext, id:
   });
 
 /** Undoes the latest completed reconciliation of an account: its transactions unlock. */
-export const undoLastReconciliation = (ctx: AppContext, member: MemberContext, moneyAccountId: string) =>
+export const undoLastReconciliation = (
+  ctx: AppContext,
+  member: MemberContext,
+  { moneyAccountId }: { moneyAccountId: string },
+) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId } = member;
     const account = await selectMoneyAccount(trx, organizationId, moneyAccountId, { forUpdate: true });

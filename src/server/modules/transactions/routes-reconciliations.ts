@@ -28,9 +28,7 @@ export const reconciliationRoutes = companyRoutePlugin(['transactions'], (route)
       query: reconciliationListQuerySchema,
       response: reconciliationListSchema,
     },
-    async (c, member, { moneyAccountId }) => ({
-      reconciliations: await listReconciliations(c, member, moneyAccountId),
-    }),
+    listReconciliations,
   );
   route.post(
     '/reconciliations',
@@ -50,7 +48,7 @@ export const reconciliationRoutes = companyRoutePlugin(['transactions'], (route)
       permission: 'read',
       response: reconciliationSchema,
     },
-    (c, member, { id }) => getReconciliation(c, member, id),
+    getReconciliation,
   );
   route.post(
     '/reconciliations/:id/tick',
@@ -60,7 +58,7 @@ export const reconciliationRoutes = companyRoutePlugin(['transactions'], (route)
       body: reconciliationTickSchema,
       response: reconciliationSchema,
     },
-    (c, member, { id, ...tick }) => tickTransactions(c, member, id, tick),
+    tickTransactions,
   );
   route.post(
     '/reconciliations/:id/finish',
@@ -69,12 +67,12 @@ export const reconciliationRoutes = companyRoutePlugin(['transactions'], (route)
       permission: 'post',
       response: reconciliationSchema,
     },
-    (c, member, { id }) => finishReconciliation(c, member, id),
+    finishReconciliation,
   );
   route.delete(
     '/reconciliations/:id',
     { summary: 'Cancel a reconciliation in progress', permission: 'post', response: null },
-    (c, member, { id }) => cancelReconciliation(c, member, id),
+    cancelReconciliation,
   );
   route.post(
     '/reconciliations/undo-last',
@@ -84,6 +82,6 @@ export const reconciliationRoutes = companyRoutePlugin(['transactions'], (route)
       body: reconciliationUndoSchema,
       response: reconciliationSchema,
     },
-    (c, member, { moneyAccountId }) => undoLastReconciliation(c, member, moneyAccountId),
+    undoLastReconciliation,
   );
 });

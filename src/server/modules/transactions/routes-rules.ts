@@ -8,7 +8,7 @@ export const ruleRoutes = companyRoutePlugin(['transactions'], (route) => {
   route.get(
     '/transaction-rules',
     { summary: 'Categorisation rules in priority order', permission: 'read', response: ruleListSchema },
-    async (c, member) => ({ rules: await listRules(c, member) }),
+    listRules,
   );
   route.post(
     '/transaction-rules',
@@ -29,11 +29,11 @@ export const ruleRoutes = companyRoutePlugin(['transactions'], (route) => {
       body: ruleInputSchema,
       response: ruleSchema,
     },
-    (c, member, { id, ...rule }) => updateRule(c, member, id, rule),
+    updateRule,
   );
   route.delete(
     '/transaction-rules/:id',
     { summary: 'Delete a categorisation rule', permission: 'post', response: null },
-    (c, member, { id }) => deleteRule(c, member, id),
+    deleteRule,
   );
 });

@@ -98,7 +98,7 @@ export const transactionListRoutes = companyRoutePlugin(['transactions'], (route
   route.get(
     '/transactions/:id',
     { summary: 'One transaction', permission: 'read', response: transactionSchema },
-    (c, member, { id }) => getTransaction(c, member, id),
+    getTransaction,
   );
   route.patch(
     '/transactions/:id',
@@ -108,12 +108,12 @@ export const transactionListRoutes = companyRoutePlugin(['transactions'], (route
       body: transactionUpdateSchema,
       response: transactionSchema,
     },
-    (c, member, { id, ...patch }) => updateTransaction(c, member, id, patch),
+    updateTransaction,
   );
   route.delete(
     '/transactions/:id',
     { summary: 'Delete a transaction (its entry is reversed)', permission: 'post', response: null },
-    (c, member, { id }) => deleteTransaction(c, member, id),
+    deleteTransaction,
   );
 
   route.get(

@@ -32,8 +32,9 @@ const toRule = (r: RuleRow): Rule => ({
   setTaxRate: r.set_tax_rate,
 });
 
-export const listRules = async (ctx: AppContext, member: MemberContext, db: Executor = ctx.database.db) =>
-  (await selectRules(db, member.organizationId)).map(toRule);
+export const listRules = async (ctx: AppContext, member: MemberContext) => ({
+  rules: (await selectRules(ctx.database.db, member.organizationId)).map(toRule),
+});
 
 const checkRuleInput = async (trx: Executor, organizationId: string, input: RuleInput) => {
   const pc = await loadPostingContext(trx, organizationId);
@@ -77,8 +78,9 @@ export const createRule = (ctx: AppContext, member: MemberContext, input: RuleIn
     return rule;
   });
 
-export const updateRule = (ctx: AppContext, member: MemberContext, id: string, input: RuleInput) =>
+export const updateRule = (ctx: AppContext, member: MemberContext, input: RuleInput & { id: string }) =>
   inTransaction(ctx.database.db, async (trx) => {
+    const { id } = input;
     const before = await findRule(trx, member.organizationId, id);
     await checkRuleInput(trx, member.organizationId, input);
     await trx
@@ -92,7 +94,7 @@ export const updateRule = (ctx: AppContext, member: MemberContext, id: string, i
     return after;
   });
 
-export const deleteRule = (ctx: AppContext, member: MemberContext, id: string) =>
+export const deleteRule = (ctx: AppContext, member: MemberContext, { id }: { id: string }) =>
   inTransaction(ctx.database.db, async (trx) => {
     const before = await findRule(trx, member.organizationId, id);
     await trx

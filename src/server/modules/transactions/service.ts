@@ -29,7 +29,7 @@ import {
   postableOf,
 } from './posting-context.ts';
 import { selectSplits, selectTransactionsForUpdate } from './queries.ts';
-import { getTransaction } from './read-service.ts';
+import { readTransaction } from './read-service.ts';
 
 // Bank transactions: recording one posts it to the ledger in the same database transaction;
 // changing what it posts (date, amount, category, split, tax) reverses the old entry and posts
@@ -143,7 +143,7 @@ export const recordTransaction = (ctx: AppContext, member: MemberContext, input:
         created_by: userId,
       },
     ]);
-    const created = await getTransaction(ctx, member, id, trx);
+    const created = await readTransaction(trx, organizationId, id);
     await recordMemberAudit(trx, member, 'bank_transaction.created', ['bank_transaction', id], {
       after: created,
     });
@@ -159,14 +159,14 @@ const lockOne = async (trx: Executor, organizationId: string, id: string) => {
 export const updateTransaction = (
   ctx: AppContext,
   member: MemberContext,
-  id: string,
-  input: TransactionUpdate,
+  input: TransactionUpdate & { id: string },
 ) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
+    const { id } = input;
     const row = await lockOne(trx, organizationId, id);
     await assertNotReconciled(trx, organizationId, { ids: [id] });
-    const before = await getTransaction(ctx, member, id, trx);
+    const before = await readTransaction(trx, organizationId, id);
     const postingFields = ['date', 'amount', 'categoryAccountId', 'splits', 'taxRate'] as const;
     const touchesPosting = postingFields.some((f) => input[f] !== undefined);
     if (row.category_kind === 'transfer' && touchesPosting) throw transferError();
@@ -244,7 +244,7 @@ export const updateTransaction = (
     if (input.splits || (input.categoryAccountId !== undefined && row.category_kind === 'split')) {
       await replaceSplits(trx, organizationId, id, input.splits ?? []);
     }
-    const after = await getTransaction(ctx, member, id, trx);
+    const after = await readTransaction(trx, organizationId, id);
     await recordMemberAudit(trx, member, 'bank_transaction.updated', ['bank_transaction', id], {
       before,
       after,
@@ -252,7 +252,7 @@ export const updateTransaction = (
     return after;
   });
 
-export const deleteTransaction = (ctx: AppContext, member: MemberContext, id: string) =>
+export const deleteTransaction = (ctx: AppContext, member: MemberContext, { id }: { id: string }) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
     const row = await lockOne(trx, organizationId, id);
@@ -265,7 +265,7 @@ export const deleteTransaction = (ctx: AppContext, member: MemberContext, id: st
         'This transaction is ticked in a reconciliation in progress; untick it first.',
       );
     }
-    const before = await getTransaction(ctx, member, id, trx);
+    const before = await readTransaction(trx, organizationId, id);
     await reverseJournalEntry(trx, {
       organizationId,
       entryId: row.entry_id,

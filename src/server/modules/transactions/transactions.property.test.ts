@@ -216,7 +216,7 @@ describe('wallet and transactions keep the books balanced', () => {
             const tx = await pickId(o.pick);
             if (tx)
               await tolerate(() =>
-                updateTransaction(ctx, member, tx.id, { categoryAccountId: categories[o.category]! }),
+                updateTransaction(ctx, member, { id: tx.id, categoryAccountId: categories[o.category]! }),
               );
           } else if (o.kind === 'bulk') {
             const picked = (await Promise.all(o.picks.map(pickId))).filter((t) => t !== null);
@@ -239,14 +239,15 @@ describe('wallet and transactions keep the books balanced', () => {
                     { categoryAccountId: categories[1], amount: second },
                   ],
                 });
-                await tolerate(() => updateTransaction(ctx, member, tx.id, body));
+                await tolerate(() => updateTransaction(ctx, member, { ...body, id: tx.id }));
               }
             }
           } else if (o.kind === 'edit') {
             const tx = await pickId(o.pick);
             if (tx)
               await tolerate(() =>
-                updateTransaction(ctx, member, tx.id, {
+                updateTransaction(ctx, member, {
+                  id: tx.id,
                   amount: o.cents,
                   date: day(o.day),
                   categoryAccountId: categories[2]!,
@@ -254,7 +255,7 @@ describe('wallet and transactions keep the books balanced', () => {
               );
           } else if (o.kind === 'delete') {
             const tx = await pickId(o.pick);
-            if (tx) await tolerate(() => deleteTransaction(ctx, member, tx.id));
+            if (tx) await tolerate(() => deleteTransaction(ctx, member, { id: tx.id }));
           } else if (o.kind === 'transfer') {
             if (o.from !== o.to) {
               const from = accounts[o.from]!;
@@ -303,14 +304,17 @@ describe('wallet and transactions keep the books balanced', () => {
                 .where('id', '=', rec.id)
                 .execute();
               if (picked.length)
-                await tickTransactions(ctx, member, rec.id, {
+                await tickTransactions(ctx, member, {
+                  id: rec.id,
                   transactionIds: picked.map((c) => c!.id),
                   ticked: true,
                 });
-              await finishReconciliation(ctx, member, rec.id);
+              await finishReconciliation(ctx, member, { id: rec.id });
             });
           } else {
-            await tolerate(() => undoLastReconciliation(ctx, member, accounts[o.account]!.id));
+            await tolerate(() =>
+              undoLastReconciliation(ctx, member, { moneyAccountId: accounts[o.account]!.id }),
+            );
           }
           expect(await moneyAccountMismatches(database.db, org.id)).toEqual([]);
           expect(await trialBalanceDifference(database.db, org.id)).toBe(0);
