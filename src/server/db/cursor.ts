@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { badRequest } from '../../shared/errors.ts';
 
 // Keyset-page cursors shared by every cursor-paginated list (journal entries, the ledger
@@ -72,3 +72,56 @@ export const decodeCursor = <S extends Record<string, CursorField>>(
  */
 export const exactTimestamp = (column: string) =>
   sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** A sort key column of a keyset page, with the SQL type its cursor value is cast to (if any). */
+export type KeysetKey = readonly [column: string, type?: string];
+
+/**
+ * The rows after a cursor, in the order of the key columns: `(k1, k2, …) > (v1, v2, …)`
+ * (`<` when descending), then ordered by each key column in that direction. `after` holds the
+ * cursor's values in the key columns' order, or null on the first page.
+ */
+export const afterKey = <DB, TB extends keyof DB, Row>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  keys: readonly KeysetKey[],
+  after: readonly (string | number)[] | null,
+  direction: 'asc' | 'desc' = 'asc',
+) => {
+  let q = query;
+  if (after) {
+    const columns = sql.join(keys.map(([column]) => sql.ref(column)));
+    const values = sql.join(
+      keys.map(([, type], i) => (type ? sql`${after[i]}::${sql.raw(type)}` : sql`${after[i]}`)),
+    );
+    q = q.where(sql<SqlBool>`(${columns}) ${sql.raw(direction === 'desc' ? '<' : '>')} (${values})`);
+  }
+  for (const [column] of keys) q = q.orderBy(sql.ref(column), direction);
+  return q;
+};
+
+/**
+ * One keyset page: `afterKey`, then `limit` rows, reading one more to know whether there is a
+ * next page. `nextCursor(cursorOf)` encodes the cursor of the page after from the page's last
+ * row (null on the last page).
+ */
+export const keysetPage = async <DB, TB extends keyof DB, Row>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  page: {
+    keys: readonly KeysetKey[];
+    after: readonly (string | number)[] | null;
+    limit: number;
+    direction?: 'asc' | 'desc';
+  },
+) => {
+  const rows = await afterKey(query, page.keys, page.after, page.direction)
+    .limit(page.limit + 1)
+    .execute();
+  const first = rows.slice(0, page.limit);
+  return {
+    page: first,
+    nextCursor: (cursorOf: (last: Row) => Record<string, string | number>) => {
+      const last = first.at(-1);
+      return rows.length > page.limit && last ? encodeCursor(cursorOf(last)) : null;
+    },
+  };
+};

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { JournalEntry, JournalSourceName, JournalStatusName } from '../../../shared/ledger.ts';
-import { decodeCursor, encodeCursor, exactTimestamp } from '../../db/cursor.ts';
+import { decodeCursor, exactTimestamp, keysetPage } from '../../db/cursor.ts';
 import { loadEntry } from './entry-view.ts';
 import type { Executor } from './queries.ts';
 
@@ -44,27 +43,17 @@ export const listEntries = async (
       ]),
     );
   }
-  if (cursor) {
-    q = q.where(
-      sql<boolean>`(date, created_at, id) < (${cursor.date}::date, ${cursor.created}::timestamptz, ${cursor.id})`,
-    );
-  }
-  const rows = await q
-    .orderBy('date', 'desc')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(query.limit + 1)
-    .execute();
-  const page = rows.slice(0, query.limit);
+  const { page, nextCursor } = await keysetPage(q, {
+    keys: [['date', 'date'], ['created_at', 'timestamptz'], ['id']],
+    after: cursor && [cursor.date, cursor.created, cursor.id],
+    limit: query.limit,
+    direction: 'desc',
+  });
   const entries: JournalEntry[] = [];
   for (const { created_exact: _, ...row } of page)
     entries.push(await loadEntry(db, organizationId, row.id, row));
-  const last = page.at(-1);
   return {
     entries,
-    nextCursor:
-      rows.length > query.limit && last
-        ? encodeCursor({ date: last.date, created: last.created_exact, id: last.id })
-        : null,
+    nextCursor: nextCursor((last) => ({ date: last.date, created: last.created_exact, id: last.id })),
   };
 };

@@ -3,7 +3,7 @@ import { notFound } from '../../../shared/errors.ts';
 import type { GeneralLedger } from '../../../shared/ledger.ts';
 import { LEDGER_VOLUME_LIMIT } from '../../../shared/money.ts';
 import { addDays } from './dates.ts';
-import { decodeCursor, encodeCursor, invalidCursor } from '../../db/cursor.ts';
+import { decodeCursor, invalidCursor, keysetPage } from '../../db/cursor.ts';
 import type { Executor } from './queries.ts';
 import { balancesOver, checkRange, loadContext, natural, ref } from './report-basics.ts';
 
@@ -12,6 +12,15 @@ import { balancesOver, checkRange, loadContext, natural, ref } from './report-ba
 
 // Cursors (src/server/db/cursor.ts) hold (date, entry number, line number): exact integers,
 // unique per company, so every line is on exactly one page.
+const linePage = (cursor: { date: string; number: number; line: number } | null, limit: number) => ({
+  keys: [
+    ['l.date', 'date'],
+    ['l.entry_number', 'bigint'],
+    ['l.line_no', 'bigint'],
+  ] as const,
+  after: cursor && [cursor.date, cursor.number, cursor.line],
+  limit,
+});
 
 /** One account's posted lines in date order with a running balance; pages by (date, number, line). */
 export const generalLedger = async (
@@ -65,18 +74,7 @@ export const generalLedger = async (
     .where('l.account_id', '=', account.id)
     .where('l.date', '<=', query.to);
   if (from) q = q.where('l.date', '>=', from);
-  if (cursor) {
-    q = q.where(
-      sql<boolean>`(l.date, l.entry_number, l.line_no) > (${cursor.date}::date, ${cursor.number}::bigint, ${cursor.line}::bigint)`,
-    );
-  }
-  const rows = await q
-    .orderBy('l.date')
-    .orderBy('l.entry_number')
-    .orderBy('l.line_no')
-    .limit(query.limit + 1)
-    .execute();
-  const page = rows.slice(0, query.limit);
+  const { page, nextCursor } = await keysetPage(q, linePage(cursor, query.limit));
   let balance = cursor ? cursor.balance : openingBalance;
   const out = page.map((r) => {
     balance += natural(account.type, r.debit - r.credit);
@@ -94,7 +92,6 @@ export const generalLedger = async (
       balance,
     };
   });
-  const last = out.at(-1);
   return {
     currency: ctx.currency,
     account: ref(account),
@@ -103,15 +100,13 @@ export const generalLedger = async (
     openingBalance,
     closingBalance,
     rows: out,
-    nextCursor:
-      rows.length > query.limit && last
-        ? encodeCursor({
-            date: last.date,
-            number: last.entryNumber,
-            line: last.lineNo,
-            balance: last.balance,
-          })
-        : null,
+    // After the map, `balance` is the running balance at the page's last line.
+    nextCursor: nextCursor((last) => ({
+      date: last.date,
+      number: last.entry_number,
+      line: last.line_no,
+      balance,
+    })),
   };
 };
 
@@ -132,13 +127,14 @@ export const journalReport = async (
     .where('status', '=', 'posted')
     .where('date', '<=', query.to);
   if (from) q = q.where('date', '>=', from);
-  if (cursor) q = q.where(sql<boolean>`(date, number) > (${cursor.date}::date, ${cursor.number}::bigint)`);
-  const entries = await q
-    .orderBy('date')
-    .orderBy('number')
-    .limit(query.limit + 1)
-    .execute();
-  const page = entries.slice(0, query.limit);
+  const { page, nextCursor } = await keysetPage(q, {
+    keys: [
+      ['date', 'date'],
+      ['number', 'bigint'],
+    ],
+    after: cursor && [cursor.date, cursor.number],
+    limit: query.limit,
+  });
   const lines =
     page.length === 0
       ? []
@@ -166,7 +162,6 @@ export const journalReport = async (
           .execute();
   const byEntry = new Map<string, typeof lines>();
   for (const l of lines) byEntry.set(l.entry_id, [...(byEntry.get(l.entry_id) ?? []), l]);
-  const last = page.at(-1);
   return {
     currency: ctx.currency,
     from,
@@ -194,10 +189,7 @@ export const journalReport = async (
         };
       }),
     })),
-    nextCursor:
-      entries.length > query.limit && last
-        ? encodeCursor({ date: last.date, number: last.number ?? 0 })
-        : null,
+    nextCursor: nextCursor((last) => ({ date: last.date, number: last.number ?? 0 })),
   };
 };
 
@@ -240,19 +232,7 @@ export const accountTransactions = async (
     .where('l.date', '<=', query.to);
   if (from) q = q.where('l.date', '>=', from);
   if (query.accountId) q = q.where('l.account_id', '=', query.accountId);
-  if (cursor) {
-    q = q.where(
-      sql<boolean>`(l.date, l.entry_number, l.line_no) > (${cursor.date}::date, ${cursor.number}::bigint, ${cursor.line}::bigint)`,
-    );
-  }
-  const rows = await q
-    .orderBy('l.date')
-    .orderBy('l.entry_number')
-    .orderBy('l.line_no')
-    .limit(query.limit + 1)
-    .execute();
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
+  const { page, nextCursor } = await keysetPage(q, linePage(cursor, query.limit));
   const label = (id: string) => {
     const a = ctx.byId.get(id);
     return a ? `${a.code} ${a.name}` : id;
@@ -278,9 +258,6 @@ export const accountTransactions = async (
         credit: r.credit,
       };
     }),
-    nextCursor:
-      rows.length > query.limit && last
-        ? encodeCursor({ date: last.date, number: last.entry_number, line: last.line_no })
-        : null,
+    nextCursor: nextCursor((last) => ({ date: last.date, number: last.entry_number, line: last.line_no })),
   };
 };

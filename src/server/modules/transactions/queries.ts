@@ -1,4 +1,5 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
+import { afterKey } from '../../db/cursor.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { bankLinesWithAccount } from '../bank-transactions/read.ts';
 
@@ -155,22 +156,14 @@ export const selectTransactionPage = (
   cursor: ListCursor | null,
   limit: number,
 ) => {
-  const column = sql.ref(`t.${sort.sort}`);
-  const op = sql.raw(sort.direction === 'desc' ? '<' : '>');
-  const dir = sort.direction;
-  return bankLinesWithAccount(db)
+  const query = bankLinesWithAccount(db)
     .leftJoin('accounts as c', (j) =>
       j.onRef('c.organization_id', '=', 't.organization_id').onRef('c.id', '=', 't.category_account_id'),
     )
     .selectAll('t')
     .select(['m.name as money_account_name', 'm.currency', 'c.name as category_name'])
-    .where((eb) => {
-      const conditions = filterConditions(eb, organizationId, filter);
-      if (cursor) conditions.push(sql<SqlBool>`(${column}, t.id) ${op} (${cursor.value}, ${cursor.id})`);
-      return eb.and(conditions);
-    })
-    .orderBy(sql`${column} ${sql.raw(dir)}`)
-    .orderBy(sql`t.id ${sql.raw(dir)}`)
+    .where((eb) => eb.and(filterConditions(eb, organizationId, filter)));
+  return afterKey(query, [[`t.${sort.sort}`], ['t.id']], cursor && [cursor.value, cursor.id], sort.direction)
     .limit(limit)
     .execute();
 };
