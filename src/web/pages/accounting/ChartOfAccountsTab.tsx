@@ -1,28 +1,20 @@
 import { Archive, ArchiveRestore, Pencil, Upload } from 'lucide-react';
 import { useState } from 'react';
-import { ACCOUNT_TYPES, type Account, type AccountTypeName, SUBTYPE_LABELS } from '../../../shared/ledger.ts';
+import { type Account, SUBTYPE_LABELS } from '../../../shared/ledger.ts';
 import { Button } from '../../components/ui/Button.tsx';
 import { Badge } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { CheckboxField } from '../../components/ui/Form.tsx';
 import { ActionsTh, ListCard, NewButton, SearchField } from '../../components/ui/ListCard.tsx';
-import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
+import { Table, Td, Th } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { AccountDialog, ImportDialog } from './ChartDialogs.tsx';
 import { JournalImportForm, JournalImportIcon } from './JournalImport.tsx';
 import { useAccounts, useUpdateAccount } from './ledgerApi.ts';
-import { errorText } from './parts.tsx';
+import { AccountCells, AccountTypeGroups, errorText } from './parts.tsx';
 
 // Chart of Accounts: the company's accounts by type. Those who manage settings add, rename
 // and archive accounts and import a chart from CSV; everyone else reads it.
-
-const TYPE_HEADING: Record<AccountTypeName, string> = {
-  asset: 'Assets',
-  liability: 'Liabilities',
-  equity: 'Equity',
-  income: 'Income',
-  expense: 'Expenses',
-};
 
 export const ChartOfAccountsTab = ({ onOpenAccount }: { onOpenAccount: (accountId: string) => void }) => {
   const { can } = useCompany();
@@ -170,76 +162,55 @@ const AccountsTable = ({
         {manage ? <ActionsTh className="w-48" /> : null}
       </tr>
     </thead>
-    {ACCOUNT_TYPES.map((type) => {
-      const group = accounts.filter((a) => a.type === type);
-      if (group.length === 0) return null;
-      return (
-        <tbody key={type}>
-          <tr>
-            <th
-              scope="colgroup"
-              colSpan={manage ? 5 : 4}
-              className="bg-slate-50/70 px-4 pt-4 pb-1.5 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase dark:bg-slate-900/40 dark:text-slate-400"
-            >
-              {TYPE_HEADING[type]}
-            </th>
-          </tr>
-          {group.map((a) => (
-            <tr
-              key={a.id}
-              className={a.archived ? 'opacity-60' : 'hover:bg-slate-50 dark:hover:bg-slate-800/50'}
-            >
-              <Td className="tabular-nums text-slate-500 dark:text-slate-400">{a.code}</Td>
-              <RowTh>
+    <AccountTypeGroups
+      rows={accounts}
+      columns={manage ? 5 : 4}
+      row={(a) => (
+        <tr key={a.id} className={a.archived ? 'opacity-60' : 'hover:bg-slate-50 dark:hover:bg-slate-800/50'}>
+          <AccountCells
+            code={a.code}
+            name={a.name}
+            onOpen={() => onOpen(a.id)}
+            title="Open in the general ledger"
+            strong
+          >
+            {a.description ? (
+              <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">
+                {a.description}
+              </span>
+            ) : null}
+          </AccountCells>
+          <Td className="text-slate-600 dark:text-slate-300">{SUBTYPE_LABELS[a.subtype] ?? a.subtype}</Td>
+          <Td>{a.archived ? <Badge tone="slate">Archived</Badge> : <Badge tone="green">Active</Badge>}</Td>
+          {manage ? (
+            <Td className="py-1">
+              <div className="flex justify-end gap-1">
                 <button
                   type="button"
-                  onClick={() => onOpen(a.id)}
-                  className="text-left font-medium text-slate-900 underline-offset-2 hover:underline dark:text-white"
-                  title="Open in the general ledger"
+                  onClick={() => onEdit(a)}
+                  aria-label={`Rename ${a.code} ${a.name}`}
+                  className={rowButton}
                 >
-                  {a.name}
+                  <Pencil className="h-4 w-4" aria-hidden="true" /> Edit
                 </button>
-                {a.description ? (
-                  <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">
-                    {a.description}
-                  </span>
-                ) : null}
-              </RowTh>
-              <Td className="text-slate-600 dark:text-slate-300">{SUBTYPE_LABELS[a.subtype] ?? a.subtype}</Td>
-              <Td>
-                {a.archived ? <Badge tone="slate">Archived</Badge> : <Badge tone="green">Active</Badge>}
-              </Td>
-              {manage ? (
-                <Td className="py-1">
-                  <div className="flex justify-end gap-1">
-                    <button
-                      type="button"
-                      onClick={() => onEdit(a)}
-                      aria-label={`Rename ${a.code} ${a.name}`}
-                      className={rowButton}
-                    >
-                      <Pencil className="h-4 w-4" aria-hidden="true" /> Edit
-                    </button>
-                    <button
-                      type="button"
-                      onClick={() => onToggleArchive(a)}
-                      aria-label={`${a.archived ? 'Restore' : 'Archive'} ${a.code} ${a.name}`}
-                      className={rowButton}
-                    >
-                      {a.archived ? (
-                        <ArchiveRestore className="h-4 w-4" aria-hidden="true" />
-                      ) : (
-                        <Archive className="h-4 w-4" aria-hidden="true" />
-                      )}
-                      {a.archived ? 'Restore' : 'Archive'}
-                    </button>
-                  </div>
-                </Td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      );
-    })}
+                <button
+                  type="button"
+                  onClick={() => onToggleArchive(a)}
+                  aria-label={`${a.archived ? 'Restore' : 'Archive'} ${a.code} ${a.name}`}
+                  className={rowButton}
+                >
+                  {a.archived ? (
+                    <ArchiveRestore className="h-4 w-4" aria-hidden="true" />
+                  ) : (
+                    <Archive className="h-4 w-4" aria-hidden="true" />
+                  )}
+                  {a.archived ? 'Restore' : 'Archive'}
+                </button>
+              </div>
+            </Td>
+          ) : null}
+        </tr>
+      )}
+    />
   </Table>
 );

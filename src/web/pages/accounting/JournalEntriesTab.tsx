@@ -166,13 +166,7 @@ export const JournalEntriesTab = ({
             },
           ]}
         />
-        <Pager
-          label="Journal entries"
-          page={pages.page}
-          hasNext={Boolean(list.data?.nextCursor)}
-          onNext={() => list.data?.nextCursor && pages.next(list.data.nextCursor)}
-          onPrevious={pages.previous}
-        />
+        <Pager label="Journal entries" pages={pages} nextCursor={list.data?.nextCursor} />
       </ListCard>
     </div>
   );

@@ -1,18 +1,19 @@
 import { useState } from 'react';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
-import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
+import { RowTh, Table, TableHead, Td } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { useJournalReport } from './ledgerApi.ts';
 import { Pager, useCursorPages } from './Pager.tsx';
 import {
+  DEBIT_CREDIT_COLUMNS,
   DateInput,
   DebitCreditCells,
   EntryLink,
   ExportLinks,
-  LoadError,
-  Loading,
+  QueryView,
   SOURCE_LABELS,
+  SubLine,
   Toolbar,
 } from './parts.tsx';
 
@@ -34,7 +35,6 @@ export const JournalReportView = ({
   const pages = useCursorPages();
   const query = { from: from || undefined, to };
   const report = useJournalReport({ ...query, limit: 25, cursor: pages.cursor });
-  const d = report.data;
   return (
     <Card>
       <CardHeader
@@ -62,77 +62,67 @@ export const JournalReportView = ({
           required
         />
       </Toolbar>
-      {report.isLoading ? (
-        <Loading label="Loading the journal..." />
-      ) : report.isError ? (
-        <LoadError error={report.error} what="the journal" onRetry={() => void report.refetch()} />
-      ) : !d || d.entries.length === 0 ? (
-        <EmptyState
-          title="No posted entries in this period"
-          description="Choose other dates, or post an entry from the Journal Entries tab."
-        />
-      ) : (
-        <>
-          <Table
-            caption={`Journal, ${from ? formatDate(from) : 'start'} to ${formatDate(to)}, in ${currency}`}
-            captionHidden
-          >
-            <thead>
-              <tr>
-                <Th className="w-32">Date</Th>
-                <Th className="w-20">No.</Th>
-                <Th>Account / memo</Th>
-                <Th numeric className="w-36">
-                  Debit
-                </Th>
-                <Th numeric className="w-36">
-                  Credit
-                </Th>
-              </tr>
-            </thead>
-            {d.entries.map((e) => (
-              <tbody key={e.id} className="border-b-2 border-slate-200 dark:border-slate-700">
-                <tr className="bg-slate-50/70 dark:bg-slate-900/40">
-                  <Td className="whitespace-nowrap font-medium">{formatDate(e.date)}</Td>
-                  <Td>
-                    <EntryLink number={e.number} onOpen={() => onOpenEntry(e.id)} />
-                  </Td>
-                  <RowTh colSpan={3} className="font-medium text-slate-900 dark:text-white">
-                    {e.memo || 'No memo'}{' '}
-                    <span className="text-xs font-normal text-slate-500 dark:text-slate-400">
-                      {SOURCE_LABELS[e.source] ?? e.source}
-                      {e.reference ? ` · Ref ${e.reference}` : ''}
-                    </span>
-                  </RowTh>
-                </tr>
-                {e.lines.map((l) => (
-                  <tr key={l.lineNo}>
-                    <Td />
-                    <Td />
-                    <Td className={l.credit > 0 ? 'pl-10' : ''}>
-                      <span className="tabular-nums text-slate-500 dark:text-slate-400">{l.accountCode}</span>{' '}
-                      {l.accountName}
-                      {l.description ? (
-                        <span className="block text-xs text-slate-500 dark:text-slate-400">
-                          {l.description}
-                        </span>
-                      ) : null}
-                    </Td>
-                    <DebitCreditCells debit={l.debit} credit={l.credit} currency={currency} />
-                  </tr>
-                ))}
-              </tbody>
-            ))}
-          </Table>
-          <Pager
-            label="Journal"
-            page={pages.page}
-            hasNext={Boolean(d.nextCursor)}
-            onNext={() => d.nextCursor && pages.next(d.nextCursor)}
-            onPrevious={pages.previous}
+      <QueryView
+        query={report}
+        what="the journal"
+        isEmpty={(d) => d.entries.length === 0}
+        empty={
+          <EmptyState
+            title="No posted entries in this period"
+            description="Choose other dates, or post an entry from the Journal Entries tab."
           />
-        </>
-      )}
+        }
+      >
+        {(d) => (
+          <>
+            <Table
+              caption={`Journal, ${from ? formatDate(from) : 'start'} to ${formatDate(to)}, in ${currency}`}
+              captionHidden
+            >
+              <TableHead
+                columns={[
+                  { label: 'Date', className: 'w-32' },
+                  { label: 'No.', className: 'w-20' },
+                  'Account / memo',
+                  ...DEBIT_CREDIT_COLUMNS,
+                ]}
+              />
+              {d.entries.map((e) => (
+                <tbody key={e.id} className="border-b-2 border-slate-200 dark:border-slate-700">
+                  <tr className="bg-slate-50/70 dark:bg-slate-900/40">
+                    <Td className="whitespace-nowrap font-medium">{formatDate(e.date)}</Td>
+                    <Td>
+                      <EntryLink number={e.number} onOpen={() => onOpenEntry(e.id)} />
+                    </Td>
+                    <RowTh colSpan={3} className="font-medium text-slate-900 dark:text-white">
+                      {e.memo || 'No memo'}{' '}
+                      <span className="text-xs font-normal text-slate-500 dark:text-slate-400">
+                        {SOURCE_LABELS[e.source] ?? e.source}
+                        {e.reference ? ` · Ref ${e.reference}` : ''}
+                      </span>
+                    </RowTh>
+                  </tr>
+                  {e.lines.map((l) => (
+                    <tr key={l.lineNo}>
+                      <Td />
+                      <Td />
+                      <Td className={l.credit > 0 ? 'pl-10' : ''}>
+                        <span className="tabular-nums text-slate-500 dark:text-slate-400">
+                          {l.accountCode}
+                        </span>{' '}
+                        {l.accountName}
+                        <SubLine text={l.description} />
+                      </Td>
+                      <DebitCreditCells debit={l.debit} credit={l.credit} currency={currency} />
+                    </tr>
+                  ))}
+                </tbody>
+              ))}
+            </Table>
+            <Pager label="Journal" pages={pages} nextCursor={d.nextCursor} />
+          </>
+        )}
+      </QueryView>
     </Card>
   );
 };

@@ -13,36 +13,36 @@ export const useCursorPages = () => {
   return { cursor, page: stack.length, next, previous, reset };
 };
 
+export type CursorPages = ReturnType<typeof useCursorPages>;
+
+const PAGE_BUTTON =
+  'inline-flex min-h-11 items-center gap-1 rounded-lg border border-slate-300 px-3 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-40 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800';
+
+/**
+ * Previous / Next for a list paged with `useCursorPages`: `nextCursor` is the one the API
+ * answered with the page on screen (none on the last page). Hidden while there is one page.
+ */
 export const Pager = ({
-  page,
-  hasNext,
-  onNext,
-  onPrevious,
   label,
+  pages,
+  nextCursor,
 }: {
-  page: number;
-  hasNext: boolean;
-  onNext: () => void;
-  onPrevious: () => void;
   label: string;
+  pages: CursorPages;
+  nextCursor: string | null | undefined;
 }) =>
-  page === 1 && !hasNext ? null : (
+  pages.page === 1 && !nextCursor ? null : (
     <nav aria-label={`${label} pages`} className="flex items-center justify-between gap-3 px-5 py-3">
-      <p className="text-sm text-slate-500 dark:text-slate-400">Page {page}</p>
+      <p className="text-sm text-slate-500 dark:text-slate-400">Page {pages.page}</p>
       <div className="flex gap-2">
-        <button
-          type="button"
-          onClick={onPrevious}
-          disabled={page === 1}
-          className="inline-flex min-h-11 items-center gap-1 rounded-lg border border-slate-300 px-3 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-40 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800"
-        >
+        <button type="button" onClick={pages.previous} disabled={pages.page === 1} className={PAGE_BUTTON}>
           <ChevronLeft className="h-4 w-4" aria-hidden="true" /> Previous
         </button>
         <button
           type="button"
-          onClick={onNext}
-          disabled={!hasNext}
-          className="inline-flex min-h-11 items-center gap-1 rounded-lg border border-slate-300 px-3 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-40 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800"
+          onClick={() => nextCursor && pages.next(nextCursor)}
+          disabled={!nextCursor}
+          className={PAGE_BUTTON}
         >
           Next <ChevronRight className="h-4 w-4" aria-hidden="true" />
         </button>

@@ -2,11 +2,11 @@ import { CheckCircle2, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { Money } from '../../components/money/Money.tsx';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
-import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
+import { RowTh, Table, TableHead, Td } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { useTrialBalance } from './ledgerApi.ts';
-import { DateInput, ExportLinks, Loading, LoadError, Toolbar, DebitCreditCells } from './parts.tsx';
+import { AccountCells, DateInput, DebitCreditCells, ExportLinks, QueryView, Toolbar } from './parts.tsx';
 import { ACCOUNT_TYPE_LABELS } from '../../../shared/ledger.ts';
 
 // Trial balance: every account's closing balance on one side, debits and credits totalled.
@@ -52,95 +52,88 @@ export const TrialBalanceTab = ({
           </p>
         ) : null}
       </Toolbar>
-      {tb.isLoading ? (
-        <Loading label="Loading the trial balance..." />
-      ) : tb.isError ? (
-        <LoadError error={tb.error} what="the trial balance" onRetry={() => void tb.refetch()} />
-      ) : !data || data.rows.length === 0 ? (
-        <EmptyState
-          title="Nothing posted up to this date"
-          description="The trial balance lists every account with a balance. Post a journal entry, or pick a later date."
-        />
-      ) : (
-        <Table caption={`Trial balance as of ${formatDate(to)}, in ${currency}`} captionHidden>
-          <thead>
-            <tr>
-              <Th className="w-24">Code</Th>
-              <Th>Account</Th>
-              <Th className="w-28">Type</Th>
-              {withPeriod ? (
-                <>
-                  <Th numeric>Opening</Th>
-                  <Th numeric>Period debits</Th>
-                  <Th numeric>Period credits</Th>
-                </>
-              ) : null}
-              <Th numeric className="w-40">
-                Debit
-              </Th>
-              <Th numeric className="w-40">
-                Credit
-              </Th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.rows.map((r) => (
-              <tr key={r.accountId} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
-                <Td className="tabular-nums text-slate-500 dark:text-slate-400">{r.code}</Td>
-                <RowTh>
-                  <button
-                    type="button"
-                    onClick={() => onOpenAccount(r.accountId)}
-                    className="text-left text-slate-900 underline-offset-2 hover:underline dark:text-white"
+      <QueryView
+        query={tb}
+        what="the trial balance"
+        isEmpty={(d) => d.rows.length === 0}
+        empty={
+          <EmptyState
+            title="Nothing posted up to this date"
+            description="The trial balance lists every account with a balance. Post a journal entry, or pick a later date."
+          />
+        }
+      >
+        {(data) => (
+          <Table caption={`Trial balance as of ${formatDate(to)}, in ${currency}`} captionHidden>
+            <TableHead
+              columns={[
+                { label: 'Code', className: 'w-24' },
+                'Account',
+                { label: 'Type', className: 'w-28' },
+                ...(withPeriod
+                  ? [
+                      { label: 'Opening', numeric: true },
+                      { label: 'Period debits', numeric: true },
+                      { label: 'Period credits', numeric: true },
+                    ]
+                  : []),
+                { label: 'Debit', numeric: true, className: 'w-40' },
+                { label: 'Credit', numeric: true, className: 'w-40' },
+              ]}
+            />
+            <tbody>
+              {data.rows.map((r) => (
+                <tr key={r.accountId} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
+                  <AccountCells
+                    code={r.code}
+                    name={r.name}
+                    onOpen={() => onOpenAccount(r.accountId)}
                     title="Open in the general ledger"
-                  >
-                    {r.name}
-                  </button>
+                  />
+                  <Td className="text-slate-500 dark:text-slate-400">{ACCOUNT_TYPE_LABELS[r.type]}</Td>
+                  {withPeriod ? (
+                    <>
+                      <Td numeric>
+                        <Money minor={r.openingBalance} currency={currency} blankZero />
+                      </Td>
+                      <DebitCreditCells debit={r.debit} credit={r.credit} currency={currency} />
+                    </>
+                  ) : null}
+                  <DebitCreditCells
+                    debit={Math.max(r.closingBalance, 0)}
+                    credit={Math.max(-r.closingBalance, 0)}
+                    currency={currency}
+                  />
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr className="bg-slate-50 font-semibold text-slate-900 dark:bg-slate-900/60 dark:text-white">
+                <RowTh colSpan={3} className="font-semibold">
+                  Total
                 </RowTh>
-                <Td className="text-slate-500 dark:text-slate-400">{ACCOUNT_TYPE_LABELS[r.type]}</Td>
                 {withPeriod ? (
                   <>
+                    <Td />
                     <Td numeric>
-                      <Money minor={r.openingBalance} currency={currency} blankZero />
+                      <Money minor={data.totals.debit} currency={currency} />
                     </Td>
-                    <DebitCreditCells debit={r.debit} credit={r.credit} currency={currency} />
+                    <Td numeric>
+                      <Money minor={data.totals.credit} currency={currency} />
+                    </Td>
                   </>
                 ) : null}
-                <Td numeric>
-                  <Money minor={Math.max(r.closingBalance, 0)} currency={currency} blankZero />
+                <Td numeric data-testid="tb-total-debit">
+                  <Money minor={data.totals.closingDebit} currency={currency} />
                 </Td>
-                <Td numeric>
-                  <Money minor={Math.max(-r.closingBalance, 0)} currency={currency} blankZero />
+                <Td numeric data-testid="tb-total-credit">
+                  <Money minor={data.totals.closingCredit} currency={currency} />
                 </Td>
               </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr className="bg-slate-50 font-semibold text-slate-900 dark:bg-slate-900/60 dark:text-white">
-              <RowTh colSpan={3} className="font-semibold">
-                Total
-              </RowTh>
-              {withPeriod ? (
-                <>
-                  <Td />
-                  <Td numeric>
-                    <Money minor={data.totals.debit} currency={currency} />
-                  </Td>
-                  <Td numeric>
-                    <Money minor={data.totals.credit} currency={currency} />
-                  </Td>
-                </>
-              ) : null}
-              <Td numeric data-testid="tb-total-debit">
-                <Money minor={data.totals.closingDebit} currency={currency} />
-              </Td>
-              <Td numeric data-testid="tb-total-credit">
-                <Money minor={data.totals.closingCredit} currency={currency} />
-              </Td>
-            </tr>
-          </tfoot>
-        </Table>
-      )}
+            </tfoot>
+          </Table>
+        )}
+      </QueryView>
     </Card>
   );
 };

@@ -1,12 +1,12 @@
 import { Download, FileText } from 'lucide-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import type { JournalEntry } from '../../../shared/ledger.ts';
+import { ACCOUNT_TYPES, type AccountTypeName, type JournalEntry } from '../../../shared/ledger.ts';
 import { Spinner } from '../../components/Spinner.tsx';
 import { Money } from '../../components/money/Money.tsx';
 import { buttonClasses } from '../../components/ui/Button.tsx';
 import { Badge, ErrorState } from '../../components/ui/Card.tsx';
-import { Td } from '../../components/ui/Table.tsx';
+import { RowTh, Td } from '../../components/ui/Table.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { type ReportName, type ReportQuery, exportHref } from './ledgerApi.ts';
@@ -97,25 +97,34 @@ export const ExportLinks = ({
 };
 
 /**
- * A query's three states: a spinner while it loads ("Loading the journal..."), the error with
- * Try again, then `children` with the data.
+ * A query's states: a spinner while it loads ("Loading the journal...", or `loadingLabel`),
+ * the error with Try again, `empty` when there is no data or `isEmpty` says so, then
+ * `children` with the data.
  */
 export const QueryView = <T,>({
   query,
   what,
+  loadingLabel,
+  isEmpty,
+  empty = null,
   children,
 }: {
   query: UseQueryResult<T>;
   what: string;
+  loadingLabel?: string;
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
   children: (data: T) => ReactNode;
 }) =>
   query.isLoading ? (
-    <Loading label={`Loading ${what}...`} />
+    <Loading label={loadingLabel ?? `Loading ${what}...`} />
   ) : query.isError ? (
     <LoadError error={query.error} what={what} onRetry={() => void query.refetch()} />
-  ) : query.data !== undefined ? (
+  ) : query.data !== undefined && !isEmpty?.(query.data) ? (
     children(query.data)
-  ) : null;
+  ) : (
+    empty
+  );
 
 /** A labelled date input, compact for report toolbars. */
 export const DateInput = ({
@@ -165,6 +174,16 @@ export const EntryLink = ({ number, onOpen }: { number: number | null; onOpen: (
   </button>
 );
 
+/** The Debit and Credit headings over `DebitCreditCells` in a `TableHead`. */
+export const DEBIT_CREDIT_COLUMNS = [
+  { label: 'Debit', numeric: true, className: 'w-36' },
+  { label: 'Credit', numeric: true, className: 'w-36' },
+];
+
+/** A cell's second line in small grey type (a line's description), when there is one. */
+export const SubLine = ({ text }: { text: ReactNode }) =>
+  text ? <span className="block text-xs text-slate-500 dark:text-slate-400">{text}</span> : null;
+
 /** A line's debit and credit cells, an en dash for the empty side. */
 export const DebitCreditCells = ({
   debit,
@@ -182,5 +201,80 @@ export const DebitCreditCells = ({
     <Td numeric>
       <Money minor={credit} currency={currency} blankZero />
     </Td>
+  </>
+);
+
+const TYPE_HEADING: Record<AccountTypeName, string> = {
+  asset: 'Assets',
+  liability: 'Liabilities',
+  equity: 'Equity',
+  income: 'Income',
+  expense: 'Expenses',
+};
+
+/**
+ * Accounts grouped as a bookkeeper scans them: a tbody a type (Assets … Expenses) under its
+ * heading across `columns` columns, types without rows left out; `row` draws each row.
+ */
+export const AccountTypeGroups = <R extends { type: AccountTypeName }>({
+  rows,
+  columns,
+  row,
+}: {
+  rows: readonly R[];
+  columns: number;
+  row: (r: R) => ReactNode;
+}) =>
+  ACCOUNT_TYPES.map((type) => {
+    const group = rows.filter((r) => r.type === type);
+    if (group.length === 0) return null;
+    return (
+      <tbody key={type}>
+        <tr>
+          <th
+            scope="colgroup"
+            colSpan={columns}
+            className="bg-slate-50/70 px-4 pt-4 pb-1.5 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase dark:bg-slate-900/40 dark:text-slate-400"
+          >
+            {TYPE_HEADING[type]}
+          </th>
+        </tr>
+        {group.map(row)}
+      </tbody>
+    );
+  });
+
+/**
+ * An account's code cell, then its name as the row's header: a button that opens the account
+ * (`strong` for a list of accounts, plain in a report); `children` follow the name.
+ */
+export const AccountCells = ({
+  code,
+  name,
+  onOpen,
+  title,
+  strong = false,
+  children,
+}: {
+  code: string;
+  name: string;
+  onOpen: () => void;
+  title?: string;
+  strong?: boolean;
+  children?: ReactNode;
+}) => (
+  <>
+    <Td className="tabular-nums text-slate-500 dark:text-slate-400">{code}</Td>
+    <RowTh>
+      <button
+        type="button"
+        onClick={onOpen}
+        className={`text-left ${strong ? 'font-medium ' : ''}text-slate-900 underline-offset-2 hover:underline dark:text-white`}
+        title={title}
+      >
+        {name}
+      </button>
+      {children}
+    </RowTh>
   </>
 );
