@@ -12,25 +12,42 @@ export const Card = ({ children, className = '' }: { children: ReactNode; classN
   </section>
 );
 
-export const CardHeader = ({
-  title,
-  description,
-  actions,
-}: {
-  title: ReactNode;
-  description?: ReactNode;
-  actions?: ReactNode;
-}) => (
-  <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-5 py-4 dark:border-slate-800">
-    <div>
-      <h2 className="text-base font-semibold text-slate-900 dark:text-white">{title}</h2>
-      {description ? (
-        <p className="mt-0.5 text-sm text-slate-500 dark:text-slate-400">{description}</p>
-      ) : null}
+const HEADER_STYLES = {
+  page: {
+    row: 'flex flex-wrap items-end justify-between gap-4',
+    title: 'text-2xl font-bold text-slate-900 dark:text-white',
+    description: 'mt-1 text-sm text-slate-500 dark:text-slate-400',
+    actions: 'flex flex-wrap items-center gap-2',
+  },
+  card: {
+    row: 'flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-5 py-4 dark:border-slate-800',
+    title: 'text-base font-semibold text-slate-900 dark:text-white',
+    description: 'mt-0.5 text-sm text-slate-500 dark:text-slate-400',
+    actions: 'flex items-center gap-2',
+  },
+} as const;
+
+export type HeaderProps = { title: ReactNode; description?: ReactNode; actions?: ReactNode };
+
+/**
+ * A heading with a line under it and its actions on the right, wrapping below on narrow
+ * screens: a page's top (its one h1, see PageHeader) or a card's (an h2, CardHeader).
+ */
+export const HeaderRow = ({ kind, title, description, actions }: HeaderProps & { kind: 'page' | 'card' }) => {
+  const style = HEADER_STYLES[kind];
+  const Title = kind === 'page' ? 'h1' : 'h2';
+  return (
+    <div className={style.row}>
+      <div>
+        <Title className={style.title}>{title}</Title>
+        {description ? <p className={style.description}>{description}</p> : null}
+      </div>
+      {actions ? <div className={style.actions}>{actions}</div> : null}
     </div>
-    {actions ? <div className="flex items-center gap-2">{actions}</div> : null}
-  </div>
-);
+  );
+};
+
+export const CardHeader = (props: HeaderProps) => <HeaderRow kind="card" {...props} />;
 
 export const EmptyState = ({
   title,

@@ -1,4 +1,3 @@
-import * as Tabs from '@radix-ui/react-tabs';
 import { Lock, Plus, Settings2, ShieldCheck } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -17,21 +16,13 @@ import { LedgerSettingsDialog } from './LedgerSettingsDialog.tsx';
 import { ReportsTab } from './ReportsTab.tsx';
 import { SummaryCards } from './SummaryCards.tsx';
 import { TrialBalanceTab } from './TrialBalanceTab.tsx';
-import { TabList } from '../../components/ui/Tabs.tsx';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
+import { PageTabs, tabFrom } from '../../components/ui/Tabs.tsx';
 
 // /accounting: the books of the current company. Statement summaries for the fiscal year at
 // the top; below, the ledger views as tabs (General Ledger, Trial Balance, Journal Entries as
 // the demo has them, plus Chart of Accounts and Reports). The tab lives in the query string
 // so a view can be bookmarked and the back button works.
-
-const TABS = [
-  { id: 'general-ledger', label: 'General Ledger' },
-  { id: 'trial-balance', label: 'Trial Balance' },
-  { id: 'journal', label: 'Journal Entries' },
-  { id: 'accounts', label: 'Chart of Accounts' },
-  { id: 'reports', label: 'Reports' },
-] as const;
-type TabId = (typeof TABS)[number]['id'];
 
 export type EditorState = { mode: 'new' } | { mode: 'edit'; entry: JournalEntry } | null;
 
@@ -41,7 +32,6 @@ const AccountingPage = () => {
   const today = useMemo(() => todayIso(), []);
   const fy = fiscalYearOf(today, company.fiscalYearStartMonth);
   const settings = useLedgerSettings();
-  const tab: TabId = TABS.some((t) => t.id === params.get('tab')) ? (params.get('tab') as TabId) : 'journal';
   // /accounting?new=entry (the dashboard's guide links here) opens the editor straight away.
   const [editor, setEditor] = useState<EditorState>(() =>
     params.get('new') === 'entry' && can('record') ? { mode: 'new' } : null,
@@ -54,13 +44,50 @@ const AccountingPage = () => {
   const openLedger = (accountId: string) => setTab('general-ledger', { account: accountId });
 
   const lockDate = settings.data?.lockDate ?? null;
+  const tabs = [
+    {
+      id: 'general-ledger',
+      label: 'General Ledger',
+      panel: (
+        <GeneralLedgerTab
+          today={today}
+          fyStart={fy.start}
+          accountId={params.get('account')}
+          onAccountChange={(id) => setTab('general-ledger', id ? { account: id } : {})}
+          onOpenEntry={setDetailId}
+        />
+      ),
+    },
+    {
+      id: 'trial-balance',
+      label: 'Trial Balance',
+      panel: <TrialBalanceTab today={today} onOpenAccount={openLedger} />,
+    },
+    {
+      id: 'journal',
+      label: 'Journal Entries',
+      panel: (
+        <JournalEntriesTab
+          onNew={() => setEditor({ mode: 'new' })}
+          onOpen={setDetailId}
+          approvalRequired={settings.data?.approvalRequired ?? false}
+        />
+      ),
+    },
+    { id: 'accounts', label: 'Chart of Accounts', panel: <ChartOfAccountsTab onOpenAccount={openLedger} /> },
+    {
+      id: 'reports',
+      label: 'Reports',
+      panel: <ReportsTab today={today} fy={fy} onOpenEntry={setDetailId} />,
+    },
+  ];
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900 dark:text-white">Accounting</h1>
-          <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-500 dark:text-slate-400">
+      <PageHeader
+        title="Accounting"
+        description={
+          <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <span>
               {company.name} · {fiscalYearLabel(fy)} ({formatDate(fy.start)} – {formatDate(fy.end)}) ·{' '}
               {company.baseCurrency}
@@ -75,52 +102,32 @@ const AccountingPage = () => {
                 <ShieldCheck className="h-3 w-3" aria-hidden="true" /> Entries need approval
               </span>
             ) : null}
-          </p>
-        </div>
-        <div className="flex flex-wrap items-center gap-2">
-          {can('manage_settings') ? (
-            <Button variant="secondary" onClick={() => setSettingsOpen(true)}>
-              <Settings2 className="h-4 w-4" aria-hidden="true" /> Ledger settings
-            </Button>
-          ) : null}
-          {can('record') ? (
-            <Button onClick={() => setEditor({ mode: 'new' })}>
-              <Plus className="h-4 w-4" aria-hidden="true" /> New journal entry
-            </Button>
-          ) : null}
-        </div>
-      </div>
+          </span>
+        }
+        actions={
+          <>
+            {can('manage_settings') ? (
+              <Button variant="secondary" onClick={() => setSettingsOpen(true)}>
+                <Settings2 className="h-4 w-4" aria-hidden="true" /> Ledger settings
+              </Button>
+            ) : null}
+            {can('record') ? (
+              <Button onClick={() => setEditor({ mode: 'new' })}>
+                <Plus className="h-4 w-4" aria-hidden="true" /> New journal entry
+              </Button>
+            ) : null}
+          </>
+        }
+      />
 
       <SummaryCards fy={fy} today={today} />
 
-      <Tabs.Root value={tab} onValueChange={(v) => setTab(v)}>
-        <TabList label="Accounting views" tabs={TABS} />
-        <Tabs.Content value="general-ledger" className="pt-6 focus:outline-none">
-          <GeneralLedgerTab
-            today={today}
-            fyStart={fy.start}
-            accountId={params.get('account')}
-            onAccountChange={(id) => setTab('general-ledger', id ? { account: id } : {})}
-            onOpenEntry={setDetailId}
-          />
-        </Tabs.Content>
-        <Tabs.Content value="trial-balance" className="pt-6 focus:outline-none">
-          <TrialBalanceTab today={today} onOpenAccount={openLedger} />
-        </Tabs.Content>
-        <Tabs.Content value="journal" className="pt-6 focus:outline-none">
-          <JournalEntriesTab
-            onNew={() => setEditor({ mode: 'new' })}
-            onOpen={setDetailId}
-            approvalRequired={settings.data?.approvalRequired ?? false}
-          />
-        </Tabs.Content>
-        <Tabs.Content value="accounts" className="pt-6 focus:outline-none">
-          <ChartOfAccountsTab onOpenAccount={openLedger} />
-        </Tabs.Content>
-        <Tabs.Content value="reports" className="pt-6 focus:outline-none">
-          <ReportsTab today={today} fy={fy} onOpenEntry={setDetailId} />
-        </Tabs.Content>
-      </Tabs.Root>
+      <PageTabs
+        label="Accounting views"
+        tabs={tabs}
+        value={tabFrom(tabs, params.get('tab'), 'journal')}
+        onValueChange={(v) => setTab(v)}
+      />
 
       {editor ? (
         <EntryEditor
