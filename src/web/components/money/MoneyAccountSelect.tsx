@@ -74,15 +74,12 @@ export const MoneyAccountSelect = ({
     if (noDefault || value || !fallback) return;
     onChange(fallback.id, fallback);
   }, [noDefault, value, fallback, onChange]);
-  const options = [
-    ...(value ? [] : [{ value: '', label: wallet.isLoading ? 'Loading accounts…' : 'Choose an account' }]),
-    ...offered.map((a) => ({
-      value: a.id,
-      label: `${a.name} · ${formatAmount(a.balance, a.currency)}${
-        a.id === wallet.data?.defaultDepositAccountId ? ' · deposit account' : ''
-      }`,
-    })),
-  ];
+  const options = offered.map((a) => ({
+    value: a.id,
+    label: `${a.name} · ${formatAmount(a.balance, a.currency)}${
+      a.id === wallet.data?.defaultDepositAccountId ? ' · deposit account' : ''
+    }`,
+  }));
   return (
     <SelectField
       id={id}
@@ -93,6 +90,7 @@ export const MoneyAccountSelect = ({
         const picked = offered.find((a) => a.id === e.target.value) ?? null;
         onChange(e.target.value, picked);
       }}
+      emptyOption={value ? undefined : wallet.isLoading ? 'Loading accounts…' : 'Choose an account'}
       options={options}
       hint={
         wallet.isError

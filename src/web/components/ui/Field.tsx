@@ -63,33 +63,49 @@ export const FieldShell = ({ id, label, hint, error, success, children }: FieldS
 const describedBy = (id: string, hint?: ReactNode, error?: string | null, success?: string | null) =>
   error ? `${id}-error` : success ? `${id}-success` : hint ? `${id}-hint` : undefined;
 
-export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+/** What every field takes besides its control's own attributes. */
+type FieldProps = {
   label: ReactNode;
   hint?: ReactNode;
   error?: string | null;
-  /** A passed live check ("Valid email format"): green border and message. */
-  success?: string | null;
-  /** A control inside the field's right edge (show/hide password). */
-  trailing?: ReactNode;
 };
+
+/** A field's id (the one given, or a generated one) and the aria attributes of its control. */
+const useFieldControl = (
+  id: string | undefined,
+  { hint, error, success }: Omit<FieldProps, 'label'> & { success?: string | null },
+) => {
+  const autoId = useId();
+  const fieldId = id ?? autoId;
+  return {
+    id: fieldId,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy(fieldId, hint, error, success),
+  } as const;
+};
+
+export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> &
+  FieldProps & {
+    /** A passed live check ("Valid email format"): green border and message. */
+    success?: string | null;
+    /** A control inside the field's right edge (show/hide password). */
+    trailing?: ReactNode;
+  };
 
 export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(
   ({ label, hint, error, success, trailing, id, className = '', ...rest }, ref) => {
-    const autoId = useId();
-    const fieldId = id ?? autoId;
+    const control = useFieldControl(id, { hint, error, success });
     const border = !error && success ? 'border-emerald-500 dark:border-emerald-500' : borderFor(error);
     const input = (
       <input
         ref={ref}
-        id={fieldId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(fieldId, hint, error, success)}
+        {...control}
         className={`${CONTROL} ${border} ${trailing ? 'pr-12' : ''} ${className}`}
         {...rest}
       />
     );
     return (
-      <FieldShell id={fieldId} label={label} hint={hint} error={error} success={success}>
+      <FieldShell id={control.id} label={label} hint={hint} error={error} success={success}>
         {trailing ? (
           <div className="relative">
             {input}
@@ -104,27 +120,20 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(
 );
 TextField.displayName = 'TextField';
 
-export type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & {
-  label: ReactNode;
-  hint?: ReactNode;
-  error?: string | null;
-  options: { value: string; label: string }[];
-};
+export type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> &
+  FieldProps & {
+    options: { value: string; label: string }[];
+    /** An option with the empty value before `options`: "No tax", "Choose a customer". */
+    emptyOption?: string;
+  };
 
 export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(
-  ({ label, hint, error, id, options, className = '', ...rest }, ref) => {
-    const autoId = useId();
-    const fieldId = id ?? autoId;
+  ({ label, hint, error, id, options, emptyOption, className = '', ...rest }, ref) => {
+    const control = useFieldControl(id, { hint, error });
     return (
-      <FieldShell id={fieldId} label={label} hint={hint} error={error}>
-        <select
-          ref={ref}
-          id={fieldId}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(fieldId, hint, error)}
-          className={`${CONTROL} ${borderFor(error)} ${className}`}
-          {...rest}
-        >
+      <FieldShell id={control.id} label={label} hint={hint} error={error}>
+        <select ref={ref} {...control} className={`${CONTROL} ${borderFor(error)} ${className}`} {...rest}>
+          {emptyOption === undefined ? null : <option value="">{emptyOption}</option>}
           {options.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
@@ -137,24 +146,17 @@ export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(
 );
 SelectField.displayName = 'SelectField';
 
-export type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
-  label: ReactNode;
-  hint?: ReactNode;
-  error?: string | null;
-};
+export type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & FieldProps;
 
 export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>(
   ({ label, hint, error, id, className = '', rows = 2, ...rest }, ref) => {
-    const autoId = useId();
-    const fieldId = id ?? autoId;
+    const control = useFieldControl(id, { hint, error });
     return (
-      <FieldShell id={fieldId} label={label} hint={hint} error={error}>
+      <FieldShell id={control.id} label={label} hint={hint} error={error}>
         <textarea
           ref={ref}
-          id={fieldId}
           rows={rows}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(fieldId, hint, error)}
+          {...control}
           className={`${CONTROL} ${borderFor(error)} py-2 ${className}`}
           {...rest}
         />

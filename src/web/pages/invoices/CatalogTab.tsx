@@ -136,10 +136,8 @@ const ItemDialog = ({ onClose }: { onClose: () => void }) => {
         label="Income account"
         value={accountId}
         onChange={(e) => setAccountId(e.target.value)}
-        options={[
-          { value: '', label: 'Sales (default)' },
-          ...income.map((a) => ({ value: a.id, label: `${a.code} ${a.name}` })),
-        ]}
+        emptyOption="Sales (default)"
+        options={income.map((a) => ({ value: a.id, label: `${a.code} ${a.name}` }))}
       />
       <SelectField
         label="Default tax"

@@ -168,10 +168,8 @@ export const CreditNoteDialog = ({ invoice, open, onOpenChange }: DialogProps) =
           label="Tax"
           value={taxRateId}
           onChange={(e) => setTaxRateId(e.target.value)}
-          options={[
-            { value: '', label: 'No tax' },
-            ...invoice.taxes.map((t) => ({ value: t.taxRateId, label: `${t.name} (${t.percent}%)` })),
-          ]}
+          emptyOption="No tax"
+          options={invoice.taxes.map((t) => ({ value: t.taxRateId, label: `${t.name} (${t.percent}%)` }))}
         />
         <DateInput label="Date" value={date} min={invoice.issueDate} onChange={setDate} />
       </div>

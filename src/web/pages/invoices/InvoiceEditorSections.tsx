@@ -23,13 +23,11 @@ export const InvoiceHeaderCard = ({ ed }: { ed: InvoiceEditorState }) => {
             value={customerId}
             onChange={(e) => setCustomerId(e.target.value)}
             error={showErrors && !customerId ? 'Choose a customer.' : null}
-            options={[
-              { value: '', label: customers.isLoading ? 'Loading customers...' : 'Choose a customer' },
-              ...customerList.map((c) => ({
-                value: c.id,
-                label: c.company ? `${c.name} (${c.company})` : c.name,
-              })),
-            ]}
+            emptyOption={customers.isLoading ? 'Loading customers...' : 'Choose a customer'}
+            options={customerList.map((c) => ({
+              value: c.id,
+              label: c.company ? `${c.name} (${c.company})` : c.name,
+            }))}
           />
           <button
             type="button"

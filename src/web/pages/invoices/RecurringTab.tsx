@@ -163,10 +163,8 @@ const RecurringDialog = ({ onClose }: { onClose: () => void }) => {
           label="Customer"
           value={customerId}
           onChange={(e) => setCustomerId(e.target.value)}
-          options={[
-            { value: '', label: 'Choose a customer' },
-            ...(customers.data?.customers ?? []).map((c) => ({ value: c.id, label: c.name })),
-          ]}
+          emptyOption="Choose a customer"
+          options={(customers.data?.customers ?? []).map((c) => ({ value: c.id, label: c.name }))}
         />
         <SelectField
           label="Every"

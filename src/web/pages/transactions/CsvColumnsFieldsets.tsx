@@ -24,10 +24,8 @@ const ColumnSelect = ({
     onChange={(e) =>
       m.set({ [field]: e.target.value === '' ? null : Number(e.target.value) } as Partial<CsvMapping>)
     }
-    options={[
-      ...(allowNone ? [{ value: '', label: '— none —' }] : []),
-      ...m.columns.map((i) => ({ value: String(i), label: m.columnName(i) })),
-    ]}
+    emptyOption={allowNone ? '— none —' : undefined}
+    options={m.columns.map((i) => ({ value: String(i), label: m.columnName(i) }))}
   />
 );
 

@@ -78,7 +78,8 @@ export const CsvRowsFieldset = ({ m }: { m: CsvMappingState }) => {
                   firstDataRow: Number(e.target.value) + 1,
                 })
           }
-          options={[{ value: '', label: 'No header row' }, ...records.slice(0, 40).map(recordChoice)]}
+          emptyOption="No header row"
+          options={records.slice(0, 40).map(recordChoice)}
         />
         <SelectField
           id={`${id}-first`}

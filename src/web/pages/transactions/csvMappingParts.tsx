@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { CsvMapping, CsvSniff } from '../../../shared/transactions.ts';
-import { FieldShell, controlClasses } from '../../components/ui/Field.tsx';
+import { SelectField } from '../../components/ui/Field.tsx';
 
 // Pieces of the CSV mapping step: how the amounts are laid out, an example of each date
 // format, the lists of indicator values as text, and a format only the person can confirm.
@@ -55,23 +55,16 @@ export const ChosenSelect = ({
   onChoose: (value: string) => void;
   hint: ReactNode;
 }) => (
-  <FieldShell id={id} label={label} hint={hint}>
-    <select
-      id={id}
-      value={chosen ? value : ''}
-      onChange={(e) => onChoose(e.target.value)}
-      className={controlClasses()}
-      aria-invalid={!chosen}
-      aria-describedby={`${id}-hint`}
-    >
-      {chosen ? null : <option value="">{placeholder}</option>}
-      {options.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
-        </option>
-      ))}
-    </select>
-  </FieldShell>
+  <SelectField
+    id={id}
+    label={label}
+    hint={hint}
+    value={chosen ? value : ''}
+    onChange={(e) => onChoose(e.target.value)}
+    aria-invalid={!chosen}
+    emptyOption={chosen ? undefined : placeholder}
+    options={options}
+  />
 );
 
 /** A line of the file offered as the header row or the first transaction. */

@@ -33,10 +33,11 @@ export const MoneyAccountField = ({
     value={value}
     onChange={(e) => onChange(e.target.value)}
     hint={hint}
-    options={[
-      ...(empty === undefined ? [] : [{ value: '', label: empty }]),
-      ...accounts.map((a) => ({ value: a.id, label: withCurrency ? `${a.name} (${a.currency})` : a.name })),
-    ]}
+    emptyOption={empty}
+    options={accounts.map((a) => ({
+      value: a.id,
+      label: withCurrency ? `${a.name} (${a.currency})` : a.name,
+    }))}
   />
 );
 
