@@ -66,27 +66,43 @@ export const FormActions = ({ children }: { children: ReactNode }) => (
   <div className="flex flex-wrap justify-end gap-2">{children}</div>
 );
 
-/** A checkbox with its label beside it, 44 px high. */
+/**
+ * A checkbox with its label beside it, 44 px high; with a `description`, an option in a box:
+ * the label in bold and the description under it. `className` adds to the label's classes.
+ */
 export const CheckboxField = ({
   label,
+  description,
   checked,
   onChange,
   disabled,
+  className = '',
 }: {
   label: ReactNode;
+  description?: ReactNode;
   checked: boolean;
   onChange: (checked: boolean) => void;
   disabled?: boolean;
+  className?: string;
 }) => (
-  <label className="flex min-h-11 items-center gap-2 text-sm text-slate-700 dark:text-slate-200">
+  <label
+    className={`${description ? 'flex items-start gap-3 rounded-lg border border-slate-200 p-4 dark:border-slate-700' : 'flex min-h-11 items-center gap-2 text-sm text-slate-700 dark:text-slate-200'} ${className}`}
+  >
     <input
       type="checkbox"
       checked={checked}
       disabled={disabled}
       onChange={(e) => onChange(e.target.checked)}
-      className="h-5 w-5 shrink-0 rounded border-slate-300 text-brand-600 dark:border-slate-600"
+      className={`${description ? 'mt-0.5 ' : ''}h-5 w-5 shrink-0 rounded border-slate-300 text-brand-600 dark:border-slate-600`}
     />
-    {label}
+    {description ? (
+      <span>
+        <span className="block text-sm font-medium text-slate-900 dark:text-white">{label}</span>
+        <span className="block text-sm text-slate-500 dark:text-slate-400">{description}</span>
+      </span>
+    ) : (
+      label
+    )}
   </label>
 );
 

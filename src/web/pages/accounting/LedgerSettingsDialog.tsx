@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { LedgerSettings } from '../../../shared/ledger.ts';
 import { TextField } from '../../components/ui/Field.tsx';
+import { CheckboxField } from '../../components/ui/Form.tsx';
 import { FormDialog } from '../../components/ui/FormDialog.tsx';
+import { useFormFields } from '../../lib/useFormFields.ts';
 import { useUpdateLedgerSettings } from './ledgerApi.ts';
 import { errorText } from './parts.tsx';
 
@@ -16,7 +18,8 @@ export const LedgerSettingsDialog = ({
   onClose: () => void;
 }) => {
   const update = useUpdateLedgerSettings();
-  const [lockDate, setLockDate] = useState(settings.lockDate ?? '');
+  const { values, bind } = useFormFields({ lockDate: settings.lockDate ?? '' });
+  const { lockDate } = values;
   const [approvalRequired, setApprovalRequired] = useState(settings.approvalRequired);
   // What went wrong, with what to do next (errorText), is what the dialog shows.
   const submit = async () => {
@@ -39,27 +42,15 @@ export const LedgerSettingsDialog = ({
       <TextField
         label="Lock date"
         type="date"
-        value={lockDate}
-        onChange={(e) => setLockDate(e.target.value)}
+        {...bind('lockDate')}
         hint="Nothing can be posted, changed or reversed on or before this date. Leave empty to keep every period open."
       />
-      <label className="flex items-start gap-3 rounded-lg border border-slate-200 p-4 dark:border-slate-700">
-        <input
-          type="checkbox"
-          checked={approvalRequired}
-          onChange={(e) => setApprovalRequired(e.target.checked)}
-          className="mt-0.5 h-5 w-5 rounded border-slate-300 text-brand-600"
-        />
-        <span>
-          <span className="block text-sm font-medium text-slate-900 dark:text-white">
-            Require approval of journal entries
-          </span>
-          <span className="block text-sm text-slate-500 dark:text-slate-400">
-            Entries by members wait for an owner, admin or accountant to approve them before they reach the
-            books.
-          </span>
-        </span>
-      </label>
+      <CheckboxField
+        label="Require approval of journal entries"
+        description="Entries by members wait for an owner, admin or accountant to approve them before they reach the books."
+        checked={approvalRequired}
+        onChange={setApprovalRequired}
+      />
     </FormDialog>
   );
 };

@@ -5,6 +5,7 @@ import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { RateInput } from './parts.tsx';
 import type { InvoiceEditorState } from './useInvoiceEditor.ts';
+import { CheckboxField } from '../../components/ui/Form.tsx';
 
 // The invoice editor's sections around the lines: the header fields (customer, dates,
 // reference, currency, rate), the notes and terms, and the save/send actions.
@@ -111,18 +112,19 @@ export const InvoiceEditorActions = ({ ed, onCancel }: { ed: InvoiceEditorState;
   return (
     <div className="flex flex-wrap items-center justify-end gap-3">
       {can('post') ? (
-        <label className="mr-auto flex min-h-11 items-center gap-2 text-sm text-slate-700 dark:text-slate-200">
-          <input
-            type="checkbox"
-            checked={emailOnSend}
-            onChange={(e) => setEmailOnSend(e.target.checked)}
-            className="h-5 w-5 rounded border-slate-300"
-          />
-          Email the PDF to the customer when sending
-          {customer && !customer.email ? (
-            <span className="text-amber-700 dark:text-amber-400">(no email on file)</span>
-          ) : null}
-        </label>
+        <CheckboxField
+          className="mr-auto"
+          checked={emailOnSend}
+          onChange={setEmailOnSend}
+          label={
+            <>
+              Email the PDF to the customer when sending
+              {customer && !customer.email ? (
+                <span className="text-amber-700 dark:text-amber-400">(no email on file)</span>
+              ) : null}
+            </>
+          }
+        />
       ) : null}
       <Button variant="ghost" onClick={onCancel}>
         Cancel

@@ -2,6 +2,7 @@ import { CSV_DATE_FORMATS, type CsvMapping } from '../../../shared/transactions.
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { ChosenSelect, DATE_EXAMPLES, listOf, listText } from './csvMappingParts.tsx';
 import type { CsvMappingState } from './useCsvMapping.ts';
+import { CheckboxField } from '../../components/ui/Form.tsx';
 
 // The CSV mapping step's column choices: which column holds what, how the amounts are laid
 // out (signed, split, or amount plus debit/credit indicator), and the date and number formats.
@@ -152,15 +153,11 @@ export const AmountsFieldset = ({ m }: { m: CsvMappingState }) => {
         )}
         {layout === 'indicator' ? <IndicatorFields m={m} /> : null}
       </div>
-      <label className="flex min-h-11 items-center gap-2 text-sm">
-        <input
-          type="checkbox"
-          checked={mapping.invertAmounts}
-          onChange={(e) => set({ invertAmounts: e.target.checked })}
-          className="h-5 w-5"
-        />
-        Money out is shown as positive (card statements): turn every sign round
-      </label>
+      <CheckboxField
+        label="Money out is shown as positive (card statements): turn every sign round"
+        checked={mapping.invertAmounts}
+        onChange={(invertAmounts) => set({ invertAmounts })}
+      />
     </fieldset>
   );
 };

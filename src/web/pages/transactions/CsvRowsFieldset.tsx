@@ -2,6 +2,7 @@ import { Badge } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { recordChoice } from './csvMappingParts.tsx';
 import type { CsvMappingState } from './useCsvMapping.ts';
+import { CheckboxField } from '../../components/ui/Form.tsx';
 
 // The CSV mapping step's "Where the transactions are": the file's lines and how each is read,
 // the header row, the first transaction, the summary rows at the end and continuation rows.
@@ -104,15 +105,11 @@ export const CsvRowsFieldset = ({ m }: { m: CsvMappingState }) => {
           aria-describedby={`${id}-range`}
         />
       </div>
-      <label className="flex min-h-11 items-center gap-2 text-sm">
-        <input
-          type="checkbox"
-          checked={mapping.continuationRows === 'append'}
-          onChange={(e) => set({ continuationRows: e.target.checked ? 'append' : 'leave_out' })}
-          className="h-5 w-5"
-        />
-        Rows with neither a date nor an amount continue the description of the row above
-      </label>
+      <CheckboxField
+        label="Rows with neither a date nor an amount continue the description of the row above"
+        checked={mapping.continuationRows === 'append'}
+        onChange={(append) => set({ continuationRows: append ? 'append' : 'leave_out' })}
+      />
       <p id={`${id}-range`} className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
         {firstLine !== undefined && lastLine !== undefined
           ? `Lines ${firstLine} to ${lastLine} are read as transactions (${end - first} rows).`

@@ -9,6 +9,7 @@ import { formatDate } from '../../lib/format.ts';
 import { api } from '../../lib/api.ts';
 import { keys } from '../../lib/queryKeys.ts';
 import { errorMessage, useMoneyMutation, useOrgId } from './api.ts';
+import { CheckboxField } from '../../components/ui/Form.tsx';
 
 // The invoices and payments a bank line could settle, ticked and matched (keeping any excess
 // as the customer's credit).
@@ -195,17 +196,16 @@ export const SuggestionList = ({ tx, onMatched }: { tx: Transaction; onMatched: 
           : '.'}
       </p>
       {canKeepCredit ? (
-        <label className="mt-3 flex min-h-11 cursor-pointer items-center gap-3 rounded-xl border border-slate-200 p-3 text-sm dark:border-slate-700">
-          <input
-            type="checkbox"
-            className="h-5 w-5"
-            checked={keepCredit}
-            onChange={(e) => setKeepCredit(e.target.checked)}
-          />
-          <span>
-            Keep the remaining {formatAmount(excess, tx.currency)} as {picked[0]!.customerName}'s credit
-          </span>
-        </label>
+        <CheckboxField
+          className="mt-3 cursor-pointer rounded-xl border border-slate-200 p-3 dark:border-slate-700"
+          checked={keepCredit}
+          onChange={setKeepCredit}
+          label={
+            <span>
+              Keep the remaining {formatAmount(excess, tx.currency)} as {picked[0]!.customerName}'s credit
+            </span>
+          }
+        />
       ) : null}
       {error ? (
         <div className="mt-3">
