@@ -12,6 +12,7 @@ import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { FileField } from '../../components/ui/Form.tsx';
 import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { useFormFields } from '../../lib/useFormFields.ts';
 import { useCreateAccount, useImportAccounts, useUpdateAccount } from './ledgerApi.ts';
 import { errorText } from './parts.tsx';
 
@@ -28,11 +29,20 @@ export const AccountDialog = ({
 }) => {
   const create = useCreateAccount();
   const update = useUpdateAccount();
-  const [code, setCode] = useState(account?.code ?? '');
-  const [name, setName] = useState(account?.name ?? '');
-  const [type, setType] = useState<AccountTypeName>(account?.type ?? 'expense');
-  const [subtype, setSubtype] = useState(account?.subtype ?? 'operating_expense');
-  const [description, setDescription] = useState(account?.description ?? '');
+  const { values, set, bind } = useFormFields<{
+    code: string;
+    name: string;
+    type: AccountTypeName;
+    subtype: string;
+    description: string;
+  }>({
+    code: account?.code ?? '',
+    name: account?.name ?? '',
+    type: account?.type ?? 'expense',
+    subtype: account?.subtype ?? 'operating_expense',
+    description: account?.description ?? '',
+  });
+  const { code, name, type, subtype, description } = values;
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   const submit = async () => {
@@ -55,15 +65,8 @@ export const AccountDialog = ({
     }
   };
 
-  const text = (label: string, value: string, set: (v: string) => void, maxLength: number) => (
-    <TextField
-      label={label}
-      value={value}
-      onChange={(e) => set(e.target.value)}
-      error={errors[label.toLowerCase()]}
-      maxLength={maxLength}
-      required
-    />
+  const text = (label: string, key: 'code' | 'name', maxLength: number) => (
+    <TextField label={label} {...bind(key)} error={errors[key]} maxLength={maxLength} required />
   );
   return (
     <FormDialog
@@ -78,8 +81,8 @@ export const AccountDialog = ({
       submitLabel={account ? 'Save account' : 'Add account'}
     >
       <div className="grid gap-4 sm:grid-cols-[8rem_1fr]">
-        {text('Code', code, setCode, 20)}
-        {text('Name', name, setName, 120)}
+        {text('Code', 'code', 20)}
+        {text('Name', 'name', 120)}
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
@@ -89,25 +92,17 @@ export const AccountDialog = ({
           hint={account ? 'The type of an existing account does not change.' : undefined}
           onChange={(e) => {
             const next = e.target.value as AccountTypeName;
-            setType(next);
-            setSubtype(ACCOUNT_SUBTYPES[next][0]!);
+            set({ type: next, subtype: ACCOUNT_SUBTYPES[next][0]! });
           }}
           options={ACCOUNT_TYPES.map((t) => ({ value: t, label: ACCOUNT_TYPE_LABELS[t] }))}
         />
         <SelectField
           label="Detail type"
-          value={subtype}
-          onChange={(e) => setSubtype(e.target.value)}
+          {...bind('subtype')}
           options={ACCOUNT_SUBTYPES[type].map((s) => ({ value: s, label: SUBTYPE_LABELS[s] ?? s }))}
         />
       </div>
-      <TextField
-        label="Description"
-        value={description}
-        maxLength={500}
-        placeholder="Optional"
-        onChange={(e) => setDescription(e.target.value)}
-      />
+      <TextField label="Description" {...bind('description')} maxLength={500} placeholder="Optional" />
     </FormDialog>
   );
 };

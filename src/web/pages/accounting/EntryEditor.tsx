@@ -29,7 +29,7 @@ export const EntryEditor = ({
   onSaved: (entry: JournalEntry) => void;
 }) => {
   const ed = useEntryEditor({ entry, today, lockDate, approvalRequired, onSaved });
-  const { currency, formId, date, setDate, reference, setReference, memo, setMemo } = ed;
+  const { currency, formId, date, bind } = ed;
   const { accounts, touched, locked, busy, onSubmit } = ed;
 
   return (
@@ -76,9 +76,8 @@ export const EntryEditor = ({
                 <TextField
                   label="Date"
                   type="date"
-                  value={date}
+                  {...bind('date')}
                   required
-                  onChange={(e) => setDate(e.target.value)}
                   error={
                     locked
                       ? `The books are locked through ${formatDate(lockDate!)}. Choose a later date, or ask someone who manages settings to move the lock date.`
@@ -87,19 +86,12 @@ export const EntryEditor = ({
                         : null
                   }
                 />
-                <TextField
-                  label="Reference"
-                  value={reference}
-                  maxLength={100}
-                  placeholder="Optional"
-                  onChange={(e) => setReference(e.target.value)}
-                />
+                <TextField label="Reference" {...bind('reference')} maxLength={100} placeholder="Optional" />
                 <TextField
                   label="Memo"
-                  value={memo}
+                  {...bind('memo')}
                   maxLength={1000}
                   placeholder="What is this entry for?"
-                  onChange={(e) => setMemo(e.target.value)}
                 />
               </div>
 

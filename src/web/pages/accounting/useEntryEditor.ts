@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
 import type { JournalEntry } from '../../../shared/ledger.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { useFormFields } from '../../lib/useFormFields.ts';
 import {
   balancingAmount,
   checkEntry,
@@ -36,9 +37,12 @@ export const useEntryEditor = ({
   const update = useUpdateDraft();
   const postDraft = usePostDraft();
   const formId = useId();
-  const [date, setDate] = useState(entry?.date ?? today);
-  const [reference, setReference] = useState(entry?.reference ?? '');
-  const [memo, setMemo] = useState(entry?.memo ?? '');
+  const { values, bind } = useFormFields({
+    date: entry?.date ?? today,
+    reference: entry?.reference ?? '',
+    memo: entry?.memo ?? '',
+  });
+  const { date, reference, memo } = values;
   const [lines, setLines] = useState<EditorLine[]>(() =>
     entry ? [...fromEntry(entry, currency), newLine()] : [newLine(), newLine()],
   );
@@ -125,11 +129,7 @@ export const useEntryEditor = ({
     postDraft,
     formId,
     date,
-    setDate,
-    reference,
-    setReference,
-    memo,
-    setMemo,
+    bind,
     lines,
     touched,
     error,
