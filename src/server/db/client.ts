@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { SerializedPGliteDialect } from './pglite-dialect.ts';
@@ -64,6 +63,9 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
       dataPath = path.join(options.dataDir, 'pgdata');
       fs.mkdirSync(dataPath, { recursive: true });
     }
+    // Loaded only here: a server on PostgreSQL never maps PGlite's WebAssembly (about 40 MB of
+    // resident memory, issue 12's memory goal).
+    const { PGlite } = await import('@electric-sql/pglite');
     const pglite = await PGlite.create(dataPath, { parsers: PGLITE_PARSERS });
     db = new Kysely<Database>({ dialect: new SerializedPGliteDialect(pglite) });
     closeExtra = async () => {
