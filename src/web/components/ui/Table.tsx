@@ -1,3 +1,4 @@
+import { ArrowDown, ArrowUp } from 'lucide-react';
 import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from 'react';
 
 // Data tables: a scrollable frame, a caption (visible or for screen readers only), header
@@ -55,6 +56,38 @@ export const Td = ({ numeric = false, className = '', children, ...rest }: TdPro
   >
     {children}
   </td>
+);
+
+/** A column heading that sorts the table: a button, `aria-sort` and an arrow on the sorted column. */
+export const SortTh = ({
+  label,
+  numeric = false,
+  sorted,
+  ascending,
+  onSort,
+}: {
+  label: ReactNode;
+  numeric?: boolean;
+  sorted: boolean;
+  ascending: boolean;
+  onSort: () => void;
+}) => (
+  <Th numeric={numeric} aria-sort={sorted ? (ascending ? 'ascending' : 'descending') : 'none'}>
+    <button
+      type="button"
+      onClick={onSort}
+      className={`inline-flex min-h-11 items-center gap-1 uppercase hover:text-slate-900 dark:hover:text-white ${numeric ? 'flex-row-reverse' : ''}`}
+    >
+      {label}
+      {sorted ? (
+        ascending ? (
+          <ArrowUp className="h-3.5 w-3.5" aria-hidden="true" />
+        ) : (
+          <ArrowDown className="h-3.5 w-3.5" aria-hidden="true" />
+        )
+      ) : null}
+    </button>
+  </Th>
 );
 
 /** A row header cell (first column naming the row), e.g. an account in a report. */

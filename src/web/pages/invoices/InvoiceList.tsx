@@ -1,10 +1,11 @@
-import { ArrowDown, ArrowUp, ChevronLeft, ChevronRight, Download, Search } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Download } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { INVOICE_STATUSES, type InvoiceStatus, STATUS_LABELS } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card, EmptyState } from '../../components/ui/Card.tsx';
-import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { SearchField } from '../../components/ui/ListCard.tsx';
+import { SortTh, Table, Td } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { type ListParams, useInvoiceList, useOrgPath } from './invoicesApi.ts';
 import { StatusBadge, formatDate } from './parts.tsx';
@@ -138,20 +139,12 @@ export const InvoiceList = ({ onOpen, onNew }: { onOpen: (id: string) => void; o
             })}
           </fieldset>
           <div className="ml-auto flex flex-wrap items-center gap-2">
-            <label className="relative block">
-              <span className="sr-only">Search invoices</span>
-              <Search
-                className="pointer-events-none absolute top-3.5 left-3 h-4 w-4 text-slate-400"
-                aria-hidden="true"
-              />
-              <input
-                type="search"
-                value={searchText}
-                onChange={(e) => setSearchText(e.target.value)}
-                placeholder="Search number, customer, reference"
-                className="min-h-11 w-72 rounded-lg border border-slate-300 bg-white pr-3 pl-9 text-sm text-slate-900 placeholder:text-slate-400 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-              />
-            </label>
+            <SearchField
+              label="Search invoices"
+              value={searchText}
+              onChange={setSearchText}
+              placeholder="Search number, customer, reference"
+            />
             <a
               href={exportUrl}
               download
@@ -192,31 +185,16 @@ export const InvoiceList = ({ onOpen, onNew }: { onOpen: (id: string) => void; o
             >
               <thead>
                 <tr>
-                  {COLUMNS.map((c) => {
-                    const sorted = params.sort === c.key;
-                    return (
-                      <Th
-                        key={c.key}
-                        numeric={c.numeric}
-                        aria-sort={sorted ? (params.order === 'asc' ? 'ascending' : 'descending') : 'none'}
-                      >
-                        <button
-                          type="button"
-                          onClick={() => sortBy(c.key)}
-                          className={`inline-flex min-h-11 items-center gap-1 uppercase hover:text-slate-900 dark:hover:text-white ${c.numeric ? 'flex-row-reverse' : ''}`}
-                        >
-                          {c.label}
-                          {sorted ? (
-                            params.order === 'asc' ? (
-                              <ArrowUp className="h-3.5 w-3.5" aria-hidden="true" />
-                            ) : (
-                              <ArrowDown className="h-3.5 w-3.5" aria-hidden="true" />
-                            )
-                          ) : null}
-                        </button>
-                      </Th>
-                    );
-                  })}
+                  {COLUMNS.map((c) => (
+                    <SortTh
+                      key={c.key}
+                      label={c.label}
+                      numeric={c.numeric}
+                      sorted={params.sort === c.key}
+                      ascending={params.order === 'asc'}
+                      onSort={() => sortBy(c.key)}
+                    />
+                  ))}
                 </tr>
               </thead>
               <tbody>

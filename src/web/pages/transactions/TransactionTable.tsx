@@ -1,10 +1,11 @@
-import { ArrowDown, ArrowUp, Scissors, Trash2 } from 'lucide-react';
+import { Scissors, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import type { Transaction } from '../../../shared/transactions.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Badge } from '../../components/ui/Card.tsx';
-import { Table, Td, Th } from '../../components/ui/Table.tsx';
+import { ActionsTh } from '../../components/ui/ListCard.tsx';
+import { SortTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { type ListFilters, apiCalls, errorMessage, useCategories, useMoneyMutation } from './api.ts';
 import { CategorySelect } from './CategorySelect.tsx';
@@ -39,30 +40,15 @@ const SortHeader = ({
   numeric?: boolean;
   filters: ListFilters;
   onSort: (column: ListFilters['sort']) => void;
-}) => {
-  const active = filters.sort === column;
-  return (
-    <Th
-      numeric={numeric}
-      aria-sort={active ? (filters.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
-    >
-      <button
-        type="button"
-        onClick={() => onSort(column)}
-        className={`inline-flex min-h-11 items-center gap-1 uppercase hover:text-slate-900 dark:hover:text-white ${numeric ? 'flex-row-reverse' : ''}`}
-      >
-        {label}
-        {active ? (
-          filters.direction === 'asc' ? (
-            <ArrowUp className="h-3.5 w-3.5" aria-hidden="true" />
-          ) : (
-            <ArrowDown className="h-3.5 w-3.5" aria-hidden="true" />
-          )
-        ) : null}
-      </button>
-    </Th>
-  );
-};
+}) => (
+  <SortTh
+    label={label}
+    numeric={numeric}
+    sorted={filters.sort === column}
+    ascending={filters.direction === 'asc'}
+    onSort={() => onSort(column)}
+  />
+);
 
 const CategoryCell = ({
   tx,
@@ -188,9 +174,7 @@ export const TransactionTable = ({
           <Th>Category</Th>
           <Th>Status</Th>
           <SortHeader column="amount" label="Amount" numeric {...header} />
-          <Th>
-            <span className="sr-only">Actions</span>
-          </Th>
+          <ActionsTh />
         </tr>
       </thead>
       <tbody>
