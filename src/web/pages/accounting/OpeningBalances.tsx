@@ -8,6 +8,7 @@ import { Alert } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
 import { api } from '../../lib/api.ts';
+import { useAction } from '../../lib/useAction.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { AccountPicker } from './AccountPicker.tsx';
 import { newIdempotencyKey, useAccounts, useLedgerAction } from './ledgerApi.ts';
@@ -47,8 +48,7 @@ export const OpeningBalancesDialog = ({
   const mutate = useLedgerAction();
   const [date, setDate] = useState(today);
   const [lines, setLines] = useState<OpeningLine[]>(() => [blankLine(), blankLine()]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   // One key per attempt at this form, so a repeated request (double click, retry) posts once.
   const [attemptKey, setAttemptKey] = useState(newIdempotencyKey);
 
@@ -85,29 +85,27 @@ export const OpeningBalancesDialog = ({
       if (p.debit.minor === 0 && p.credit.minor === 0) return setError(`Line ${i + 1}: enter an amount.`);
     }
     if (filled.length === 0) return setError('Enter at least one opening balance.');
-    setBusy(true);
-    try {
-      const entry = await mutate((orgId) =>
-        api.post<JournalEntry>(
-          `/orgs/${orgId}/opening-balances`,
-          {
-            date,
-            lines: filled.map((p) => ({
-              accountId: p.line.accountId,
-              ...('minor' in p.debit && p.debit.minor > 0 ? { debit: p.debit.minor } : {}),
-              ...('minor' in p.credit && p.credit.minor > 0 ? { credit: p.credit.minor } : {}),
-            })),
-          },
-          { 'Idempotency-Key': attemptKey },
-        ),
-      );
-      reset();
-      onPosted(entry);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const entry = await mutate((orgId) =>
+          api.post<JournalEntry>(
+            `/orgs/${orgId}/opening-balances`,
+            {
+              date,
+              lines: filled.map((p) => ({
+                accountId: p.line.accountId,
+                ...('minor' in p.debit && p.debit.minor > 0 ? { debit: p.debit.minor } : {}),
+                ...('minor' in p.credit && p.credit.minor > 0 ? { credit: p.credit.minor } : {}),
+              })),
+            },
+            { 'Idempotency-Key': attemptKey },
+          ),
+        );
+        reset();
+        onPosted(entry);
+      },
+      { message: errorText },
+    );
   };
 
   return (

@@ -4,10 +4,12 @@ import type { FiscalYear } from '../../../shared/ledger.ts';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
+import { ActionsTh } from '../../components/ui/ListCard.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { keys } from '../../lib/queryKeys.ts';
+import { useAction } from '../../lib/useAction.ts';
 import { formatDate } from '../../lib/format.ts';
 import { fiscalYearLabel } from './dates.ts';
 import { useLedgerAction } from './ledgerApi.ts';
@@ -38,8 +40,7 @@ export const YearEndPanel = ({
   const years = useFiscalYears();
   const mutate = useLedgerAction();
   const [confirm, setConfirm] = useState<{ year: FiscalYear; action: 'close' | 'reopen' } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run: runAction } = useAction();
   const [notice, setNotice] = useState<string | null>(null);
   const [openingOpen, setOpeningOpen] = useState(false);
   const sorted = [...(years.data ?? [])].sort((a, b) => b.endDate.localeCompare(a.endDate));
@@ -47,21 +48,18 @@ export const YearEndPanel = ({
   const run = async () => {
     if (!confirm) return;
     const { year, action } = confirm;
-    setBusy(true);
-    setError(null);
-    try {
-      await mutate((orgId) => api.post(`/orgs/${orgId}/fiscal-years/${year.endDate}/${action}`));
-      setNotice(
-        action === 'close'
-          ? `${fiscalYearLabel({ start: year.startDate, end: year.endDate })} is closed.`
-          : `${fiscalYearLabel({ start: year.startDate, end: year.endDate })} is open again.`,
-      );
-      setConfirm(null);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    await runAction(
+      async () => {
+        await mutate((orgId) => api.post(`/orgs/${orgId}/fiscal-years/${year.endDate}/${action}`));
+        setNotice(
+          action === 'close'
+            ? `${fiscalYearLabel({ start: year.startDate, end: year.endDate })} is closed.`
+            : `${fiscalYearLabel({ start: year.startDate, end: year.endDate })} is open again.`,
+        );
+        setConfirm(null);
+      },
+      { message: errorText },
+    );
   };
 
   return (
@@ -102,9 +100,7 @@ export const YearEndPanel = ({
                   <Th>Year</Th>
                   <Th>Period</Th>
                   <Th>Status</Th>
-                  <Th>
-                    <span className="sr-only">Actions</span>
-                  </Th>
+                  <ActionsTh />
                 </tr>
               </thead>
               <tbody>
