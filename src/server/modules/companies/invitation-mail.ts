@@ -1,11 +1,12 @@
-import { ROLE_LABELS } from '../../../shared/companies.ts';
+import { type Invitation, ROLE_LABELS } from '../../../shared/companies.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { sendMail } from '../mail/service.ts';
-import type { InvitationSent } from './service.ts';
 
 // The invitation email, through the mail module (SMTP, or the development outbox written
 // in the invitation's own transaction so both commit together).
+
+export type InvitationSent = { invitation: Invitation; acceptUrl: string };
 
 export const invitationMail = ({ invitation, acceptUrl }: InvitationSent) => ({
   to: invitation.email,

@@ -14,10 +14,8 @@ import {
   myCompanySchema,
   updateCompanySchema,
 } from '../../../shared/companies.ts';
-import { requireUser } from '../../auth/session.ts';
 import type { AppContext } from '../../context.ts';
-import { orgParams, companyRoutes as routesOf } from '../../http/routes.ts';
-import { deliverInvitation } from './invitation-mail.ts';
+import { orgParams, companyRoutes as routesOf, userRoutes } from '../../http/routes.ts';
 import {
   changeMemberRole,
   createCompany,
@@ -34,8 +32,9 @@ import {
   updateCompany,
 } from './service.ts';
 
-// Companies, their members and invitations. The routes under /orgs/:organizationId go through
-// companyRoutes (http/routes.ts); the ids of members and invitations are checked as non-empty.
+// Companies, their members and invitations. The signed-in user's own routes go through
+// userRoutes, the routes under /orgs/:organizationId through companyRoutes (http/routes.ts);
+// the ids of members and invitations are checked as non-empty.
 
 const tags = ['companies'];
 const memberParams = orgParams.extend({ userId: z.string().min(1) });
@@ -44,45 +43,31 @@ const invitationParams = orgParams.extend({ invitationId: z.string().min(1) });
 export const companyRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      '/orgs',
-      { schema: { tags, summary: 'Companies I belong to', response: { 200: companyListSchema } } },
-      async (request) => ({ companies: await listMyCompanies(ctx, await requireUser(ctx, request)) }),
-    );
-    app.post(
+    const mine = userRoutes(app, ctx, tags);
+    mine.get('/orgs', { summary: 'Companies I belong to', response: companyListSchema }, listMyCompanies);
+    mine.post(
       '/orgs',
       {
-        schema: {
-          tags,
-          summary: 'Create a company (I become its owner)',
-          body: createCompanySchema,
-          response: { 201: myCompanySchema },
-        },
+        summary: 'Create a company (I become its owner)',
+        body: createCompanySchema,
+        response: myCompanySchema,
+        status: 201,
       },
-      async (request, reply) => {
-        const user = await requireUser(ctx, request);
-        return reply.status(201).send(await createCompany(ctx, user, request.body));
-      },
+      createCompany,
     );
-    app.get(
+    mine.get(
       '/me/invitations',
-      { schema: { tags, summary: 'Invitations waiting for me', response: { 200: invitationListSchema } } },
-      async (request) => ({ invitations: await listMyInvitations(ctx, await requireUser(ctx, request)) }),
+      { summary: 'Invitations waiting for me', response: invitationListSchema },
+      listMyInvitations,
     );
-    app.post(
+    mine.post(
       '/invitations/:invitationId/:answer',
       {
-        schema: {
-          tags,
-          summary: 'Accept or decline an invitation',
-          params: invitationAnswerParamsSchema,
-          response: { 200: invitationAnswerSchema },
-        },
+        summary: 'Accept or decline an invitation',
+        params: invitationAnswerParamsSchema,
+        response: invitationAnswerSchema,
       },
-      async (request) => {
-        const user = await requireUser(ctx, request);
-        return respondToInvitation(ctx, user, request.params.invitationId, request.params.answer);
-      },
+      respondToInvitation,
     );
 
     const route = routesOf(app, ctx, tags);
@@ -100,7 +85,7 @@ export const companyRoutes =
     route.get(
       '/members',
       { summary: 'Members and their roles', permission: 'read', response: memberListSchema },
-      async (c, member) => ({ members: await listMembers(c, member) }),
+      listMembers,
     );
     route.patch(
       '/members/:userId',
@@ -111,18 +96,18 @@ export const companyRoutes =
         body: memberRoleChangeSchema,
         response: memberRoleSchema,
       },
-      (c, member, { userId, role }) => changeMemberRole(c, member, userId, role),
+      changeMemberRole,
     );
     route.delete(
       '/members/:userId',
       { summary: 'Remove a member', permission: 'manage_members', params: memberParams, response: null },
-      (c, member, { userId }) => removeMember(c, member, userId),
+      removeMember,
     );
     route.post('/leave', { summary: 'Leave the company', permission: 'read', response: null }, leaveCompany);
     route.get(
       '/invitations',
       { summary: 'Invitations sent', permission: 'manage_members', response: invitationListSchema },
-      async (c, member) => ({ invitations: await listInvitations(c, member) }),
+      listInvitations,
     );
     route.post(
       '/invitations',
@@ -133,7 +118,7 @@ export const companyRoutes =
         response: invitationSchema,
         status: 201,
       },
-      (c, member, input) => inviteMember(c, member, input, (sent, trx) => deliverInvitation(c, sent, trx)),
+      inviteMember,
     );
     route.delete(
       '/invitations/:invitationId',
@@ -143,6 +128,6 @@ export const companyRoutes =
         params: invitationParams,
         response: null,
       },
-      (c, member, { invitationId }) => revokeInvitation(c, member, invitationId),
+      revokeInvitation,
     );
   };

@@ -8,7 +8,9 @@ import {
   type Member,
   type MyCompany,
   createCompanySchema,
+  type invitationAnswerParamsSchema,
   type inviteSchema,
+  type memberRoleChangeSchema,
   type updateCompanySchema,
 } from '../../../shared/companies.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../../shared/errors.ts';
@@ -23,6 +25,7 @@ import { fiscalYearOf } from '../ledger/dates.ts';
 import { adoptChartMoneyAccounts } from '../wallet/queries.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { ROLE_PERMISSIONS } from '../../http/permissions.ts';
+import { type InvitationSent, deliverInvitation } from './invitation-mail.ts';
 import {
   countOwners,
   insertMember,
@@ -36,7 +39,8 @@ import {
 } from './queries.ts';
 
 // Companies, members and invitations: the rules. Each change is one transaction with its
-// audit row.
+// audit row. Route-facing functions take `(ctx, member, input)` (the signed-in user's own:
+// `(ctx, user, input)`), the path ids merged into the input.
 
 type CompanyRow = NonNullable<Awaited<ReturnType<typeof selectCompany>>>;
 
@@ -52,13 +56,18 @@ export const toCompany = (row: CompanyRow): Company => ({
   createdAt: iso(row.created_at),
 });
 
-export const listMyCompanies = async (ctx: AppContext, user: SessionUser): Promise<MyCompany[]> => {
+export const listMyCompanies = async (
+  ctx: AppContext,
+  user: SessionUser,
+): Promise<{ companies: MyCompany[] }> => {
   const rows = await selectCompaniesOfUser(ctx.database.db, user.id);
-  return rows.map((row) => ({
-    ...toCompany(row),
-    role: row.role,
-    permissions: [...ROLE_PERMISSIONS[row.role]],
-  }));
+  return {
+    companies: rows.map((row) => ({
+      ...toCompany(row),
+      role: row.role,
+      permissions: [...ROLE_PERMISSIONS[row.role]],
+    })),
+  };
 };
 
 export const createCompany = async (ctx: AppContext, user: SessionUser, input: CreateCompanyInput) => {
@@ -138,15 +147,17 @@ export const updateCompany = async (
     return { ...toCompany(row), role: member.role, permissions: [...ROLE_PERMISSIONS[member.role]] };
   });
 
-export const listMembers = async (ctx: AppContext, member: MemberContext): Promise<Member[]> => {
+export const listMembers = async (ctx: AppContext, member: MemberContext): Promise<{ members: Member[] }> => {
   const rows = await selectMembers(ctx.database.db, member.organizationId);
-  return rows.map((r) => ({
-    userId: r.user_id,
-    name: r.name,
-    email: r.email,
-    role: r.role,
-    joinedAt: iso(r.created_at),
-  }));
+  return {
+    members: rows.map((r) => ({
+      userId: r.user_id,
+      name: r.name,
+      email: r.email,
+      role: r.role,
+      joinedAt: iso(r.created_at),
+    })),
+  };
 };
 
 const targetMember = async (trx: Db, actor: MemberContext, userId: string) => {
@@ -162,7 +173,11 @@ const keepAnOwner = async (trx: Db, organizationId: string) => {
 };
 
 /** Only an owner may make or unmake owners; the last owner can never go. */
-export const changeMemberRole = async (ctx: AppContext, actor: MemberContext, userId: string, role: Role) =>
+export const changeMemberRole = async (
+  ctx: AppContext,
+  actor: MemberContext,
+  { userId, role }: z.output<typeof memberRoleChangeSchema> & { userId: string },
+) =>
   ctx.database.db.transaction().execute(async (trx) => {
     const target = await targetMember(trx, actor, userId);
     if ((role === 'owner' || target.role === 'owner') && actor.role !== 'owner') {
@@ -182,7 +197,7 @@ export const changeMemberRole = async (ctx: AppContext, actor: MemberContext, us
     return { userId, role };
   });
 
-export const removeMember = async (ctx: AppContext, actor: MemberContext, userId: string) =>
+export const removeMember = async (ctx: AppContext, actor: MemberContext, { userId }: { userId: string }) =>
   ctx.database.db.transaction().execute(async (trx) => {
     const target = await targetMember(trx, actor, userId);
     if (target.role === 'owner' && actor.role !== 'owner')
@@ -200,7 +215,11 @@ export const removeMember = async (ctx: AppContext, actor: MemberContext, userId
 
 /** A member leaves a company themselves (the last owner cannot). */
 export const leaveCompany = async (ctx: AppContext, member: MemberContext) =>
-  removeMember(ctx, { ...member, role: member.role === 'owner' ? 'owner' : 'admin' }, member.userId);
+  removeMember(
+    ctx,
+    { ...member, role: member.role === 'owner' ? 'owner' : 'admin' },
+    { userId: member.userId },
+  );
 
 type InvitationRow = NonNullable<Awaited<ReturnType<typeof selectInvitationById>>>;
 
@@ -217,13 +236,10 @@ const toInvitation = (row: InvitationRow, now: Date): Invitation => ({
   createdAt: iso(row.created_at),
 });
 
-export type InvitationSent = { invitation: Invitation; acceptUrl: string };
-
 export const inviteMember = async (
   ctx: AppContext,
   actor: MemberContext,
   input: z.output<typeof inviteSchema>,
-  deliver: (sent: InvitationSent, trx: Db) => Promise<void>,
 ): Promise<Invitation> =>
   ctx.database.db.transaction().execute(async (trx) => {
     // The invitation is mailed from Kontor in the inviter's name: their address must be theirs.
@@ -263,19 +279,24 @@ export const inviteMember = async (
     await recordMemberAudit(trx, actor, 'invitation.create', ['invitation', id], {
       after: { email: input.email, role: input.role },
     });
-    await deliver(
-      { invitation, acceptUrl: new URL(`/dashboard?invitation=${id}`, ctx.config.publicUrl).toString() },
-      trx,
-    );
+    const sent: InvitationSent = {
+      invitation,
+      acceptUrl: new URL(`/dashboard?invitation=${id}`, ctx.config.publicUrl).toString(),
+    };
+    await deliverInvitation(ctx, sent, trx);
     return invitation;
   });
 
 export const listInvitations = async (ctx: AppContext, member: MemberContext) => {
   const rows = await selectInvitations(ctx.database.db, member.organizationId);
-  return rows.map((r) => toInvitation(r, ctx.now()));
+  return { invitations: rows.map((r) => toInvitation(r, ctx.now())) };
 };
 
-export const revokeInvitation = async (ctx: AppContext, actor: MemberContext, invitationId: string) =>
+export const revokeInvitation = async (
+  ctx: AppContext,
+  actor: MemberContext,
+  { invitationId }: { invitationId: string },
+) =>
   ctx.database.db.transaction().execute(async (trx) => {
     const row = await selectInvitationById(trx, invitationId);
     if (!row || row.organization_id !== actor.organizationId) throw notFound('Invitation not found.');
@@ -293,15 +314,14 @@ export const revokeInvitation = async (ctx: AppContext, actor: MemberContext, in
 export const listMyInvitations = async (ctx: AppContext, user: SessionUser) => {
   const rows = await selectPendingInvitationsForEmail(ctx.database.db, user.email);
   const now = ctx.now();
-  return rows.map((r) => toInvitation(r, now)).filter((i) => i.status === 'pending');
+  return { invitations: rows.map((r) => toInvitation(r, now)).filter((i) => i.status === 'pending') };
 };
 
 /** Accept or decline: only the invited address may answer, once, before expiry. */
 export const respondToInvitation = async (
   ctx: AppContext,
   user: SessionUser,
-  invitationId: string,
-  answer: 'accept' | 'decline',
+  { invitationId, answer }: z.output<typeof invitationAnswerParamsSchema>,
 ) =>
   ctx.database.db.transaction().execute(async (trx) => {
     const row = await selectInvitationById(trx, invitationId);
