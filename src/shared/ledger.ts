@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { attachmentSchema } from './attachments.ts';
 import { isoDate } from './input.ts';
-import { minorAmount } from './money.ts';
+import { currencyCodeSchema as currencyCode, minorAmount } from './money.ts';
+import {
+  cursorPage,
+  cursorPageShape,
+  cursorQuery,
+  namedAmounts,
+  optionalDateRange,
+  reportRange,
+  reportSince,
+} from './schema-parts.ts';
 
 // The ledger's vocabulary and request/response shapes, shared by the API and the web app.
 // Amounts are integer minor units of the company's base currency unless a field says
@@ -116,8 +125,6 @@ export { isoDate };
 const minorUnits = minorAmount({
   signMessage: 'Amounts cannot be negative; use the other side (debit or credit).',
 });
-
-const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'Use an ISO 4217 currency code such as USD.');
 
 export const accountSchema = z.object({
   id: z.string(),
@@ -275,16 +282,14 @@ export type FiscalYear = z.infer<typeof fiscalYearSchema>;
 
 export const REPORT_FORMATS = ['json', 'csv', 'pdf'] as const;
 
-export const reportRangeQuerySchema = z.object({
-  from: isoDate.optional(),
-  to: isoDate,
-  format: z.enum(REPORT_FORMATS).default('json'),
-});
+/** The dates a report query covers: up to `to`, from `from` or the beginning of the books. */
+const reportPeriod = { from: isoDate.optional(), to: isoDate };
+/** How a report answers: JSON unless CSV or PDF is asked for. */
+const reportFormat = { format: z.enum(REPORT_FORMATS).default('json') };
 
-export const asOfQuerySchema = z.object({
-  asOf: isoDate,
-  format: z.enum(REPORT_FORMATS).default('json'),
-});
+export const reportRangeQuerySchema = z.object({ ...reportPeriod, ...reportFormat });
+
+export const asOfQuerySchema = z.object({ asOf: isoDate, ...reportFormat });
 
 /** Date layouts a CSV or PDF export can use. */
 export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD.MM.YYYY'] as const;
@@ -310,11 +315,6 @@ const accountRef = {
   subtype: z.string(),
 };
 
-/** What a report over dates says first: its currency and the dates it covers. */
-const reportRange = { currency: z.string(), from: z.string(), to: z.string() };
-/** The same for a report that may run from the beginning of the books (`from` null). */
-const reportSince = { ...reportRange, from: z.string().nullable() };
-
 export const trialBalanceSchema = z.object({
   ...reportSince,
   rows: z.array(
@@ -326,16 +326,16 @@ export const trialBalanceSchema = z.object({
       closingBalance: z.number(),
     }),
   ),
-  totals: z.object({
-    debit: z.number(),
-    credit: z.number(),
-    closingDebit: z.number(),
-    closingCredit: z.number(),
-  }),
+  totals: namedAmounts(['debit', 'credit', 'closingDebit', 'closingCredit']),
 });
 export type TrialBalance = z.infer<typeof trialBalanceSchema>;
 
 const statementLine = z.object({ ...accountRef, amount: z.number(), previousAmount: z.number().optional() });
+
+/** The income statement's figures; its totals hold each for the period and for the one before. */
+const INCOME_FIGURES = ['income', 'costOfSales', 'grossProfit', 'expenses', 'netIncome'] as const;
+const previousFigure = <K extends string>(name: K) =>
+  `previous${name.charAt(0).toUpperCase()}${name.slice(1)}` as `previous${Capitalize<K>}`;
 
 export const incomeStatementSchema = z.object({
   ...reportRange,
@@ -344,18 +344,7 @@ export const incomeStatementSchema = z.object({
   income: z.array(statementLine),
   costOfSales: z.array(statementLine),
   expenses: z.array(statementLine),
-  totals: z.object({
-    income: z.number(),
-    costOfSales: z.number(),
-    grossProfit: z.number(),
-    expenses: z.number(),
-    netIncome: z.number(),
-    previousIncome: z.number(),
-    previousCostOfSales: z.number(),
-    previousGrossProfit: z.number(),
-    previousExpenses: z.number(),
-    previousNetIncome: z.number(),
-  }),
+  totals: namedAmounts([...INCOME_FIGURES, ...INCOME_FIGURES.map(previousFigure)]),
 });
 export type IncomeStatement = z.infer<typeof incomeStatementSchema>;
 
@@ -368,12 +357,7 @@ export const balanceSheetSchema = z.object({
   equity: z.array(statementLine),
   currentYearEarnings: z.number(),
   priorYearsUnclosedEarnings: z.number(),
-  totals: z.object({
-    assets: z.number(),
-    liabilities: z.number(),
-    equity: z.number(),
-    liabilitiesAndEquity: z.number(),
-  }),
+  totals: namedAmounts(['assets', 'liabilities', 'equity', 'liabilitiesAndEquity']),
   balanced: z.boolean(),
 });
 export type BalanceSheet = z.infer<typeof balanceSheetSchema>;
@@ -384,22 +368,15 @@ export const cashFlowSchema = z.object({
   operating: z.array(statementLine),
   investing: z.array(statementLine),
   financing: z.array(statementLine),
-  totals: z.object({
-    operating: z.number(),
-    investing: z.number(),
-    financing: z.number(),
-    netChange: z.number(),
-    openingCash: z.number(),
-    closingCash: z.number(),
-  }),
+  totals: namedAmounts(['operating', 'investing', 'financing', 'netChange', 'openingCash', 'closingCash']),
 });
 export type CashFlow = z.infer<typeof cashFlowSchema>;
 
+/** Where a journal line stands in a report's rows: its entry (id and number), line number and date. */
+const entryLinePlace = { entryId: z.string(), entryNumber: z.number(), lineNo: z.number(), date: z.string() };
+
 export const ledgerRowSchema = z.object({
-  entryId: z.string(),
-  entryNumber: z.number(),
-  lineNo: z.number(),
-  date: z.string(),
+  ...entryLinePlace,
   memo: z.string(),
   reference: z.string().nullable(),
   source: z.string(),
@@ -411,11 +388,9 @@ export const ledgerRowSchema = z.object({
 
 export const generalLedgerQuerySchema = z.object({
   accountId: z.string().min(1),
-  from: isoDate.optional(),
-  to: isoDate,
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  cursor: z.string().optional(),
-  format: z.enum(REPORT_FORMATS).default('json'),
+  ...reportPeriod,
+  ...cursorQuery(1000, 100),
+  ...reportFormat,
 });
 
 export const generalLedgerSchema = z.object({
@@ -425,23 +400,21 @@ export const generalLedgerSchema = z.object({
   to: z.string(),
   openingBalance: z.number(),
   closingBalance: z.number(),
-  rows: z.array(ledgerRowSchema),
-  nextCursor: z.string().nullable(),
+  ...cursorPageShape('rows', ledgerRowSchema),
 });
 export type GeneralLedger = z.infer<typeof generalLedgerSchema>;
 
 export const journalReportQuerySchema = z.object({
-  from: isoDate.optional(),
-  to: isoDate,
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  cursor: z.string().optional(),
-  format: z.enum(REPORT_FORMATS).default('json'),
+  ...reportPeriod,
+  ...cursorQuery(500, 50),
+  ...reportFormat,
 });
 
 /** GET /reports/journal: posted entries with their lines, a page at a time. */
 export const journalReportSchema = z.object({
   ...reportSince,
-  entries: z.array(
+  ...cursorPageShape(
+    'entries',
     z.object({
       id: z.string(),
       number: z.number(),
@@ -454,7 +427,6 @@ export const journalReportSchema = z.object({
       lines: z.array(journalLineSchema.omit({ rate: true, contactId: true })),
     }),
   ),
-  nextCursor: z.string().nullable(),
 });
 export type JournalReport = z.infer<typeof journalReportSchema>;
 
@@ -465,12 +437,10 @@ export const accountTransactionsQuerySchema = journalReportQuerySchema.extend({
 /** GET /reports/account-transactions: each line with the other side of its entry. */
 export const accountTransactionsSchema = z.object({
   ...reportSince,
-  rows: z.array(
+  ...cursorPageShape(
+    'rows',
     z.object({
-      entryId: z.string(),
-      entryNumber: z.number(),
-      lineNo: z.number(),
-      date: z.string(),
+      ...entryLinePlace,
       accountId: z.string(),
       account: z.string(),
       memo: z.string(),
@@ -481,25 +451,21 @@ export const accountTransactionsSchema = z.object({
       credit: z.number(),
     }),
   ),
-  nextCursor: z.string().nullable(),
 });
 export type AccountTransactions = z.infer<typeof accountTransactionsSchema>;
 
 export const journalListQuerySchema = z.object({
   status: z.enum(JOURNAL_STATUSES).optional(),
   source: z.enum(JOURNAL_SOURCES).optional(),
-  from: isoDate.optional(),
-  to: isoDate.optional(),
+  ...optionalDateRange,
   search: z.string().max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().optional(),
+  ...cursorQuery(200, 50),
 });
 
 export const auditLogQuerySchema = z.object({
   entityType: z.string().max(60).optional(),
   entityId: z.string().max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().optional(),
+  ...cursorQuery(200, 50),
 });
 
 export const auditLogEntrySchema = z.object({
@@ -512,18 +478,12 @@ export const auditLogEntrySchema = z.object({
   after: z.unknown(),
   createdAt: z.string(),
 });
-export const auditLogPageSchema = z.object({
-  entries: z.array(auditLogEntrySchema),
-  nextCursor: z.string().nullable(),
-});
+export const auditLogPageSchema = cursorPage('entries', auditLogEntrySchema);
 
 // --- Lists, imports -----------------------------------------------------------------------
 
 /** GET /journal-entries: a page of entries, newest first. */
-export const journalListSchema = z.object({
-  entries: z.array(journalEntrySchema),
-  nextCursor: z.string().nullable(),
-});
+export const journalListSchema = cursorPage('entries', journalEntrySchema);
 export type JournalList = z.infer<typeof journalListSchema>;
 
 /** POST /accounts/import: a chart of accounts as CSV text. */
@@ -562,7 +522,7 @@ export const journalImportResultSchema = z.object({
 export type JournalImportResult = z.infer<typeof journalImportResultSchema>;
 
 /** GET /ledger/export.journal: optional date range. */
-export const journalExportQuerySchema = z.object({ from: isoDate.optional(), to: isoDate.optional() });
+export const journalExportQuerySchema = z.object(optionalDateRange);
 
 /**
  * Where an entry a document posted is undone (an invoice, a payment or refund, a bank line, a

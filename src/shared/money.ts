@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import { AppError } from './errors.ts';
+import { decimalText, isPositiveDecimalText } from './input.ts';
 
 // --- The amount bound (decision 0013, docs/ledger.md "Amount limits") ----------------------
 
@@ -63,6 +64,25 @@ const CURRENCY_CODE = /^[A-Z]{3}$/;
 const knownCurrencies: ReadonlySet<string> = new Set(
   typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : [],
 );
+
+/** An ISO 4217 currency code field: three upper-case letters, taken as sent. */
+export const currencyCodeSchema = z
+  .string()
+  .regex(CURRENCY_CODE, 'Use an ISO 4217 currency code such as USD.');
+
+/** The same for a field people type: trimmed and upper-cased before the check. */
+export const currencyCodeInputSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(CURRENCY_CODE, 'Use an ISO 4217 currency code such as USD.');
+
+/** An exchange rate as exact decimal text greater than zero (up to 14 whole digits and 10 decimals). */
+export const rateTextSchema = decimalText({
+  maxWholeDigits: 14,
+  maxDecimals: 10,
+  message: 'Use a positive decimal rate such as 1.0825 (up to 10 decimals).',
+}).refine(isPositiveDecimalText, 'A rate must be greater than zero.');
 
 /** True for an ISO 4217 code this runtime knows (three upper-case letters). */
 export const isCurrencyCode = (code: string): boolean =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { decimalText, isPositiveDecimalText } from './input.ts';
-import { minorAmount } from './money.ts';
+import { minorAmount, rateTextSchema } from './money.ts';
+import { cursorPage, optionalDateRange, searchText } from './schema-parts.ts';
 import { isoDate } from './ledger.ts';
 
 // Bank transactions, statement import, categorisation rules and reconciliation: the shapes
@@ -152,6 +152,17 @@ export const lineErrorSchema = z.object({ line: z.number(), reason: z.string() }
 
 const statedBalanceSchema = z.object({ date: z.string(), amount: z.number() });
 
+/** How many rows a statement holds: all of them, the new ones and those already there. */
+const statementRowCounts = { totalRows: z.number(), newRows: z.number(), duplicateRows: z.number() };
+
+/** Its money in and out, and the dates of its first and last row. */
+const statementMoneySpan = {
+  moneyIn: z.number(),
+  moneyOut: z.number(),
+  firstDate: z.string().nullable(),
+  lastDate: z.string().nullable(),
+};
+
 /** One statement of a file (OFX/CAMT files may hold several accounts); amounts in its account's minor units. */
 export const statementPartSchema = z.object({
   index: z.number(),
@@ -164,13 +175,8 @@ export const statementPartSchema = z.object({
   periodEnd: z.string().nullable(),
   /** Where it goes; null: left out. */
   moneyAccountId: z.string().nullable(),
-  totalRows: z.number(),
-  newRows: z.number(),
-  duplicateRows: z.number(),
-  moneyIn: z.number(),
-  moneyOut: z.number(),
-  firstDate: z.string().nullable(),
-  lastDate: z.string().nullable(),
+  ...statementRowCounts,
+  ...statementMoneySpan,
   openingBalance: statedBalanceSchema.nullable(),
   closingBalance: statedBalanceSchema.nullable(),
   /** What was left out on purpose, and balances that do not agree with the entries. */
@@ -186,15 +192,10 @@ export const statementPreviewSchema = z.object({
   encoding: z.string().nullable(),
   currency: z.string().nullable(),
   accountNumber: z.string().nullable(),
-  closingBalance: z.object({ date: z.string(), amount: z.number() }).nullable(),
-  totalRows: z.number(),
-  newRows: z.number(),
-  duplicateRows: z.number(),
+  closingBalance: statedBalanceSchema.nullable(),
+  ...statementRowCounts,
   categorizedByRules: z.number(),
-  moneyIn: z.number(),
-  moneyOut: z.number(),
-  firstDate: z.string().nullable(),
-  lastDate: z.string().nullable(),
+  ...statementMoneySpan,
   /** The first rows (up to 500) for the preview table. */
   rows: z.array(previewRowSchema),
   mapping: csvMappingSchema.nullable(),
@@ -310,13 +311,7 @@ export const transactionCreateSchema = z.object({
   taxRate: taxRateSchema.nullable().optional(),
   notes: z.string().max(2000).optional(),
   /** Base-currency units per one unit of the account's currency, for a foreign account. */
-  rate: decimalText({
-    maxWholeDigits: 14,
-    maxDecimals: 10,
-    message: 'Use a positive decimal rate such as 1.0825 (up to 10 decimals).',
-  })
-    .refine(isPositiveDecimalText, 'A rate must be greater than zero.')
-    .optional(),
+  rate: rateTextSchema.optional(),
 });
 export type TransactionCreate = z.infer<typeof transactionCreateSchema>;
 
@@ -342,17 +337,18 @@ export const bulkCategorizeResultSchema = z.object({ updated: z.number(), unchan
 export const applyRulesInputSchema = z.object({ moneyAccountId: z.string().min(1).nullable().optional() });
 export const applyRulesResultSchema = z.object({ categorized: z.number(), checked: z.number() });
 
+/** The category account a part or a suggestion goes to, and its name. */
+const categoryNamed = { categoryAccountId: z.string(), categoryName: z.string() };
+
 export const splitSchema = z.object({
   lineNo: z.number(),
-  categoryAccountId: z.string(),
-  categoryName: z.string(),
+  ...categoryNamed,
   amount: z.number(),
   description: z.string().nullable(),
 });
 
 export const suggestionSchema = z.object({
-  categoryAccountId: z.string(),
-  categoryName: z.string(),
+  ...categoryNamed,
   /** How many earlier transactions with a similar description went to this category. */
   count: z.number(),
 });
@@ -404,12 +400,11 @@ export const transactionListQuerySchema = z.object({
   /** A category account id, or "uncategorized". */
   categoryId: z.string().max(100).optional(),
   status: z.enum(TRANSACTION_STATUSES).optional(),
-  from: isoDate.optional(),
-  to: isoDate.optional(),
+  ...optionalDateRange,
   /** Absolute amount bounds in minor units. */
   minAmount: z.coerce.number().pipe(minorAmount()).optional(),
   maxAmount: z.coerce.number().pipe(minorAmount()).optional(),
-  search: z.string().trim().max(100).optional(),
+  search: searchText,
   sort: z.enum(TRANSACTION_SORTS).default('date'),
   direction: z.enum(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(500).default(50),
@@ -429,10 +424,7 @@ export const transactionTotalsSchema = z.object({
 });
 export type TransactionTotals = z.infer<typeof transactionTotalsSchema>;
 
-export const transactionPageSchema = z.object({
-  transactions: z.array(transactionSchema),
-  nextCursor: z.string().nullable(),
-});
+export const transactionPageSchema = cursorPage('transactions', transactionSchema);
 export type TransactionPage = z.infer<typeof transactionPageSchema>;
 
 // --- Rules ----------------------------------------------------------------------------

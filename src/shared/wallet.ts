@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { decimalText, isPositiveDecimalText } from './input.ts';
-import { minorAmount } from './money.ts';
+import { currencyCodeSchema as currencyCode, minorAmount, rateTextSchema as rateText } from './money.ts';
 import { isoDate } from './ledger.ts';
 
 // Money accounts, balances, exchange rates and transfers: shapes the API and the web app
@@ -25,13 +24,6 @@ export const MONEY_ACCOUNT_KIND_LABELS: Record<MoneyAccountKind, string> = {
   loan: 'Loan',
   payment_processor: 'Payment processor',
 };
-
-const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'Use an ISO 4217 currency code such as USD.');
-const rateText = decimalText({
-  maxWholeDigits: 14,
-  maxDecimals: 10,
-  message: 'Use a positive decimal rate such as 1.0825 (up to 10 decimals).',
-}).refine(isPositiveDecimalText, 'A rate must be greater than zero.');
 
 const signedMinor = minorAmount({ sign: 'any' });
 
