@@ -1,18 +1,15 @@
 import { z } from 'zod';
-import { decimalText, isoDate } from './input.ts';
+import { decimalText, isPositiveDecimalText, isoDate } from './input.ts';
 import { parseDecimal } from './invoice-calc.ts';
-import { minorAmount } from './money.ts';
+import { currencyCodeInputSchema, minorAmount } from './money.ts';
+import { numberedPageQuery, searchText } from './schema-parts.ts';
 
 // Invoicing's field rules (currency, quantity, percentage, text) and the shapes of its
 // reference data: customers, items, tax rates and the invoice settings.
 
 export const isoDateSchema = isoDate;
 
-export const currencySchema = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .regex(/^[A-Z]{3}$/, 'Use an ISO 4217 currency code such as USD.');
+export const currencySchema = currencyCodeInputSchema;
 
 const decimalTextOf = (what: string, maxDecimals: number) =>
   decimalText({
@@ -32,9 +29,25 @@ export const percentSchema = (what: string) =>
 
 export const minorUnitsSchema = minorAmount();
 
+/** An amount that must be more than zero; `what` names it in the message ("The refund must …"). */
+export const positiveAmountSchema = (what: string) =>
+  minorUnitsSchema.refine((a) => a > 0, `The ${what} must be greater than zero.`);
+
+/** Base-currency units per one unit of a document's foreign currency, as exact decimal text. */
+export const documentRateSchema = decimalText({
+  maxDecimals: 10,
+  message: 'The exchange rate is a positive decimal number.',
+}).refine(isPositiveDecimalText, 'The exchange rate must be greater than zero.');
+
 export const optionalText = (max: number) => z.string().trim().max(max, `At most ${max} characters.`);
 
+/** The query of a list of things that can be archived: the search box, and whether to show archived ones. */
+const archivableListQuery = { search: searchText, includeArchived: z.enum(['true', 'false']).optional() };
+
 // Customers
+
+/** Which customer a document or a row is about, with the customer's name. */
+export const customerNamed = { customerId: z.string(), customerName: z.string() };
 
 export const customerInputSchema = z.object({
   name: z.string().trim().min(1, 'Enter the customer name.').max(200, 'At most 200 characters.'),
@@ -82,12 +95,7 @@ export const customerSchema = z.object({
   createdAt: z.string(),
 });
 export type Customer = z.infer<typeof customerSchema>;
-export const customerListQuerySchema = z.object({
-  search: z.string().trim().max(100).optional(),
-  includeArchived: z.enum(['true', 'false']).optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(500).default(50),
-});
+export const customerListQuerySchema = z.object({ ...archivableListQuery, ...numberedPageQuery(500, 50) });
 export type CustomerListQuery = z.infer<typeof customerListQuerySchema>;
 export const customerListSchema = z.object({
   customers: z.array(customerSchema),
@@ -116,10 +124,7 @@ export const itemSchema = z.object({
   archived: z.boolean(),
 });
 export type Item = z.infer<typeof itemSchema>;
-export const itemListQuerySchema = z.object({
-  search: z.string().trim().max(100).optional(),
-  includeArchived: z.enum(['true', 'false']).optional(),
-});
+export const itemListQuerySchema = z.object(archivableListQuery);
 export type ItemListQuery = z.infer<typeof itemListQuerySchema>;
 export const itemListSchema = z.object({ items: z.array(itemSchema) });
 

@@ -1,22 +1,15 @@
 import { z } from 'zod';
-import { decimalText, isoDate } from './input.ts';
-import { minorAmount } from './money.ts';
+import { isoDate } from './input.ts';
+import {
+  currencySchema as currencyCode,
+  customerNamed,
+  documentRateSchema,
+  positiveAmountSchema as positiveAmount,
+} from './invoice-catalog.ts';
+import { amountInCurrency, kindsOf, optionalDateRange, reportSince } from './schema-parts.ts';
 
 // Customer credit, refunds and the customer statement (issue 13 §5, decision 0028): the
 // request and response shapes shared by the server and the browser.
-
-const positiveAmount = (what: string) =>
-  minorAmount().refine((a) => a > 0, `The ${what} must be greater than zero.`);
-
-const currencyCode = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .regex(/^[A-Z]{3}$/, 'Use an ISO 4217 currency code such as USD.');
-
-const rate = decimalText({ maxDecimals: 10, message: 'The exchange rate is a positive decimal number.' })
-  .refine((r) => /[1-9]/.test(r), 'The exchange rate must be greater than zero.')
-  .optional();
 
 /** Apply some of a customer's credit to one of their open invoices (same currency). */
 export const applyCreditInputSchema = z.object({
@@ -33,7 +26,7 @@ export const refundInputSchema = z.object({
   moneyAccountId: z.string().min(1, 'Choose the money account the refund is paid from.').max(100),
   reference: z.string().trim().max(100, 'At most 100 characters.').default(''),
   /** Rate on the refund date for a foreign-currency credit; defaults to what the credit is carried at. */
-  exchangeRate: rate,
+  exchangeRate: documentRateSchema.optional(),
 });
 export type RefundInput = z.input<typeof refundInputSchema>;
 
@@ -41,18 +34,7 @@ export type RefundInput = z.input<typeof refundInputSchema>;
 export const customerRefundInputSchema = refundInputSchema.extend({ currency: currencyCode });
 export type CustomerRefundInput = z.input<typeof customerRefundInputSchema>;
 
-export const CREDIT_ENTRY_KINDS = [
-  'overpayment',
-  'credit_note',
-  'applied',
-  'refund',
-  'payment_removed',
-  'credit_note_voided',
-  'exchange',
-] as const;
-export type CreditEntryKind = (typeof CREDIT_ENTRY_KINDS)[number];
-
-export const CREDIT_ENTRY_LABELS: Record<CreditEntryKind, string> = {
+export const CREDIT_ENTRY_LABELS = {
   overpayment: 'Overpayment',
   credit_note: 'Credit note',
   applied: 'Applied to invoice',
@@ -61,14 +43,15 @@ export const CREDIT_ENTRY_LABELS: Record<CreditEntryKind, string> = {
   credit_note_voided: 'Credit note voided',
   exchange: 'Exchange difference',
 };
+export const CREDIT_ENTRY_KINDS = kindsOf(CREDIT_ENTRY_LABELS);
+export type CreditEntryKind = (typeof CREDIT_ENTRY_KINDS)[number];
 
 export const creditEntrySchema = z.object({
   id: z.string(),
   date: z.string(),
   kind: z.enum(CREDIT_ENTRY_KINDS),
-  /** Signed: + adds to the credit, − uses it. */
-  amount: z.number(),
-  currency: z.string(),
+  /** The amount is signed: + adds to the credit, − uses it. */
+  ...amountInCurrency,
   invoiceId: z.string().nullable(),
   invoiceNumber: z.string().nullable(),
   creditNoteId: z.string().nullable(),
@@ -89,27 +72,19 @@ export type CustomerCredit = z.infer<typeof customerCreditSchema>;
 
 // --- Statement --------------------------------------------------------------------------------
 
-export const STATEMENT_LINE_KINDS = [
-  'invoice',
-  'payment',
-  'credit_note',
-  'credit_applied',
-  'refund',
-] as const;
-export type StatementLineKind = (typeof STATEMENT_LINE_KINDS)[number];
-
-export const STATEMENT_LINE_LABELS: Record<StatementLineKind, string> = {
+export const STATEMENT_LINE_LABELS = {
   invoice: 'Invoice',
   payment: 'Payment',
   credit_note: 'Credit note',
   credit_applied: 'Credit applied',
   refund: 'Refund',
 };
+export const STATEMENT_LINE_KINDS = kindsOf(STATEMENT_LINE_LABELS);
+export type StatementLineKind = (typeof STATEMENT_LINE_KINDS)[number];
 
 export const statementQuerySchema = z
   .object({
-    from: isoDate.optional(),
-    to: isoDate.optional(),
+    ...optionalDateRange,
     currency: currencyCode.optional(),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, {
@@ -138,11 +113,8 @@ export const statementLineSchema = z.object({
 export type StatementLine = z.infer<typeof statementLineSchema>;
 
 export const customerStatementSchema = z.object({
-  customerId: z.string(),
-  customerName: z.string(),
-  currency: z.string(),
-  from: z.string().nullable(),
-  to: z.string(),
+  ...customerNamed,
+  ...reportSince,
   openingBalance: z.number(),
   lines: z.array(statementLineSchema),
   closingBalance: z.number(),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { isoDate } from './input.ts';
 import { daysBetweenIso } from './invoice-calc.ts';
+import { customerNamed } from './invoice-catalog.ts';
+import { namedAmounts } from './schema-parts.ts';
 
 // Invoicing's reports: receivables aging per customer and sales tax per rate.
 
@@ -24,18 +26,12 @@ export const agingBucket = (dueDate: string, asOf: string): AgingBucket => {
   return 'over90';
 };
 
-const bucketAmounts = z.object({
-  current: z.number(),
-  days1to30: z.number(),
-  days31to60: z.number(),
-  days61to90: z.number(),
-  over90: z.number(),
-  total: z.number(),
-});
+/** What is owed in each bucket, then in all of them. */
+const bucketAmounts = namedAmounts([...AGING_BUCKETS, 'total']);
 export const agingReportSchema = z.object({
   asOf: z.string(),
   currency: z.string(),
-  rows: z.array(bucketAmounts.extend({ customerId: z.string(), customerName: z.string() })),
+  rows: z.array(bucketAmounts.extend(customerNamed)),
   totals: bucketAmounts,
   /** The receivable account's balance in the ledger on `asOf`, for comparison. */
   ledgerBalance: z.number(),

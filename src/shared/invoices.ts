@@ -1,15 +1,18 @@
 import { z } from 'zod';
-import { decimalText } from './input.ts';
-import { RECURRING_FREQUENCIES, parseDecimal } from './invoice-calc.ts';
+import { RECURRING_FREQUENCIES } from './invoice-calc.ts';
 import {
   currencySchema,
+  customerNamed,
   customerSchema,
+  documentRateSchema,
   isoDateSchema,
   minorUnitsSchema,
   optionalText,
   percentSchema,
+  positiveAmountSchema,
   quantitySchema,
 } from './invoice-catalog.ts';
+import { amountInCurrency, numberedPageQuery, searchText } from './schema-parts.ts';
 
 // Invoicing's documents: statuses, and the request/response shapes of invoices, payments,
 // credit notes and recurring schedules. The calculation is in invoice-calc.ts, customers,
@@ -53,6 +56,16 @@ export const invoiceLineInputSchema = z.object({
 });
 export type InvoiceLineInput = z.input<typeof invoiceLineInputSchema>;
 
+/** An invoice's (or a schedule's) texts: the reference, the notes and the terms the customer sees. */
+const documentTexts = {
+  reference: optionalText(100).default(''),
+  notes: optionalText(4000).default(''),
+  terms: optionalText(4000).default(''),
+};
+
+/** A document's lines as sent: one at least (at most 200, each caller says how it words that). */
+const lineInputs = z.array(invoiceLineInputSchema).min(1, 'Add at least one line.');
+
 export const invoiceInputSchema = z.object({
   customerId: z.string().min(1, 'Choose a customer.'),
   issueDate: isoDateSchema,
@@ -60,13 +73,9 @@ export const invoiceInputSchema = z.object({
   dueDate: isoDateSchema.optional(),
   currency: currencySchema.optional(),
   /** Base-currency units per one unit of the invoice currency; needed when foreign. */
-  exchangeRate: decimalText({ maxDecimals: 10, message: 'The exchange rate is a positive decimal number.' })
-    .refine((r) => parseDecimal(r).n > 0n, 'The exchange rate must be greater than zero.')
-    .optional(),
-  reference: optionalText(100).default(''),
-  notes: optionalText(4000).default(''),
-  terms: optionalText(4000).default(''),
-  lines: z.array(invoiceLineInputSchema).min(1, 'Add at least one line.').max(200, 'At most 200 lines.'),
+  exchangeRate: documentRateSchema.optional(),
+  ...documentTexts,
+  lines: lineInputs.max(200, 'At most 200 lines.'),
 });
 export type InvoiceInput = z.input<typeof invoiceInputSchema>;
 export const invoiceUpdateSchema = invoiceInputSchema.partial();
@@ -87,7 +96,7 @@ export const invoiceLineSchema = z.object({
 
 export const paymentInputSchema = z.object({
   date: isoDateSchema,
-  amount: minorUnitsSchema.refine((a) => a > 0, 'The payment amount must be greater than zero.'),
+  amount: positiveAmountSchema('payment amount'),
   /**
    * The ledger account of the money account the money went into (MoneyAccount.ledgerAccountId);
    * the company's deposit account (set in the Wallet) when left out.
@@ -106,8 +115,7 @@ export const paymentSchema = z.object({
   id: z.string(),
   invoiceId: z.string(),
   date: z.string(),
-  amount: z.number(),
-  currency: z.string(),
+  ...amountInCurrency,
   depositAccountId: z.string(),
   depositAccountName: z.string(),
   method: z.string(),
@@ -124,7 +132,7 @@ export type Payment = z.infer<typeof paymentSchema>;
 export const creditNoteInputSchema = z.object({
   date: isoDateSchema,
   reason: optionalText(1000).default(''),
-  lines: z.array(invoiceLineInputSchema).min(1, 'Add at least one line.').max(200),
+  lines: lineInputs.max(200),
 });
 export type CreditNoteInput = z.input<typeof creditNoteInputSchema>;
 
@@ -158,8 +166,7 @@ export const invoiceEventSchema = z.object({
 export const invoiceSummarySchema = z.object({
   id: z.string(),
   number: z.string().nullable(),
-  customerId: z.string(),
-  customerName: z.string(),
+  ...customerNamed,
   issueDate: z.string(),
   dueDate: z.string(),
   currency: z.string(),
@@ -202,12 +209,13 @@ export const invoiceSchema = invoiceSummarySchema.extend({
   voidEntryId: z.string().nullable(),
   emailedAt: z.string().nullable(),
   recurringScheduleId: z.string().nullable(),
-  customer: z.object({
-    name: z.string(),
-    company: z.string(),
-    email: z.string(),
-    billingAddress: z.string(),
-    taxNumber: z.string(),
+  /** The customer's name and address block as the invoice shows them. */
+  customer: customerSchema.pick({
+    name: true,
+    company: true,
+    email: true,
+    billingAddress: true,
+    taxNumber: true,
   }),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -226,12 +234,11 @@ export const INVOICE_SORTS = [
 
 export const invoiceListQuerySchema = z.object({
   status: z.enum([...INVOICE_STATUSES, 'all']).default('all'),
-  search: z.string().trim().max(100).optional(),
+  search: searchText,
   customerId: z.string().optional(),
   sort: z.enum(INVOICE_SORTS).default('issueDate'),
   order: z.enum(['asc', 'desc']).default('desc'),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(25),
+  ...numberedPageQuery(200, 25),
 });
 export type InvoiceListQuery = z.infer<typeof invoiceListQuerySchema>;
 
@@ -278,8 +285,7 @@ export const customerDetailSchema = z.object({
       invoiceId: z.string(),
       invoiceNumber: z.string().nullable(),
       date: z.string(),
-      amount: z.number(),
-      currency: z.string(),
+      ...amountInCurrency,
       method: z.string(),
       reference: z.string(),
       reversed: z.boolean(),
@@ -304,10 +310,8 @@ export const recurringInputSchema = z
     currency: currencySchema.optional(),
     exchangeRate: invoiceInputSchema.shape.exchangeRate,
     paymentTermsDays: z.number().int().min(0).max(365).optional(),
-    reference: optionalText(100).default(''),
-    notes: optionalText(4000).default(''),
-    terms: optionalText(4000).default(''),
-    lines: z.array(invoiceLineInputSchema).min(1, 'Add at least one line.').max(200),
+    ...documentTexts,
+    lines: lineInputs.max(200),
   })
   .refine((r) => !r.endDate || r.endDate >= r.startDate, {
     message: 'The end date must be on or after the start date.',
@@ -317,8 +321,7 @@ export type RecurringInput = z.input<typeof recurringInputSchema>;
 
 export const recurringSchema = z.object({
   id: z.string(),
-  customerId: z.string(),
-  customerName: z.string(),
+  ...customerNamed,
   frequency: z.enum(RECURRING_FREQUENCIES),
   startDate: z.string(),
   endDate: z.string().nullable(),
