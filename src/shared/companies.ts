@@ -42,6 +42,13 @@ const timeZone = z.string().refine(
   { message: 'Choose a valid time zone, such as Europe/Berlin.' },
 );
 
+/** A two-letter ISO 3166 country code, upper-cased. */
+const countryCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, 'Country must be a two-letter code such as US or DE.');
+
 export const companyNameSchema = z
   .string()
   .trim()
@@ -57,13 +64,7 @@ export const createCompanySchema = z.object({
     .min(1, 'Fiscal year start must be a month from 1 to 12.')
     .max(12, 'Fiscal year start must be a month from 1 to 12.')
     .default(1),
-  country: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, 'Country must be a two-letter code such as US or DE.')
-    .nullable()
-    .optional(),
+  country: countryCode.nullable().optional(),
   timeZone: timeZone.default('UTC'),
 });
 export type CreateCompanyInput = z.input<typeof createCompanySchema>;
@@ -72,12 +73,7 @@ export const updateCompanySchema = z
   .object({
     name: companyNameSchema,
     fiscalYearStartMonth: z.coerce.number().int().min(1).max(12),
-    country: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z]{2}$/, 'Country must be a two-letter code such as US or DE.')
-      .nullable(),
+    country: countryCode.nullable(),
     timeZone,
   })
   .partial()

@@ -17,11 +17,12 @@ export const MATCH_REASONS = [
 ] as const;
 export type MatchReason = (typeof MATCH_REASONS)[number];
 
+/** Which invoice, as people know it: its number and its customer's name. */
+const invoiceNamed = { invoiceId: z.string(), invoiceNumber: z.string(), customerName: z.string() };
+
 export const matchSuggestionSchema = z.object({
   kind: z.enum(['invoice', 'payment']),
-  invoiceId: z.string(),
-  invoiceNumber: z.string(),
-  customerName: z.string(),
+  ...invoiceNamed,
   currency: z.string(),
   /** What is still owed on the invoice. */
   amountDue: z.number(),
@@ -88,9 +89,7 @@ export const matchSchema = z.object({
   amount: z.number(),
   allocations: z.array(
     z.object({
-      invoiceId: z.string(),
-      invoiceNumber: z.string(),
-      customerName: z.string(),
+      ...invoiceNamed,
       paymentId: z.string(),
       amount: z.number(),
     }),
