@@ -5,12 +5,14 @@ import { z } from 'zod';
 export const THEMES = ['light', 'dark', 'system'] as const;
 export type Theme = (typeof THEMES)[number];
 
-export type NotificationChannels = {
-  transactions: boolean;
-  invoices: boolean;
-  payments: boolean;
-  security: boolean;
-};
+/** Which notifications a user gets on one channel (email or push). */
+const notificationChannelsSchema = z.object({
+  transactions: z.boolean(),
+  invoices: z.boolean(),
+  payments: z.boolean(),
+  security: z.boolean(),
+});
+export type NotificationChannels = z.infer<typeof notificationChannelsSchema>;
 
 export type Preferences = {
   theme: Theme;
@@ -25,16 +27,6 @@ export type SecurityBlock = {
   lastPasswordChange: string | null;
   loginAlerts: boolean;
   twoFactorSetupAt: string | null;
-};
-
-export type SignupProfile = {
-  firstName: string;
-  lastName: string;
-  displayName: string;
-  phone: string;
-  company: string;
-  role: string;
-  timezone: string;
 };
 
 export type UserProfile = SignupProfile & {
@@ -79,6 +71,8 @@ export const signupProfileSchema = z.object({
   role: text(100).default(''),
   timezone: text(64).default('UTC'),
 });
+/** A profile as sign-up stores it: every field of the payload, the display name filled in. */
+export type SignupProfile = Required<z.output<typeof signupProfileSchema>>;
 
 /** The sign-up payload the form sends: first and last name joined, browser time zone. */
 export const buildSignupProfile = (firstName: string, lastName: string, timezone: string): SignupProfile => ({
@@ -91,15 +85,7 @@ export const buildSignupProfile = (firstName: string, lastName: string, timezone
   timezone,
 });
 
-const channelsPatch = z
-  .object({
-    transactions: z.boolean(),
-    invoices: z.boolean(),
-    payments: z.boolean(),
-    security: z.boolean(),
-  })
-  .partial()
-  .strict();
+const channelsPatch = notificationChannelsSchema.partial().strict();
 
 // Theme accepts any string so that an unknown value is ignored, not refused (SPEC section 4).
 export const profilePatchSchema = z

@@ -56,11 +56,10 @@ export const validateLogin = (form: LoginForm): string | null => {
   return null;
 };
 
-export type SignupForm = {
+/** The sign-up form: what sign-in asks for, the names, the password again and a promo code. */
+export type SignupForm = LoginForm & {
   firstName: string;
   lastName: string;
-  email: string;
-  password: string;
   confirmPassword: string;
   promoCode: string;
 };

@@ -3,13 +3,17 @@
 
 export const SPECIAL_CHARACTERS = '!@#$%^&*(),.?":{}|<>';
 
-export type StrengthChecks = {
-  length: boolean;
-  uppercase: boolean;
-  lowercase: boolean;
-  number: boolean;
-  special: boolean;
+/** The five checks, each with what it asks for. */
+export const STRENGTH_CHECK_LABELS = {
+  length: 'At least 8 characters',
+  uppercase: 'An uppercase letter',
+  lowercase: 'A lowercase letter',
+  number: 'A number',
+  special: 'A special character',
 };
+
+/** Which of the checks a password passes. */
+export type StrengthChecks = Record<keyof typeof STRENGTH_CHECK_LABELS, boolean>;
 
 export type StrengthLabel = 'Weak password' | 'Fair' | 'Good' | 'Strong';
 export type StrengthColor = 'red' | 'yellow' | 'green';
@@ -19,14 +23,6 @@ export type PasswordStrength = {
   checks: StrengthChecks;
   label: StrengthLabel;
   color: StrengthColor;
-};
-
-export const STRENGTH_CHECK_LABELS: Record<keyof StrengthChecks, string> = {
-  length: 'At least 8 characters',
-  uppercase: 'An uppercase letter',
-  lowercase: 'A lowercase letter',
-  number: 'A number',
-  special: 'A special character',
 };
 
 export const passwordStrength = (password: string): PasswordStrength => {
