@@ -1,7 +1,7 @@
 import { type Insertable, type Updateable, sql } from 'kysely';
 import { notFound } from '../../../shared/errors.ts';
 import type { Executor } from '../../db/transaction.ts';
-import type { BankTransactionsTable } from '../../db/types.ts';
+import type { BankTransactionSplitsTable, BankTransactionsTable } from '../../db/types.ts';
 import { findReconciledLines, reconciledLineError } from './guard.ts';
 
 // The one writer of the bank-transaction tables (bank_transactions, bank_transaction_splits;
@@ -68,14 +68,7 @@ export const updateBankTransaction = async (
   }
 };
 
-export type SplitInsert = {
-  organization_id: string;
-  transaction_id: string;
-  line_no: number;
-  category_account_id: string;
-  amount: number;
-  description: string | null;
-};
+export type SplitInsert = Insertable<BankTransactionSplitsTable>;
 
 export const insertSplits = async (db: Executor, rows: SplitInsert[]) => {
   for (const part of chunks(rows, 5000))

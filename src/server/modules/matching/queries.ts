@@ -1,6 +1,22 @@
+import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
+import type { Database } from '../../db/types.ts';
 
 // The matching module's own table, bank_transaction_matches (migration 20261125_0400).
+
+/** Whether the company has a bank line or statement import with this id. */
+export const companyRowExists = async (
+  db: Executor,
+  table: 'bank_transactions' | 'statement_imports',
+  organizationId: string,
+  id: string,
+) =>
+  (await db
+    .selectFrom(table)
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst()) !== undefined;
 
 export const selectMatchRows = (db: Executor, organizationId: string, transactionId: string) =>
   db
@@ -22,18 +38,7 @@ export const selectMatchesOfPayments = (db: Executor, organizationId: string, pa
         .where('payment_id', 'in', paymentIds)
         .execute();
 
-export type MatchRowInsert = {
-  organization_id: string;
-  id: string;
-  transaction_id: string;
-  kind: 'invoice' | 'payment';
-  invoice_id: string;
-  payment_id: string;
-  amount: number;
-  previous_entry_id: string;
-  replaced_line: string | null;
-  created_by: string | null;
-};
+export type MatchRowInsert = Insertable<Database['bank_transaction_matches']>;
 
 export const insertMatchRows = (db: Executor, rows: MatchRowInsert[]) =>
   db.insertInto('bank_transaction_matches').values(rows).execute();

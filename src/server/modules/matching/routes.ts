@@ -38,7 +38,7 @@ export const matchingRoutes = companyRoutePlugin(['matching'], (route) => {
       permission: 'read',
       response: matchStateSchema,
     },
-    (c, member, { id }) => getMatch(c, member, id),
+    getMatch,
   );
   // An Idempotency-Key makes a retried confirmation answer as the first one did.
   route.post(
@@ -51,7 +51,7 @@ export const matchingRoutes = companyRoutePlugin(['matching'], (route) => {
       response: matchStateSchema,
       idempotent: ({ id }) => `POST /transactions/${id}/match`,
     },
-    (c, member, { id, ...match }) => matchTransaction(c, member, id, match),
+    matchTransaction,
   );
   route.delete(
     '/transactions/:id/match',
@@ -60,6 +60,6 @@ export const matchingRoutes = companyRoutePlugin(['matching'], (route) => {
       permission: 'post',
       response: matchStateSchema,
     },
-    (c, member, { id }) => unmatchTransaction(c, member, id),
+    unmatchTransaction,
   );
 });

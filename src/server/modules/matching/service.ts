@@ -31,7 +31,13 @@ import type { Actor } from '../invoices/invoices.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import { entryForTransaction, loadPostingContext } from '../transactions/posting-context.ts';
-import { deleteMatchRows, insertMatchRows, selectMatchRows, selectMatchesOfPayments } from './queries.ts';
+import {
+  companyRowExists,
+  deleteMatchRows,
+  insertMatchRows,
+  selectMatchRows,
+  selectMatchesOfPayments,
+} from './queries.ts';
 
 // Matching bank lines to open invoices and to payments recorded by hand (issue 13 §4,
 // decisions 0026 and 0027). The cash is posted once, by the line: matching re-posts the line's
@@ -96,16 +102,11 @@ export const loadMatch = async (
   };
 };
 
-export const getMatch = async (ctx: AppContext, member: MemberContext, transactionId: string) => {
+export const getMatch = async (ctx: AppContext, member: MemberContext, { id }: { id: string }) => {
   const db = ctx.database.db;
-  const line = await db
-    .selectFrom('bank_transactions')
-    .select('id')
-    .where('organization_id', '=', member.organizationId)
-    .where('id', '=', transactionId)
-    .executeTakeFirst();
-  if (!line) throw notFound('Transaction not found.');
-  return { match: await loadMatch(db, member.organizationId, transactionId) };
+  if (!(await companyRowExists(db, 'bank_transactions', member.organizationId, id)))
+    throw notFound('Transaction not found.');
+  return { match: await loadMatch(db, member.organizationId, id) };
 };
 
 // --- Confirming ---------------------------------------------------------------------------------
@@ -314,9 +315,14 @@ const matchToPayment = async (trx: Executor, member: MemberContext, line: BankLi
   });
 };
 
-export const matchTransaction = (ctx: AppContext, member: MemberContext, id: string, input: MatchInput) =>
+export const matchTransaction = (
+  ctx: AppContext,
+  member: MemberContext,
+  input: MatchInput & { id: string },
+) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId } = member;
+    const { id } = input;
     const line = await lockLineForMatching(trx, organizationId, id);
     await checkMatchable(trx, organizationId, line);
     if (input.invoices)
@@ -332,7 +338,7 @@ export const matchTransaction = (ctx: AppContext, member: MemberContext, id: str
 
 // --- Unmatching ---------------------------------------------------------------------------------
 
-export const unmatchTransaction = (ctx: AppContext, member: MemberContext, id: string) =>
+export const unmatchTransaction = (ctx: AppContext, member: MemberContext, { id }: { id: string }) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
     const line = await lockLineForMatching(trx, organizationId, id);

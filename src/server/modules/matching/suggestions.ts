@@ -5,7 +5,7 @@ import type { Executor } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { selectOpenInvoicesForMatching, selectRecordedPayments } from '../invoices/bank-payments.ts';
 import { loadPostingContext } from '../transactions/posting-context.ts';
-import { selectMatchesOfPayments } from './queries.ts';
+import { companyRowExists, selectMatchesOfPayments } from './queries.ts';
 import { type LineForMatching, PAYMENT_WINDOW_DAYS, buildIndex, rankLine } from './rank.ts';
 import { bankLinesWithAccount } from '../bank-transactions/read.ts';
 
@@ -117,13 +117,8 @@ export const suggestionsForStatement = async (
   limit: number,
 ) => {
   const db = ctx.database.db;
-  const found = await db
-    .selectFrom('statement_imports')
-    .select('id')
-    .where('organization_id', '=', member.organizationId)
-    .where('id', '=', importId)
-    .executeTakeFirst();
-  if (!found) throw notFound('Statement import not found.');
+  if (!(await companyRowExists(db, 'statement_imports', member.organizationId, importId)))
+    throw notFound('Statement import not found.');
   const rows = await selectLinesForMatching(db, member.organizationId)
     .where('t.import_id', '=', importId)
     .where('t.category_kind', '=', 'none')

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import type { Reconciliation } from '../../../shared/transactions.ts';
 import type { AppContext } from '../../context.ts';
@@ -7,6 +7,7 @@ import { recordMemberAudit } from '../audit/record.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Executor } from '../../db/transaction.ts';
+import type { ReconciliationsTable } from '../../db/types.ts';
 import { selectMoneyAccount, selectOpenReconciliation } from '../wallet/queries.ts';
 import { assertNotReconciled } from '../bank-transactions/guard.ts';
 import {
@@ -22,16 +23,17 @@ import {
 // locks the ticked transactions. Only the latest reconciliation of an account can be undone.
 // The status changes are written by the bank-transactions module.
 
-type ReconciliationRow = {
-  id: string;
-  money_account_id: string;
-  statement_date: string;
-  statement_balance: number;
-  opening_balance: number;
-  status: 'in_progress' | 'completed' | 'undone';
-  completed_at: Date | null;
-  created_at: Date;
-};
+const RECONCILIATION_COLUMNS = [
+  'id',
+  'money_account_id',
+  'statement_date',
+  'statement_balance',
+  'opening_balance',
+  'status',
+  'completed_at',
+  'created_at',
+] as const;
+type ReconciliationRow = Pick<Selectable<ReconciliationsTable>, (typeof RECONCILIATION_COLUMNS)[number]>;
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -39,22 +41,13 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 const reconciliations = (db: Executor, organizationId: string) =>
   db
     .selectFrom('reconciliations')
-    .select([
-      'id',
-      'money_account_id',
-      'statement_date',
-      'statement_balance',
-      'opening_balance',
-      'status',
-      'completed_at',
-      'created_at',
-    ])
+    .select(RECONCILIATION_COLUMNS)
     .where('organization_id', '=', organizationId);
 
 const selectReconciliation = (db: Executor, organizationId: string, id: string, forUpdate = false) => {
   let q = reconciliations(db, organizationId).where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst() as Promise<ReconciliationRow | undefined>;
+  return q.executeTakeFirst();
 };
 
 const view = async (
@@ -180,7 +173,7 @@ export const listReconciliations = async (
 ) => {
   let q = reconciliations(ctx.database.db, member.organizationId);
   if (moneyAccountId) q = q.where('money_account_id', '=', moneyAccountId);
-  const rows = (await q.orderBy('created_at', 'desc').limit(100).execute()) as ReconciliationRow[];
+  const rows = await q.orderBy('created_at', 'desc').limit(100).execute();
   return {
     reconciliations: await Promise.all(rows.map((r) => view(ctx.database.db, member.organizationId, r))),
   };

@@ -20,6 +20,6 @@ export const transferRoutes = companyRoutePlugin(['wallet'], (route) => {
   route.delete(
     '/wallet/transfers/:id',
     { summary: 'Delete a transfer (its entry is reversed)', permission: 'post', response: null },
-    (c, member, { id }) => deleteTransfer(c, member, id),
+    deleteTransfer,
   );
 });

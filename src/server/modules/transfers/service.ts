@@ -231,7 +231,7 @@ export const createTransfer = (ctx: AppContext, member: MemberContext, input: Tr
     return transfer;
   });
 
-export const deleteTransfer = (ctx: AppContext, member: MemberContext, id: string) =>
+export const deleteTransfer = (ctx: AppContext, member: MemberContext, { id }: { id: string }) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
     const row = await selectTransfer(trx, organizationId, id);

@@ -163,7 +163,7 @@ describe(`migration ${THIS}`, () => {
     try {
       // No user signed up for this company: read the wallet through the service its route calls.
       const member = { organizationId: org, userId: 'u1', role: 'owner' } as unknown as MemberContext;
-      const wallet: WalletSummary = await getWalletSummary(t.ctx, member, '2026-11-20');
+      const wallet: WalletSummary = await getWalletSummary(t.ctx, member, { asOf: '2026-11-20' });
       const byCode = Object.fromEntries(wallet.accounts.map((a) => [a.ledgerAccountCode, a]));
       expect(byCode['1010']!.balance).toBe(200_000);
       expect(byCode['2100']!.balance).toBe(-4_500);

@@ -62,9 +62,10 @@ export const setExchangeRate = async (
     return { currency: input.currency, date: input.date, rate: tidyRate(input.rate) };
   });
 
-export const listExchangeRates = async (ctx: AppContext, member: MemberContext) =>
-  (await listRates(ctx.database.db, member.organizationId, 200)).map((r) => ({
+export const listExchangeRates = async (ctx: AppContext, member: MemberContext) => ({
+  rates: (await listRates(ctx.database.db, member.organizationId, 200)).map((r) => ({
     currency: r.currency.trim(),
     date: r.date,
     rate: tidyRate(r.rate),
-  }));
+  })),
+});

@@ -11,15 +11,12 @@ import {
   walletQuerySchema,
   walletSummarySchema,
 } from '../../../shared/wallet.ts';
-import type { AppContext } from '../../context.ts';
 import { companyRoutePlugin } from '../../http/routes.ts';
 import { listExchangeRates, setExchangeRate } from './rates.ts';
 import { createMoneyAccount, deleteMoneyAccount, setDepositAccount, updateMoneyAccount } from './service.ts';
 import { balanceHistory, getMoneyAccount, getWalletSummary } from './summary.ts';
 
 // Money accounts, the wallet summary and exchange rates (docs/transactions.md, "Wallet").
-
-const today = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
 
 export const walletRoutes = companyRoutePlugin(['wallet'], (route) => {
   route.get(
@@ -31,7 +28,7 @@ export const walletRoutes = companyRoutePlugin(['wallet'], (route) => {
       query: walletQuerySchema,
       response: walletSummarySchema,
     },
-    (c, member, { asOf }) => getWalletSummary(c, member, asOf ?? today(c)),
+    getWalletSummary,
   );
   route.put(
     '/wallet/deposit-account',
@@ -41,7 +38,7 @@ export const walletRoutes = companyRoutePlugin(['wallet'], (route) => {
       body: depositAccountInputSchema,
       response: walletSummarySchema,
     },
-    (c, member, { moneyAccountId }) => setDepositAccount(c, member, moneyAccountId),
+    setDepositAccount,
   );
   route.get(
     '/wallet/history',
@@ -51,7 +48,7 @@ export const walletRoutes = companyRoutePlugin(['wallet'], (route) => {
       query: balanceHistoryQuerySchema,
       response: balanceHistorySchema,
     },
-    (c, member, { months }) => balanceHistory(c, member, months, today(c)),
+    balanceHistory,
   );
   route.post(
     '/wallet/accounts',
@@ -68,7 +65,7 @@ export const walletRoutes = companyRoutePlugin(['wallet'], (route) => {
   route.get(
     '/wallet/accounts/:id',
     { summary: 'One money account', permission: 'read', response: moneyAccountSchema },
-    (c, member, { id }) => getMoneyAccount(c, member, id),
+    getMoneyAccount,
   );
   route.patch(
     '/wallet/accounts/:id',
@@ -78,7 +75,7 @@ export const walletRoutes = companyRoutePlugin(['wallet'], (route) => {
       body: moneyAccountUpdateSchema,
       response: moneyAccountSchema,
     },
-    (c, member, { id, ...patch }) => updateMoneyAccount(c, member, id, patch),
+    updateMoneyAccount,
   );
   route.delete(
     '/wallet/accounts/:id',
@@ -87,12 +84,12 @@ export const walletRoutes = companyRoutePlugin(['wallet'], (route) => {
       permission: 'manage_settings',
       response: null,
     },
-    (c, member, { id }) => deleteMoneyAccount(c, member, id),
+    deleteMoneyAccount,
   );
   route.get(
     '/wallet/rates',
     { summary: 'Exchange rates, newest first', permission: 'read', response: exchangeRateListSchema },
-    async (c, member) => ({ rates: await listExchangeRates(c, member) }),
+    listExchangeRates,
   );
   route.post(
     '/wallet/rates',

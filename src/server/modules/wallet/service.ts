@@ -25,7 +25,7 @@ import {
   selectOpenReconciliation,
   setDefaultDepositAccount,
 } from './queries.ts';
-import { getMoneyAccount, getWalletSummary } from './summary.ts';
+import { getMoneyAccount, getWalletSummary, withExecutor } from './summary.ts';
 
 // Money accounts (bank, cash, credit cards, payment-processor balances). A money account is
 // one ledger account of the chart with its wallet details (decision 0022): created, renamed,
@@ -125,17 +125,22 @@ export const createMoneyAccount = (ctx: AppContext, member: MemberContext, input
         !(await moneyAccountHasActivity(trx, organizationId, current.id));
       if (!current || untouched) await setDefaultDepositAccount(trx, organizationId, id);
     }
-    const account = await getMoneyAccount(ctx, member, id, trx);
+    const account = await getMoneyAccount(withExecutor(ctx, trx), member, { id });
     await recordMemberAudit(trx, member, 'money_account.created', ['money_account', id], { after: account });
     return account;
   });
 
-export const updateMoneyAccount = (ctx: AppContext, member: MemberContext, id: string, input: UpdateInput) =>
+export const updateMoneyAccount = (
+  ctx: AppContext,
+  member: MemberContext,
+  input: UpdateInput & { id: string },
+) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
+    const { id } = input;
     const row = await selectMoneyAccount(trx, organizationId, id, { forUpdate: true });
     if (!row) throw notFound('Money account not found.');
-    const before = await getMoneyAccount(ctx, member, id, trx);
+    const before = await getMoneyAccount(withExecutor(ctx, trx), member, { id });
     if (input.archived === true && !row.archived_at) {
       if (before.balance !== 0) {
         throw conflict(
@@ -206,7 +211,7 @@ export const updateMoneyAccount = (ctx: AppContext, member: MemberContext, id: s
         { moneyAccount: true },
       );
     }
-    const after = await getMoneyAccount(ctx, member, id, trx);
+    const after = await getMoneyAccount(withExecutor(ctx, trx), member, { id });
     if (openingChanged) {
       await recordMemberAudit(trx, member, 'money_account.opening_changed', ['money_account', id], {
         before: { openingBalance: before.openingBalance, openingDate: before.openingDate },
@@ -235,12 +240,12 @@ export const updateMoneyAccount = (ctx: AppContext, member: MemberContext, id: s
  * transfers, reconciliations, imports or postings (an opening balance is a posting). One with
  * activity is archived instead.
  */
-export const deleteMoneyAccount = (ctx: AppContext, member: MemberContext, id: string) =>
+export const deleteMoneyAccount = (ctx: AppContext, member: MemberContext, { id }: { id: string }) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
     const row = await selectMoneyAccount(trx, organizationId, id, { forUpdate: true });
     if (!row) throw notFound('Money account not found.');
-    const before = await getMoneyAccount(ctx, member, id, trx);
+    const before = await getMoneyAccount(withExecutor(ctx, trx), member, { id });
     if (row.opening_entry_id || (await moneyAccountHasActivity(trx, organizationId, id))) {
       throw conflict(
         'account_has_activity',
@@ -269,7 +274,11 @@ export const deleteMoneyAccount = (ctx: AppContext, member: MemberContext, id: s
   });
 
 /** Makes a bank, cash or payment-processor account the company's deposit account. */
-export const setDepositAccount = (ctx: AppContext, member: MemberContext, moneyAccountId: string) =>
+export const setDepositAccount = (
+  ctx: AppContext,
+  member: MemberContext,
+  { moneyAccountId }: { moneyAccountId: string },
+) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId } = member;
     const row = await selectMoneyAccount(trx, organizationId, moneyAccountId, { forUpdate: true });
@@ -282,7 +291,7 @@ export const setDepositAccount = (ctx: AppContext, member: MemberContext, moneyA
         'invalid_deposit_account',
         `${row.name} is a ${MONEY_ACCOUNT_KIND_LABELS[row.kind].toLowerCase()}; choose a bank, cash or processor account.`,
       );
-    const before = await getWalletSummary({ ...ctx, database: { ...ctx.database, db: trx } }, member);
+    const before = await getWalletSummary(withExecutor(ctx, trx), member);
     await setDefaultDepositAccount(trx, organizationId, moneyAccountId);
     await recordMemberAudit(
       trx,
@@ -294,5 +303,5 @@ export const setDepositAccount = (ctx: AppContext, member: MemberContext, moneyA
         after: { defaultDepositAccountId: moneyAccountId },
       },
     );
-    return getWalletSummary({ ...ctx, database: { ...ctx.database, db: trx } }, member);
+    return getWalletSummary(withExecutor(ctx, trx), member);
   });

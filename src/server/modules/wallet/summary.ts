@@ -62,6 +62,12 @@ const toMoneyAccount = (
 
 const todayOf = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
 
+/** The context with its database replaced by `db`, e.g. the transaction a service is in. */
+export const withExecutor = (ctx: AppContext, db: Executor): AppContext => ({
+  ...ctx,
+  database: { ...ctx.database, db },
+});
+
 /**
  * The money accounts with their ledger balances at the end of `asOf` (today by default): each
  * in its own currency and in the base currency (the book value), the cash total (bank, cash
@@ -70,7 +76,7 @@ const todayOf = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
 export const getWalletSummary = async (
   ctx: AppContext,
   member: MemberContext,
-  asOf: string = todayOf(ctx),
+  { asOf = todayOf(ctx) }: { asOf?: string } = {},
 ): Promise<WalletSummary> => {
   const db = ctx.database.db;
   const base = await baseCurrencyOf(db, member.organizationId);
@@ -104,13 +110,8 @@ export const getWalletSummary = async (
   };
 };
 
-export const getMoneyAccount = async (
-  ctx: AppContext,
-  member: MemberContext,
-  id: string,
-  db: Executor = ctx.database.db,
-) => {
-  const summary = await getWalletSummary({ ...ctx, database: { ...ctx.database, db } }, member);
+export const getMoneyAccount = async (ctx: AppContext, member: MemberContext, { id }: { id: string }) => {
+  const summary = await getWalletSummary(ctx, member);
   const account = summary.accounts.find((a) => a.id === id);
   if (!account) throw notFound('Money account not found.');
   return account;
@@ -120,11 +121,11 @@ export const getMoneyAccount = async (
 export const balanceHistory = async (
   ctx: AppContext,
   member: MemberContext,
-  months: number,
-  today: string,
+  { months }: { months: number },
 ): Promise<BalanceHistory> => {
   const db = ctx.database.db;
-  const summary = await getWalletSummary(ctx, member, today);
+  const today = todayOf(ctx);
+  const summary = await getWalletSummary(ctx, member, { asOf: today });
   const from = addMonthsToMonthStart(monthStart(today), -(months - 1));
   const live = summary.accounts.filter((a) => !a.archived);
   const byLedger = new Map(live.map((a) => [a.ledgerAccountId, a]));
