@@ -215,12 +215,16 @@ describe('dates and status', () => {
   });
 
   it('puts balances in aging buckets by days past due', () => {
-    expect(agingBucket('2026-03-01', '2026-03-01')).toBe('current');
-    expect(agingBucket('2026-03-01', '2026-03-02')).toBe('days1to30');
-    expect(agingBucket('2026-03-01', '2026-03-31')).toBe('days1to30');
-    expect(agingBucket('2026-03-01', '2026-04-01')).toBe('days31to60');
-    expect(agingBucket('2026-03-01', '2026-05-30')).toBe('days61to90');
-    expect(agingBucket('2026-03-01', '2026-05-31')).toBe('over90');
+    // A balance due on 2026-03-01, looked at on each date: the bucket it is in then.
+    const cases = [
+      ['2026-03-01', 'current'],
+      ['2026-03-02', 'days1to30'],
+      ['2026-03-31', 'days1to30'],
+      ['2026-04-01', 'days31to60'],
+      ['2026-05-30', 'days61to90'],
+      ['2026-05-31', 'over90'],
+    ] as const;
+    for (const [asOf, bucket] of cases) expect(agingBucket('2026-03-01', asOf)).toBe(bucket);
   });
 
   it('formats document numbers', () => {

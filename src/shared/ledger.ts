@@ -199,13 +199,15 @@ export type ManualEntryCreate = z.infer<typeof manualEntryCreateSchema>;
 
 export const draftUpdateSchema = journalEntryInputSchema.partial();
 
+/** The two sides of a journal line, or of a report row made from lines: debit and credit (minor units). */
+const lineSides = { debit: z.number(), credit: z.number() };
+
 export const journalLineSchema = z.object({
   lineNo: z.number(),
   accountId: z.string(),
   accountCode: z.string(),
   accountName: z.string(),
-  debit: z.number(),
-  credit: z.number(),
+  ...lineSides,
   currency: z.string().nullable(),
   amount: z.number().nullable(),
   rate: z.string().nullable(),
@@ -321,8 +323,7 @@ export const trialBalanceSchema = z.object({
     z.object({
       ...accountRef,
       openingBalance: z.number(),
-      debit: z.number(),
-      credit: z.number(),
+      ...lineSides,
       closingBalance: z.number(),
     }),
   ),
@@ -381,8 +382,7 @@ export const ledgerRowSchema = z.object({
   reference: z.string().nullable(),
   source: z.string(),
   description: z.string().nullable(),
-  debit: z.number(),
-  credit: z.number(),
+  ...lineSides,
   balance: z.number(),
 });
 
@@ -447,8 +447,7 @@ export const accountTransactionsSchema = z.object({
       source: z.string(),
       description: z.string().nullable(),
       split: z.string(),
-      debit: z.number(),
-      credit: z.number(),
+      ...lineSides,
     }),
   ),
 });
