@@ -14,6 +14,7 @@ import { Alert } from '../../components/ui/Card.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { invalidateAfter } from '../../lib/queryKeys.ts';
+import { useAction } from '../../lib/useAction.ts';
 import { ledgerPaths } from './ledgerApi.ts';
 import { errorText } from './parts.tsx';
 import { formatBytes } from '../../lib/format.ts';
@@ -48,8 +49,7 @@ export const EntryAttachments = ({ entry }: { entry: JournalEntry }) => {
   const queryClient = useQueryClient();
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const [confirmId, setConfirmId] = useState<string | null>(null);
   const attachments = entry.attachments ?? [];
   const base = `${ledgerPaths(company.id).entry(entry.id)}/attachments`;
@@ -62,31 +62,25 @@ export const EntryAttachments = ({ entry }: { entry: JournalEntry }) => {
       setError(ATTACHMENT_TOO_LARGE_TEXT);
       return;
     }
-    setBusy(true);
-    try {
-      await uploadFile(base, file);
-      await refresh();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-      if (inputRef.current) inputRef.current.value = '';
-    }
+    await run(
+      async () => {
+        await uploadFile(base, file);
+        await refresh();
+      },
+      { message: errorText },
+    );
+    if (inputRef.current) inputRef.current.value = '';
   };
 
-  const remove = async (id: string) => {
-    setError(null);
-    setBusy(true);
-    try {
-      await api.delete(`${base}/${id}`);
-      setConfirmId(null);
-      await refresh();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const remove = (id: string) =>
+    run(
+      async () => {
+        await api.delete(`${base}/${id}`);
+        setConfirmId(null);
+        await refresh();
+      },
+      { message: errorText },
+    );
 
   return (
     <section aria-labelledby={`${inputId}-title`} className="space-y-2">
