@@ -120,3 +120,23 @@ export const TableHead = ({ columns, className }: { columns: TableColumn[]; clas
     </tr>
   </thead>
 );
+
+/** A table's closing row (a total, a closing balance): its label heading `span` columns, then its cells. */
+export const TotalsFoot = ({
+  label,
+  span,
+  children,
+}: {
+  label: ReactNode;
+  span: number;
+  children: ReactNode;
+}) => (
+  <tfoot>
+    <tr className="bg-slate-50 font-semibold text-slate-900 dark:bg-slate-900/60 dark:text-white">
+      <RowTh colSpan={span} className="font-semibold">
+        {label}
+      </RowTh>
+      {children}
+    </tr>
+  </tfoot>
+);

@@ -4,7 +4,7 @@ import { documentOwnerOfEntry } from '../../../shared/ledger.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
-import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
+import { RowTh, Table, TableHead, Td, TotalsFoot } from '../../components/ui/Table.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { useJournalEntry } from './ledgerApi.ts';
 import { DebitCreditCells, SOURCE_LABELS, StatusBadge } from './parts.tsx';
@@ -78,14 +78,14 @@ export const EntrySummary = ({ entry, onOpen }: { entry: JournalEntry; onOpen: (
 export const EntryLines = ({ entry, currency }: { entry: JournalEntry; currency: string }) => (
   <div className="rounded-lg border border-slate-200 dark:border-slate-800">
     <Table caption={`Lines of ${entryTitle(entry).toLowerCase()}`} captionHidden>
-      <thead>
-        <tr>
-          <Th>Account</Th>
-          <Th>Description</Th>
-          <Th numeric>Debit</Th>
-          <Th numeric>Credit</Th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[
+          'Account',
+          'Description',
+          { label: 'Debit', numeric: true },
+          { label: 'Credit', numeric: true },
+        ]}
+      />
       <tbody>
         {entry.lines.map((l) => (
           <tr key={l.lineNo}>
@@ -98,19 +98,14 @@ export const EntryLines = ({ entry, currency }: { entry: JournalEntry; currency:
           </tr>
         ))}
       </tbody>
-      <tfoot>
-        <tr className="font-semibold text-slate-900 dark:text-white">
-          <RowTh colSpan={2} className="font-semibold">
-            Total
-          </RowTh>
-          <Td numeric>
-            <Money minor={entry.lines.reduce((s, l) => s + l.debit, 0)} currency={currency} />
-          </Td>
-          <Td numeric>
-            <Money minor={entry.lines.reduce((s, l) => s + l.credit, 0)} currency={currency} />
-          </Td>
-        </tr>
-      </tfoot>
+      <TotalsFoot label="Total" span={2}>
+        <Td numeric>
+          <Money minor={entry.lines.reduce((s, l) => s + l.debit, 0)} currency={currency} />
+        </Td>
+        <Td numeric>
+          <Money minor={entry.lines.reduce((s, l) => s + l.credit, 0)} currency={currency} />
+        </Td>
+      </TotalsFoot>
     </Table>
   </div>
 );

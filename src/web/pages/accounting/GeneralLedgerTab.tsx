@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Money } from '../../components/money/Money.tsx';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
-import { RowTh, Table, TableHead, Td } from '../../components/ui/Table.tsx';
+import { RowTh, Table, TableHead, Td, TotalsFoot } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { AccountPicker } from './AccountPicker.tsx';
 import { formatDate } from '../../lib/format.ts';
@@ -202,16 +202,11 @@ export const GeneralLedgerView = ({
                   )}
                 </tbody>
                 {!data.nextCursor ? (
-                  <tfoot>
-                    <tr className="bg-slate-50 font-semibold text-slate-900 dark:bg-slate-900/60 dark:text-white">
-                      <RowTh colSpan={6} className="font-semibold">
-                        Closing balance, {formatDate(to)}
-                      </RowTh>
-                      <Td numeric>
-                        <Money minor={data.closingBalance} currency={currency} />
-                      </Td>
-                    </tr>
-                  </tfoot>
+                  <TotalsFoot label={`Closing balance, ${formatDate(to)}`} span={6}>
+                    <Td numeric>
+                      <Money minor={data.closingBalance} currency={currency} />
+                    </Td>
+                  </TotalsFoot>
                 ) : null}
               </Table>
               <Pager label="General ledger" pages={pages} nextCursor={data.nextCursor} />

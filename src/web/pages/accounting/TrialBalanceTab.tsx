@@ -2,7 +2,7 @@ import { CheckCircle2, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { Money } from '../../components/money/Money.tsx';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
-import { RowTh, Table, TableHead, Td } from '../../components/ui/Table.tsx';
+import { Table, TableHead, Td, TotalsFoot } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { useTrialBalance } from './ledgerApi.ts';
@@ -107,30 +107,25 @@ export const TrialBalanceTab = ({
                 </tr>
               ))}
             </tbody>
-            <tfoot>
-              <tr className="bg-slate-50 font-semibold text-slate-900 dark:bg-slate-900/60 dark:text-white">
-                <RowTh colSpan={3} className="font-semibold">
-                  Total
-                </RowTh>
-                {withPeriod ? (
-                  <>
-                    <Td />
-                    <Td numeric>
-                      <Money minor={data.totals.debit} currency={currency} />
-                    </Td>
-                    <Td numeric>
-                      <Money minor={data.totals.credit} currency={currency} />
-                    </Td>
-                  </>
-                ) : null}
-                <Td numeric data-testid="tb-total-debit">
-                  <Money minor={data.totals.closingDebit} currency={currency} />
-                </Td>
-                <Td numeric data-testid="tb-total-credit">
-                  <Money minor={data.totals.closingCredit} currency={currency} />
-                </Td>
-              </tr>
-            </tfoot>
+            <TotalsFoot label="Total" span={3}>
+              {withPeriod ? (
+                <>
+                  <Td />
+                  <Td numeric>
+                    <Money minor={data.totals.debit} currency={currency} />
+                  </Td>
+                  <Td numeric>
+                    <Money minor={data.totals.credit} currency={currency} />
+                  </Td>
+                </>
+              ) : null}
+              <Td numeric data-testid="tb-total-debit">
+                <Money minor={data.totals.closingDebit} currency={currency} />
+              </Td>
+              <Td numeric data-testid="tb-total-credit">
+                <Money minor={data.totals.closingCredit} currency={currency} />
+              </Td>
+            </TotalsFoot>
           </Table>
         )}
       </QueryView>

@@ -7,7 +7,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { buttonClasses } from '../../components/ui/Button.tsx';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
-import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
+import { RowTh, Table, TableHead, Td } from '../../components/ui/Table.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDate, formatMonth, formatMonthYear } from '../../lib/format.ts';
@@ -161,13 +161,13 @@ const DashboardPage = () => {
                 </div>
                 <table className="sr-only">
                   <caption>Income and expenses by month, in {currency}</caption>
-                  <thead>
-                    <tr>
-                      <Th>Month</Th>
-                      <Th numeric>Income</Th>
-                      <Th numeric>Expenses</Th>
-                    </tr>
-                  </thead>
+                  <TableHead
+                    columns={[
+                      'Month',
+                      { label: 'Income', numeric: true },
+                      { label: 'Expenses', numeric: true },
+                    ]}
+                  />
                   <tbody>
                     {chartData.map((d) => (
                       <tr key={d.period}>
@@ -196,19 +196,13 @@ const DashboardPage = () => {
               caption="Income, expenses and net income this month and this fiscal year to date"
               captionHidden
             >
-              <thead>
-                <tr>
-                  <Th>
-                    <span className="sr-only">Figure</span>
-                  </Th>
-                  <Th numeric className="whitespace-nowrap">
-                    This month
-                  </Th>
-                  <Th numeric className="whitespace-nowrap">
-                    Year to date
-                  </Th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={[
+                  { label: <span className="sr-only">Figure</span> },
+                  { label: 'This month', numeric: true, className: 'whitespace-nowrap' },
+                  { label: 'Year to date', numeric: true, className: 'whitespace-nowrap' },
+                ]}
+              />
               <tbody>
                 {(
                   [
