@@ -136,3 +136,10 @@ export const ErrorState = ({ message, onRetry }: { message: ReactNode; onRetry?:
     </div>
   </Alert>
 );
+
+/** ErrorState inside a card, set off from the card's edges. */
+export const CardError = ({ message, onRetry }: { message: ReactNode; onRetry?: () => void }) => (
+  <div className="p-4">
+    <ErrorState message={message} onRetry={onRetry} />
+  </div>
+);

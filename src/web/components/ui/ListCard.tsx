@@ -2,7 +2,7 @@ import { Plus, Search } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Spinner } from '../Spinner.tsx';
 import { Button, type ButtonProps } from './Button.tsx';
-import { Alert, Card, CardHeader, EmptyState, ErrorState } from './Card.tsx';
+import { Alert, Card, CardError, CardHeader, EmptyState } from './Card.tsx';
 import { Th } from './Table.tsx';
 
 // A list in a card, the way the list tabs show one (customers, items, tax rates, recurring
@@ -66,9 +66,7 @@ export const ListCard = ({
     {state.loading ? (
       <LoadingState label={state.loadingLabel ?? 'Loading...'} />
     ) : state.error ? (
-      <div className="p-4">
-        <ErrorState message={state.error} onRetry={state.onRetry} />
-      </div>
+      <CardError message={state.error} onRetry={state.onRetry} />
     ) : state.empty ? (
       <EmptyState title={state.emptyTitle} description={state.emptyDescription} action={state.emptyAction} />
     ) : (

@@ -5,7 +5,7 @@ import { ACCOUNT_TYPES, type AccountTypeName, type JournalEntry } from '../../..
 import { Spinner } from '../../components/Spinner.tsx';
 import { Money } from '../../components/money/Money.tsx';
 import { buttonClasses } from '../../components/ui/Button.tsx';
-import { Badge, ErrorState } from '../../components/ui/Card.tsx';
+import { Badge, CardError } from '../../components/ui/Card.tsx';
 import { RowTh, Td } from '../../components/ui/Table.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
@@ -50,11 +50,7 @@ export const LoadError = ({
   error: unknown;
   what: string;
   onRetry?: () => void;
-}) => (
-  <div className="p-4">
-    <ErrorState message={`Could not load ${what}. ${errorText(error, 'reload')}`} onRetry={onRetry} />
-  </div>
-);
+}) => <CardError message={`Could not load ${what}. ${errorText(error, 'reload')}`} onRetry={onRetry} />;
 
 export const Loading = ({ label }: { label: string }) => (
   <div className="flex min-h-40 items-center justify-center p-6">

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { INVOICE_STATUSES, type InvoiceStatus, STATUS_LABELS } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
-import { Alert, Card, EmptyState } from '../../components/ui/Card.tsx';
+import { Card, CardError, EmptyState } from '../../components/ui/Card.tsx';
 import { SearchField } from '../../components/ui/ListCard.tsx';
 import { SortTh, Table, Td } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
@@ -155,11 +155,7 @@ export const InvoiceList = ({ onOpen, onNew }: { onOpen: (id: string) => void; o
           </div>
         </div>
 
-        {list.error ? (
-          <div className="p-4">
-            <Alert>{list.error.message}</Alert>
-          </div>
-        ) : null}
+        {list.error ? <CardError message={list.error.message} /> : null}
         {list.isLoading ? (
           <div className="space-y-2 p-4" role="status" aria-busy="true" aria-label="Loading invoices">
             {[0, 1, 2, 3, 4].map((i) => (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { AGING_BUCKETS, AGING_LABELS } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
-import { Alert, Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
+import { Alert, Card, CardError, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { useAging, useTaxReport } from './invoicesApi.ts';
@@ -35,11 +35,7 @@ export const ReportsTab = () => {
             </div>
           }
         />
-        {aging.error ? (
-          <div className="p-4">
-            <Alert>{aging.error.message}</Alert>
-          </div>
-        ) : null}
+        {aging.error ? <CardError message={aging.error.message} /> : null}
         {!a ? (
           <p className="px-5 py-6 text-sm text-slate-500" role="status">
             Loading...

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Transaction, TransactionPage } from '../../../shared/transactions.ts';
 import { BUTTON_LINK, Button } from '../../components/ui/Button.tsx';
-import { Alert, Card, EmptyState, ErrorState } from '../../components/ui/Card.tsx';
+import { Alert, Card, CardError, EmptyState } from '../../components/ui/Card.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
@@ -124,9 +124,7 @@ const TransactionsPage = () => {
         {list.isLoading ? (
           <Skeleton />
         ) : list.isError ? (
-          <div className="p-4">
-            <ErrorState message={errorMessage(list.error)} onRetry={() => void list.refetch()} />
-          </div>
+          <CardError message={errorMessage(list.error)} onRetry={() => void list.refetch()} />
         ) : rows.length === 0 ? (
           hasAccounts ? (
             <EmptyState
