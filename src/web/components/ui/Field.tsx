@@ -30,6 +30,30 @@ type FieldShellProps = {
   children: ReactNode;
 };
 
+/** The error and the success message under a control: their colour and icon. */
+const MESSAGES = {
+  error: { tone: 'text-red-600 dark:text-red-400', Icon: XCircle },
+  success: { tone: 'text-emerald-600 dark:text-emerald-400', Icon: CheckCircle2 },
+} as const;
+
+const FieldMessage = ({
+  id,
+  kind,
+  children,
+}: {
+  id: string;
+  kind: keyof typeof MESSAGES;
+  children: ReactNode;
+}) => {
+  const { tone, Icon } = MESSAGES[kind];
+  return (
+    <p id={`${id}-${kind}`} className={`flex items-start gap-1 text-xs font-medium ${tone}`}>
+      <Icon className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+      {children}
+    </p>
+  );
+};
+
 export const FieldShell = ({ id, label, hint, error, success, children }: FieldShellProps) => (
   <div className="space-y-1.5">
     <label htmlFor={id} className="block text-sm font-medium text-slate-700 dark:text-slate-200">
@@ -37,21 +61,13 @@ export const FieldShell = ({ id, label, hint, error, success, children }: FieldS
     </label>
     {children}
     {error ? (
-      <p
-        id={`${id}-error`}
-        className="flex items-start gap-1 text-xs font-medium text-red-600 dark:text-red-400"
-      >
-        <XCircle className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+      <FieldMessage id={id} kind="error">
         {error}
-      </p>
+      </FieldMessage>
     ) : success ? (
-      <p
-        id={`${id}-success`}
-        className="flex items-start gap-1 text-xs font-medium text-emerald-600 dark:text-emerald-400"
-      >
-        <CheckCircle2 className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+      <FieldMessage id={id} kind="success">
         {success}
-      </p>
+      </FieldMessage>
     ) : hint ? (
       <p id={`${id}-hint`} className="text-xs text-slate-500 dark:text-slate-400">
         {hint}
