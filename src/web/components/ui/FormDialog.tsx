@@ -12,6 +12,9 @@ import { errorText } from '../../lib/api.ts';
 /** The message of what a form's action threw (lib/api.ts's errorText). */
 export const problemText = errorText;
 
+/** What a dialog that does one thing takes: closing it, and the message of what it did ("Imported 12 accounts."). */
+export type DoneDialogProps = { onClose: () => void; onDone: (message: string) => void };
+
 export type FormDialogProps = {
   title: string;
   description?: string;

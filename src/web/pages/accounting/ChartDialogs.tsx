@@ -10,7 +10,7 @@ import {
 } from '../../../shared/ledger.ts';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { FileField } from '../../components/ui/Form.tsx';
-import { FormDialog } from '../../components/ui/FormDialog.tsx';
+import { type DoneDialogProps, FormDialog } from '../../components/ui/FormDialog.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useFormFields } from '../../lib/useFormFields.ts';
 import { useCreateAccount, useImportAccounts, useUpdateAccount } from './ledgerApi.ts';
@@ -22,11 +22,7 @@ export const AccountDialog = ({
   account,
   onClose,
   onDone,
-}: {
-  account: Account | null;
-  onClose: () => void;
-  onDone: (message: string) => void;
-}) => {
+}: DoneDialogProps & { account: Account | null }) => {
   const create = useCreateAccount();
   const update = useUpdateAccount();
   const { values, set, bind } = useFormFields<{
@@ -107,13 +103,7 @@ export const AccountDialog = ({
   );
 };
 
-export const ImportDialog = ({
-  onClose,
-  onDone,
-}: {
-  onClose: () => void;
-  onDone: (message: string) => void;
-}) => {
+export const ImportDialog = ({ onClose, onDone }: DoneDialogProps) => {
   const importCsv = useImportAccounts();
   const [file, setFile] = useState<File | null>(null);
   const [problems, setProblems] = useState<string[]>([]);

@@ -3,18 +3,13 @@ import { CsvMappingStep } from './CsvMappingStep.tsx';
 import { ImportPreview } from './ImportPreview.tsx';
 import { DoneStep, FileStep, ImportErrors, ImportSteps, ImportingStep } from './ImportWizardSteps.tsx';
 import { useImportWizard } from './useImportWizard.ts';
+import type { DoneDialogProps } from '../../components/ui/FormDialog.tsx';
 
 // Statement import in four steps: file → column mapping (CSV only; remembered per account)
 // → preview with duplicates marked and rules applied → import with progress. A broken file
 // is refused whole, line by line, and nothing is imported.
 
-export const ImportWizard = ({
-  onClose,
-  onDone,
-}: {
-  onClose: () => void;
-  onDone: (message: string) => void;
-}) => {
+export const ImportWizard = ({ onClose, onDone }: DoneDialogProps) => {
   const w = useImportWizard({ onDone });
   const { step, setStep, sniff, mapping, setMapping, preview, account, live, assign, setAssign, busy } = w;
   const { error, lineErrors, uploaded, serverProgress, result, tryMapping, runPreview, commit } = w;

@@ -20,6 +20,7 @@ import {
 } from './api.ts';
 import { Skeleton } from './Controls.tsx';
 import { AmountRangeFields, CategoryField, MoneyAccountField } from './fields.tsx';
+import type { DoneDialogProps } from '../../components/ui/FormDialog.tsx';
 
 // Categorisation rules: conditions on description/payee text, amount range, direction and
 // account; actions set the category, payee and tax rate. Lower priority numbers run first.
@@ -45,13 +46,7 @@ const conditionsOf = (r: Rule, currency: string, accountName: (id: string) => st
   return parts.flatMap((p, i) => (i === 0 ? [p] : [' and ', p]));
 };
 
-export const RulesDialog = ({
-  onClose,
-  onApplied,
-}: {
-  onClose: () => void;
-  onApplied: (message: string) => void;
-}) => {
+export const RulesDialog = ({ onClose, onDone }: DoneDialogProps) => {
   const { company, can } = useCompany();
   const rules = useRules();
   const wallet = useWallet();
@@ -172,7 +167,7 @@ export const RulesDialog = ({
                 onClick={async () => {
                   try {
                     const r = await apply.mutateAsync({});
-                    onApplied(
+                    onDone(
                       `Rules categorised ${r.categorized} of ${r.checked} uncategorised transaction${r.checked === 1 ? '' : 's'}.`,
                     );
                     onClose();

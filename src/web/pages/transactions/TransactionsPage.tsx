@@ -189,7 +189,7 @@ const TransactionsPage = () => {
 
       {dialog === 'import' ? <ImportWizard onClose={close} onDone={succeeded} /> : null}
       {dialog === 'add' ? <AddTransactionDialog onClose={close} /> : null}
-      {dialog === 'rules' ? <RulesDialog onClose={close} onApplied={succeeded} /> : null}
+      {dialog === 'rules' ? <RulesDialog onClose={close} onDone={succeeded} /> : null}
       {dialog === 'reconcile' ? (
         <ReconcileStart
           onClose={close}
