@@ -17,6 +17,25 @@ export const systemAccountsOf = async (app: App, company: TestCompany) => {
   ) as Record<string, string>;
 };
 
+/** The body of POST /accounts for an operating expense account. */
+export const expenseAccountBody = (code: string, name: string) => ({
+  code,
+  name,
+  type: 'expense',
+  subtype: 'operating_expense',
+});
+
+/** The two lines of a simple entry: `debit` on one account, `credit` (the same unless given) on the other. */
+export const debitCreditLines = <Id extends string | undefined>(
+  debitAccountId: Id,
+  creditAccountId: Id,
+  debit: number,
+  credit = debit,
+) => [
+  { accountId: debitAccountId, debit },
+  { accountId: creditAccountId, credit },
+];
+
 /** The body of POST /journal-entries for a posted entry of two lines: `amount` debited to one account, credited to the other. */
 export const postedEntryBody = (
   date: string,
@@ -28,8 +47,5 @@ export const postedEntryBody = (
   date,
   memo,
   status: 'posted',
-  lines: [
-    { accountId: debitAccountId, debit: amount },
-    { accountId: creditAccountId, credit: amount },
-  ],
+  lines: debitCreditLines(debitAccountId, creditAccountId, amount),
 });

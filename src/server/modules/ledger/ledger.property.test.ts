@@ -9,6 +9,7 @@ import { closeFiscalYear, reopenFiscalYear } from './fiscal.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from './posting.ts';
 import { balanceSheet, cashFlow, incomeStatement, trialBalance } from './reports.ts';
 import { keptBalancesMismatch } from '../../testing/ledger-checks.ts';
+import { debitCreditLines } from '../../testing/ledger.ts';
 import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 
 // Any sequence of valid postings, reversals, closes and lock-date changes keeps the books
@@ -178,8 +179,18 @@ describe(`ledger properties (${testDatabaseKind()})`, () => {
               return null;
             }
           };
+          const base = { organizationId: org.id, source: 'manual' as const, actorUserId: 'prop' };
+          const post = (date: string, lines: PostingLineInput[]) =>
+            postJournalEntry(handle.db, { ...base, date, lines });
+          /** Runs a valid operation and counts it unless it was refused. */
+          const count = async (kind: keyof typeof done, run: () => Promise<unknown>) => {
+            const result = await attempt(run);
+            if (result) done[kind] += 1;
+            return result as { id: string } | null;
+          };
+          const fiscalYear = (change: typeof closeFiscalYear | typeof reopenFiscalYear, year: number) =>
+            change(handle.db, { organizationId: org.id, endDate: `${year}-12-31`, actorUserId: 'prop' });
           for (const o of ops) {
-            const base = { organizationId: org.id, source: 'manual' as const, actorUserId: 'prop' };
             switch (o.kind) {
               case 'post': {
                 const total = o.lines.debits.reduce((s, [, a]) => s + a, 0);
@@ -187,57 +198,29 @@ describe(`ledger properties (${testDatabaseKind()})`, () => {
                   ...o.lines.debits.map(([k, a]) => ({ accountId: acct(k), debit: a })),
                   { accountId: acct(o.lines.creditKey), credit: total },
                 ];
-                const entry = (await attempt(() =>
-                  postJournalEntry(handle.db, { ...base, date: o.date, lines }),
-                )) as { id: string } | null;
-                if (entry) {
-                  posted.push(entry.id);
-                  done.post += 1;
-                }
+                const entry = await count('post', () => post(o.date, lines));
+                if (entry) posted.push(entry.id);
                 break;
               }
               case 'reverse': {
                 if (posted.length === 0) break;
                 const id = posted[o.pick % posted.length]!;
-                const entry = (await attempt(() =>
+                const entry = await count('reverse', () =>
                   reverseJournalEntry(handle.db, {
                     organizationId: org.id,
                     entryId: id,
                     date: o.date,
                     actorUserId: 'prop',
                   }),
-                )) as { id: string } | null;
-                if (entry) {
-                  posted.push(entry.id);
-                  done.reverse += 1;
-                }
+                );
+                if (entry) posted.push(entry.id);
                 break;
               }
               case 'close':
-                if (
-                  await attempt(() =>
-                    closeFiscalYear(handle.db, {
-                      organizationId: org.id,
-                      endDate: `${o.year}-12-31`,
-                      actorUserId: 'prop',
-                    }),
-                  )
-                ) {
-                  done.close += 1;
-                }
+                await count('close', () => fiscalYear(closeFiscalYear, o.year));
                 break;
               case 'reopen':
-                if (
-                  await attempt(() =>
-                    reopenFiscalYear(handle.db, {
-                      organizationId: org.id,
-                      endDate: `${o.year}-12-31`,
-                      actorUserId: 'prop',
-                    }),
-                  )
-                ) {
-                  done.reopen += 1;
-                }
+                await count('reopen', () => fiscalYear(reopenFiscalYear, o.year));
                 break;
               case 'lock':
                 await updateLedgerSettings(handle.db, org.id, 'prop', { lockDate: o.date });
@@ -246,45 +229,21 @@ describe(`ledger properties (${testDatabaseKind()})`, () => {
               case 'unbalanced':
                 await expectRefused(
                   org.id,
-                  () =>
-                    postJournalEntry(handle.db, {
-                      ...base,
-                      date: o.date,
-                      lines: [
-                        { accountId: acct(0), debit: o.amount },
-                        { accountId: acct(4), credit: o.amount - 1 },
-                      ],
-                    }),
+                  () => post(o.date, debitCreditLines(acct(0), acct(4), o.amount, o.amount - 1)),
                   ['entry_unbalanced'],
                 );
                 break;
               case 'negative':
                 await expectRefused(
                   org.id,
-                  () =>
-                    postJournalEntry(handle.db, {
-                      ...base,
-                      date: o.date,
-                      lines: [
-                        { accountId: acct(0), debit: -o.amount },
-                        { accountId: acct(4), credit: -o.amount },
-                      ],
-                    }),
+                  () => post(o.date, debitCreditLines(acct(0), acct(4), -o.amount)),
                   ['negative_amount'],
                 );
                 break;
               case 'crossCompany':
                 await expectRefused(
                   org.id,
-                  () =>
-                    postJournalEntry(handle.db, {
-                      ...base,
-                      date: o.date,
-                      lines: [
-                        { accountId: acct(0), debit: o.amount },
-                        { accountId: other.accounts.sales!, credit: o.amount },
-                      ],
-                    }),
+                  () => post(o.date, debitCreditLines(acct(0), other.accounts.sales!, o.amount)),
                   ['account_not_found'],
                 );
                 break;
@@ -292,15 +251,7 @@ describe(`ledger properties (${testDatabaseKind()})`, () => {
                 if (!lockDate) break;
                 await expectRefused(
                   org.id,
-                  () =>
-                    postJournalEntry(handle.db, {
-                      ...base,
-                      date: lockDate!,
-                      lines: [
-                        { accountId: acct(0), debit: o.amount },
-                        { accountId: acct(4), credit: o.amount },
-                      ],
-                    }),
+                  () => post(lockDate!, debitCreditLines(acct(0), acct(4), o.amount)),
                   ['period_locked'],
                 );
                 break;

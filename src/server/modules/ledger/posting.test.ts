@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.ts';
+import type { Executor } from '../../db/transaction.ts';
 import { testDatabaseKind } from '../../testing/db.ts';
 import { setUpTestDatabase } from '../../testing/per-file-app.ts';
 import { archiveAccountForTest, keptBalancesMismatch } from '../../testing/ledger-checks.ts';
@@ -13,8 +14,9 @@ import {
   postDraftEntry,
   updateDraftEntry,
 } from './drafts.ts';
-import { postJournalEntry, reverseJournalEntry } from './posting.ts';
+import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from './posting.ts';
 import { createTestCompanyInDatabase } from '../../testing/companies.ts';
+import { debitCreditLines } from '../../testing/ledger.ts';
 
 const handle = setUpTestDatabase();
 
@@ -27,10 +29,7 @@ const postSale = (org: TestOrganization, date: string, amount: number) =>
     date,
     source: 'manual',
     actorUserId: 'u1',
-    lines: [
-      { accountId: org.accounts.bank!, debit: amount },
-      { accountId: org.accounts.sales!, credit: amount },
-    ],
+    lines: debitCreditLines(org.accounts.bank!, org.accounts.sales!, amount),
   });
 
 const expectAppError = async (promise: Promise<unknown>, code: string) => {
@@ -43,14 +42,27 @@ const expectAppError = async (promise: Promise<unknown>, code: string) => {
   return error as AppError;
 };
 
-const countLines = async (organizationId: string) => {
+const countRows = async (table: 'journal_lines' | 'account_period_balances', organizationId: string) => {
   const row = await handle.db
-    .selectFrom('journal_lines')
+    .selectFrom(table)
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('organization_id', '=', organizationId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 };
+
+/** The debit and credit of an account's first row in a table of lines or of kept balances. */
+const firstDebitCredit = (
+  table: 'journal_lines' | 'account_period_balances',
+  organizationId: string,
+  accountId: string,
+) =>
+  handle.db
+    .selectFrom(table)
+    .select(['debit', 'credit'])
+    .where('organization_id', '=', organizationId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
 
 describe(`posting (${testDatabaseKind()})`, () => {
   it('posts a balanced entry with gap-free numbers, lines and kept balances', async () => {
@@ -60,10 +72,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
       ...base,
       date: '2026-03-05',
       memo: 'Sale',
-      lines: [
-        { accountId: org.accounts.bank!, debit: 10_000 },
-        { accountId: org.accounts.sales!, credit: 10_000 },
-      ],
+      lines: debitCreditLines(org.accounts.bank!, org.accounts.sales!, 10_000),
     });
     const e2 = await postJournalEntry(handle.db, {
       ...base,
@@ -94,73 +103,26 @@ describe(`posting (${testDatabaseKind()})`, () => {
     const base = { organizationId: org.id, source: 'manual' as const, actorUserId: 'u1', date: '2026-01-10' };
     const bank = org.accounts.bank!;
     const sales = org.accounts.sales!;
-    await expectAppError(
-      postJournalEntry(handle.db, {
-        ...base,
-        lines: [
-          { accountId: bank, debit: 100 },
-          { accountId: sales, credit: 99 },
-        ],
-      }),
-      'entry_unbalanced',
-    );
-    await expectAppError(
-      postJournalEntry(handle.db, {
-        ...base,
-        lines: [
-          { accountId: bank, debit: -100 },
-          { accountId: sales, credit: -100 },
-        ],
-      }),
-      'negative_amount',
-    );
-    await expectAppError(
-      postJournalEntry(handle.db, {
-        ...base,
-        lines: [
+    const refusals: [code: string, lines: PostingLineInput[], date?: string][] = [
+      ['entry_unbalanced', debitCreditLines(bank, sales, 100, 99)],
+      ['negative_amount', debitCreditLines(bank, sales, -100)],
+      [
+        'invalid_line',
+        [
           { accountId: bank, debit: 100, credit: 100 },
           { accountId: sales, credit: 0 },
         ],
-      }),
-      'invalid_line',
-    );
-    await expectAppError(
-      postJournalEntry(handle.db, {
-        ...base,
-        lines: [
-          { accountId: bank, debit: 1.5 },
-          { accountId: sales, credit: 1.5 },
-        ],
-      }),
-      'invalid_line',
-    );
-    await expectAppError(
-      postJournalEntry(handle.db, { ...base, lines: [{ accountId: bank, debit: 100 }] }),
-      'entry_too_few_lines',
-    );
-    await expectAppError(
-      postJournalEntry(handle.db, {
-        ...base,
-        lines: [
-          { accountId: bank, debit: 100 },
-          { accountId: other.accounts.sales!, credit: 100 },
-        ],
-      }),
-      'account_not_found',
-    );
-    await expectAppError(
-      postJournalEntry(handle.db, {
-        ...base,
-        date: '2026-02-30',
-        lines: [
-          { accountId: bank, debit: 1 },
-          { accountId: sales, credit: 1 },
-        ],
-      }),
-      'invalid_date',
-    );
-    expect(await countLines(org.id)).toBe(0);
-    expect(await countLines(other.id)).toBe(0);
+      ],
+      ['invalid_line', debitCreditLines(bank, sales, 1.5)],
+      ['entry_too_few_lines', [{ accountId: bank, debit: 100 }]],
+      ['account_not_found', debitCreditLines(bank, other.accounts.sales!, 100)],
+      ['invalid_date', debitCreditLines(bank, sales, 1), '2026-02-30'],
+    ];
+    for (const [code, lines, date] of refusals) {
+      await expectAppError(postJournalEntry(handle.db, { ...base, date: date ?? base.date, lines }), code);
+    }
+    expect(await countRows('journal_lines', org.id)).toBe(0);
+    expect(await countRows('journal_lines', other.id)).toBe(0);
     const settings = await handle.db
       .selectFrom('ledger_settings')
       .select('next_entry_number')
@@ -171,41 +133,13 @@ describe(`posting (${testDatabaseKind()})`, () => {
 
   it('refuses postings on or before the lock date and on archived accounts', async () => {
     const org = await createTestCompanyInDatabase(handle.db);
-    const lines = [
-      { accountId: org.accounts.bank!, debit: 500 },
-      { accountId: org.accounts.sales!, credit: 500 },
-    ];
     await updateLedgerSettings(handle.db, org.id, 'u1', { lockDate: '2026-03-31' });
-    const err = await expectAppError(
-      postJournalEntry(handle.db, {
-        organizationId: org.id,
-        date: '2026-03-31',
-        source: 'manual',
-        actorUserId: 'u1',
-        lines,
-      }),
-      'period_locked',
-    );
+    const err = await expectAppError(postSale(org, '2026-03-31', 500), 'period_locked');
     expect(err.message).toContain('2026-03-31');
-    const ok = await postJournalEntry(handle.db, {
-      organizationId: org.id,
-      date: '2026-04-01',
-      source: 'manual',
-      actorUserId: 'u1',
-      lines,
-    });
+    const ok = await postSale(org, '2026-04-01', 500);
     expect(ok.number).toBe(1);
     await archiveAccountForTest(handle.db, org.id, org.accounts.sales!);
-    await expectAppError(
-      postJournalEntry(handle.db, {
-        organizationId: org.id,
-        date: '2026-04-02',
-        source: 'manual',
-        actorUserId: 'u1',
-        lines,
-      }),
-      'account_archived',
-    );
+    await expectAppError(postSale(org, '2026-04-02', 500), 'account_archived');
     const audit = await handle.db
       .selectFrom('audit_log')
       .select(['action', 'before', 'after'])
@@ -233,13 +167,10 @@ describe(`posting (${testDatabaseKind()})`, () => {
       reverseJournalEntry(handle.db, { organizationId: org.id, entryId: entry.id, actorUserId: 'u1' }),
       'entry_already_reversed',
     );
-    const balances = await handle.db
-      .selectFrom('account_period_balances')
-      .select(['debit', 'credit'])
-      .where('organization_id', '=', org.id)
-      .where('account_id', '=', org.accounts.bank!)
-      .executeTakeFirstOrThrow();
-    expect(balances).toEqual({ debit: 700, credit: 700 });
+    expect(await firstDebitCredit('account_period_balances', org.id, org.accounts.bank!)).toEqual({
+      debit: 700,
+      credit: 700,
+    });
   });
 
   it('posts foreign-currency lines with amount and rate, checking the conversion', async () => {
@@ -274,10 +205,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
     await expectAppError(
       postJournalEntry(handle.db, {
         ...base,
-        lines: [
-          { accountId: eurBank.id, debit: 100 },
-          { accountId: org.accounts.sales!, credit: 100 },
-        ],
+        lines: debitCreditLines(eurBank.id, org.accounts.sales!, 100),
       }),
       'currency_mismatch',
     );
@@ -289,10 +217,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
       organizationId: org.id,
       date: '2026-07-01',
       memo: 'Draft',
-      lines: [
-        { accountId: org.accounts.bank!, debit: 100 },
-        { accountId: org.accounts.sales!, credit: 90 },
-      ],
+      lines: debitCreditLines(org.accounts.bank!, org.accounts.sales!, 100, 90),
       actorUserId: 'u1',
     });
     expect(draft.status).toBe('draft');
@@ -310,10 +235,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
       organizationId: org.id,
       entryId: draft.id,
       actorUserId: 'u1',
-      lines: [
-        { accountId: org.accounts.bank!, debit: 100 },
-        { accountId: org.accounts.sales!, credit: 100 },
-      ],
+      lines: debitCreditLines(org.accounts.bank!, org.accounts.sales!, 100),
     });
     expect(edited.lines[1]!.credit).toBe(100);
     await updateLedgerSettings(handle.db, org.id, 'admin', { approvalRequired: true });
@@ -324,7 +246,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
       canApprove: false,
     });
     expect(pending.status).toBe('pending_approval');
-    expect(await countLines(org.id)).toBe(0);
+    expect(await countRows('journal_lines', org.id)).toBe(0);
     const approved = await approveEntry(handle.db, {
       organizationId: org.id,
       entryId: draft.id,
@@ -365,14 +287,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
   it('closes a fiscal year into retained earnings and reopens it', async () => {
     const org = await createTestCompanyInDatabase(handle.db);
     const base = { organizationId: org.id, source: 'manual' as const, actorUserId: 'u1' };
-    await postJournalEntry(handle.db, {
-      ...base,
-      date: '2025-05-01',
-      lines: [
-        { accountId: org.accounts.bank!, debit: 1000 },
-        { accountId: org.accounts.sales!, credit: 1000 },
-      ],
-    });
+    await postSale(org, '2025-05-01', 1000);
     await postJournalEntry(handle.db, {
       ...base,
       date: '2025-06-01',
@@ -391,37 +306,17 @@ describe(`posting (${testDatabaseKind()})`, () => {
       actorUserId: 'u1',
     });
     expect(closed.closeEntryId).not.toBeNull();
-    const re = await handle.db
-      .selectFrom('journal_lines')
-      .select(['debit', 'credit'])
-      .where('organization_id', '=', org.id)
-      .where('account_id', '=', org.accounts.retained_earnings!)
-      .executeTakeFirstOrThrow();
-    expect(re).toEqual({ debit: 0, credit: 700 });
-    await expectAppError(
-      postJournalEntry(handle.db, {
-        ...base,
-        date: '2025-07-01',
-        lines: [
-          { accountId: org.accounts.bank!, debit: 1 },
-          { accountId: org.accounts.sales!, credit: 1 },
-        ],
-      }),
-      'fiscal_year_closed',
-    );
+    expect(await firstDebitCredit('journal_lines', org.id, org.accounts.retained_earnings!)).toEqual({
+      debit: 0,
+      credit: 700,
+    });
+    await expectAppError(postSale(org, '2025-07-01', 1), 'fiscal_year_closed');
     await expectAppError(
       closeFiscalYear(handle.db, { organizationId: org.id, endDate: '2025-12-31', actorUserId: 'u1' }),
       'fiscal_year_already_closed',
     );
     await reopenFiscalYear(handle.db, { organizationId: org.id, endDate: '2025-12-31', actorUserId: 'u1' });
-    await postJournalEntry(handle.db, {
-      ...base,
-      date: '2025-07-01',
-      lines: [
-        { accountId: org.accounts.bank!, debit: 1 },
-        { accountId: org.accounts.sales!, credit: 1 },
-      ],
-    });
+    await postSale(org, '2025-07-01', 1);
     expect(await keptBalancesMismatch(handle.db, org.id)).toEqual([]);
   });
 
@@ -430,10 +325,7 @@ describe(`posting (${testDatabaseKind()})`, () => {
     const entry = await postOpeningBalances(handle.db, {
       organizationId: org.id,
       date: '2025-12-31',
-      lines: [
-        { accountId: org.accounts.bank!, debit: 50_000 },
-        { accountId: org.accounts.accounts_payable!, credit: 20_000 },
-      ],
+      lines: debitCreditLines(org.accounts.bank!, org.accounts.accounts_payable!, 50_000, 20_000),
       actorUserId: 'u1',
     });
     expect(entry.source).toBe('opening_balance');
@@ -455,11 +347,13 @@ describe('concurrency', () => {
         date: '2026-10-05',
         source: 'manual',
         actorUserId: 'u1',
-        lines: [
-          { accountId: org.accounts.bank!, debit: 100 + i },
-          // every fourth one is unbalanced and must leave no number behind
-          { accountId: org.accounts.sales!, credit: i % 4 === 3 ? 99 + i : 100 + i },
-        ],
+        // every fourth one is unbalanced and must leave no number behind
+        lines: debitCreditLines(
+          org.accounts.bank!,
+          org.accounts.sales!,
+          100 + i,
+          i % 4 === 3 ? 99 + i : 100 + i,
+        ),
       }),
     );
     const results = await Promise.allSettled(attempts);
@@ -472,17 +366,7 @@ describe('concurrency', () => {
 
   it('a lock-date change racing postings leaves nothing posted inside the locked period', async () => {
     const org = await createTestCompanyInDatabase(handle.db);
-    const post = (date: string) =>
-      postJournalEntry(handle.db, {
-        organizationId: org.id,
-        date,
-        source: 'manual',
-        actorUserId: 'u1',
-        lines: [
-          { accountId: org.accounts.bank!, debit: 1 },
-          { accountId: org.accounts.sales!, credit: 1 },
-        ],
-      });
+    const post = (date: string) => postSale(org, date, 1);
     const racing = [
       ...Array.from({ length: 10 }, () => post('2026-01-15')),
       updateLedgerSettings(handle.db, org.id, 'u1', { lockDate: '2026-01-31' }),
@@ -508,30 +392,55 @@ describe('concurrency', () => {
   });
 });
 
+// Rows written straight into the journal tables, past the posting functions: the database's
+// own guards must stop what is wrong.
+type RawEntry = { id: string; number: number; date: string };
+
+const insertRawEntry = (db: Executor, organizationId: string, entry: RawEntry) =>
+  sql`insert into journal_entries (organization_id, id, number, date, source, status)
+      values (${organizationId}, ${entry.id}, ${entry.number}, ${entry.date}, 'manual', 'posted')`.execute(
+    db,
+  );
+
+/** Two lines from `lineNo` on: `debit` on the first account, `credit` on the second. */
+const insertRawLines = (
+  db: Executor,
+  organizationId: string,
+  entry: RawEntry,
+  lineNo: number,
+  [debitAccountId, debit]: [string, number],
+  [creditAccountId, credit]: [string, number],
+) =>
+  sql`insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, debit, credit)
+      values (${organizationId}, ${entry.id}, ${lineNo}, ${debitAccountId}, ${entry.date}, ${entry.number}, ${debit}, 0),
+             (${organizationId}, ${entry.id}, ${lineNo + 1}, ${creditAccountId}, ${entry.date}, ${entry.number}, 0, ${credit})`.execute(
+    db,
+  );
+
 describe(`database guards (${testDatabaseKind()})`, () => {
   it('rejects a direct UPDATE or DELETE of a posted line or entry', async () => {
     const org = await createTestCompanyInDatabase(handle.db);
     const entry = await postSale(org, '2026-08-01', 100);
-    await expect(
-      sql`update journal_lines set debit = 999 where organization_id = ${org.id} and entry_id = ${entry.id}`.execute(
-        handle.db,
-      ),
-    ).rejects.toThrow(/cannot be changed/);
-    await expect(
-      sql`delete from journal_lines where organization_id = ${org.id} and entry_id = ${entry.id}`.execute(
-        handle.db,
-      ),
-    ).rejects.toThrow(/cannot be changed/);
-    await expect(
-      sql`update journal_entries set memo = 'x' where organization_id = ${org.id} and id = ${entry.id}`.execute(
-        handle.db,
-      ),
-    ).rejects.toThrow(/cannot be changed/);
-    await expect(
-      sql`delete from journal_entries where organization_id = ${org.id} and id = ${entry.id}`.execute(
-        handle.db,
-      ),
-    ).rejects.toThrow(/cannot be deleted/);
+    const refused = [
+      [
+        sql`update journal_lines set debit = 999 where organization_id = ${org.id} and entry_id = ${entry.id}`,
+        /cannot be changed/,
+      ],
+      [
+        sql`delete from journal_lines where organization_id = ${org.id} and entry_id = ${entry.id}`,
+        /cannot be changed/,
+      ],
+      [
+        sql`update journal_entries set memo = 'x' where organization_id = ${org.id} and id = ${entry.id}`,
+        /cannot be changed/,
+      ],
+      [
+        sql`delete from journal_entries where organization_id = ${org.id} and id = ${entry.id}`,
+        /cannot be deleted/,
+      ],
+    ] as const;
+    for (const [statement, message] of refused)
+      await expect(statement.execute(handle.db)).rejects.toThrow(message);
     const lines = await handle.db
       .selectFrom('journal_lines')
       .select('debit')
@@ -547,14 +456,15 @@ describe(`database guards (${testDatabaseKind()})`, () => {
         await sql`update ledger_settings set next_entry_number = next_entry_number + 1 where organization_id = ${org.id}`.execute(
           trx,
         );
-        const id = `raw-${date}-${debit}-${credit}`;
-        await sql`insert into journal_entries (organization_id, id, number, date, source, status) values (${org.id}, ${id}, 100, ${date}, 'manual', 'posted')`.execute(
+        const entry = { id: `raw-${date}-${debit}-${credit}`, number: 100, date };
+        await insertRawEntry(trx, org.id, entry);
+        await insertRawLines(
           trx,
-        );
-        await sql`insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, debit, credit)
-                  values (${org.id}, ${id}, 1, ${org.accounts.bank!}, ${date}, 100, ${debit}, 0),
-                         (${org.id}, ${id}, 2, ${org.accounts.sales!}, ${date}, 100, 0, ${credit})`.execute(
-          trx,
+          org.id,
+          entry,
+          1,
+          [org.accounts.bank!, debit],
+          [org.accounts.sales!, credit],
         );
       });
     await expect(insert('2026-09-01', 100, 99)).rejects.toThrow(/unbalanced/);
@@ -566,23 +476,21 @@ describe(`database guards (${testDatabaseKind()})`, () => {
       sql`insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, debit, credit)
           values (${org.id}, 'nope', 1, ${org.accounts.bank!}, '2026-10-01', 1, 100, 100)`.execute(handle.db),
     ).rejects.toThrow();
-    expect(await countLines(org.id)).toBe(0);
-    const balances = await handle.db
-      .selectFrom('account_period_balances')
-      .select('account_id')
-      .where('organization_id', '=', org.id)
-      .execute();
-    expect(balances).toEqual([]);
+    expect(await countRows('journal_lines', org.id)).toBe(0);
+    expect(await countRows('account_period_balances', org.id)).toBe(0);
   });
 
   it('refuses lines slipped into an entry posted in an earlier transaction', async () => {
     const org = await createTestCompanyInDatabase(handle.db);
     const entry = await postSale(org, '2026-08-01', 100);
     await expect(
-      sql`insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, debit, credit)
-          values (${org.id}, ${entry.id}, 3, ${org.accounts.bank!}, '2026-08-01', ${entry.number}, 50, 0),
-                 (${org.id}, ${entry.id}, 4, ${org.accounts.sales!}, '2026-08-01', ${entry.number}, 0, 50)`.execute(
+      insertRawLines(
         handle.db,
+        org.id,
+        { id: entry.id, number: entry.number!, date: '2026-08-01' },
+        3,
+        [org.accounts.bank!, 50],
+        [org.accounts.sales!, 50],
       ),
     ).rejects.toThrow(/posted in this transaction/);
   });
@@ -592,14 +500,9 @@ describe(`database guards (${testDatabaseKind()})`, () => {
     const other = await createTestCompanyInDatabase(handle.db);
     await expect(
       handle.db.transaction().execute(async (trx) => {
-        await sql`insert into journal_entries (organization_id, id, number, date, source, status) values (${org.id}, 'x-co', 1, '2026-10-01', 'manual', 'posted')`.execute(
-          trx,
-        );
-        await sql`insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, debit, credit)
-                  values (${org.id}, 'x-co', 1, ${other.accounts.bank!}, '2026-10-01', 1, 100, 0),
-                         (${org.id}, 'x-co', 2, ${org.accounts.sales!}, '2026-10-01', 1, 0, 100)`.execute(
-          trx,
-        );
+        const entry = { id: 'x-co', number: 1, date: '2026-10-01' };
+        await insertRawEntry(trx, org.id, entry);
+        await insertRawLines(trx, org.id, entry, 1, [other.accounts.bank!, 100], [org.accounts.sales!, 100]);
       }),
     ).rejects.toThrow(/foreign key/);
   });
