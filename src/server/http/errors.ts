@@ -1,10 +1,19 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { AppError, type ApiErrorBody } from '../../shared/errors.ts';
 import { databaseRefusal } from './input.ts';
 import { LEDGER_LIMIT_MESSAGE } from '../../shared/money.ts';
 
 // Every error leaves the API as `{ error: { code, message, details? } }`.
+
+/** That shape as a route documents it, e.g. `otherResponses: { 401: errorBody }`. */
+export const errorObject = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.unknown().optional(),
+});
+export const errorBody = z.object({ error: errorObject });
 
 const describeIssue = (issue: { instancePath?: string; message?: string }, where: string) => {
   const field = issue.instancePath?.replace(/^\//, '').replace(/\//g, '.') || where;

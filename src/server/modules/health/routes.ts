@@ -1,6 +1,5 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import { publicRoutePlugin } from '../../http/routes.ts';
 
 const healthy = z.object({
   healthy: z.literal(true),
@@ -21,36 +20,32 @@ const unhealthy = z.object({
   database: z.object({ ok: z.literal(false), kind: z.enum(['pglite', 'postgres']), latencyMs: z.number() }),
 });
 
-export const healthRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
-  async (app) => {
-    app.get(
-      '/health',
-      {
-        schema: {
-          tags: ['system'],
-          summary: 'Service and database health',
-          response: { 200: healthy, 503: unhealthy },
-        },
-        config: { rateLimit: false },
-      },
-      async (_request, reply) => {
-        const { app: cfg, version } = ctx.config;
-        const base = { environment: cfg.ENVIRONMENT, apiUrl: cfg.API_URL, plaidEnv: cfg.PLAID_ENV, version };
-        const ping = await ctx.database.ping();
-        if (ping.ok) {
-          return {
-            ...base,
-            healthy: true as const,
-            database: { ok: true as const, kind: ctx.database.kind, latencyMs: ping.latencyMs },
-          };
-        }
-        return reply.status(503).send({
+export const healthRoutes = publicRoutePlugin(['system'], (route) => {
+  route.get(
+    '/health',
+    {
+      summary: 'Service and database health',
+      response: healthy,
+      otherResponses: { 503: unhealthy },
+      config: { rateLimit: false },
+    },
+    async (ctx, _input, { reply }) => {
+      const { app: cfg, version } = ctx.config;
+      const base = { environment: cfg.ENVIRONMENT, apiUrl: cfg.API_URL, plaidEnv: cfg.PLAID_ENV, version };
+      const ping = await ctx.database.ping();
+      if (ping.ok) {
+        return {
           ...base,
-          healthy: false as const,
-          error: `Database did not answer: ${ping.error}`,
-          database: { ok: false as const, kind: ctx.database.kind, latencyMs: ping.latencyMs },
-        });
-      },
-    );
-  };
+          healthy: true as const,
+          database: { ok: true as const, kind: ctx.database.kind, latencyMs: ping.latencyMs },
+        };
+      }
+      return reply.status(503).send({
+        ...base,
+        healthy: false as const,
+        error: `Database did not answer: ${ping.error}`,
+        database: { ok: false as const, kind: ctx.database.kind, latencyMs: ping.latencyMs },
+      });
+    },
+  );
+});

@@ -1,16 +1,12 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { profilePatchSchema } from '../../../shared/auth/profile.ts';
-import { requireUser } from '../../auth/session.ts';
-import type { AppContext } from '../../context.ts';
+import { errorBody } from '../../http/errors.ts';
+import { userRoutePlugin } from '../../http/routes.ts';
 import { getOwnProfile, updateOwnProfile } from './service.ts';
 
 // The signed-in user's own profile. There is no route that takes a user id: the id always
-// comes from the session, so nobody can read or write another user's profile.
-
-const errorBody = z.object({
-  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
-});
+// comes from the session (userRoutes hands the handler the signed-in user), so nobody can read
+// or write another user's profile.
 
 const channels = z.object({
   transactions: z.boolean(),
@@ -50,37 +46,24 @@ export const userProfileSchema = z.object({
   }),
 });
 
-export const profileRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
-  async (app) => {
-    app.get(
-      '/me/profile',
-      {
-        schema: {
-          tags: ['accounts'],
-          summary: "The signed-in user's profile (created with defaults if missing)",
-          response: { 200: userProfileSchema, 401: errorBody },
-        },
-      },
-      async (request) => {
-        const user = await requireUser(ctx, request);
-        return getOwnProfile(ctx, user.id);
-      },
-    );
-
-    app.patch(
-      '/me/profile',
-      {
-        schema: {
-          tags: ['accounts'],
-          summary: "Change the signed-in user's profile and preferences",
-          body: profilePatchSchema,
-          response: { 200: userProfileSchema, 400: errorBody, 401: errorBody },
-        },
-      },
-      async (request) => {
-        const user = await requireUser(ctx, request);
-        return updateOwnProfile(ctx, user.id, request.body);
-      },
-    );
-  };
+export const profileRoutes = userRoutePlugin(['accounts'], (route) => {
+  route.get(
+    '/me/profile',
+    {
+      summary: "The signed-in user's profile (created with defaults if missing)",
+      response: userProfileSchema,
+      otherResponses: { 401: errorBody },
+    },
+    (c, user) => getOwnProfile(c, user.id),
+  );
+  route.patch(
+    '/me/profile',
+    {
+      summary: "Change the signed-in user's profile and preferences",
+      body: profilePatchSchema,
+      response: userProfileSchema,
+      otherResponses: { 400: errorBody, 401: errorBody },
+    },
+    (c, user, patch) => updateOwnProfile(c, user.id, patch),
+  );
+});

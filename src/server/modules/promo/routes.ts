@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors.ts';
-import { requireUser } from '../../auth/session.ts';
 import type { AppContext } from '../../context.ts';
+import { errorBody, errorObject } from '../../http/errors.ts';
 import { developmentOnly } from '../../http/request-security.ts';
+import { publicRoutes, userRoutes } from '../../http/routes.ts';
 import { mailboxEnabled } from '../mail/service.ts';
 import { PLAN_ACCESS, createPromoCode, redeemPromoCode, validatePromoCode } from './service.ts';
 
@@ -11,8 +12,7 @@ import { PLAN_ACCESS, createPromoCode, redeemPromoCode, validatePromoCode } from
 // exists) and rate-limited against guessing; redemption needs the user's session or
 // bearer token and answers `{ success, error? }`.
 
-const errorObject = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() });
-const errorBody = z.object({ error: errorObject });
+const tags = ['accounts'];
 const codeBody = z.object({ code: z.string().max(64) });
 
 const VALIDATE_LIMIT = { max: 30, timeWindow: '1 minute' };
@@ -20,23 +20,17 @@ const VALIDATE_LIMIT = { max: 30, timeWindow: '1 minute' };
 export const promoRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    app.post(
+    publicRoutes(app, ctx, tags).post(
       '/promo-codes/validate',
       {
-        schema: {
-          tags: ['accounts'],
-          summary: 'Check a promo code (no sign-in needed)',
-          body: codeBody,
-          response: {
-            200: z.object({
-              success: z.boolean(),
-              valid: z.boolean(),
-              data: z.object({ planAccess: z.string(), description: z.string().nullable() }).optional(),
-            }),
-            400: errorBody,
-            429: errorBody,
-          },
-        },
+        summary: 'Check a promo code (no sign-in needed)',
+        body: codeBody,
+        response: z.object({
+          success: z.boolean(),
+          valid: z.boolean(),
+          data: z.object({ planAccess: z.string(), description: z.string().nullable() }).optional(),
+        }),
+        otherResponses: { 400: errorBody, 429: errorBody },
         config: {
           rateLimit: {
             ...VALIDATE_LIMIT,
@@ -45,8 +39,8 @@ export const promoRoutes =
           },
         },
       },
-      async (request) => {
-        const result = await validatePromoCode(ctx, request.body.code);
+      async (c, { code }) => {
+        const result = await validatePromoCode(c, code);
         return result.valid
           ? {
               success: true,
@@ -57,27 +51,23 @@ export const promoRoutes =
       },
     );
 
-    app.post(
+    userRoutes(app, ctx, tags).post(
       '/promo-codes/redeem',
       {
-        schema: {
-          tags: ['accounts'],
-          summary: 'Redeem a promo code for the signed-in user',
-          body: codeBody,
-          response: {
-            200: z.object({ success: z.literal(true), planAccess: z.string() }),
-            // Refusals of the service carry success: false; a body that fails validation gets
-            // the API's standard error shape.
-            400: z.union([z.object({ success: z.literal(false), error: errorObject }), errorBody]),
-            401: errorBody,
-            409: z.object({ success: z.literal(false), error: errorObject }),
-          },
+        summary: 'Redeem a promo code for the signed-in user',
+        body: codeBody,
+        response: z.object({ success: z.literal(true), planAccess: z.string() }),
+        otherResponses: {
+          // Refusals of the service carry success: false; a body that fails validation gets
+          // the API's standard error shape.
+          400: z.union([z.object({ success: z.literal(false), error: errorObject }), errorBody]),
+          401: errorBody,
+          409: z.object({ success: z.literal(false), error: errorObject }),
         },
       },
-      async (request, reply) => {
-        const user = await requireUser(ctx, request);
+      async (c, user, { code }, { reply }) => {
         try {
-          const result = await redeemPromoCode(ctx, user.id, request.body.code);
+          const result = await redeemPromoCode(c, user.id, code);
           return { success: true as const, planAccess: result.planAccess };
         } catch (error) {
           if (error instanceof AppError && (error.status === 400 || error.status === 409)) {
@@ -95,29 +85,23 @@ export const promoRoutes =
     await app.register(async (plain) => {
       const dev = plain.withTypeProvider<ZodTypeProvider>();
       dev.addHook('onRequest', developmentOnly(mailboxEnabled, ctx));
-      dev.post(
+      publicRoutes(dev, ctx, ['development']).post(
         '/dev/promo-codes',
         {
-          schema: {
-            tags: ['development'],
-            summary: 'Create a promo code (development and test only)',
-            body: z.object({
-              code: z.string().max(64),
-              planAccess: z.enum(PLAN_ACCESS),
-              description: z.string().max(500).optional(),
-              maxRedemptions: z.number().int().min(1).optional(),
-            }),
-            response: {
-              201: z.object({ code: z.string(), planAccess: z.string() }),
-              400: errorBody,
-              404: errorBody,
-              409: errorBody,
-            },
-          },
+          summary: 'Create a promo code (development and test only)',
+          body: z.object({
+            code: z.string().max(64),
+            planAccess: z.enum(PLAN_ACCESS),
+            description: z.string().max(500).optional(),
+            maxRedemptions: z.number().int().min(1).optional(),
+          }),
+          response: z.object({ code: z.string(), planAccess: z.string() }),
+          status: 201,
+          otherResponses: { 400: errorBody, 404: errorBody, 409: errorBody },
         },
-        async (request, reply) => {
-          const row = await createPromoCode(ctx, request.body);
-          return reply.status(201).send({ code: row.code, planAccess: row.plan_access });
+        async (c, input) => {
+          const row = await createPromoCode(c, input);
+          return { code: row.code, planAccess: row.plan_access };
         },
       );
     });
