@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
+import { expect } from 'vitest';
+import type { Reconciliation } from '../../shared/transactions.ts';
 import type { Executor } from '../db/transaction.ts';
 
 // Assertions and fixtures shared by the wallet, transactions and import tests.
@@ -43,6 +45,17 @@ export const moneyAccountMismatches = async (db: Executor, organizationId: strin
     .filter((r) => r.fromTransactions !== r.fromLedger);
 };
 
+/** One ledger account's balance, debits minus credits over its posted lines (base currency). */
+export const ledgerAccountBalance = async (db: Executor, organizationId: string, accountId: string) => {
+  const rows = await db
+    .selectFrom('journal_lines')
+    .select(['debit', 'credit'])
+    .where('organization_id', '=', organizationId)
+    .where('account_id', '=', accountId)
+    .execute();
+  return rows.reduce((s, r) => s + Number(r.debit) - Number(r.credit), 0);
+};
+
 /** Debits minus credits over every posted line of the company: zero when the books balance. */
 export const trialBalanceDifference = async (db: Executor, organizationId: string) => {
   const result = await sql<{ diff: number }>`
@@ -63,4 +76,23 @@ export const countRows = async (
     db,
   );
   return Number(result.rows[0]?.n ?? 0);
+};
+
+/**
+ * Reconciles an account through the API as the reconciliation page does: starts at the
+ * statement's date and balance, ticks the lines and finishes; each step must succeed. Gives the
+ * finished reconciliation.
+ */
+export const reconcileTestLines = async (
+  client: { post: (url: string, body?: unknown) => Promise<{ status: number; body: any }> },
+  statement: { moneyAccountId: string; statementDate: string; statementBalance: number },
+  transactionIds: string[],
+): Promise<Reconciliation> => {
+  const rec = await client.post('/reconciliations', statement);
+  expect(rec.status, JSON.stringify(rec.body)).toBe(201);
+  const ticked = await client.post(`/reconciliations/${rec.body.id}/tick`, { transactionIds, ticked: true });
+  expect(ticked.status, JSON.stringify(ticked.body)).toBe(200);
+  const done = await client.post(`/reconciliations/${rec.body.id}/finish`);
+  expect(done.status, JSON.stringify(done.body)).toBe(200);
+  return done.body;
 };

@@ -7,6 +7,7 @@ import { expectRefusal } from '../../testing/api.ts';
 import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
 import { type InvoicingFixture, api, setUpInvoicing } from '../../testing/invoices.ts';
 import { addTestBankAccount } from '../../testing/money.ts';
+import { reconcileTestLines } from '../../testing/transactions.ts';
 import { assertNotReconciled } from './guard.ts';
 import {
   deleteBankTransactions,
@@ -65,6 +66,33 @@ const linesOf = async (moneyAccountId: string) => {
   return res.body.transactions as Transaction[];
 };
 
+/** Records a payment of the invoice into the bank account; it must be recorded. */
+const payInvoice = async (
+  invoiceId: string,
+  body: { date: string; amount: number; reference?: string; keepExcessAsCredit?: boolean },
+) => {
+  const paid = await client.post(`/invoices/${invoiceId}/payments`, { ...body, depositAccountId: fx.bankId });
+  expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+  return paid.body.paymentId as string;
+};
+
+/** Records a line typed by hand; it must be recorded. */
+const recordLine = async (moneyAccountId: string, date: string, description: string, amount: number) => {
+  const res = await client.post('/transactions', { moneyAccountId, date, description, amount });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as Transaction;
+};
+
+/** An open account of the chart of that type. */
+const chartAccount = (type: 'income' | 'expense') =>
+  t.database.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('organization_id', '=', company.id)
+    .where('type', '=', type)
+    .where('archived_at', 'is', null)
+    .executeTakeFirstOrThrow();
+
 const row = (id: string) =>
   t.database.db
     .selectFrom('bank_transactions')
@@ -76,14 +104,7 @@ const row = (id: string) =>
 describe('every cash movement is in the register', () => {
   it('writes a payment line with the payment’s entry, and a line that takes it back when removed', async () => {
     const inv = await sentInvoice();
-    const paid = await client.post(`/invoices/${inv.id}/payments`, {
-      date: '2026-03-05',
-      amount: 40_000,
-      depositAccountId: fx.bankId,
-      reference: 'WIRE-17',
-    });
-    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
-    const paymentId = paid.body.paymentId as string;
+    const paymentId = await payInvoice(inv.id, { date: '2026-03-05', amount: 40_000, reference: 'WIRE-17' });
     const payment = await t.database.db
       .selectFrom('invoice_payments')
       .selectAll()
@@ -124,13 +145,11 @@ describe('every cash movement is in the register', () => {
 
   it('writes an overpayment as one line in and its refund as one line out', async () => {
     const inv = await sentInvoice();
-    const paid = await client.post(`/invoices/${inv.id}/payments`, {
+    const paymentId = await payInvoice(inv.id, {
       date: '2026-03-08',
       amount: inv.total + 5_000,
-      depositAccountId: fx.bankId,
       keepExcessAsCredit: true,
     });
-    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     const refund = await client.post(`/invoices/${inv.id}/refunds`, {
       date: '2026-03-09',
       amount: 5_000,
@@ -139,7 +158,7 @@ describe('every cash movement is in the register', () => {
     });
     expect(refund.status, JSON.stringify(refund.body)).toBe(201);
     const lines = await linesOf(bank.id);
-    const moneyIn = lines.filter((l) => l.source?.id === paid.body.paymentId);
+    const moneyIn = lines.filter((l) => l.source?.id === paymentId);
     expect(moneyIn.map((l) => l.amount)).toEqual([inv.total + 5_000]);
     const out = lines.filter((l) => l.source?.kind === 'refund' && l.source.invoiceId === inv.id);
     expect(out).toHaveLength(1);
@@ -163,20 +182,9 @@ describe('every cash movement is in the register', () => {
 
   it('refuses to categorise, split, re-date or delete a payment line, but keeps notes', async () => {
     const inv = await sentInvoice();
-    const paid = await client.post(`/invoices/${inv.id}/payments`, {
-      date: '2026-03-06',
-      amount: 25_000,
-      depositAccountId: fx.bankId,
-    });
-    expect(paid.status).toBe(201);
-    const line = (await linesOf(bank.id)).find((l) => l.source?.id === paid.body.paymentId)!;
-    const income = await t.database.db
-      .selectFrom('accounts')
-      .select('id')
-      .where('organization_id', '=', company.id)
-      .where('type', '=', 'income')
-      .where('archived_at', 'is', null)
-      .executeTakeFirstOrThrow();
+    const paymentId = await payInvoice(inv.id, { date: '2026-03-06', amount: 25_000 });
+    const line = (await linesOf(bank.id)).find((l) => l.source?.id === paymentId)!;
+    const income = await chartAccount('income');
     const before = await row(line.id);
     for (const body of [
       { categoryAccountId: income.id },
@@ -210,27 +218,10 @@ describe('every cash movement is in the register', () => {
 describe('a completed reconciliation locks its lines', () => {
   it('refuses every change to a reconciled line with a 409 naming the statement date, until undone', async () => {
     // A line typed by hand, an invoice payment and a transfer, all before the statement date.
-    const expense = await t.database.db
-      .selectFrom('accounts')
-      .select('id')
-      .where('organization_id', '=', company.id)
-      .where('type', '=', 'expense')
-      .where('archived_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    const manual = await client.post('/transactions', {
-      moneyAccountId: bank.id,
-      date: '2026-03-10',
-      description: 'Office chairs',
-      amount: -12_000,
-    });
-    expect(manual.status, JSON.stringify(manual.body)).toBe(201);
+    const expense = await chartAccount('expense');
+    const manual = await recordLine(bank.id, '2026-03-10', 'Office chairs', -12_000);
     const inv = await sentInvoice();
-    const paid = await client.post(`/invoices/${inv.id}/payments`, {
-      date: '2026-03-11',
-      amount: 30_000,
-      depositAccountId: fx.bankId,
-    });
-    expect(paid.status).toBe(201);
+    const paymentId = await payInvoice(inv.id, { date: '2026-03-11', amount: 30_000 });
     const transfer = await client.post('/wallet/transfers', {
       fromAccountId: bank.id,
       toAccountId: savings.id,
@@ -240,37 +231,23 @@ describe('a completed reconciliation locks its lines', () => {
     expect(transfer.status, JSON.stringify(transfer.body)).toBe(201);
 
     // A line matched to an invoice (matching, issue 13 §4), to unmatch once reconciled.
-    const received = await client.post('/transactions', {
-      moneyAccountId: bank.id,
-      date: '2026-03-13',
-      description: 'Incoming wire',
-      amount: 10_000,
-    });
-    expect(received.status).toBe(201);
+    const received = await recordLine(bank.id, '2026-03-13', 'Incoming wire', 10_000);
     const inv2 = await sentInvoice();
-    const matched = await client.post(`/transactions/${received.body.id}/match`, {
+    const matched = await client.post(`/transactions/${received.id}/match`, {
       invoices: [{ invoiceId: inv2.id, amount: 10_000 }],
     });
     expect(matched.status, JSON.stringify(matched.body)).toBeLessThan(300);
 
     const lines = await linesOf(bank.id);
     const balance = lines.reduce((s, l) => s + l.amount, 0);
-    const rec = await client.post('/reconciliations', {
-      moneyAccountId: bank.id,
-      statementDate: '2026-03-15',
-      statementBalance: balance,
-    });
-    expect(rec.status, JSON.stringify(rec.body)).toBe(201);
-    const ticked = await client.post(`/reconciliations/${rec.body.id}/tick`, {
-      transactionIds: lines.map((l) => l.id),
-      ticked: true,
-    });
-    expect(ticked.status, JSON.stringify(ticked.body)).toBe(200);
-    const done = await client.post(`/reconciliations/${rec.body.id}/finish`);
-    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    await reconcileTestLines(
+      client,
+      { moneyAccountId: bank.id, statementDate: '2026-03-15', statementBalance: balance },
+      lines.map((l) => l.id),
+    );
 
-    const manualId = manual.body.id as string;
-    const paymentLine = lines.find((l) => l.source?.id === paid.body.paymentId)!;
+    const manualId = manual.id;
+    const paymentLine = lines.find((l) => l.source?.id === paymentId)!;
     const leg = lines.find((l) => l.transferId === transfer.body.id)!;
     const snapshot = await t.database.db
       .selectFrom('bank_transactions')
@@ -303,13 +280,13 @@ describe('a completed reconciliation locks its lines', () => {
       ],
       ['delete', client.delete(`/transactions/${manualId}`)],
       ['notes on the payment line', client.patch(`/transactions/${paymentLine.id}`, { notes: 'x' })],
-      ['reverse the payment', client.delete(`/invoices/${inv.id}/payments/${paid.body.paymentId}`)],
+      ['reverse the payment', client.delete(`/invoices/${inv.id}/payments/${paymentId}`)],
       ['delete the transfer', client.delete(`/wallet/transfers/${transfer.body.id}`)],
       [
         'match',
         client.post(`/transactions/${manualId}/match`, { invoices: [{ invoiceId: inv.id, amount: 1 }] }),
       ],
-      ['unmatch', client.delete(`/transactions/${received.body.id}/match`)],
+      ['unmatch', client.delete(`/transactions/${received.id}/match`)],
     ];
     for (const [what, pending] of refusals) {
       const res = await pending;
@@ -349,33 +326,24 @@ describe('a completed reconciliation locks its lines', () => {
     expect(undone.status, JSON.stringify(undone.body)).toBe(200);
     const edited = await client.patch(`/transactions/${manualId}`, { categoryAccountId: expense.id });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
-    const reversed = await client.delete(`/invoices/${inv.id}/payments/${paid.body.paymentId}`);
+    const reversed = await client.delete(`/invoices/${inv.id}/payments/${paymentId}`);
     expect(reversed.status, JSON.stringify(reversed.body)).toBe(200);
     expect((await client.delete(`/wallet/transfers/${transfer.body.id}`)).status).toBe(204);
   });
 
   it('the writers themselves refuse a reconciled line, whoever calls them', async () => {
-    const manual = await client.post('/transactions', {
-      moneyAccountId: savings.id,
-      date: '2026-03-02',
-      description: 'Interest',
-      amount: 700,
-    });
-    expect(manual.status).toBe(201);
-    const lines = await linesOf(savings.id);
-    const rec = await client.post('/reconciliations', {
-      moneyAccountId: savings.id,
-      statementDate: '2026-03-03',
-      statementBalance: lines.filter((l) => l.date <= '2026-03-03').reduce((s, l) => s + l.amount, 0),
-    });
-    expect(rec.status, JSON.stringify(rec.body)).toBe(201);
-    await client.post(`/reconciliations/${rec.body.id}/tick`, {
-      transactionIds: lines.filter((l) => l.date <= '2026-03-03').map((l) => l.id),
-      ticked: true,
-    });
-    const done = await client.post(`/reconciliations/${rec.body.id}/finish`);
-    expect(done.status, JSON.stringify(done.body)).toBe(200);
-    const id = manual.body.id as string;
+    const manual = await recordLine(savings.id, '2026-03-02', 'Interest', 700);
+    const lines = (await linesOf(savings.id)).filter((l) => l.date <= '2026-03-03');
+    await reconcileTestLines(
+      client,
+      {
+        moneyAccountId: savings.id,
+        statementDate: '2026-03-03',
+        statementBalance: lines.reduce((s, l) => s + l.amount, 0),
+      },
+      lines.map((l) => l.id),
+    );
+    const id = manual.id;
     const before = await row(id);
     const attempts: [string, (trx: any) => Promise<unknown>][] = [
       ['guard', (trx) => assertNotReconciled(trx, company.id, { ids: [id] })],
