@@ -1,4 +1,5 @@
 import { Plus } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card, CardHeader } from '../../components/ui/Card.tsx';
@@ -132,41 +133,51 @@ const LineRow = ({ ed, line, i }: { ed: InvoiceEditorState; line: EditorLine; i:
   );
 };
 
+/** One figure of the editor's totals: its label, then the amount (`testId` on the amount). */
+const TotalsLine = ({
+  label,
+  className = '',
+  testId,
+  children,
+}: {
+  label: string;
+  className?: string;
+  testId?: string;
+  children: ReactNode;
+}) => (
+  <div className={`flex justify-between ${className}`}>
+    <dt>{label}</dt>
+    <dd data-testid={testId}>{children}</dd>
+  </div>
+);
+
 const InvoiceTotals = ({ ed }: { ed: InvoiceEditorState }) => {
   const { totals, currency } = ed;
   return (
     <dl className="w-full max-w-xs space-y-1.5 text-sm" aria-label="Invoice totals" aria-live="polite">
       {totals.discountTotal > 0 ? (
-        <div className="flex justify-between text-slate-500 dark:text-slate-400">
-          <dt>Discounts</dt>
-          <dd>
-            <Money minor={-totals.discountTotal} currency={currency} tintNegative={false} />
-          </dd>
-        </div>
+        <TotalsLine label="Discounts" className="text-slate-500 dark:text-slate-400">
+          <Money minor={-totals.discountTotal} currency={currency} tintNegative={false} />
+        </TotalsLine>
       ) : null}
-      <div className="flex justify-between">
-        <dt>Subtotal</dt>
-        <dd data-testid="editor-subtotal">
-          <Money minor={totals.subtotal} currency={currency} />
-        </dd>
-      </div>
+      <TotalsLine label="Subtotal" testId="editor-subtotal">
+        <Money minor={totals.subtotal} currency={currency} />
+      </TotalsLine>
       {totals.taxes.map((t) => {
         const rate = ed.taxRates?.find((r) => r.id === t.taxRateId);
         return (
-          <div key={t.taxRateId} className="flex justify-between">
-            <dt>{rate ? `${rate.name} (${rate.percent}%)` : 'Tax'}</dt>
-            <dd>
-              <Money minor={t.amount} currency={currency} />
-            </dd>
-          </div>
+          <TotalsLine key={t.taxRateId} label={rate ? `${rate.name} (${rate.percent}%)` : 'Tax'}>
+            <Money minor={t.amount} currency={currency} />
+          </TotalsLine>
         );
       })}
-      <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold dark:border-slate-700">
-        <dt>Total</dt>
-        <dd data-testid="editor-total">
-          <Money minor={totals.total} currency={currency} />
-        </dd>
-      </div>
+      <TotalsLine
+        label="Total"
+        className="border-t border-slate-200 pt-2 text-base font-semibold dark:border-slate-700"
+        testId="editor-total"
+      >
+        <Money minor={totals.total} currency={currency} />
+      </TotalsLine>
     </dl>
   );
 };
