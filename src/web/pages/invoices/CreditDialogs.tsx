@@ -17,6 +17,39 @@ import { todayIso, tryParseMoney, AmountInput, ReferenceInput, RateInput, DateIn
 
 type Base = { open: boolean; onOpenChange: (open: boolean) => void; onDone?: (message: string) => void };
 
+/**
+ * The amount and date of a refund or an application of credit: the amount as typed, parsed,
+ * and what is wrong with it (none, or more than `tooMuch` allows), shown once submitted.
+ */
+const useCreditAmount = (initial: string, currency: string, tooMuch: (minor: number) => string | null) => {
+  const [amount, setAmount] = useState(initial);
+  const [date, setDate] = useState(todayIso());
+  const [touched, setTouched] = useState(false);
+  const parsed = tryParseMoney(amount, currency);
+  const amountError = parsed === null || parsed <= 0 ? `Enter an amount in ${currency}.` : tooMuch(parsed);
+  return { amount, setAmount, date, setDate, touched, setTouched, parsed, amountError };
+};
+
+const CreditAmountFields = ({
+  c,
+  currency,
+  dateLabel,
+}: {
+  c: ReturnType<typeof useCreditAmount>;
+  currency: string;
+  dateLabel: string;
+}) => (
+  <>
+    <AmountInput
+      currency={currency}
+      value={c.amount}
+      onChange={c.setAmount}
+      error={c.touched ? c.amountError : null}
+    />
+    <DateInput label={dateLabel} value={c.date} onChange={c.setDate} />
+  </>
+);
+
 export const RefundDialog = ({
   open,
   onOpenChange,
@@ -38,20 +71,14 @@ export const RefundDialog = ({
   extraBody?: Record<string, unknown>;
 }) => {
   const { company } = useCompany();
-  const [amount, setAmount] = useState(priceText(available, currency));
-  const [date, setDate] = useState(todayIso());
+  const c = useCreditAmount(priceText(available, currency), currency, (minor) =>
+    minor > available ? 'That is more than the credit there is to refund.' : null,
+  );
+  const { amount, date, touched, setTouched, parsed, amountError } = c;
   const [moneyAccountId, setMoneyAccountId] = useState('');
   const [reference, setReference] = useState('');
   const [rate, setRate] = useState('');
-  const [touched, setTouched] = useState(false);
   const foreign = currency !== company.baseCurrency;
-  const parsed = tryParseMoney(amount, currency);
-  const amountError =
-    parsed === null || parsed <= 0
-      ? `Enter an amount in ${currency}.`
-      : parsed > available
-        ? 'That is more than the credit there is to refund.'
-        : null;
   const refund = useInvoicingMutation((base, body: Record<string, unknown>) =>
     api.post(`${base}${path}`, body),
   );
@@ -83,13 +110,7 @@ export const RefundDialog = ({
         Credit available to refund: <Money minor={available} currency={currency} className="font-semibold" />
       </p>
       <div className="grid gap-4 sm:grid-cols-2">
-        <AmountInput
-          currency={currency}
-          value={amount}
-          onChange={setAmount}
-          error={touched ? amountError : null}
-        />
-        <DateInput label="Refund date" value={date} onChange={setDate} />
+        <CreditAmountFields c={c} currency={currency} dateLabel="Refund date" />
         <MoneyAccountSelect
           label="Paid from"
           value={moneyAccountId}
@@ -132,18 +153,14 @@ export const ApplyCreditDialog = ({
   const [invoiceId, setInvoiceId] = useState(invoices[0]?.id ?? '');
   const target = invoices.find((i) => i.id === invoiceId);
   const suggested = Math.min(available, target?.amountDue ?? 0);
-  const [amount, setAmount] = useState(priceText(suggested, currency));
-  const [date, setDate] = useState(todayIso());
-  const [touched, setTouched] = useState(false);
-  const parsed = tryParseMoney(amount, currency);
-  const amountError =
-    parsed === null || parsed <= 0
-      ? `Enter an amount in ${currency}.`
-      : parsed > available
-        ? `${customerName} has less credit than that.`
-        : target && parsed > target.amountDue
-          ? 'That is more than is due on the invoice.'
-          : null;
+  const c = useCreditAmount(priceText(suggested, currency), currency, (minor) =>
+    minor > available
+      ? `${customerName} has less credit than that.`
+      : target && minor > target.amountDue
+        ? 'That is more than is due on the invoice.'
+        : null,
+  );
+  const { amount, setAmount, date, setTouched, parsed, amountError } = c;
   const apply = useInvoicingMutation((base, body: Record<string, unknown>) =>
     api.post(`${base}/customers/${customerId}/credit/applications`, body),
   );
@@ -187,13 +204,7 @@ export const ApplyCreditDialog = ({
             }))}
           />
         ) : null}
-        <AmountInput
-          currency={currency}
-          value={amount}
-          onChange={setAmount}
-          error={touched ? amountError : null}
-        />
-        <DateInput label="Date" value={date} onChange={setDate} />
+        <CreditAmountFields c={c} currency={currency} dateLabel="Date" />
       </div>
     </FormDialog>
   );
