@@ -46,6 +46,14 @@ export const CustomerCreditCard = ({
       (i) => i.currency === currency && (i.storedStatus === 'sent' || i.storedStatus === 'partially_paid'),
     );
   const active = dialog ? balances.find((b) => b.currency === dialog.currency) : undefined;
+  // What the refund and the apply dialogs share: shown while open, the notice after, the balance.
+  const dialogProps = active && {
+    open: true,
+    onOpenChange: (o: boolean) => !o && setDialog(null),
+    onDone: setNotice,
+    currency: active.currency,
+    available: active.amount,
+  };
   return (
     <Card>
       <CardHeader
@@ -116,28 +124,20 @@ export const CustomerCreditCard = ({
           </tbody>
         </Table>
       ) : null}
-      {dialog && active && dialog.kind === 'refund' ? (
+      {dialog && dialogProps && dialog.kind === 'refund' ? (
         <RefundDialog
-          open
-          onOpenChange={(o) => !o && setDialog(null)}
-          onDone={setNotice}
+          {...dialogProps}
           title={`Refund ${customerName}'s credit`}
           path={`/customers/${customerId}/credit/refunds`}
-          currency={active.currency}
-          available={active.amount}
-          extraBody={{ currency: active.currency }}
+          extraBody={{ currency: dialogProps.currency }}
         />
       ) : null}
-      {dialog && active && dialog.kind === 'apply' ? (
+      {dialog && dialogProps && dialog.kind === 'apply' ? (
         <ApplyCreditDialog
-          open
-          onOpenChange={(o) => !o && setDialog(null)}
-          onDone={setNotice}
+          {...dialogProps}
           customerId={customerId}
           customerName={customerName}
-          currency={active.currency}
-          available={active.amount}
-          invoices={openIn(active.currency)}
+          invoices={openIn(dialogProps.currency)}
         />
       ) : null}
     </Card>
