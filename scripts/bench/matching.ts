@@ -1,9 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { csvMappingSchema } from '../../src/shared/transactions.ts';
-import { loadServerConfig } from '../../src/server/config.ts';
-import type { AppContext } from '../../src/server/context.ts';
-import type { MemberContext } from '../../src/server/http/tenancy.ts';
 import { createTestCompanyInDatabase } from '../../src/server/testing/companies.ts';
 import {
   suggestionsForStatement,
@@ -11,8 +7,17 @@ import {
 } from '../../src/server/modules/matching/suggestions.ts';
 import { commitStatement } from '../../src/server/modules/statement-import/service.ts';
 import { selectOpenInvoicesForMatching } from '../../src/server/modules/invoices/bank-payments.ts';
-import { createMoneyAccount } from '../../src/server/modules/wallet/service.ts';
-import { flagArg, numberArg, openBenchDatabase, postAnchorEntry, timed } from './setup.ts';
+import {
+  benchContext,
+  benchCsvMapping,
+  benchOwner,
+  createBenchCheckingAccount,
+  flagArg,
+  numberArg,
+  openBenchDatabase,
+  postAnchorEntry,
+  timed,
+} from './setup.ts';
 
 // Matching benchmark (issue 13 §4): --invoices open invoices (default 10,000) of --customers
 // customers (default 500), --payments payments recorded by hand (default 500), then a
@@ -88,19 +93,12 @@ const main = async () => {
   const database = await openBenchDatabase('match', { pglite: 'folder' });
   try {
     const db = database.db;
-    const ctx: AppContext = {
-      config: loadServerConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent' }),
-      database,
-      now: () => new Date(),
-    };
+    const ctx = benchContext(database);
     const org = await createTestCompanyInDatabase(db, { baseCurrency: 'USD', name: 'Bench Co' });
     const orgId = org.id;
-    const member: MemberContext = { organizationId: orgId, userId: 'bench-user', role: 'owner' };
-    const account = await createMoneyAccount(ctx, member, {
+    const member = benchOwner(org);
+    const account = await createBenchCheckingAccount(ctx, member, {
       name: 'Bench checking',
-      kind: 'bank',
-      currency: 'USD',
-      institution: '',
       openingBalance: 0,
       openingDate: '2025-12-31',
     });
@@ -175,13 +173,7 @@ const main = async () => {
       }
       rows.push(`${date},${description},${money(amount)},B${i}`);
     }
-    const mapping = csvMappingSchema.parse({
-      dateColumn: 0,
-      descriptionColumn: 1,
-      amountColumn: 2,
-      externalIdColumn: 3,
-      dateFormat: 'YYYY-MM-DD',
-    });
+    const mapping = benchCsvMapping();
     const imported = await timed(() =>
       commitStatement(ctx, member, {
         moneyAccountId: account.id,

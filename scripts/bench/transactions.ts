@@ -1,18 +1,22 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { csvMappingSchema, transactionListQuerySchema } from '../../src/shared/transactions.ts';
-import { loadServerConfig } from '../../src/server/config.ts';
-import type { AppContext } from '../../src/server/context.ts';
-import { openDatabase } from '../../src/server/db/client.ts';
-import { migrateToLatest } from '../../src/server/db/migrate.ts';
-import type { MemberContext } from '../../src/server/http/tenancy.ts';
+import pg from 'pg';
+import { transactionListQuerySchema } from '../../src/shared/transactions.ts';
 import { createTestCompanyInDatabase } from '../../src/server/testing/companies.ts';
 import { commitStatement } from '../../src/server/modules/statement-import/service.ts';
 import { listTransactions, transactionTotals } from '../../src/server/modules/transactions/read-service.ts';
 import { moneyAccountMismatches, trialBalanceDifference } from '../../src/server/testing/transactions.ts';
-import { createMoneyAccount } from '../../src/server/modules/wallet/service.ts';
+import {
+  benchContext,
+  benchCsvMapping,
+  benchOwner,
+  createBenchCheckingAccount,
+  flagArg,
+  medianOfRuns,
+  numberArg,
+  openBenchDatabase,
+  timed,
+} from './setup.ts';
 
 // Transactions benchmark: imports CSV statements of --rows lines (default 100,000) through the
 // real import service until the company holds --total transactions (default 1,000,000), then
@@ -36,13 +40,9 @@ PostgreSQL: set DATABASE_URL (a server this machine can read /proc of, for the b
 a fresh database is created beside it. Without DATABASE_URL: a fresh PGlite in a temp folder.`);
   process.exit(0);
 }
-const arg = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const rowsPerFile = arg('rows', 100_000);
-const total = arg('total', 1_000_000);
-const asJson = args.includes('--json');
+const rowsPerFile = numberArg('rows', 100_000);
+const total = numberArg('total', 1_000_000);
+const asJson = flagArg('json');
 
 const MERCHANTS = [
   'AMAZON WEB SERVICES',
@@ -76,14 +76,28 @@ const makeCsv = (rows: number, seed: number) => {
   return `${lines.join('\n')}\n`;
 };
 
-const time = async <T>(fn: () => Promise<T>) => {
-  const start = performance.now();
-  const result = await fn();
-  return { ms: Math.round((performance.now() - start) * 10) / 10, result };
-};
-
 /** CPU time (ms) of the PostgreSQL server processes serving `database` (local server, read from /proc). */
 let serverCpu: () => Promise<number> = async () => 0;
+
+const postgresBackendsCpu = (adminUrl: string, name: string) => async () => {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  const { rows } = await c.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [
+    name,
+  ]);
+  await c.end();
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // a backend that ended, or a server on another machine: not counted
+    }
+  }
+  return (ticks * 1000) / 100; // USER_HZ
+};
 
 type Measured = {
   rows: number;
@@ -106,7 +120,7 @@ const measureImport = async (rows: number, fn: () => Promise<{ imported: number 
   }, 50);
   const cpu0 = process.cpuUsage();
   const server0 = await serverCpu();
-  const { ms, result } = await time(fn);
+  const { ms, result } = await timed(fn);
   const server1 = await serverCpu();
   const cpu = process.cpuUsage(cpu0);
   clearInterval(sampler);
@@ -128,85 +142,22 @@ const measureImport = async (rows: number, fn: () => Promise<{ imported: number 
 const describeImport = (m: Measured) =>
   `${m.rows} rows in ${m.ms} ms (${m.rowsPerSecond} rows/s; CPU: node ${m.nodeCpuMs} ms + server ${m.serverCpuMs} ms = ${m.rowsPerCpuSecond} rows per CPU-second; peak RSS ${m.peakRssMb} MB)`;
 
-const median = async (fn: () => Promise<unknown>, runs = 5) => {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) times.push((await time(fn)).ms);
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-};
-
 const main = async () => {
-  const url = process.env.DATABASE_URL;
-  let database: Awaited<ReturnType<typeof openDatabase>>;
-  let cleanup = async () => {};
-  let keptAs = '';
-  if (url) {
-    // A fresh database of its own (not a schema: Kysely's migrator looks for its tables in any schema).
-    const name = `kontor_bench_${Date.now().toString(36)}`;
-    const pg = (await import('pg')).default;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const target = new URL(url);
-    target.pathname = `/${name}`;
-    keptAs = target.toString();
-    serverCpu = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      const { rows } = await c.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [
-        name,
-      ]);
-      await c.end();
-      let ticks = 0;
-      for (const { pid } of rows) {
-        try {
-          const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
-        } catch {
-          // a backend that ended, or a server on another machine: not counted
-        }
-      }
-      return (ticks * 1000) / 100; // USER_HZ
-    };
-    database = await openDatabase({ kind: 'postgres', url: target.toString(), max: 4 });
-    cleanup = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name}`);
-      await c.end();
-    };
-  } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-bench-'));
-    database = await openDatabase({ kind: 'pglite', dataDir: dir });
-    keptAs = dir;
-    cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
+  // A fresh database of its own on PostgreSQL (DATABASE_URL), else PGlite in a temp folder.
+  const database = await openBenchDatabase('transactions', { pglite: 'folder', keep: flagArg('keep') });
+  const adminUrl = process.env.DATABASE_URL;
+  if (adminUrl && database.kind === 'postgres') {
+    serverCpu = postgresBackendsCpu(adminUrl, new URL(database.where).pathname.slice(1));
   }
-  await migrateToLatest(database.db);
-  const ctx: AppContext = {
-    config: loadServerConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent' }),
-    database,
-    now: () => new Date(),
-  };
+  const ctx = benchContext(database);
   const org = await createTestCompanyInDatabase(database.db, { baseCurrency: 'USD' });
-  const member: MemberContext = { organizationId: org.id, userId: 'bench-user', role: 'owner' };
-  const account = await createMoneyAccount(ctx, member, {
+  const member = benchOwner(org);
+  const account = await createBenchCheckingAccount(ctx, member, {
     name: 'Bench checking',
-    kind: 'bank',
-    currency: 'USD',
-    institution: '',
     openingBalance: 100_000_00,
     openingDate: '2024-12-31',
   });
-  // Parsed through the schema so fields added later take their defaults.
-  const mapping = csvMappingSchema.parse({
-    dateColumn: 0,
-    descriptionColumn: 1,
-    amountColumn: 2,
-    externalIdColumn: 3,
-    dateFormat: 'YYYY-MM-DD',
-  });
+  const mapping = benchCsvMapping();
   const imports: Measured[] = [];
   for (let seed = 0; seed * rowsPerFile < total; seed += 1) {
     const content = makeCsv(rowsPerFile, seed);
@@ -225,14 +176,11 @@ const main = async () => {
   // --new-company: one more file into a brand-new company of the same database, which must be as
   // fast as any other import (its first entries are unknown to the planner's statistics).
   let newCompany: Measured | null = null;
-  if (args.includes('--new-company')) {
+  if (flagArg('new-company')) {
     const org2 = await createTestCompanyInDatabase(database.db, { baseCurrency: 'USD' });
-    const member2: MemberContext = { organizationId: org2.id, userId: 'bench-user', role: 'owner' };
-    const account2 = await createMoneyAccount(ctx, member2, {
+    const member2 = benchOwner(org2);
+    const account2 = await createBenchCheckingAccount(ctx, member2, {
       name: 'New company checking',
-      kind: 'bank',
-      currency: 'USD',
-      institution: '',
       openingBalance: 0,
       openingDate: '2024-12-31',
     });
@@ -249,7 +197,7 @@ const main = async () => {
     if (!asJson) console.error(`new company: ${describeImport(newCompany)}`);
   }
   // The same file again adds nothing, and says so quickly.
-  const again = await time(() =>
+  const again = await timed(() =>
     commitStatement(ctx, member, {
       moneyAccountId: account.id,
       fileName: 'bench-0.csv',
@@ -292,7 +240,7 @@ const main = async () => {
   ];
   const listTimes: { query: string; medianMs: number }[] = [];
   for (const [name, fn] of queries) {
-    listTimes.push({ query: name, medianMs: await median(fn) });
+    listTimes.push({ query: name, medianMs: await medianOfRuns(fn) });
     if (!asJson) console.error(`${name}: ${listTimes.at(-1)!.medianMs} ms`);
   }
   const mismatches = await moneyAccountMismatches(database.db, org.id);
@@ -313,8 +261,6 @@ const main = async () => {
   };
   console.log(asJson ? JSON.stringify(report, null, 2) : report);
   await database.close();
-  if (args.includes('--keep')) console.error(`kept the database: ${keptAs}`);
-  else await cleanup();
 };
 
 await main();
