@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Money } from '../../components/money/Money.tsx';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { RowTh, Table, TableHead, Td, TotalsFoot } from '../../components/ui/Table.tsx';
@@ -11,14 +11,15 @@ import {
   AccountCells,
   AccountTypeGroups,
   DEBIT_CREDIT_COLUMNS,
-  DateInput,
   DebitCreditCells,
   EntryLink,
   ExportLinks,
+  PeriodInputs,
   QueryView,
   SOURCE_LABELS,
   SubLine,
   Toolbar,
+  useReportPeriod,
 } from './parts.tsx';
 
 // General ledger: one account's postings in date order with a running balance, paged with
@@ -86,8 +87,8 @@ export const GeneralLedgerView = ({
   const { company } = useCompany();
   const currency = company.baseCurrency;
   const accounts = useAccounts();
-  const [from, setFrom] = useState(fyStart);
-  const [to, setTo] = useState(today);
+  const period = useReportPeriod(fyStart, today);
+  const { from, to } = period;
   const pages = useCursorPages();
   const { reset } = pages;
   // A new account or range starts again from the first page.
@@ -125,8 +126,7 @@ export const GeneralLedgerView = ({
             placeholder="Search by code or name"
           />
         </div>
-        <DateInput label="From" value={from} onChange={setFrom} max={to} />
-        <DateInput label="To" value={to} onChange={(v) => v && setTo(v)} required />
+        <PeriodInputs period={period} />
         {accountId ? (
           <button
             type="button"

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { RowTh, Table, TableHead, Td } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
@@ -7,14 +6,15 @@ import { useJournalReport } from './ledgerApi.ts';
 import { Pager, useCursorPages } from './Pager.tsx';
 import {
   DEBIT_CREDIT_COLUMNS,
-  DateInput,
   DebitCreditCells,
   EntryLink,
   ExportLinks,
+  PeriodInputs,
   QueryView,
   SOURCE_LABELS,
   SubLine,
   Toolbar,
+  useReportPeriod,
 } from './parts.tsx';
 
 // The Journal report: every posted entry of a period with its lines, a page at a time.
@@ -30,10 +30,9 @@ export const JournalReportView = ({
 }) => {
   const { company } = useCompany();
   const currency = company.baseCurrency;
-  const [from, setFrom] = useState(defaultFrom);
-  const [to, setTo] = useState(today);
+  const period = useReportPeriod(defaultFrom, today);
+  const { from, to, query } = period;
   const pages = useCursorPages();
-  const query = { from: from || undefined, to };
   const report = useJournalReport({ ...query, limit: 25, cursor: pages.cursor });
   return (
     <Card>
@@ -43,24 +42,7 @@ export const JournalReportView = ({
         actions={<ExportLinks label="journal" report="journal" query={query} />}
       />
       <Toolbar>
-        <DateInput
-          label="From"
-          value={from}
-          onChange={(v) => {
-            setFrom(v);
-            pages.reset();
-          }}
-          max={to}
-        />
-        <DateInput
-          label="To"
-          value={to}
-          onChange={(v) => {
-            if (v) setTo(v);
-            pages.reset();
-          }}
-          required
-        />
+        <PeriodInputs period={period} onChange={pages.reset} />
       </Toolbar>
       <QueryView
         query={report}

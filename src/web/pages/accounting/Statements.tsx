@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Money } from '../../components/money/Money.tsx';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
-import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
+import { RowTh, Table, TableHead, Td } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { useBalanceSheet, useCashFlow, useIncomeStatement } from './ledgerApi.ts';
-import { DateInput, ExportLinks, QueryView, Toolbar } from './parts.tsx';
+import { DateInput, ExportLinks, PeriodInputs, QueryView, Toolbar, useReportPeriod } from './parts.tsx';
 
 // The financial statements of the Reports tab, laid out as accountants read them: sections
 // with their lines, subtotals, and a strong total; amounts in accounting style.
@@ -60,6 +60,14 @@ const TotalRow = ({ label, values, grand = false }: { label: string; values: num
   </tr>
 );
 
+/** A line of a statement that is no account: its label (indented under its section) and amount. */
+const LabelRow = ({ label, minor, indent = true }: { label: ReactNode; minor: number; indent?: boolean }) => (
+  <tr>
+    <RowTh className={`${indent ? 'pl-8 ' : ''}text-slate-700 dark:text-slate-200`}>{label}</RowTh>
+    <Amount minor={minor} />
+  </tr>
+);
+
 const LineRows = ({ lines, compare }: { lines: Line[]; compare: boolean }) => (
   <>
     {lines.map((l) => (
@@ -83,9 +91,8 @@ const LineRows = ({ lines, compare }: { lines: Line[]; compare: boolean }) => (
 const withChange = (current: number, previous: number) => [current, previous, current - previous];
 
 export const IncomeStatementReport = ({ defaultFrom, today }: { defaultFrom: string; today: string }) => {
-  const [from, setFrom] = useState(defaultFrom);
-  const [to, setTo] = useState(today);
-  const query = { from: from || undefined, to };
+  const period = useReportPeriod(defaultFrom, today);
+  const { query } = period;
   const report = useIncomeStatement(query);
   const d = report.data;
   return (
@@ -100,8 +107,7 @@ export const IncomeStatementReport = ({ defaultFrom, today }: { defaultFrom: str
         actions={<ExportLinks label="income statement" report="income-statement" query={query} />}
       />
       <Toolbar>
-        <DateInput label="From" value={from} onChange={setFrom} max={to} />
-        <DateInput label="To" value={to} onChange={(v) => v && setTo(v)} required />
+        <PeriodInputs period={period} />
       </Toolbar>
       <QueryView query={report} what="the income statement">
         {(d) =>
@@ -115,20 +121,14 @@ export const IncomeStatementReport = ({ defaultFrom, today }: { defaultFrom: str
               caption={`Income statement, ${formatDate(d.from)} to ${formatDate(d.to)}, in ${d.currency}`}
               captionHidden
             >
-              <thead>
-                <tr>
-                  <Th>Account</Th>
-                  <Th numeric className="w-40">
-                    This period
-                  </Th>
-                  <Th numeric className="w-40">
-                    Previous period
-                  </Th>
-                  <Th numeric className="w-40">
-                    Change
-                  </Th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={[
+                  'Account',
+                  { label: 'This period', numeric: true, className: 'w-40' },
+                  { label: 'Previous period', numeric: true, className: 'w-40' },
+                  { label: 'Change', numeric: true, className: 'w-40' },
+                ]}
+              />
               <tbody>
                 <SectionHeading span={4}>Income</SectionHeading>
                 <LineRows lines={d.income} compare />
@@ -196,14 +196,7 @@ export const BalanceSheetReport = ({ today }: { today: string }) => {
       <QueryView query={report} what="the balance sheet">
         {(d) => (
           <Table caption={`Balance sheet as of ${formatDate(d.asOf)}, in ${d.currency}`} captionHidden>
-            <thead>
-              <tr>
-                <Th>Account</Th>
-                <Th numeric className="w-44">
-                  Balance
-                </Th>
-              </tr>
-            </thead>
+            <TableHead columns={['Account', { label: 'Balance', numeric: true, className: 'w-44' }]} />
             <tbody>
               <SectionHeading span={2}>Assets</SectionHeading>
               <LineRows lines={d.assets} compare={false} />
@@ -214,19 +207,15 @@ export const BalanceSheetReport = ({ today }: { today: string }) => {
               <SectionHeading span={2}>Equity</SectionHeading>
               <LineRows lines={d.equity} compare={false} />
               {d.priorYearsUnclosedEarnings !== 0 ? (
-                <tr>
-                  <RowTh className="pl-8 text-slate-700 dark:text-slate-200">
-                    Earnings of earlier years not yet closed
-                  </RowTh>
-                  <Amount minor={d.priorYearsUnclosedEarnings} />
-                </tr>
+                <LabelRow
+                  label="Earnings of earlier years not yet closed"
+                  minor={d.priorYearsUnclosedEarnings}
+                />
               ) : null}
-              <tr>
-                <RowTh className="pl-8 text-slate-700 dark:text-slate-200">
-                  Current year earnings (since {formatDate(d.fiscalYearStart)})
-                </RowTh>
-                <Amount minor={d.currentYearEarnings} />
-              </tr>
+              <LabelRow
+                label={`Current year earnings (since ${formatDate(d.fiscalYearStart)})`}
+                minor={d.currentYearEarnings}
+              />
               <TotalRow label="Total equity" values={[d.totals.equity]} />
               <TotalRow label="Total liabilities and equity" values={[d.totals.liabilitiesAndEquity]} grand />
             </tbody>
@@ -238,9 +227,8 @@ export const BalanceSheetReport = ({ today }: { today: string }) => {
 };
 
 export const CashFlowReport = ({ defaultFrom, today }: { defaultFrom: string; today: string }) => {
-  const [from, setFrom] = useState(defaultFrom);
-  const [to, setTo] = useState(today);
-  const query = { from: from || undefined, to };
+  const period = useReportPeriod(defaultFrom, today);
+  const { query } = period;
   const report = useCashFlow(query);
   const d = report.data;
   return (
@@ -251,8 +239,7 @@ export const CashFlowReport = ({ defaultFrom, today }: { defaultFrom: string; to
         actions={<ExportLinks label="cash flow statement" report="cash-flow" query={query} />}
       />
       <Toolbar>
-        <DateInput label="From" value={from} onChange={setFrom} max={to} />
-        <DateInput label="To" value={to} onChange={(v) => v && setTo(v)} required />
+        <PeriodInputs period={period} />
       </Toolbar>
       <QueryView query={report} what="the cash flow statement">
         {(d) => (
@@ -260,20 +247,10 @@ export const CashFlowReport = ({ defaultFrom, today }: { defaultFrom: string; to
             caption={`Cash flow statement, ${formatDate(d.from)} to ${formatDate(d.to)}, in ${d.currency}`}
             captionHidden
           >
-            <thead>
-              <tr>
-                <Th>Activity</Th>
-                <Th numeric className="w-44">
-                  Amount
-                </Th>
-              </tr>
-            </thead>
+            <TableHead columns={['Activity', { label: 'Amount', numeric: true, className: 'w-44' }]} />
             <tbody>
               <SectionHeading span={2}>Operating activities</SectionHeading>
-              <tr>
-                <RowTh className="pl-8 text-slate-700 dark:text-slate-200">Net income</RowTh>
-                <Amount minor={d.netIncome} />
-              </tr>
+              <LabelRow label="Net income" minor={d.netIncome} />
               <LineRows lines={d.operating} compare={false} />
               <TotalRow label="Net cash from operating activities" values={[d.totals.operating]} />
               <SectionHeading span={2}>Investing activities</SectionHeading>
@@ -283,10 +260,7 @@ export const CashFlowReport = ({ defaultFrom, today }: { defaultFrom: string; to
               <LineRows lines={d.financing} compare={false} />
               <TotalRow label="Net cash from financing activities" values={[d.totals.financing]} />
               <TotalRow label="Net change in cash" values={[d.totals.netChange]} grand />
-              <tr>
-                <RowTh className="text-slate-700 dark:text-slate-200">Cash at the start of the period</RowTh>
-                <Amount minor={d.totals.openingCash} />
-              </tr>
+              <LabelRow label="Cash at the start of the period" minor={d.totals.openingCash} indent={false} />
               <TotalRow label="Cash at the end of the period" values={[d.totals.closingCash]} grand />
             </tbody>
           </Table>

@@ -1,6 +1,6 @@
 import { Download, FileText } from 'lucide-react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { ACCOUNT_TYPES, type AccountTypeName, type JournalEntry } from '../../../shared/ledger.ts';
 import { Spinner } from '../../components/Spinner.tsx';
 import { Money } from '../../components/money/Money.tsx';
@@ -121,6 +121,39 @@ export const QueryView = <T,>({
   ) : (
     empty
   );
+
+/** A report's period: From (empty for "from the first entry") and To, and the query they make. */
+export const useReportPeriod = (defaultFrom: string, today: string) => {
+  const [from, setFrom] = useState(defaultFrom);
+  const [to, setTo] = useState(today);
+  return { from, setFrom, to, setTo, query: { from: from || undefined, to } };
+};
+
+export type ReportPeriod = ReturnType<typeof useReportPeriod>;
+
+/** The From and To inputs of a report's toolbar (To is required); `onChange` runs after either. */
+export const PeriodInputs = ({ period, onChange }: { period: ReportPeriod; onChange?: () => void }) => (
+  <>
+    <DateInput
+      label="From"
+      value={period.from}
+      onChange={(v) => {
+        period.setFrom(v);
+        onChange?.();
+      }}
+      max={period.to}
+    />
+    <DateInput
+      label="To"
+      value={period.to}
+      onChange={(v) => {
+        if (v) period.setTo(v);
+        onChange?.();
+      }}
+      required
+    />
+  </>
+);
 
 /** A labelled date input, compact for report toolbars. */
 export const DateInput = ({
