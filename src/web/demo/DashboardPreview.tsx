@@ -10,25 +10,17 @@ import { Tabs } from './Tabs.tsx';
 // a tab or presses pause.
 
 const TABS = [
-  { id: 'overview', label: 'Overview' },
-  { id: 'hr', label: 'HR' },
-  { id: 'supply', label: 'Supply' },
-  { id: 'analytics', label: 'Analytics' },
+  { id: 'overview', label: 'Overview', Panel: OverviewPanel },
+  { id: 'hr', label: 'HR', Panel: HrPanel },
+  { id: 'supply', label: 'Supply', Panel: SupplyPanel },
+  { id: 'analytics', label: 'Analytics', Panel: AnalyticsPanel },
 ] as const;
-type TabId = (typeof TABS)[number]['id'];
-
-const PANELS: Record<TabId, () => React.JSX.Element> = {
-  overview: OverviewPanel,
-  hr: HrPanel,
-  supply: SupplyPanel,
-  analytics: AnalyticsPanel,
-};
 
 const DashboardPreview = () => {
   const [auto, setAuto] = useState(true);
   const [index, setIndex] = useAutoToggle(TABS.length, auto);
   const active = TABS[index] ?? TABS[0];
-  const Panel = PANELS[active.id];
+  const { Panel } = active;
   return (
     <div
       data-testid="dashboard-preview"

@@ -12,15 +12,9 @@ import {
   Users,
   Wallet,
 } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { AnalyticsPanel, HrPanel, OverviewPanel, SupplyPanel } from './panels.tsx';
-import {
-  DEMO_CATEGORIES,
-  DEMO_COMPANY,
-  DEMO_FISCAL_YEAR,
-  DEMO_SECTIONS,
-  type DemoSectionId,
-} from './sampleData.ts';
+import { DEMO_COMPANY, DEMO_FISCAL_YEAR } from './sampleData.ts';
 import {
   AccountingSection,
   CrmSection,
@@ -35,38 +29,40 @@ import {
 // The landing page's interactive demo (SPEC section 1 and 2, Demo): a sidebar of sections
 // grouped by category over fixed sample figures. Loaded lazily, never part of the real app.
 
-const ICONS: Record<DemoSectionId, LucideIcon> = {
-  dashboard: LayoutDashboard,
-  accounting: Calculator,
-  transactions: ArrowLeftRight,
-  invoices: FileText,
-  payroll: Wallet,
-  hr: Users,
-  crm: Handshake,
-  inventory: Boxes,
-  projects: FolderKanban,
-  supply: Truck,
-  analytics: ChartLine,
-};
+type DemoSection = { id: string; label: string; category: string; icon: LucideIcon; Screen: () => ReactNode };
 
-const SCREENS: Record<DemoSectionId, () => React.JSX.Element> = {
-  dashboard: () => <DashboardSection overview={<OverviewPanel />} />,
-  accounting: AccountingSection,
-  transactions: TransactionsSection,
-  invoices: InvoicesSection,
-  payroll: PayrollSection,
-  hr: HrPanel,
-  crm: CrmSection,
-  inventory: InventorySection,
-  projects: ProjectsSection,
-  supply: SupplyPanel,
-  analytics: AnalyticsPanel,
-};
+const demoSection = (
+  id: string,
+  label: string,
+  category: string,
+  icon: LucideIcon,
+  Screen: () => ReactNode,
+): DemoSection => ({ id, label, category, icon, Screen });
+
+const DashboardScreen = () => <DashboardSection overview={<OverviewPanel />} />;
+
+/** The sidebar, one section a line: id, label, category, icon and screen. */
+const SECTIONS: readonly DemoSection[] = [
+  demoSection('dashboard', 'Dashboard', 'Core', LayoutDashboard, DashboardScreen),
+  demoSection('accounting', 'Accounting', 'Finance', Calculator, AccountingSection),
+  demoSection('transactions', 'Transactions', 'Finance', ArrowLeftRight, TransactionsSection),
+  demoSection('invoices', 'Invoices', 'Finance', FileText, InvoicesSection),
+  demoSection('payroll', 'Payroll', 'HR', Wallet, PayrollSection),
+  demoSection('hr', 'HR Portal', 'HR', Users, HrPanel),
+  demoSection('crm', 'CRM', 'Sales', Handshake, CrmSection),
+  demoSection('inventory', 'Inventory', 'Operations', Boxes, InventorySection),
+  demoSection('projects', 'Projects', 'Operations', FolderKanban, ProjectsSection),
+  demoSection('supply', 'Supply Chain', 'Operations', Truck, SupplyPanel),
+  demoSection('analytics', 'BI and Analytics', 'Intelligence', ChartLine, AnalyticsPanel),
+];
+
+/** The sidebar's groups, in the order their first section comes. */
+const CATEGORIES = [...new Set(SECTIONS.map((s) => s.category))];
 
 const InteractiveDemo = () => {
-  const [active, setActive] = useState<DemoSectionId>('dashboard');
-  const section = DEMO_SECTIONS.find((s) => s.id === active) ?? DEMO_SECTIONS[0]!;
-  const Screen = SCREENS[section.id];
+  const [active, setActive] = useState('dashboard');
+  const section = SECTIONS.find((s) => s.id === active) ?? SECTIONS[0]!;
+  const { Screen } = section;
   return (
     <div
       data-testid="interactive-demo"
@@ -80,14 +76,14 @@ const InteractiveDemo = () => {
           {DEMO_COMPANY}
         </p>
         <div className="flex gap-1 overflow-x-auto md:flex-col md:gap-3 md:overflow-visible">
-          {DEMO_CATEGORIES.map((category) => (
+          {CATEGORIES.map((category) => (
             <div key={category} className="flex shrink-0 gap-1 md:flex-col">
               <h3 className="hidden px-2 text-[11px] font-semibold tracking-wider text-slate-600 uppercase md:block dark:text-slate-400">
                 {category}
               </h3>
               <ul className="flex gap-1 md:flex-col">
-                {DEMO_SECTIONS.filter((s) => s.category === category).map((s) => {
-                  const Icon = ICONS[s.id];
+                {SECTIONS.filter((s) => s.category === category).map((s) => {
+                  const Icon = s.icon;
                   const current = s.id === active;
                   return (
                     <li key={s.id}>

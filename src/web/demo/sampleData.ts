@@ -10,43 +10,17 @@ export const DEMO_CURRENCY = 'USD';
 /** "Today" inside the demo, so "This Month" means the same thing on every visit. */
 export const DEMO_TODAY = '2025-06-18';
 
-export type DemoSectionId =
-  | 'dashboard'
-  | 'accounting'
-  | 'transactions'
-  | 'invoices'
-  | 'payroll'
-  | 'crm'
-  | 'inventory'
-  | 'projects'
-  | 'hr'
-  | 'supply'
-  | 'analytics';
-
-export type DemoCategory = 'Core' | 'Finance' | 'HR' | 'Sales' | 'Operations' | 'Intelligence';
-
-export const DEMO_SECTIONS: readonly { id: DemoSectionId; label: string; category: DemoCategory }[] = [
-  { id: 'dashboard', label: 'Dashboard', category: 'Core' },
-  { id: 'accounting', label: 'Accounting', category: 'Finance' },
-  { id: 'transactions', label: 'Transactions', category: 'Finance' },
-  { id: 'invoices', label: 'Invoices', category: 'Finance' },
-  { id: 'payroll', label: 'Payroll', category: 'HR' },
-  { id: 'hr', label: 'HR Portal', category: 'HR' },
-  { id: 'crm', label: 'CRM', category: 'Sales' },
-  { id: 'inventory', label: 'Inventory', category: 'Operations' },
-  { id: 'projects', label: 'Projects', category: 'Operations' },
-  { id: 'supply', label: 'Supply Chain', category: 'Operations' },
-  { id: 'analytics', label: 'BI and Analytics', category: 'Intelligence' },
-];
-
-export const DEMO_CATEGORIES: readonly DemoCategory[] = [
-  'Core',
-  'Finance',
-  'HR',
-  'Sales',
-  'Operations',
-  'Intelligence',
-];
+/**
+ * Sample rows from their field names and one tuple of values per row, so that a table reads
+ * one row a line: `rows<Invoice>()(['number', 'amount'], [['INV-1', 100], …])`.
+ */
+const rows =
+  <T>() =>
+  <const K extends readonly (keyof T)[]>(
+    keys: K,
+    values: readonly { [I in keyof K]: T[K[I] & keyof T] }[],
+  ): T[] =>
+    values.map((row) => Object.fromEntries(keys.map((key, i) => [key, row[i]])) as T);
 
 // ── Dashboard ──────────────────────────────────────────────────────────────────────────
 export type Kpi = { label: string; value: number; change: number; kind: 'money' | 'percent' | 'count' };
@@ -69,20 +43,17 @@ export const MONTHLY_CASH_FLOW: readonly { month: string; revenue: number; expen
 
 // ── Accounting ─────────────────────────────────────────────────────────────────────────
 export type LedgerLine = { date: string; account: string; reference: string; debit: number; credit: number };
-export const GENERAL_LEDGER: readonly LedgerLine[] = [
-  { date: '2025-06-16', account: '1000 Cash at bank', reference: 'INV-2041', debit: 12_450_00, credit: 0 },
-  {
-    date: '2025-06-16',
-    account: '1200 Accounts receivable',
-    reference: 'INV-2041',
-    debit: 0,
-    credit: 12_450_00,
-  },
-  { date: '2025-06-14', account: '6100 Rent', reference: 'BILL-331', debit: 4_800_00, credit: 0 },
-  { date: '2025-06-14', account: '1000 Cash at bank', reference: 'BILL-331', debit: 0, credit: 4_800_00 },
-  { date: '2025-06-12', account: '6400 Software', reference: 'CARD-1187', debit: 1_249_00, credit: 0 },
-  { date: '2025-06-12', account: '2100 Credit card', reference: 'CARD-1187', debit: 0, credit: 1_249_00 },
-];
+export const GENERAL_LEDGER: readonly LedgerLine[] = rows<LedgerLine>()(
+  ['date', 'account', 'reference', 'debit', 'credit'],
+  [
+    ['2025-06-16', '1000 Cash at bank', 'INV-2041', 12_450_00, 0],
+    ['2025-06-16', '1200 Accounts receivable', 'INV-2041', 0, 12_450_00],
+    ['2025-06-14', '6100 Rent', 'BILL-331', 4_800_00, 0],
+    ['2025-06-14', '1000 Cash at bank', 'BILL-331', 0, 4_800_00],
+    ['2025-06-12', '6400 Software', 'CARD-1187', 1_249_00, 0],
+    ['2025-06-12', '2100 Credit card', 'CARD-1187', 0, 1_249_00],
+  ],
+);
 
 export type TrialBalanceRow = { account: string; debit: number; credit: number };
 export const TRIAL_BALANCE: readonly TrialBalanceRow[] = [
@@ -104,24 +75,15 @@ export type JournalEntry = {
   amount: number;
   status: 'posted' | 'draft';
 };
-export const JOURNAL_ENTRIES: readonly JournalEntry[] = [
-  {
-    number: 'JE-0192',
-    date: '2025-06-16',
-    memo: 'Customer payment — Acme Corp',
-    amount: 12_450_00,
-    status: 'posted',
-  },
-  { number: 'JE-0191', date: '2025-06-14', memo: 'June office rent', amount: 4_800_00, status: 'posted' },
-  {
-    number: 'JE-0190',
-    date: '2025-06-12',
-    memo: 'Design software subscription',
-    amount: 1_249_00,
-    status: 'posted',
-  },
-  { number: 'JE-0189', date: '2025-06-30', memo: 'Month-end depreciation', amount: 700_00, status: 'draft' },
-];
+export const JOURNAL_ENTRIES: readonly JournalEntry[] = rows<JournalEntry>()(
+  ['number', 'date', 'memo', 'amount', 'status'],
+  [
+    ['JE-0192', '2025-06-16', 'Customer payment — Acme Corp', 12_450_00, 'posted'],
+    ['JE-0191', '2025-06-14', 'June office rent', 4_800_00, 'posted'],
+    ['JE-0190', '2025-06-12', 'Design software subscription', 1_249_00, 'posted'],
+    ['JE-0189', '2025-06-30', 'Month-end depreciation', 700_00, 'draft'],
+  ],
+);
 
 export const INCOME_STATEMENT = { revenue: 248_392_00, costOfSales: 74_120_00, operatingExpenses: 86_925_00 };
 export const BALANCE_SHEET = { assets: 232_820_00, liabilities: 25_473_00, equity: 207_347_00 };
@@ -136,64 +98,19 @@ export type DemoTransaction = {
   date: string;
   category: string;
 };
-export const TRANSACTIONS: readonly DemoTransaction[] = [
-  {
-    id: 'TXN-1048',
-    description: 'Acme Corp — INV-2041',
-    amount: 12_450_00,
-    date: '2025-06-16',
-    category: 'Sales',
-  },
-  {
-    id: 'TXN-1047',
-    description: 'Office rent — June',
-    amount: -4_800_00,
-    date: '2025-06-14',
-    category: 'Rent',
-  },
-  {
-    id: 'TXN-1046',
-    description: 'Figma subscription',
-    amount: -1_249_00,
-    date: '2025-06-12',
-    category: 'Software',
-  },
-  {
-    id: 'TXN-1045',
-    description: 'Globex Ltd — INV-2038',
-    amount: 8_900_00,
-    date: '2025-06-09',
-    category: 'Sales',
-  },
-  {
-    id: 'TXN-1044',
-    description: 'AWS cloud hosting',
-    amount: -2_318_45,
-    date: '2025-06-03',
-    category: 'Hosting',
-  },
-  {
-    id: 'TXN-1043',
-    description: 'Initech — INV-2035',
-    amount: 5_600_00,
-    date: '2025-05-28',
-    category: 'Sales',
-  },
-  {
-    id: 'TXN-1042',
-    description: 'Team offsite travel',
-    amount: -3_120_80,
-    date: '2025-05-22',
-    category: 'Travel',
-  },
-  {
-    id: 'TXN-1041',
-    description: 'Interest received',
-    amount: 214_37,
-    date: '2025-05-20',
-    category: 'Interest',
-  },
-];
+export const TRANSACTIONS: readonly DemoTransaction[] = rows<DemoTransaction>()(
+  ['id', 'description', 'amount', 'date', 'category'],
+  [
+    ['TXN-1048', 'Acme Corp — INV-2041', 12_450_00, '2025-06-16', 'Sales'],
+    ['TXN-1047', 'Office rent — June', -4_800_00, '2025-06-14', 'Rent'],
+    ['TXN-1046', 'Figma subscription', -1_249_00, '2025-06-12', 'Software'],
+    ['TXN-1045', 'Globex Ltd — INV-2038', 8_900_00, '2025-06-09', 'Sales'],
+    ['TXN-1044', 'AWS cloud hosting', -2_318_45, '2025-06-03', 'Hosting'],
+    ['TXN-1043', 'Initech — INV-2035', 5_600_00, '2025-05-28', 'Sales'],
+    ['TXN-1042', 'Team offsite travel', -3_120_80, '2025-05-22', 'Travel'],
+    ['TXN-1041', 'Interest received', 214_37, '2025-05-20', 'Interest'],
+  ],
+);
 
 // ── Invoices ───────────────────────────────────────────────────────────────────────────
 export type InvoiceStatus = 'draft' | 'sent' | 'overdue' | 'paid';
@@ -221,30 +138,15 @@ export type DemoEmployee = {
   status: 'Active' | 'On leave';
   department: string;
 };
-export const EMPLOYEES: readonly DemoEmployee[] = [
-  { name: 'Maya Chen', role: 'Head of Finance', salary: 142_000_00, status: 'Active', department: 'Finance' },
-  {
-    name: 'Jonas Weber',
-    role: 'Senior Engineer',
-    salary: 128_000_00,
-    status: 'Active',
-    department: 'Engineering',
-  },
-  {
-    name: 'Priya Nair',
-    role: 'Product Designer',
-    salary: 104_000_00,
-    status: 'On leave',
-    department: 'Design',
-  },
-  {
-    name: 'Lucas Moreau',
-    role: 'Account Executive',
-    salary: 92_000_00,
-    status: 'Active',
-    department: 'Sales',
-  },
-];
+export const EMPLOYEES: readonly DemoEmployee[] = rows<DemoEmployee>()(
+  ['name', 'role', 'salary', 'status', 'department'],
+  [
+    ['Maya Chen', 'Head of Finance', 142_000_00, 'Active', 'Finance'],
+    ['Jonas Weber', 'Senior Engineer', 128_000_00, 'Active', 'Engineering'],
+    ['Priya Nair', 'Product Designer', 104_000_00, 'On leave', 'Design'],
+    ['Lucas Moreau', 'Account Executive', 92_000_00, 'Active', 'Sales'],
+  ],
+);
 export const PAYROLL_SUMMARY = {
   nextRun: '2025-06-30',
   gross: 96_450_00,
@@ -325,40 +227,15 @@ export type DemoProject = {
   teamSize: number;
   deadline: string;
 };
-export const PROJECTS: readonly DemoProject[] = [
-  {
-    name: 'Brand refresh',
-    client: 'Acme Corp',
-    progress: 92,
-    budget: 48_000_00,
-    teamSize: 4,
-    deadline: '2025-06-30',
-  },
-  {
-    name: 'Checkout rebuild',
-    client: 'Wayne Foods',
-    progress: 64,
-    budget: 82_000_00,
-    teamSize: 6,
-    deadline: '2025-08-15',
-  },
-  {
-    name: 'Data migration',
-    client: 'Globex Ltd',
-    progress: 38,
-    budget: 35_500_00,
-    teamSize: 3,
-    deadline: '2025-07-20',
-  },
-  {
-    name: 'Mobile app MVP',
-    client: 'Umbrella Health',
-    progress: 12,
-    budget: 120_000_00,
-    teamSize: 5,
-    deadline: '2025-10-01',
-  },
-];
+export const PROJECTS: readonly DemoProject[] = rows<DemoProject>()(
+  ['name', 'client', 'progress', 'budget', 'teamSize', 'deadline'],
+  [
+    ['Brand refresh', 'Acme Corp', 92, 48_000_00, 4, '2025-06-30'],
+    ['Checkout rebuild', 'Wayne Foods', 64, 82_000_00, 6, '2025-08-15'],
+    ['Data migration', 'Globex Ltd', 38, 35_500_00, 3, '2025-07-20'],
+    ['Mobile app MVP', 'Umbrella Health', 12, 120_000_00, 5, '2025-10-01'],
+  ],
+);
 export const TEAM_WORKLOAD: readonly { name: string; load: number }[] = [
   { name: 'Design', load: 86 },
   { name: 'Engineering', load: 72 },
@@ -387,36 +264,15 @@ export type HrActivity = {
   time: string;
   type: 'leave' | 'review' | 'training' | 'onboarding';
 };
-export const HR_ACTIVITIES: readonly HrActivity[] = [
-  {
-    activity: 'Time off approved',
-    employee: 'Priya Nair',
-    department: 'Design',
-    time: '2 h ago',
-    type: 'leave',
-  },
-  {
-    activity: 'Review completed',
-    employee: 'Jonas Weber',
-    department: 'Engineering',
-    time: '5 h ago',
-    type: 'review',
-  },
-  {
-    activity: 'Started onboarding',
-    employee: 'Sam Okafor',
-    department: 'Sales',
-    time: 'Yesterday',
-    type: 'onboarding',
-  },
-  {
-    activity: 'Finished SOC 2 training',
-    employee: 'Maya Chen',
-    department: 'Finance',
-    time: 'Yesterday',
-    type: 'training',
-  },
-];
+export const HR_ACTIVITIES: readonly HrActivity[] = rows<HrActivity>()(
+  ['activity', 'employee', 'department', 'time', 'type'],
+  [
+    ['Time off approved', 'Priya Nair', 'Design', '2 h ago', 'leave'],
+    ['Review completed', 'Jonas Weber', 'Engineering', '5 h ago', 'review'],
+    ['Started onboarding', 'Sam Okafor', 'Sales', 'Yesterday', 'onboarding'],
+    ['Finished SOC 2 training', 'Maya Chen', 'Finance', 'Yesterday', 'training'],
+  ],
+);
 
 // ── Supply chain ─────────────────────────────────────────────────────────────────────
 export const SUPPLY_METRICS = { activeOrders: 47, vendors: 23, onTime: 96, spendMtd: 184_250_00 };
@@ -430,40 +286,15 @@ export type PurchaseOrder = {
   eta: string;
   risk: RiskLevel;
 };
-export const PURCHASE_ORDERS: readonly PurchaseOrder[] = [
-  {
-    vendor: 'Nordic Components',
-    status: 'In Transit',
-    orderNumber: 'PO-7781',
-    value: 42_300_00,
-    eta: 'Jun 21',
-    risk: 'Low',
-  },
-  {
-    vendor: 'Pacific Packaging',
-    status: 'Processing',
-    orderNumber: 'PO-7779',
-    value: 8_950_00,
-    eta: 'Jun 27',
-    risk: 'None',
-  },
-  {
-    vendor: 'Atlas Metals',
-    status: 'Delayed',
-    orderNumber: 'PO-7772',
-    value: 67_400_00,
-    eta: 'Jul 3',
-    risk: 'High',
-  },
-  {
-    vendor: 'Greenfield Paper',
-    status: 'Delivered',
-    orderNumber: 'PO-7765',
-    value: 3_120_00,
-    eta: 'Jun 12',
-    risk: 'None',
-  },
-];
+export const PURCHASE_ORDERS: readonly PurchaseOrder[] = rows<PurchaseOrder>()(
+  ['vendor', 'status', 'orderNumber', 'value', 'eta', 'risk'],
+  [
+    ['Nordic Components', 'In Transit', 'PO-7781', 42_300_00, 'Jun 21', 'Low'],
+    ['Pacific Packaging', 'Processing', 'PO-7779', 8_950_00, 'Jun 27', 'None'],
+    ['Atlas Metals', 'Delayed', 'PO-7772', 67_400_00, 'Jul 3', 'High'],
+    ['Greenfield Paper', 'Delivered', 'PO-7765', 3_120_00, 'Jun 12', 'None'],
+  ],
+);
 export type VendorPerformance = {
   vendor: string;
   rating: number;

@@ -29,19 +29,61 @@ import {
   TRANSACTIONS,
   TRIAL_BALANCE,
   type AlertUrgency,
+  type DemoEmployee,
+  type DemoInventoryItem,
+  type DemoInvoice,
+  type DemoTransaction,
   type InvoiceStatus,
+  type JournalEntry,
+  type LedgerLine,
   type MilestoneStatus,
   type StockStatus,
+  type TrialBalanceRow,
 } from './sampleData.ts';
 import { Button } from '../components/ui/Button.tsx';
 import { Alert } from '../components/ui/Card.tsx';
 import { Tabs } from './Tabs.tsx';
-import { Badge, Card, DemoTable, ListCard, ProgressBar, Stat, type Tone } from './ui.tsx';
+import {
+  AmountStatus,
+  Badge,
+  Card,
+  type DemoColumn,
+  DemoTable,
+  ListCard,
+  ProgressBar,
+  Screen,
+  StatGrid,
+  type Tone,
+  TwoLine,
+} from './ui.tsx';
 
 // The interactive demo's finance and operations screens, all over the sample data.
 
-const cell = 'py-2 pr-3';
-const num = 'py-2 text-right tabular-nums';
+/** Debit and credit, blank where zero (ledger lines, trial balance rows). */
+const debitCredit = <T extends { debit: number; credit: number }>(): DemoColumn<T>[] => [
+  { head: 'Debit', cell: (r) => (r.debit ? formatMoney(r.debit) : ''), className: 'tabular-nums' },
+  { head: 'Credit', cell: (r) => (r.credit ? formatMoney(r.credit) : '') },
+];
+
+const LEDGER_COLUMNS: DemoColumn<LedgerLine>[] = [
+  { head: 'Date', cell: (l) => formatDemoDate(l.date) },
+  { head: 'Account', cell: (l) => l.account },
+  { head: 'Ref', cell: (l) => l.reference },
+  ...debitCredit<LedgerLine>(),
+];
+
+const TRIAL_COLUMNS: DemoColumn<TrialBalanceRow>[] = [
+  { head: 'Account', cell: (r) => r.account },
+  ...debitCredit<TrialBalanceRow>(),
+];
+
+const JOURNAL_COLUMNS: DemoColumn<JournalEntry>[] = [
+  { head: 'Entry', cell: (j) => j.number },
+  { head: 'Date', cell: (j) => formatDemoDate(j.date) },
+  { head: 'Memo', cell: (j) => j.memo },
+  { head: 'Status', cell: (j) => <Badge tone={j.status === 'posted' ? 'green' : 'slate'}>{j.status}</Badge> },
+  { head: 'Amount', cell: (j) => formatMoney(j.amount) },
+];
 
 const ACCOUNTING_TABS = [
   { id: 'ledger', label: 'General Ledger' },
@@ -56,75 +98,71 @@ export const AccountingSection = () => {
   const netCash = CASH_FLOW_SUMMARY.operating + CASH_FLOW_SUMMARY.investing + CASH_FLOW_SUMMARY.financing;
   const tbDebit = TRIAL_BALANCE.reduce((s, r) => s + r.debit, 0);
   const tbCredit = TRIAL_BALANCE.reduce((s, r) => s + r.credit, 0);
+  // Each summary card: its title and its lines, the last one (the result) in bold.
+  const summaries: [string, [string, string][]][] = [
+    [
+      'Income statement',
+      [
+        ['Revenue', formatMoney(INCOME_STATEMENT.revenue)],
+        ['Gross profit', formatMoney(grossProfit)],
+        ['Net income', formatMoney(netIncome)],
+      ],
+    ],
+    [
+      'Balance sheet',
+      [
+        ['Assets', formatMoney(BALANCE_SHEET.assets)],
+        ['Liabilities', formatMoney(BALANCE_SHEET.liabilities)],
+        ['Equity', formatMoney(BALANCE_SHEET.equity)],
+      ],
+    ],
+    [
+      'Cash flow summary',
+      [
+        ['Operating', formatSignedMoney(CASH_FLOW_SUMMARY.operating)],
+        ['Investing', formatSignedMoney(CASH_FLOW_SUMMARY.investing)],
+        ['Net change', formatSignedMoney(netCash)],
+      ],
+    ],
+  ];
   return (
     <div className="space-y-4">
       <div className="grid gap-3 md:grid-cols-3">
-        <Card title="Income statement">
-          <dl className="space-y-1 text-sm">
-            <Row label="Revenue" value={formatMoney(INCOME_STATEMENT.revenue)} />
-            <Row label="Gross profit" value={formatMoney(grossProfit)} />
-            <Row label="Net income" value={formatMoney(netIncome)} strong />
-          </dl>
-        </Card>
-        <Card title="Balance sheet">
-          <dl className="space-y-1 text-sm">
-            <Row label="Assets" value={formatMoney(BALANCE_SHEET.assets)} />
-            <Row label="Liabilities" value={formatMoney(BALANCE_SHEET.liabilities)} />
-            <Row label="Equity" value={formatMoney(BALANCE_SHEET.equity)} strong />
-          </dl>
-        </Card>
-        <Card title="Cash flow summary">
-          <dl className="space-y-1 text-sm">
-            <Row label="Operating" value={formatSignedMoney(CASH_FLOW_SUMMARY.operating)} />
-            <Row label="Investing" value={formatSignedMoney(CASH_FLOW_SUMMARY.investing)} />
-            <Row label="Net change" value={formatSignedMoney(netCash)} strong />
-          </dl>
-        </Card>
+        {summaries.map(([title, rows]) => (
+          <Card key={title} title={title}>
+            <dl className="space-y-1 text-sm">
+              {rows.map(([label, value], i) => (
+                <Row key={label} label={label} value={value} strong={i === rows.length - 1} />
+              ))}
+            </dl>
+          </Card>
+        ))}
       </div>
       <Tabs label="Accounting views" tabs={ACCOUNTING_TABS} active={tab} onSelect={setTab} />
       <Card>
         <div role="tabpanel" aria-label={ACCOUNTING_TABS.find((t) => t.id === tab)?.label}>
           {tab === 'ledger' ? (
-            <DemoTable caption="General ledger" head={['Date', 'Account', 'Ref', 'Debit', 'Credit']}>
-              {GENERAL_LEDGER.map((l) => (
-                <tr key={`${l.reference}-${l.account}`}>
-                  <td className={cell}>{formatDemoDate(l.date)}</td>
-                  <td className={cell}>{l.account}</td>
-                  <td className={cell}>{l.reference}</td>
-                  <td className={`${cell} tabular-nums`}>{l.debit ? formatMoney(l.debit) : ''}</td>
-                  <td className={num}>{l.credit ? formatMoney(l.credit) : ''}</td>
-                </tr>
-              ))}
-            </DemoTable>
+            <DemoTable
+              caption="General ledger"
+              columns={LEDGER_COLUMNS}
+              rows={GENERAL_LEDGER}
+              rowKey={(l) => `${l.reference}-${l.account}`}
+            />
           ) : tab === 'trial' ? (
-            <DemoTable caption="Trial balance" head={['Account', 'Debit', 'Credit']}>
-              {TRIAL_BALANCE.map((r) => (
-                <tr key={r.account}>
-                  <td className={cell}>{r.account}</td>
-                  <td className={`${cell} tabular-nums`}>{r.debit ? formatMoney(r.debit) : ''}</td>
-                  <td className={num}>{r.credit ? formatMoney(r.credit) : ''}</td>
-                </tr>
-              ))}
-              <tr className="font-semibold">
-                <td className={cell}>Total</td>
-                <td className={`${cell} tabular-nums`}>{formatMoney(tbDebit)}</td>
-                <td className={num}>{formatMoney(tbCredit)}</td>
-              </tr>
-            </DemoTable>
+            <DemoTable
+              caption="Trial balance"
+              columns={TRIAL_COLUMNS}
+              rows={TRIAL_BALANCE}
+              rowKey={(r) => r.account}
+              total={{ account: 'Total', debit: tbDebit, credit: tbCredit }}
+            />
           ) : (
-            <DemoTable caption="Journal entries" head={['Entry', 'Date', 'Memo', 'Status', 'Amount']}>
-              {JOURNAL_ENTRIES.map((j) => (
-                <tr key={j.number}>
-                  <td className={cell}>{j.number}</td>
-                  <td className={cell}>{formatDemoDate(j.date)}</td>
-                  <td className={cell}>{j.memo}</td>
-                  <td className={cell}>
-                    <Badge tone={j.status === 'posted' ? 'green' : 'slate'}>{j.status}</Badge>
-                  </td>
-                  <td className={num}>{formatMoney(j.amount)}</td>
-                </tr>
-              ))}
-            </DemoTable>
+            <DemoTable
+              caption="Journal entries"
+              columns={JOURNAL_COLUMNS}
+              rows={JOURNAL_ENTRIES}
+              rowKey={(j) => j.number}
+            />
           )}
         </div>
       </Card>
@@ -140,6 +178,18 @@ const Row = ({ label, value, strong = false }: { label: string; value: string; s
     <dd className="tabular-nums">{value}</dd>
   </div>
 );
+
+const TRANSACTION_COLUMNS: DemoColumn<DemoTransaction>[] = [
+  { head: 'Date', cell: (t) => formatDemoDate(t.date), className: 'whitespace-nowrap' },
+  { head: 'Description', cell: (t) => t.description },
+  { head: 'Category', cell: (t) => t.category },
+  {
+    head: 'Amount',
+    cell: (t) => formatSignedMoney(t.amount),
+    className: (t) =>
+      `font-medium ${t.amount > 0 ? 'text-emerald-700 dark:text-emerald-400' : 'text-slate-900 dark:text-slate-100'}`,
+  },
+];
 
 export const TransactionsSection = () => {
   const [filter, setFilter] = useState<TransactionFilter>('All');
@@ -167,20 +217,13 @@ export const TransactionsSection = () => {
       <p className="sr-only" aria-live="polite">
         {rows.length} transactions shown
       </p>
-      <DemoTable caption="Transactions" head={['Date', 'Description', 'Category', 'Amount']}>
-        {rows.map((t) => (
-          <tr key={t.id} data-testid="demo-transaction">
-            <td className={`${cell} whitespace-nowrap`}>{formatDemoDate(t.date)}</td>
-            <td className={cell}>{t.description}</td>
-            <td className={cell}>{t.category}</td>
-            <td
-              className={`${num} font-medium ${t.amount > 0 ? 'text-emerald-700 dark:text-emerald-400' : 'text-slate-900 dark:text-slate-100'}`}
-            >
-              {formatSignedMoney(t.amount)}
-            </td>
-          </tr>
-        ))}
-      </DemoTable>
+      <DemoTable
+        caption="Transactions"
+        columns={TRANSACTION_COLUMNS}
+        rows={rows}
+        rowKey={(t) => t.id}
+        rowTestId="demo-transaction"
+      />
     </Card>
   );
 };
@@ -191,6 +234,14 @@ const INVOICE_TONE: Record<InvoiceStatus, Tone> = {
   overdue: 'red',
   paid: 'green',
 };
+
+const INVOICE_COLUMNS: DemoColumn<DemoInvoice>[] = [
+  { head: 'Number', cell: (i) => i.number },
+  { head: 'Client', cell: (i) => i.client },
+  { head: 'Due', cell: (i) => formatDemoDate(i.due), className: 'whitespace-nowrap' },
+  { head: 'Status', cell: (i) => <Badge tone={INVOICE_TONE[i.status]}>{i.status}</Badge> },
+  { head: 'Amount', cell: (i) => formatMoney(i.amount) },
+];
 
 export const InvoicesSection = () => {
   const [notice, setNotice] = useState(false);
@@ -212,82 +263,60 @@ export const InvoicesSection = () => {
           <Alert tone="info">This is the demo. Start a free trial to create and send real invoices.</Alert>
         </div>
       ) : null}
-      <DemoTable caption="Invoices" head={['Number', 'Client', 'Due', 'Status', 'Amount']}>
-        {INVOICES.map((i) => (
-          <tr key={i.number}>
-            <td className={cell}>{i.number}</td>
-            <td className={cell}>{i.client}</td>
-            <td className={`${cell} whitespace-nowrap`}>{formatDemoDate(i.due)}</td>
-            <td className={cell}>
-              <Badge tone={INVOICE_TONE[i.status]}>{i.status}</Badge>
-            </td>
-            <td className={num}>{formatMoney(i.amount)}</td>
-          </tr>
-        ))}
-      </DemoTable>
+      <DemoTable caption="Invoices" columns={INVOICE_COLUMNS} rows={INVOICES} rowKey={(i) => i.number} />
     </Card>
   );
 };
 
+const EMPLOYEE_COLUMNS: DemoColumn<DemoEmployee>[] = [
+  { head: 'Name', cell: (e) => e.name, className: 'font-medium' },
+  { head: 'Role', cell: (e) => e.role },
+  { head: 'Department', cell: (e) => e.department },
+  { head: 'Status', cell: (e) => <Badge tone={e.status === 'Active' ? 'green' : 'amber'}>{e.status}</Badge> },
+  { head: 'Salary', cell: (e) => formatMoney(e.salary) },
+];
+
+const PAYROLL_STATS = [
+  {
+    label: `Next run · ${formatDemoDate(PAYROLL_SUMMARY.nextRun)}`,
+    value: formatMoneyCompact(PAYROLL_SUMMARY.gross),
+  },
+  { label: 'Taxes withheld', value: formatMoneyCompact(PAYROLL_SUMMARY.taxes) },
+  { label: 'Net pay', value: formatMoneyCompact(PAYROLL_SUMMARY.net) },
+  { label: 'Employees paid', value: PAYROLL_SUMMARY.employees },
+];
+
 export const PayrollSection = () => (
-  <div className="space-y-4">
-    <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-      <Stat
-        label={`Next run · ${formatDemoDate(PAYROLL_SUMMARY.nextRun)}`}
-        value={formatMoneyCompact(PAYROLL_SUMMARY.gross)}
-      />
-      <Stat label="Taxes withheld" value={formatMoneyCompact(PAYROLL_SUMMARY.taxes)} />
-      <Stat label="Net pay" value={formatMoneyCompact(PAYROLL_SUMMARY.net)} />
-      <Stat label="Employees paid" value={PAYROLL_SUMMARY.employees} />
-    </div>
-    <Card title="Employees">
-      <DemoTable caption="Employees" head={['Name', 'Role', 'Department', 'Status', 'Salary']}>
-        {EMPLOYEES.map((e) => (
-          <tr key={e.name}>
-            <td className={`${cell} font-medium`}>{e.name}</td>
-            <td className={cell}>{e.role}</td>
-            <td className={cell}>{e.department}</td>
-            <td className={cell}>
-              <Badge tone={e.status === 'Active' ? 'green' : 'amber'}>{e.status}</Badge>
-            </td>
-            <td className={num}>{formatMoney(e.salary)}</td>
-          </tr>
-        ))}
-      </DemoTable>
-    </Card>
-    <div className="grid gap-4 md:grid-cols-2">
-      <ListCard
-        title="Benefits"
-        items={BENEFITS}
-        itemKey={(b) => b.name}
-        listClassName="space-y-1.5 text-sm"
-        itemClassName="flex justify-between gap-2"
-      >
-        {(b) => (
-          <>
-            <span>
-              {b.name} <span className="text-slate-600 dark:text-slate-400">· {b.enrolled} enrolled</span>
-            </span>
-            <span className="tabular-nums">{formatMoney(b.monthlyCost)}/mo</span>
-          </>
-        )}
-      </ListCard>
-      <ListCard
-        title="Compliance"
-        items={COMPLIANCE}
-        itemKey={(c) => c.item}
-        listClassName="space-y-1.5 text-sm"
-        itemClassName="flex justify-between gap-2"
-      >
-        {(c) => (
-          <>
-            <span>{c.item}</span>
-            <Badge tone={c.status === 'Filed' ? 'green' : 'amber'}>{c.status}</Badge>
-          </>
-        )}
-      </ListCard>
-    </div>
-  </div>
+  <Screen
+    lead={
+      <>
+        <StatGrid stats={PAYROLL_STATS} />
+        <Card title="Employees">
+          <DemoTable caption="Employees" columns={EMPLOYEE_COLUMNS} rows={EMPLOYEES} rowKey={(e) => e.name} />
+        </Card>
+      </>
+    }
+    columns="md:grid-cols-2"
+  >
+    <ListCard title="Benefits" items={BENEFITS} itemKey={(b) => b.name} layout="pairs">
+      {(b) => (
+        <>
+          <span>
+            {b.name} <span className="text-slate-600 dark:text-slate-400">· {b.enrolled} enrolled</span>
+          </span>
+          <span className="tabular-nums">{formatMoney(b.monthlyCost)}/mo</span>
+        </>
+      )}
+    </ListCard>
+    <ListCard title="Compliance" items={COMPLIANCE} itemKey={(c) => c.item} layout="pairs">
+      {(c) => (
+        <>
+          <span>{c.item}</span>
+          <Badge tone={c.status === 'Filed' ? 'green' : 'amber'}>{c.status}</Badge>
+        </>
+      )}
+    </ListCard>
+  </Screen>
 );
 
 export const CrmSection = () => (
@@ -326,31 +355,21 @@ const STOCK_TONE: Record<StockStatus, Tone> = {
 };
 const URGENCY_TONE: Record<AlertUrgency, Tone> = { high: 'red', medium: 'amber', low: 'blue' };
 
+const INVENTORY_COLUMNS: DemoColumn<DemoInventoryItem>[] = [
+  { head: 'Item', cell: (i) => i.item, className: 'font-medium' },
+  { head: 'SKU', cell: (i) => i.sku },
+  { head: 'Stock', cell: (i) => i.stock, className: 'tabular-nums' },
+  { head: 'Reorder at', cell: (i) => i.reorder, className: 'tabular-nums' },
+  { head: 'Status', cell: (i) => <Badge tone={STOCK_TONE[i.status]}>{i.status}</Badge> },
+  { head: 'Value', cell: (i) => formatMoney(i.value) },
+];
+
 export const InventorySection = () => (
   <div className="space-y-4">
     <Card title="Stock">
-      <DemoTable caption="Inventory" head={['Item', 'SKU', 'Stock', 'Reorder at', 'Status', 'Value']}>
-        {INVENTORY.map((i) => (
-          <tr key={i.sku}>
-            <td className={`${cell} font-medium`}>{i.item}</td>
-            <td className={cell}>{i.sku}</td>
-            <td className={`${cell} tabular-nums`}>{i.stock}</td>
-            <td className={`${cell} tabular-nums`}>{i.reorder}</td>
-            <td className={cell}>
-              <Badge tone={STOCK_TONE[i.status]}>{i.status}</Badge>
-            </td>
-            <td className={num}>{formatMoney(i.value)}</td>
-          </tr>
-        ))}
-      </DemoTable>
+      <DemoTable caption="Inventory" columns={INVENTORY_COLUMNS} rows={INVENTORY} rowKey={(i) => i.sku} />
     </Card>
-    <ListCard
-      title="Alerts"
-      items={INVENTORY_ALERTS}
-      itemKey={(a) => a.message}
-      listClassName="space-y-2 text-sm"
-      itemClassName="flex items-start justify-between gap-3"
-    >
+    <ListCard title="Alerts" items={INVENTORY_ALERTS} itemKey={(a) => a.message} layout="alerts">
       {(a) => (
         <>
           <span>{a.message}</span>
@@ -367,115 +386,95 @@ const MILESTONE_TONE: Record<MilestoneStatus, Tone> = {
   pending: 'slate',
 };
 
-export const ProjectsSection = () => (
-  <div className="space-y-4">
-    <Card title="Projects">
-      <ul className="space-y-4">
-        {PROJECTS.map((p) => (
-          <li key={p.name} data-testid="demo-project">
-            <div className="mb-1.5 flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
-              <span className="font-medium">
-                {p.name} <span className="font-normal text-slate-600 dark:text-slate-400">· {p.client}</span>
-              </span>
-              <span className="text-xs text-slate-600 tabular-nums dark:text-slate-400">
-                {p.progress}% · {formatMoneyCompact(p.budget)} · {p.teamSize} people · due{' '}
-                {formatDemoDate(p.deadline)}
-              </span>
-            </div>
-            <ProgressBar value={p.progress} label={`${p.name} progress`} />
-          </li>
-        ))}
-      </ul>
-    </Card>
-    <div className="grid gap-4 md:grid-cols-2">
-      <ListCard
-        title="Team workload"
-        items={TEAM_WORKLOAD}
-        itemKey={(w) => w.name}
-        listClassName="space-y-3 text-sm"
-      >
-        {(w) => (
-          <>
-            <div className="mb-1 flex justify-between">
-              <span>{w.name}</span>
-              <span className="tabular-nums">{w.load}%</span>
-            </div>
-            <div className="h-2 rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden="true">
-              <div className="h-full rounded-full bg-violet-500" style={{ width: `${w.load}%` }} />
-            </div>
-          </>
-        )}
-      </ListCard>
-      <ListCard
-        title="Milestones"
-        items={MILESTONES}
-        itemKey={(m) => m.name}
-        listClassName="space-y-2 text-sm"
-        itemClassName="flex items-center justify-between gap-2"
-      >
-        {(m) => (
-          <>
-            <span>
-              {m.name} <span className="text-slate-600 dark:text-slate-400">· {formatDemoDate(m.due)}</span>
+const ProjectsCard = () => (
+  <Card title="Projects">
+    <ul className="space-y-4">
+      {PROJECTS.map((p) => (
+        <li key={p.name} data-testid="demo-project">
+          <div className="mb-1.5 flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
+            <span className="font-medium">
+              {p.name} <span className="font-normal text-slate-600 dark:text-slate-400">· {p.client}</span>
             </span>
-            <Badge tone={MILESTONE_TONE[m.status]}>{m.status}</Badge>
-          </>
-        )}
-      </ListCard>
-    </div>
-  </div>
+            <span className="text-xs text-slate-600 tabular-nums dark:text-slate-400">
+              {p.progress}% · {formatMoneyCompact(p.budget)} · {p.teamSize} people · due{' '}
+              {formatDemoDate(p.deadline)}
+            </span>
+          </div>
+          <ProgressBar value={p.progress} label={`${p.name} progress`} />
+        </li>
+      ))}
+    </ul>
+  </Card>
+);
+
+export const ProjectsSection = () => (
+  <Screen lead={<ProjectsCard />} columns="md:grid-cols-2">
+    <ListCard title="Team workload" items={TEAM_WORKLOAD} itemKey={(w) => w.name} layout="stack">
+      {(w) => (
+        <>
+          <div className="mb-1 flex justify-between">
+            <span>{w.name}</span>
+            <span className="tabular-nums">{w.load}%</span>
+          </div>
+          <div className="h-2 rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden="true">
+            <div className="h-full rounded-full bg-violet-500" style={{ width: `${w.load}%` }} />
+          </div>
+        </>
+      )}
+    </ListCard>
+    <ListCard title="Milestones" items={MILESTONES} itemKey={(m) => m.name} layout="compact">
+      {(m) => (
+        <>
+          <span>
+            {m.name} <span className="text-slate-600 dark:text-slate-400">· {formatDemoDate(m.due)}</span>
+          </span>
+          <Badge tone={MILESTONE_TONE[m.status]}>{m.status}</Badge>
+        </>
+      )}
+    </ListCard>
+  </Screen>
 );
 
 /** The demo's Dashboard: the overview plus what needs attention today. */
 export const DashboardSection = ({ overview }: { overview: React.ReactNode }) => (
-  <div className="space-y-4">
-    {overview}
-    <div className="grid gap-4 lg:grid-cols-2">
-      <ListCard
-        title="Recent transactions"
-        items={TRANSACTIONS.slice(0, 4)}
-        itemKey={(t) => t.id}
-        listClassName="divide-y divide-slate-100 dark:divide-slate-800"
-        itemClassName="flex items-center justify-between gap-3 py-2 text-sm"
-      >
-        {(t) => (
-          <>
-            <div className="min-w-0">
-              <p className="truncate font-medium">{t.description}</p>
-              <p className="text-xs text-slate-600 dark:text-slate-400">
-                {formatDemoDate(t.date)} · {t.category}
-              </p>
-            </div>
+  <Screen lead={overview} columns="lg:grid-cols-2">
+    <ListCard
+      title="Recent transactions"
+      items={TRANSACTIONS.slice(0, 4)}
+      itemKey={(t) => t.id}
+      layout="rows"
+    >
+      {(t) => (
+        <TwoLine
+          title={t.description}
+          titleClassName="truncate font-medium"
+          detail={`${formatDemoDate(t.date)} · ${t.category}`}
+          aside={
             <span
               className={`shrink-0 font-medium tabular-nums ${t.amount > 0 ? 'text-emerald-700 dark:text-emerald-400' : ''}`}
             >
               {formatSignedMoney(t.amount)}
             </span>
-          </>
-        )}
-      </ListCard>
-      <ListCard
-        title="Invoices needing attention"
-        items={INVOICES.filter((i) => i.status !== 'paid')}
-        itemKey={(i) => i.number}
-        listClassName="divide-y divide-slate-100 dark:divide-slate-800"
-        itemClassName="flex items-center justify-between gap-3 py-2 text-sm"
-      >
-        {(i) => (
-          <>
-            <div className="min-w-0">
-              <p className="truncate font-medium">{i.client}</p>
-              <p className="text-xs text-slate-600 dark:text-slate-400">
-                {i.number} · due {formatDemoDate(i.due)}
-              </p>
-            </div>
-            <div className="flex shrink-0 items-center gap-2">
-              <span className="tabular-nums">{formatMoney(i.amount)}</span>
-              <Badge tone={INVOICE_TONE[i.status]}>{i.status}</Badge>
-            </div>
-          </>
-        )}
-      </ListCard>
-    </div>
-  </div>
+          }
+        />
+      )}
+    </ListCard>
+    <ListCard
+      title="Invoices needing attention"
+      items={INVOICES.filter((i) => i.status !== 'paid')}
+      itemKey={(i) => i.number}
+      layout="rows"
+    >
+      {(i) => (
+        <TwoLine
+          title={i.client}
+          titleClassName="truncate font-medium"
+          detail={`${i.number} · due ${formatDemoDate(i.due)}`}
+          aside={
+            <AmountStatus amount={formatMoney(i.amount)} tone={INVOICE_TONE[i.status]} status={i.status} />
+          }
+        />
+      )}
+    </ListCard>
+  </Screen>
 );

@@ -76,6 +76,47 @@ export const Stat = ({ label, value, hint }: { label: string; value: ReactNode; 
   </div>
 );
 
+/** A row of figures: two across, four from large screens up. */
+export const StatGrid = ({
+  stats,
+}: {
+  stats: readonly { label: string; value: ReactNode; hint?: ReactNode }[];
+}) => (
+  <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+    {stats.map((stat) => (
+      <Stat key={stat.label} {...stat} />
+    ))}
+  </div>
+);
+
+/** Figures with their change as the hint; `invert` where a rise is bad news (expenses). */
+export const changeStats = <T extends { label: string; change: number }>(
+  items: readonly T[],
+  value: (item: T) => ReactNode,
+  invert: (item: T) => boolean,
+) =>
+  items.map((item) => ({
+    label: item.label,
+    value: value(item),
+    hint: <Change value={item.change} invert={invert(item)} />,
+  }));
+
+/** A demo screen: what leads it (a row of figures, a table), then its cards side by side. */
+export const Screen = ({
+  lead,
+  columns,
+  children,
+}: {
+  lead: ReactNode;
+  columns: string;
+  children: ReactNode;
+}) => (
+  <div className="space-y-4">
+    {lead}
+    <div className={`grid gap-4 ${columns}`}>{children}</div>
+  </div>
+);
+
 export const Change = ({ value, invert = false }: { value: number; invert?: boolean }) => {
   const good = invert ? value < 0 : value >= 0;
   return (
@@ -87,57 +128,144 @@ export const Change = ({ value, invert = false }: { value: number; invert?: bool
   );
 };
 
-/** A compact table (the kit's Table, caption for screen readers) that scrolls sideways on narrow screens. */
-export const DemoTable = ({
+/** One column of a DemoTable: its heading, what a row shows in it, classes added to its cells. */
+export type DemoColumn<T> = {
+  head: string;
+  cell: (row: T) => ReactNode;
+  className?: string | ((row: T) => string);
+};
+
+const CELL = 'py-2 pr-3';
+/** The last column holds the row's amount: right-aligned, tabular figures. */
+const AMOUNT_CELL = 'py-2 text-right tabular-nums';
+
+const DemoRow = <T,>({
+  row,
+  columns,
+  className,
+  testId,
+}: {
+  row: T;
+  columns: readonly DemoColumn<T>[];
+  className?: string;
+  testId?: string;
+}) => (
+  <tr className={className} data-testid={testId}>
+    {columns.map((column, i) => {
+      const base = i === columns.length - 1 ? AMOUNT_CELL : CELL;
+      const extra = typeof column.className === 'function' ? column.className(row) : column.className;
+      return (
+        <td key={column.head} className={extra ? `${base} ${extra}` : base}>
+          {column.cell(row)}
+        </td>
+      );
+    })}
+  </tr>
+);
+
+/**
+ * A compact table (the kit's Table, caption for screen readers) that scrolls sideways on narrow
+ * screens, described by its columns: one row per item, then the bold `total` row if given.
+ */
+export const DemoTable = <T,>({
   caption,
-  head,
-  children,
+  columns,
+  rows,
+  rowKey,
+  rowTestId,
+  total,
 }: {
   caption: string;
-  head: string[];
-  children: ReactNode;
+  columns: readonly DemoColumn<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  rowTestId?: string;
+  total?: T;
 }) => (
   <Table caption={caption} captionHidden dense className="-mx-4 px-4 [&_table]:min-w-[28rem]">
     <thead>
       <tr>
-        {head.map((h, i) => (
-          <Th key={h} numeric={i === head.length - 1} className="px-0 pr-3 normal-case tracking-normal">
-            {h}
+        {columns.map(({ head }, i) => (
+          <Th key={head} numeric={i === columns.length - 1} className="px-0 pr-3 normal-case tracking-normal">
+            {head}
           </Th>
         ))}
       </tr>
     </thead>
-    <tbody className="divide-y divide-slate-100 dark:divide-slate-800">{children}</tbody>
+    <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+      {rows.map((row) => (
+        <DemoRow key={rowKey(row)} row={row} columns={columns} testId={rowTestId} />
+      ))}
+      {total ? <DemoRow row={total} columns={columns} className="font-semibold" /> : null}
+    </tbody>
   </Table>
 );
 
-/** A card holding one list: each item rendered in its own <li>. */
+/** How the demo's cards lay out their lists: classes of the list and of each item. */
+const LIST_LAYOUTS = {
+  /** Rows split by lines: a name and its details, figures on the right. */
+  rows: {
+    list: 'divide-y divide-slate-100 dark:divide-slate-800',
+    item: 'flex items-center justify-between gap-3 py-2 text-sm',
+  },
+  /** A label and its figure on one line. */
+  pairs: { list: 'space-y-1.5 text-sm', item: 'flex justify-between gap-2' },
+  /** A name over its details, a figure or badge on the right. */
+  spread: { list: 'space-y-2.5 text-sm', item: 'flex items-center justify-between gap-2' },
+  /** Tighter: a name and a badge. */
+  compact: { list: 'space-y-2 text-sm', item: 'flex items-center justify-between gap-2' },
+  /** Text that may wrap, its badge or time at the top right. */
+  feed: { list: 'space-y-2.5', item: 'flex items-start justify-between gap-3 text-sm' },
+  alerts: { list: 'space-y-2 text-sm', item: 'flex items-start justify-between gap-3' },
+  /** Blocks one under the other (a line over a bar). */
+  stack: { list: 'space-y-3 text-sm', item: undefined },
+  /** An icon before each note. */
+  notes: { list: 'space-y-3', item: 'flex gap-2 text-sm' },
+  /** Two tiles across. */
+  tiles: { list: 'grid grid-cols-2 gap-2', item: 'rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60' },
+} as const;
+
+/** A card holding one list: each item rendered in its own <li>, laid out by `layout`. */
 export const ListCard = <T,>({
   title,
   items,
   itemKey,
-  listClassName,
-  itemClassName,
-  className,
+  layout,
   children,
 }: {
   title: string;
   items: readonly T[];
   itemKey: (item: T) => string;
-  listClassName: string;
-  itemClassName?: string;
-  className?: string;
+  layout: keyof typeof LIST_LAYOUTS;
   children: (item: T) => ReactNode;
 }) => (
-  <Card title={title} className={className}>
-    <ul className={listClassName}>
+  <Card title={title}>
+    <ul className={LIST_LAYOUTS[layout].list}>
       {items.map((item) => (
-        <li key={itemKey(item)} className={itemClassName}>
+        <li key={itemKey(item)} className={LIST_LAYOUTS[layout].item}>
           {children(item)}
         </li>
       ))}
     </ul>
   </Card>
+);
+
+/** An amount and its status badge, side by side or (`stacked`) the badge under the amount. */
+export const AmountStatus = ({
+  amount,
+  tone,
+  status,
+  stacked = false,
+}: {
+  amount: string;
+  tone: Tone;
+  status: string;
+  stacked?: boolean;
+}) => (
+  <div className={stacked ? 'flex shrink-0 flex-col items-end gap-1' : 'flex shrink-0 items-center gap-2'}>
+    <span className={stacked ? 'font-medium tabular-nums' : 'tabular-nums'}>{amount}</span>
+    <Badge tone={tone}>{status}</Badge>
+  </div>
 );
 
 /** A list item's name over its details, and what stands on its right. */
