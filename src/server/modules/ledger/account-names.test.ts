@@ -4,6 +4,7 @@ import { type TestCompany, createTestCompany } from '../../testing/companies.ts'
 import * as migration from '../../db/migrations/20261124_0800_account_names_and_journal_imports.ts';
 import { createTestDatabase, testDatabaseKind } from '../../testing/db.ts';
 import { createTestCompanyInDatabase } from '../../testing/companies.ts';
+import { expenseAccountBody } from '../../testing/ledger.ts';
 
 // Account names are unique per company ignoring case (index accounts_name_ci, migration
 // 20261124_0800): creating, renaming and importing answer 4xx with a clear message and change
@@ -29,28 +30,13 @@ describe(`account names and journal import over HTTP (${testDatabaseKind()})`, (
   it('refuses a second account whose name differs only in case, on create, rename and CSV import', async () => {
     const company = await createTestCompany(t.app);
     const api = call(company);
-    const created = await api('POST', '/accounts', {
-      code: '6901',
-      name: 'Coffee',
-      type: 'expense',
-      subtype: 'operating_expense',
-    });
+    const created = await api('POST', '/accounts', expenseAccountBody('6901', 'Coffee'));
     expect(created.statusCode).toBe(201);
-    const dup = await api('POST', '/accounts', {
-      code: '6902',
-      name: 'COFFEE',
-      type: 'expense',
-      subtype: 'operating_expense',
-    });
+    const dup = await api('POST', '/accounts', expenseAccountBody('6902', 'COFFEE'));
     expect(dup.statusCode).toBe(409);
     expect(dup.json().error).toMatchObject({ code: 'account_name_taken' });
     expect(dup.json().error.message).toMatch(/"Coffee" \(code 6901\) already exists/);
-    const other = await api('POST', '/accounts', {
-      code: '6903',
-      name: 'Tea',
-      type: 'expense',
-      subtype: 'operating_expense',
-    });
+    const other = await api('POST', '/accounts', expenseAccountBody('6903', 'Tea'));
     const rename = await api('PATCH', `/accounts/${other.json().id ?? other.json().account?.id}`, {
       name: 'coffee',
     });

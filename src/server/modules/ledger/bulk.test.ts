@@ -7,6 +7,7 @@ import { type BulkEntryInput, postEntriesInBulk } from './bulk.ts';
 import { type PostJournalEntryInput, postJournalEntry } from './posting.ts';
 import { archiveAccountForTest, keptBalancesMismatch } from '../../testing/ledger-checks.ts';
 import { createTestCompanyInDatabase } from '../../testing/companies.ts';
+import { debitCreditLines } from '../../testing/ledger.ts';
 
 // The bulk path (statement imports) is the ledger's own: the same checks as a single posting,
 // in the same order, with the same error codes, and ids from the same time-ordered generator
@@ -68,10 +69,7 @@ describe('the bulk posting path has the single path’s rules', () => {
       memo: 'test',
       source: 'bank',
       sourceId: null,
-      lines: [
-        { accountId: org.accounts.bank!, debit: 700 },
-        { accountId: org.accounts.sales!, credit: 700 },
-      ],
+      lines: debitCreditLines(org.accounts.bank!, org.accounts.sales!, 700),
       ...over,
     });
     const other = await createTestCompanyInDatabase(handle.db);
@@ -81,29 +79,20 @@ describe('the bulk posting path has the single path’s rules', () => {
       [
         'entry_unbalanced',
         ok({
-          lines: [
-            { accountId: org.accounts.bank!, debit: 700 },
-            { accountId: org.accounts.sales!, credit: 600 },
-          ],
+          lines: debitCreditLines(org.accounts.bank!, org.accounts.sales!, 700, 600),
         }),
       ],
       ['entry_too_few_lines', ok({ lines: [{ accountId: org.accounts.bank!, debit: 700 }] })],
       [
         'negative_amount',
         ok({
-          lines: [
-            { accountId: org.accounts.bank!, debit: -700 },
-            { accountId: org.accounts.sales!, credit: -700 },
-          ],
+          lines: debitCreditLines(org.accounts.bank!, org.accounts.sales!, -700),
         }),
       ],
       [
         'account_not_found',
         ok({
-          lines: [
-            { accountId: other.accounts.bank!, debit: 700 },
-            { accountId: org.accounts.sales!, credit: 700 },
-          ],
+          lines: debitCreditLines(other.accounts.bank!, org.accounts.sales!, 700),
         }),
       ],
     ];
@@ -132,10 +121,7 @@ describe('the bulk posting path has the single path’s rules', () => {
       memo: 'locked',
       source: 'bank',
       sourceId: null,
-      lines: [
-        { accountId: org.accounts.bank!, debit: 500 },
-        { accountId: org.accounts.sales!, credit: 500 },
-      ],
+      lines: debitCreditLines(org.accounts.bank!, org.accounts.sales!, 500),
     };
     await updateLedgerSettings(handle.db, org.id, 'u1', { lockDate: '2026-03-31' });
     expect(await both(org, entry)).toEqual({ single: 'period_locked', bulk: 'period_locked', written: 0 });

@@ -13,6 +13,7 @@ import { trialBalance } from './reports.ts';
 import { buildSampleChart, sampleEntries } from './sample-data.ts';
 import { keptBalancesMismatch } from '../../testing/ledger-checks.ts';
 import { createTestCompanyInDatabase } from '../../testing/companies.ts';
+import { debitCreditLines } from '../../testing/ledger.ts';
 
 let handle: DatabaseHandle;
 let dir: string;
@@ -78,19 +79,13 @@ describe(`plain-text accounting interop (${testDatabaseKind()})`, () => {
           date: '2026-07-01',
           source: 'manual',
           actorUserId: null,
-          lines: [
-            { accountId: org.accounts.bank!, debit: 5 },
-            { accountId: org.accounts.sales!, credit: 5 },
-          ],
+          lines: debitCreditLines(org.accounts.bank!, org.accounts.sales!, 5),
         },
         {
           date: '2026-07-02',
           source: 'manual',
           actorUserId: null,
-          lines: [
-            { accountId: org.accounts.bank!, debit: 5 },
-            { accountId: org.accounts.sales!, credit: 4 },
-          ],
+          lines: debitCreditLines(org.accounts.bank!, org.accounts.sales!, 5, 4),
         },
       ],
       'seed',
@@ -143,23 +138,18 @@ describe(`plain-text accounting interop (${testDatabaseKind()})`, () => {
     });
   });
 
-  describe.skipIf(!hasHledger)(
-    'hledger (skipped when the hledger binary is not installed: apt-get install hledger)',
-    () => {
-      it('agrees with our trial balance to the cent', async () => {
-        const theirs = await externalBalances('hledger', journalFile, 'USD');
-        expect(theirs).toEqual(await ourBalances(org.id));
-      });
-    },
-  );
-
-  describe.skipIf(!hasLedger)(
-    'ledger (skipped when the ledger binary is not installed: apt-get install ledger)',
-    () => {
-      it('agrees with our trial balance to the cent', async () => {
-        const theirs = await externalBalances('ledger', journalFile, 'USD');
-        expect(theirs).toEqual(await ourBalances(org.id));
-      });
-    },
-  );
+  for (const [tool, installed] of [
+    ['hledger', hasHledger],
+    ['ledger', hasLedger],
+  ] as const) {
+    describe.skipIf(!installed)(
+      `${tool} (skipped when the ${tool} binary is not installed: apt-get install ${tool})`,
+      () => {
+        it('agrees with our trial balance to the cent', async () => {
+          const theirs = await externalBalances(tool, journalFile, 'USD');
+          expect(theirs).toEqual(await ourBalances(org.id));
+        });
+      },
+    );
+  }
 });

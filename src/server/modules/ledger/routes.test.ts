@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../testing/app.ts';
 import { addTestMember, createTestCompany, type TestCompany } from '../../testing/companies.ts';
 import { testDatabaseKind } from '../../testing/db.ts';
+import { debitCreditLines, expenseAccountBody } from '../../testing/ledger.ts';
 import { signUpTestUser } from '../../testing/users.ts';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -47,10 +48,7 @@ const accountsOf = async (company: TestCompany) => {
 const sale = (a: Record<string, string>, amount: number, date = '2026-02-10') => ({
   date,
   memo: 'Consulting',
-  lines: [
-    { accountId: a.bank, debit: amount },
-    { accountId: a.services, credit: amount },
-  ],
+  lines: debitCreditLines(a.bank, a.services, amount),
 });
 
 describe(`ledger routes (${testDatabaseKind()})`, () => {
@@ -90,10 +88,7 @@ describe(`ledger routes (${testDatabaseKind()})`, () => {
 
     const unbalanced = await call('POST', '/journal-entries', {
       date: '2026-02-11',
-      lines: [
-        { accountId: a.bank, debit: 100 },
-        { accountId: a.services, credit: 90 },
-      ],
+      lines: debitCreditLines(a.bank, a.services, 100, 90),
     });
     expect(unbalanced.statusCode).toBe(400);
     expect(unbalanced.json().error.code).toBe('entry_unbalanced');
@@ -187,10 +182,7 @@ describe(`ledger routes (${testDatabaseKind()})`, () => {
     const mine = await accountsOf(company);
     const cross = await api(company)('POST', '/journal-entries', {
       date: '2026-03-01',
-      lines: [
-        { accountId: mine.bank, debit: 100 },
-        { accountId: theirs.sales, credit: 100 },
-      ],
+      lines: debitCreditLines(mine.bank, theirs.sales, 100),
     });
     expect(cross.statusCode).toBe(400);
     expect(cross.json().error.code).toBe('account_not_found');
@@ -275,19 +267,9 @@ describe(`ledger routes (${testDatabaseKind()})`, () => {
     const company = await createTestCompany(t.app);
     const a = await accountsOf(company);
     const call = api(company);
-    const created = await call('POST', '/accounts', {
-      code: '6010',
-      name: 'Web hosting',
-      type: 'expense',
-      subtype: 'operating_expense',
-    });
+    const created = await call('POST', '/accounts', expenseAccountBody('6010', 'Web hosting'));
     expect(created.statusCode).toBe(201);
-    const dup = await call('POST', '/accounts', {
-      code: '6010',
-      name: 'Other',
-      type: 'expense',
-      subtype: 'operating_expense',
-    });
+    const dup = await call('POST', '/accounts', expenseAccountBody('6010', 'Other'));
     expect(dup.json().error.code).toBe('account_code_taken');
     await call('POST', '/journal-entries', {
       date: '2026-03-01',
