@@ -10,6 +10,7 @@ import { DataTable } from '../../components/ui/DataTable.tsx';
 import { ListCard, NewButton } from '../../components/ui/ListCard.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { useFormFields } from '../../lib/useFormFields.ts';
 import { useCustomers, useInvoicingMutation, useRecurring, useTaxRates } from './invoicesApi.ts';
 import {
   errorMessage,
@@ -116,17 +117,31 @@ const RecurringDialog = ({ onClose }: { onClose: () => void }) => {
   const { company } = useCompany();
   const customers = useCustomers();
   const taxes = useTaxRates();
-  const [customerId, setCustomerId] = useState('');
-  const [frequency, setFrequency] = useState('monthly');
-  const [startDate, setStartDate] = useState(todayIso());
-  const [endDate, setEndDate] = useState('');
-  const [count, setCount] = useState('');
+  const { values, bind, pick } = useFormFields({
+    customerId: '',
+    frequency: 'monthly',
+    startDate: todayIso(),
+    endDate: '',
+    count: '',
+    description: '',
+    quantity: '1',
+    price: '',
+    taxRateId: '',
+    exchangeRate: '',
+  });
+  const {
+    customerId,
+    frequency,
+    startDate,
+    endDate,
+    count,
+    description,
+    quantity,
+    price,
+    taxRateId,
+    exchangeRate,
+  } = values;
   const [autoSend, setAutoSend] = useState(true);
-  const [description, setDescription] = useState('');
-  const [quantity, setQuantity] = useState('1');
-  const [price, setPrice] = useState('');
-  const [taxRateId, setTaxRateId] = useState('');
-  const [exchangeRate, setExchangeRate] = useState('');
   const customer = customers.data?.customers.find((c) => c.id === customerId);
   const currency = customer?.currency ?? company.baseCurrency;
   const save = useInvoicingMutation((base, body: Record<string, unknown>) =>
@@ -161,51 +176,23 @@ const RecurringDialog = ({ onClose }: { onClose: () => void }) => {
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
           label="Customer"
-          value={customerId}
-          onChange={(e) => setCustomerId(e.target.value)}
+          {...bind('customerId')}
           emptyOption="Choose a customer"
           options={(customers.data?.customers ?? []).map((c) => ({ value: c.id, label: c.name }))}
         />
         <SelectField
           label="Every"
-          value={frequency}
-          onChange={(e) => setFrequency(e.target.value)}
+          {...bind('frequency')}
           options={RECURRING_FREQUENCIES.map((f) => ({ value: f, label: FREQUENCY_LABELS[f]! }))}
         />
-        <DateInput label="First invoice on" value={startDate} onChange={setStartDate} />
-        <DateInput label="End date (optional)" value={endDate} min={startDate} onChange={setEndDate} />
-        <TextField
-          label="Number of invoices (optional)"
-          type="number"
-          min={1}
-          value={count}
-          onChange={(e) => setCount(e.target.value)}
-        />
-        <RateInput
-          base={company.baseCurrency}
-          currency={currency}
-          value={exchangeRate}
-          onChange={setExchangeRate}
-        />
-        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
-        <TextField
-          label="Quantity"
-          inputMode="decimal"
-          value={quantity}
-          onChange={(e) => setQuantity(e.target.value)}
-        />
-        <TextField
-          label={`Unit price (${currency})`}
-          inputMode="decimal"
-          value={price}
-          onChange={(e) => setPrice(e.target.value)}
-        />
-        <SelectField
-          label="Tax"
-          value={taxRateId}
-          onChange={(e) => setTaxRateId(e.target.value)}
-          options={taxRateOptions(taxes.data)}
-        />
+        <DateInput label="First invoice on" {...pick('startDate')} />
+        <DateInput label="End date (optional)" {...pick('endDate')} min={startDate} />
+        <TextField label="Number of invoices (optional)" type="number" min={1} {...bind('count')} />
+        <RateInput base={company.baseCurrency} currency={currency} {...pick('exchangeRate')} />
+        <TextField label="Description" {...bind('description')} />
+        <TextField label="Quantity" inputMode="decimal" {...bind('quantity')} />
+        <TextField label={`Unit price (${currency})`} inputMode="decimal" {...bind('price')} />
+        <SelectField label="Tax" {...bind('taxRateId')} options={taxRateOptions(taxes.data)} />
       </div>
       <CheckboxField
         label="Send and email each invoice automatically (otherwise it waits as a draft)"
