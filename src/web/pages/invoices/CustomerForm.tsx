@@ -4,6 +4,7 @@ import { TextField, TextAreaField } from '../../components/ui/Field.tsx';
 import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { useFormFields } from '../../lib/useFormFields.ts';
 import { useInvoicingMutation } from './invoicesApi.ts';
 
 // Create or edit a customer, in a dialog: the contact details invoices print and the payment
@@ -20,7 +21,7 @@ export const CustomerFormDialog = ({
   onSaved?: (c: Customer) => void;
 }) => {
   const { company } = useCompany();
-  const [form, setForm] = useState({
+  const { values: form, bind } = useFormFields({
     name: customer?.name ?? '',
     company: customer?.company ?? '',
     email: customer?.email ?? '',
@@ -37,8 +38,6 @@ export const CustomerFormDialog = ({
       ? api.patch<Customer>(`${base}/customers/${customer.id}`, body)
       : api.post<Customer>(`${base}/customers`, body),
   );
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [key]: e.target.value }));
 
   const submit = async () => {
     if (!form.name.trim()) {
@@ -64,28 +63,14 @@ export const CustomerFormDialog = ({
       submitLabel={customer ? 'Save customer' : 'Create customer'}
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="Name"
-          value={form.name}
-          onChange={set('name')}
-          error={nameError}
-          required
-          autoFocus
-        />
-        <TextField label="Company" value={form.company} onChange={set('company')} />
-        <TextField
-          label="Email"
-          type="email"
-          value={form.email}
-          onChange={set('email')}
-          hint="Invoices are emailed here."
-        />
-        <TextField label="Phone" value={form.phone} onChange={set('phone')} />
-        <TextField label="Tax number" value={form.taxNumber} onChange={set('taxNumber')} />
+        <TextField label="Name" {...bind('name')} error={nameError} required autoFocus />
+        <TextField label="Company" {...bind('company')} />
+        <TextField label="Email" type="email" {...bind('email')} hint="Invoices are emailed here." />
+        <TextField label="Phone" {...bind('phone')} />
+        <TextField label="Tax number" {...bind('taxNumber')} />
         <TextField
           label="Currency"
-          value={form.currency}
-          onChange={set('currency')}
+          {...bind('currency')}
           maxLength={3}
           hint={`Invoices to this customer are in this currency (company: ${company.baseCurrency}).`}
         />
@@ -94,18 +79,11 @@ export const CustomerFormDialog = ({
           type="number"
           min={0}
           max={365}
-          value={form.paymentTermsDays}
-          onChange={set('paymentTermsDays')}
+          {...bind('paymentTermsDays')}
         />
       </div>
-      <TextAreaField
-        id="customer-address"
-        label="Billing address"
-        rows={3}
-        value={form.billingAddress}
-        onChange={set('billingAddress')}
-      />
-      <TextAreaField id="customer-notes" label="Notes" value={form.notes} onChange={set('notes')} />
+      <TextAreaField id="customer-address" label="Billing address" rows={3} {...bind('billingAddress')} />
+      <TextAreaField id="customer-notes" label="Notes" {...bind('notes')} />
     </FormDialog>
   );
 };

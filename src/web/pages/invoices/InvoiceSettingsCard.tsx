@@ -6,6 +6,7 @@ import { TextField, TextAreaField } from '../../components/ui/Field.tsx';
 import { Form } from '../../components/ui/Form.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { useFormFields } from '../../lib/useFormFields.ts';
 import { useInvoiceSettings, useInvoicingMutation, useOrgPath } from './invoicesApi.ts';
 import { errorMessage, succeeded } from './parts.tsx';
 
@@ -27,7 +28,7 @@ export const InvoiceSettingsCard = () => {
 
 const SettingsForm = ({ settings, editable }: { settings: InvoiceSettings; editable: boolean }) => {
   const { base } = useOrgPath();
-  const [form, setForm] = useState({
+  const { values: form, bind } = useFormFields({
     invoicePrefix: settings.invoicePrefix,
     creditNotePrefix: settings.creditNotePrefix,
     address: settings.address,
@@ -39,22 +40,15 @@ const SettingsForm = ({ settings, editable }: { settings: InvoiceSettings; edita
   const save = useInvoicingMutation((b, body: Record<string, unknown>) =>
     api.patch<InvoiceSettings>(`${b}/invoice-settings`, body),
   );
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [key]: e.target.value }));
   const fields = (
     <fieldset disabled={!editable} className="grid gap-4 sm:grid-cols-2">
       <TextField
         label="Invoice number prefix"
-        value={form.invoicePrefix}
-        onChange={set('invoicePrefix')}
+        {...bind('invoicePrefix')}
         hint={`Next: ${form.invoicePrefix}${String(settings.nextInvoiceNumber).padStart(4, '0')}`}
       />
-      <TextField
-        label="Credit note prefix"
-        value={form.creditNotePrefix}
-        onChange={set('creditNotePrefix')}
-      />
-      <TextField label="Company tax number" value={form.taxNumber} onChange={set('taxNumber')} />
+      <TextField label="Credit note prefix" {...bind('creditNotePrefix')} />
+      <TextField label="Company tax number" {...bind('taxNumber')} />
       <div className="space-y-1.5">
         <label
           htmlFor="invoice-logo"
@@ -91,21 +85,10 @@ const SettingsForm = ({ settings, editable }: { settings: InvoiceSettings; edita
         </div>
       </div>
       <div className="sm:col-span-2">
-        <TextAreaField
-          id="company-address"
-          label="Company address"
-          rows={3}
-          value={form.address}
-          onChange={set('address')}
-        />
+        <TextAreaField id="company-address" label="Company address" rows={3} {...bind('address')} />
       </div>
       <div className="sm:col-span-2">
-        <TextAreaField
-          id="default-terms"
-          label="Default terms"
-          value={form.defaultTerms}
-          onChange={set('defaultTerms')}
-        />
+        <TextAreaField id="default-terms" label="Default terms" {...bind('defaultTerms')} />
       </div>
     </fieldset>
   );
