@@ -188,46 +188,69 @@ export const SubmitButton = ({
   </Button>
 );
 
+/**
+ * The change handlers of a form whose error clears as soon as the user types again:
+ * `const edit = editClearing(() => setError(null))`, then `onChange={edit(setEmail)}`.
+ */
+export const editClearing =
+  (clear: () => void) => (set: (value: string) => void) => (e: { target: { value: string } }) => {
+    set(e.target.value);
+    clear();
+  };
+
 export const LINK = 'font-semibold text-brand-600 hover:text-brand-700 hover:underline dark:text-brand-400';
 
 /**
+ * The state of a new password typed twice: both texts, whether they differ (once the second is
+ * typed), their change handlers (each also calls `onEdited`, which clears the form's error) and
+ * `reset` to empty both.
+ */
+export const useNewPassword = (onEdited: () => void) => {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const edit = editClearing(onEdited);
+  return {
+    password,
+    confirm,
+    differ: confirm.length > 0 && password !== confirm,
+    onPassword: edit(setPassword),
+    onConfirm: edit(setConfirm),
+    reset: () => {
+      setPassword('');
+      setConfirm('');
+    },
+  };
+};
+
+/**
  * "New password" with its strength meter and "Confirm new password" checked as it is typed
- * (reset-password page, Settings → Security).
+ * (reset-password page, Settings → Security), over the state `useNewPassword` keeps.
  */
 export const NewPasswordFields = ({
-  password,
-  confirm,
-  onPassword,
-  onConfirm,
+  fields: { password, confirm, differ, onPassword, onConfirm },
   autoFocus = false,
 }: {
-  password: string;
-  confirm: string;
-  onPassword: (value: string) => void;
-  onConfirm: (value: string) => void;
+  fields: ReturnType<typeof useNewPassword>;
   autoFocus?: boolean;
-}) => {
-  const differ = confirm.length > 0 && password !== confirm;
-  return (
-    <>
-      <div>
-        <PasswordField
-          label="New password"
-          autoComplete="new-password"
-          autoFocus={autoFocus}
-          value={password}
-          onChange={(e) => onPassword(e.target.value)}
-        />
-        <StrengthMeter password={password} />
-      </div>
+}) => (
+  <>
+    <div>
       <PasswordField
-        label="Confirm new password"
+        label="New password"
         autoComplete="new-password"
-        value={confirm}
-        status={confirm ? (differ ? 'invalid' : 'valid') : 'none'}
-        message={confirm ? (differ ? MESSAGES.passwordsDifferLive : MESSAGES.passwordsMatchLive) : null}
-        onChange={(e) => onConfirm(e.target.value)}
+        autoFocus={autoFocus}
+        value={password}
+        onChange={onPassword}
       />
-    </>
-  );
-};
+      <StrengthMeter password={password} />
+    </div>
+    <PasswordField
+      label="Confirm new password"
+      autoComplete="new-password"
+      value={confirm}
+      status={confirm ? (differ ? 'invalid' : 'valid') : 'none'}
+      message={confirm ? (differ ? MESSAGES.passwordsDifferLive : MESSAGES.passwordsMatchLive) : null}
+      onChange={onConfirm}
+    />
+  </>
+);

@@ -5,7 +5,15 @@ import { MESSAGES, isValidEmail, validateLogin } from '../../../shared/auth/rule
 import { useAuth } from '../../auth/AuthProvider.tsx';
 import { clearReloadLoopFlags } from '../../auth/markers.ts';
 import { Alert } from '../../components/ui/Card.tsx';
-import { AuthField, AuthLayout, FormError, LINK, PasswordField, SubmitButton } from '../../auth/ui.tsx';
+import {
+  AuthField,
+  AuthLayout,
+  FormError,
+  LINK,
+  PasswordField,
+  SubmitButton,
+  editClearing,
+} from '../../auth/ui.tsx';
 import { ResetPasswordModal } from './ResetPasswordModal.tsx';
 
 // /login (SPEC sections 2, 4, 5). A user with two-factor authentication on is asked for a
@@ -42,6 +50,7 @@ const LoginPage = () => {
     setLocalError(null);
     clearError();
   };
+  const edit = editClearing(edited);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -97,10 +106,7 @@ const LoginPage = () => {
             autoComplete="one-time-code"
             autoFocus
             value={code}
-            onChange={(e) => {
-              setCode(e.target.value);
-              edited();
-            }}
+            onChange={edit(setCode)}
             placeholder={useBackup ? 'XXXXX-XXXXX' : '123456'}
           />
           <SubmitButton busy={busy} label="Verify" busyLabel="Verifying..." />
@@ -170,10 +176,7 @@ const LoginPage = () => {
             label="Password"
             autoComplete="current-password"
             value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              edited();
-            }}
+            onChange={edit(setPassword)}
           />
           <div className="mt-2 text-right">
             <button type="button" className={`${LINK} text-sm`} onClick={() => setResetOpen(true)}>

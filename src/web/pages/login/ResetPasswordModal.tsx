@@ -4,7 +4,7 @@ import { type AuthErrorCode, resetErrorMessage } from '../../../shared/auth/erro
 import { RESET_LINK_HOURS, isValidEmail, normalizeEmail } from '../../../shared/auth/rules.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
 import { AuthError } from '../../auth/client.ts';
-import { AuthField, ErrorBox } from '../../auth/ui.tsx';
+import { AuthField, ErrorBox, editClearing } from '../../auth/ui.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { useAction } from '../../lib/useAction.ts';
@@ -109,10 +109,7 @@ export const ResetPasswordModal = ({
             type="email"
             autoComplete="email"
             value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-              setError(null);
-            }}
+            onChange={editClearing(() => setError(null))(setEmail)}
             placeholder="you@company.com"
             autoFocus
           />

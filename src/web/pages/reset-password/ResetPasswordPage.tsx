@@ -3,7 +3,14 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { authErrorMessage } from '../../../shared/auth/errors.ts';
 import { validateNewPassword } from '../../../shared/auth/rules.ts';
 import { AuthError, resetPasswordWithToken } from '../../auth/client.ts';
-import { AuthLayout, FormError, LINK, NewPasswordFields, SubmitButton } from '../../auth/ui.tsx';
+import {
+  AuthLayout,
+  FormError,
+  LINK,
+  NewPasswordFields,
+  SubmitButton,
+  useNewPassword,
+} from '../../auth/ui.tsx';
 
 // /reset-password: the page the emailed link opens. Same password rules as sign-up; the
 // link works once and for 24 hours, then the user signs in with the new password.
@@ -13,23 +20,22 @@ const ResetPasswordPage = () => {
   const token = params.get('token') ?? '';
   const linkError = params.get('error');
   const navigate = useNavigate();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(
     !token || linkError ? authErrorMessage('invalid-reset-link') : null,
   );
+  const fresh = useNewPassword(() => setError(null));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const problem = validateNewPassword(password, confirm);
+    const problem = validateNewPassword(fresh.password, fresh.confirm);
     if (problem) {
       setError(problem);
       return;
     }
     setBusy(true);
     try {
-      await resetPasswordWithToken(token, password);
+      await resetPasswordWithToken(token, fresh.password);
       navigate('/login', {
         replace: true,
         state: { notice: 'Your password has been changed. Sign in with your new password.' },
@@ -39,8 +45,6 @@ const ResetPasswordPage = () => {
       setBusy(false);
     }
   };
-
-  const differ = confirm.length > 0 && password !== confirm;
 
   return (
     <AuthLayout
@@ -55,20 +59,8 @@ const ResetPasswordPage = () => {
       <FormError message={error} />
       {token ? (
         <form onSubmit={submit} noValidate className="space-y-5">
-          <NewPasswordFields
-            autoFocus
-            password={password}
-            confirm={confirm}
-            onPassword={(v) => {
-              setPassword(v);
-              setError(null);
-            }}
-            onConfirm={(v) => {
-              setConfirm(v);
-              setError(null);
-            }}
-          />
-          <SubmitButton busy={busy} disabled={differ} label="Set New Password" busyLabel="Saving..." />
+          <NewPasswordFields autoFocus fields={fresh} />
+          <SubmitButton busy={busy} disabled={fresh.differ} label="Set New Password" busyLabel="Saving..." />
         </form>
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-300">

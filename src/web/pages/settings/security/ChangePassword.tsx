@@ -1,7 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { MESSAGES, validateNewPassword } from '../../../../shared/auth/rules.ts';
 import { changePassword } from '../../../auth/client.ts';
-import { ErrorBox, NewPasswordFields, PasswordField } from '../../../auth/ui.tsx';
+import {
+  ErrorBox,
+  NewPasswordFields,
+  PasswordField,
+  editClearing,
+  useNewPassword,
+} from '../../../auth/ui.tsx';
+import { CheckboxField } from '../../../components/ui/Form.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { useAction } from '../../../lib/useAction.ts';
 import { Success } from './Section.tsx';
@@ -11,31 +18,25 @@ import { Success } from './Section.tsx';
 
 export const ChangePassword = () => {
   const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [confirm, setConfirm] = useState('');
   const [signOutOthers, setSignOutOthers] = useState(true);
   const { busy, error, setError, run } = useAction();
   const [done, setDone] = useState<string | null>(null);
+  const clearError = () => setError(null);
+  const fresh = useNewPassword(clearError);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setDone(null);
     if (!current) return setError(MESSAGES.passwordRequired);
-    const problem = validateNewPassword(next, confirm);
+    const problem = validateNewPassword(fresh.password, fresh.confirm);
     if (problem) return setError(problem);
     await run(async () => {
-      await changePassword(current, next, signOutOthers);
+      await changePassword(current, fresh.password, signOutOthers);
       setCurrent('');
-      setNext('');
-      setConfirm('');
+      fresh.reset();
       setDone(signOutOthers ? 'Password changed. Your other sessions were signed out.' : 'Password changed.');
     });
   };
-  const edit = (setter: (v: string) => void) => (e: { target: { value: string } }) => {
-    setter(e.target.value);
-    setError(null);
-  };
-  const differ = confirm.length > 0 && next !== confirm;
 
   return (
     <>
@@ -46,31 +47,16 @@ export const ChangePassword = () => {
           label="Current password"
           autoComplete="current-password"
           value={current}
-          onChange={edit(setCurrent)}
+          onChange={editClearing(clearError)(setCurrent)}
         />
-        <NewPasswordFields
-          password={next}
-          confirm={confirm}
-          onPassword={(v) => {
-            setNext(v);
-            setError(null);
-          }}
-          onConfirm={(v) => {
-            setConfirm(v);
-            setError(null);
-          }}
+        <NewPasswordFields fields={fresh} />
+        <CheckboxField
+          label="Sign out my other sessions"
+          checked={signOutOthers}
+          onChange={setSignOutOthers}
         />
-        <label className="flex min-h-11 items-center gap-3 text-sm text-slate-700 dark:text-slate-300">
-          <input
-            type="checkbox"
-            className="h-5 w-5 accent-brand-600"
-            checked={signOutOthers}
-            onChange={(e) => setSignOutOthers(e.target.checked)}
-          />
-          Sign out my other sessions
-        </label>
         <div>
-          <Button type="submit" busy={busy} disabled={differ}>
+          <Button type="submit" busy={busy} disabled={fresh.differ}>
             {busy ? 'Changing...' : 'Change password'}
           </Button>
         </div>

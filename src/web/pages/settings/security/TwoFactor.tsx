@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { MESSAGES } from '../../../../shared/auth/rules.ts';
 import { useAuth } from '../../../auth/AuthProvider.tsx';
 import { disableTwoFactor, enableTwoFactor, verifyTwoFactorCode } from '../../../auth/client.ts';
-import { AuthField, ErrorBox, PasswordField } from '../../../auth/ui.tsx';
+import { AuthField, ErrorBox, PasswordField, editClearing } from '../../../auth/ui.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { useAction } from '../../../lib/useAction.ts';
 import { Success } from './Section.tsx';
@@ -26,6 +26,7 @@ export const TwoFactor = () => {
   const { busy, error, setError, run } = useAction();
   const [done, setDone] = useState<string | null>(null);
   const [mode, setMode] = useState<'idle' | 'password'>('idle');
+  const edit = editClearing(() => setError(null));
 
   const start = async (event: FormEvent) => {
     event.preventDefault();
@@ -114,10 +115,7 @@ export const TwoFactor = () => {
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 value={code}
-                onChange={(e) => {
-                  setCode(e.target.value);
-                  setError(null);
-                }}
+                onChange={edit(setCode)}
               />
               <div className="flex gap-2">
                 <Button type="submit" busy={busy}>
@@ -143,10 +141,7 @@ export const TwoFactor = () => {
             autoComplete="current-password"
             autoFocus
             value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              setError(null);
-            }}
+            onChange={edit(setPassword)}
           />
           <div className="flex gap-2">
             <Button type="submit" busy={busy} variant={enabled ? 'danger' : 'primary'}>
