@@ -31,6 +31,9 @@ export const CreateCompanyForm = ({
     onSuccess: onCreated,
   });
 
+  /** A field's name, value, change handler and the problem found with it. */
+  const field = (name: keyof typeof v) => ({ name, ...bind(name), error: errors[name] });
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const input = {
@@ -59,28 +62,18 @@ export const CreateCompanyForm = ({
       ) : null}
       <TextField
         label="Company name"
-        name="name"
         autoFocus
         autoComplete="organization"
-        {...bind('name')}
-        error={errors.name}
+        {...field('name')}
         placeholder="Acme Trading Ltd"
       />
       <SelectField
         label="Base currency"
-        name="baseCurrency"
-        {...bind('baseCurrency')}
+        {...field('baseCurrency')}
         options={currencyOptions()}
-        error={errors.baseCurrency}
         hint="Your books are kept in this currency. It cannot be changed later."
       />
-      <SelectField
-        label="Fiscal year starts in"
-        name="fiscalYearStartMonth"
-        {...bind('fiscalYearStartMonth')}
-        options={MONTH_OPTIONS}
-        error={errors.fiscalYearStartMonth}
-      />
+      <SelectField label="Fiscal year starts in" {...field('fiscalYearStartMonth')} options={MONTH_OPTIONS} />
       <Button type="submit" busy={create.isPending} block>
         {create.isPending ? 'Creating...' : submitLabel}
       </Button>
