@@ -1,7 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, Role } from '../../db/types.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from '../../db/client.ts';
+import type { Role } from '../../db/types.ts';
 
 export const selectCompany = (db: Db, organizationId: string) =>
   db.selectFrom('organizations').selectAll().where('id', '=', organizationId).executeTakeFirst();
@@ -49,32 +47,26 @@ export const insertMember = (db: Db, organizationId: string, userId: string, rol
     .values({ organization_id: organizationId, user_id: userId, role })
     .execute();
 
-export const selectInvitations = (db: Db, organizationId: string) =>
+/** Invitations with the name of the company they are to. */
+const invitationsWithCompanyName = (db: Db) =>
   db
     .selectFrom('organization_invitations as i')
     .innerJoin('organizations as o', 'o.id', 'i.organization_id')
     .selectAll('i')
-    .select('o.name as organization_name')
+    .select('o.name as organization_name');
+
+export const selectInvitations = (db: Db, organizationId: string) =>
+  invitationsWithCompanyName(db)
     .where('i.organization_id', '=', organizationId)
     .orderBy('i.created_at', 'desc')
     .execute();
 
 export const selectPendingInvitationsForEmail = (db: Db, email: string) =>
-  db
-    .selectFrom('organization_invitations as i')
-    .innerJoin('organizations as o', 'o.id', 'i.organization_id')
-    .selectAll('i')
-    .select('o.name as organization_name')
+  invitationsWithCompanyName(db)
     .where((eb) => eb(eb.fn('lower', ['i.email']), '=', email.toLowerCase()))
     .where('i.status', '=', 'pending')
     .orderBy('i.created_at', 'desc')
     .execute();
 
 export const selectInvitationById = (db: Db, invitationId: string) =>
-  db
-    .selectFrom('organization_invitations as i')
-    .innerJoin('organizations as o', 'o.id', 'i.organization_id')
-    .selectAll('i')
-    .select('o.name as organization_name')
-    .where('i.id', '=', invitationId)
-    .executeTakeFirst();
+  invitationsWithCompanyName(db).where('i.id', '=', invitationId).executeTakeFirst();
