@@ -1,18 +1,13 @@
+import type { SignupProfile } from '../../../shared/auth/profile.ts';
 import type { Db } from '../../db/client.ts';
 
 // SQL for user profiles. Every query is keyed by the user's id: a profile is read and
 // written only by its owner, and the service passes the signed-in user's id.
 
-export type ProfileInsert = {
+/** The fields sign-up stores (names, phone, company, role, time zone) and the rest of a new row. */
+export type ProfileInsert = SignupProfile & {
   userId: string;
   email: string;
-  firstName: string;
-  lastName: string;
-  displayName: string;
-  phone: string;
-  company: string;
-  role: string;
-  timezone: string;
   preferences: unknown;
   security: unknown;
   createdAt: Date;

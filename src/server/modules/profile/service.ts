@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import {
   type ProfileRow,
+  type ProfileUpdate,
   findAuthUser,
   findProfileRow,
   insertProfileIfMissing,
@@ -138,6 +139,19 @@ export const getOwnProfile = async (ctx: AppContext, userId: string): Promise<Us
   return toProfile(row);
 };
 
+/** The text fields a patch sets as they come, and their columns. */
+const PATCH_COLUMNS = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  displayName: 'display_name',
+  phone: 'phone',
+  company: 'company',
+  role: 'role',
+  timezone: 'timezone',
+  photoURL: 'photo_url',
+} as const satisfies Partial<Record<keyof ProfilePatch, keyof ProfileUpdate>>;
+type TextColumn = (typeof PATCH_COLUMNS)[keyof typeof PATCH_COLUMNS];
+
 /** Applies a validated patch; unknown theme values are ignored, as SPEC section 4 says. */
 export const updateOwnProfile = async (
   ctx: AppContext,
@@ -146,14 +160,10 @@ export const updateOwnProfile = async (
 ): Promise<UserProfile> => {
   const current = await getOwnProfile(ctx, userId);
   const values: Parameters<typeof updateProfileRow>[2] = { updated_at: ctx.now() };
-  if (patch.firstName !== undefined) values.first_name = patch.firstName;
-  if (patch.lastName !== undefined) values.last_name = patch.lastName;
-  if (patch.displayName !== undefined) values.display_name = patch.displayName;
-  if (patch.phone !== undefined) values.phone = patch.phone;
-  if (patch.company !== undefined) values.company = patch.company;
-  if (patch.role !== undefined) values.role = patch.role;
-  if (patch.timezone !== undefined) values.timezone = patch.timezone;
-  if (patch.photoURL !== undefined) values.photo_url = patch.photoURL;
+  for (const [field, column] of Object.entries(PATCH_COLUMNS) as [keyof typeof PATCH_COLUMNS, TextColumn][]) {
+    const value = patch[field];
+    if (value !== undefined) values[column] = value;
+  }
   if (patch.preferences) {
     const { theme, notifications, ...rest } = patch.preferences;
     const next: Preferences = {
