@@ -135,6 +135,23 @@ const declareRoute = (
   });
 };
 
+/** A declarer's `get`, `post`, `put`, `patch` and `delete`. */
+const methodsOf = <F>(add: (method: HTTPMethods) => F) => ({
+  get: add('GET'),
+  post: add('POST'),
+  put: add('PUT'),
+  patch: add('PATCH'),
+  delete: add('DELETE'),
+});
+
+/** A plugin of routes under one tag, declared through `routesOf`'s declarer. */
+const pluginOf =
+  <Routes>(routesOf: (app: App, ctx: AppContext, tags: string[]) => Routes) =>
+  (tags: string[], declare: (route: Routes) => void) =>
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) =>
+    declare(routesOf(app, ctx, tags));
+
 /** The route declarer of one plugin: `route.get('/wallet', spec, handler)`. */
 export const companyRoutes = (app: App, ctx: AppContext, tags: string[]) => {
   const add =
@@ -171,17 +188,13 @@ export const companyRoutes = (app: App, ctx: AppContext, tags: string[]) => {
           );
         },
       );
-  return { get: add('GET'), post: add('POST'), put: add('PUT'), patch: add('PATCH'), delete: add('DELETE') };
+  return methodsOf(add);
 };
 
 export type CompanyRoutes = ReturnType<typeof companyRoutes>;
 
 /** A plugin of company routes under one tag: `companyRoutePlugin(['wallet'], (route) => { route.get(…) })`. */
-export const companyRoutePlugin =
-  (tags: string[], declare: (route: CompanyRoutes) => void) =>
-  (ctx: AppContext): FastifyPluginAsyncZod =>
-  async (app) =>
-    declare(companyRoutes(app, ctx, tags));
+export const companyRoutePlugin = pluginOf(companyRoutes);
 
 type PlainHandler<Caller extends unknown[], P, Q, B, R> = (
   ctx: AppContext,
@@ -210,7 +223,7 @@ const plainRoutes = <Caller extends unknown[]>(
       declareRoute(app, tags, method, path, spec, undefined, async (input, http) =>
         handler(ctx, ...(await callerOf(http.request)), input as PlainInput<P, Q, B>, http),
       );
-  return { get: add('GET'), post: add('POST'), put: add('PUT'), patch: add('PATCH'), delete: add('DELETE') };
+  return methodsOf(add);
 };
 
 /** The signed-in user's own routes: `route.get('/me/profile', spec, (ctx, user, input) => …)`; 401 when signed out. */
@@ -230,15 +243,7 @@ export type UserRoutes = ReturnType<typeof userRoutes>;
 export type PublicRoutes = ReturnType<typeof publicRoutes>;
 
 /** A plugin of a signed-in user's routes: `userRoutePlugin(['accounts'], (route) => { route.get(…) })`. */
-export const userRoutePlugin =
-  (tags: string[], declare: (route: UserRoutes) => void) =>
-  (ctx: AppContext): FastifyPluginAsyncZod =>
-  async (app) =>
-    declare(userRoutes(app, ctx, tags));
+export const userRoutePlugin = pluginOf(userRoutes);
 
 /** A plugin of public routes: `publicRoutePlugin(['public'], (route) => { route.post(…) })`. */
-export const publicRoutePlugin =
-  (tags: string[], declare: (route: PublicRoutes) => void) =>
-  (ctx: AppContext): FastifyPluginAsyncZod =>
-  async (app) =>
-    declare(publicRoutes(app, ctx, tags));
+export const publicRoutePlugin = pluginOf(publicRoutes);
