@@ -150,13 +150,18 @@ const main = async () => {
     serverCpu = postgresBackendsCpu(adminUrl, new URL(database.where).pathname.slice(1));
   }
   const ctx = benchContext(database);
-  const org = await createTestCompanyInDatabase(database.db, { baseCurrency: 'USD' });
-  const member = benchOwner(org);
-  const account = await createBenchCheckingAccount(ctx, member, {
-    name: 'Bench checking',
-    openingBalance: 100_000_00,
-    openingDate: '2024-12-31',
-  });
+  /** A USD company of the database and its checking account, opening at the end of 2024. */
+  const companyWithChecking = async (accountName: string, openingBalance: number) => {
+    const org = await createTestCompanyInDatabase(database.db, { baseCurrency: 'USD' });
+    const member = benchOwner(org);
+    const account = await createBenchCheckingAccount(ctx, member, {
+      name: accountName,
+      openingBalance,
+      openingDate: '2024-12-31',
+    });
+    return { org, member, account };
+  };
+  const { org, member, account } = await companyWithChecking('Bench checking', 100_000_00);
   const mapping = benchCsvMapping();
   const imports: Measured[] = [];
   for (let seed = 0; seed * rowsPerFile < total; seed += 1) {
@@ -177,13 +182,7 @@ const main = async () => {
   // fast as any other import (its first entries are unknown to the planner's statistics).
   let newCompany: Measured | null = null;
   if (flagArg('new-company')) {
-    const org2 = await createTestCompanyInDatabase(database.db, { baseCurrency: 'USD' });
-    const member2 = benchOwner(org2);
-    const account2 = await createBenchCheckingAccount(ctx, member2, {
-      name: 'New company checking',
-      openingBalance: 0,
-      openingDate: '2024-12-31',
-    });
+    const { member: member2, account: account2 } = await companyWithChecking('New company checking', 0);
     const content = makeCsv(rowsPerFile, 1000);
     newCompany = await measureImport(rowsPerFile, () =>
       commitStatement(ctx, member2, {
