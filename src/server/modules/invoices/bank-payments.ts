@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
-import { recordAudit } from '../audit/record.ts';
 import type { PostingLineInput } from '../ledger/posting.ts';
 import { addCredit } from './credit-pool.ts';
 import {
@@ -8,12 +6,13 @@ import {
   addEvent,
   describeAmount,
   lockInvoice,
+  recordActorAudit,
   refuseUnpayable,
   settleInvoice,
   settledWords,
 } from './documents.ts';
 import { undoPayment } from './payments.ts';
-import { type Executor, sameCompany } from './queries.ts';
+import { type Executor, insertCompanyRow, sameCompany } from './queries.ts';
 
 // Invoice payments whose cash is a bank line (issue 13 §4, matching). The matching module posts
 // the line's entry through the ledger (Dr the money account, Cr accounts receivable for each
@@ -164,30 +163,24 @@ export const insertBankPayments = async (
 ) => {
   const ids: string[] = [];
   for (const [i, p] of prepared.entries()) {
-    const id = randomUUID();
-    ids.push(id);
     const excess = i === 0 ? (line.excess ?? 0) : 0;
-    await trx
-      .insertInto('invoice_payments')
-      .values({
-        organization_id: actor.organizationId,
-        id,
-        invoice_id: p.invoiceId,
-        date: line.date,
-        amount: p.amount + excess,
-        currency: line.currency,
-        exchange_rate: '1',
-        amount_base: p.amount,
-        deposit_base: p.amount + excess,
-        credit_amount: excess,
-        deposit_account_id: line.depositAccountId,
-        method: 'bank_transfer',
-        reference: line.reference.slice(0, 100),
-        journal_entry_id: line.entryId,
-        created_by: actor.userId,
-        created_at: actor.now,
-      })
-      .execute();
+    const id = await insertCompanyRow(trx, 'invoice_payments', actor.organizationId, {
+      invoice_id: p.invoiceId,
+      date: line.date,
+      amount: p.amount + excess,
+      currency: line.currency,
+      exchange_rate: '1',
+      amount_base: p.amount,
+      deposit_base: p.amount + excess,
+      credit_amount: excess,
+      deposit_account_id: line.depositAccountId,
+      method: 'bank_transfer',
+      reference: line.reference.slice(0, 100),
+      journal_entry_id: line.entryId,
+      created_by: actor.userId,
+      created_at: actor.now,
+    });
+    ids.push(id);
     if (excess > 0)
       await addCredit(trx, actor, {
         customerId: p.customerId,
@@ -215,12 +208,7 @@ export const insertBankPayments = async (
       'payment',
       `Payment of ${describeAmount(p.amount + excess, line.currency)} matched from a bank line in ${line.depositName}; ${settledWords(status)}${excess > 0 ? `; ${describeAmount(excess, line.currency)} kept as the customer's credit` : ''}`,
     );
-    await recordAudit(trx, {
-      organizationId: actor.organizationId,
-      actorUserId: actor.userId,
-      action: 'invoice.payment_recorded',
-      entityType: 'invoice_payment',
-      entityId: id,
+    await recordActorAudit(trx, actor, 'invoice.payment_recorded', ['invoice_payment', id], {
       before: { invoiceStatus: p.status, amountPaid: p.amountPaid },
       after: {
         invoiceId: p.invoiceId,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../../shared/errors.ts';
 import type {
@@ -10,20 +9,22 @@ import type {
   taxRateInputSchema,
   taxRateUpdateSchema,
 } from '../../../shared/invoices.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordMemberAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
-import { normalizeDecimal } from './common.ts';
+import { archivedColumn, normalizeDecimal, sentColumns } from './common.ts';
 import {
   type Executor,
+  insertCompanyRow,
   selectItems,
   selectInvoicingAccounts,
   selectItemsByIds,
   selectTaxRates,
   selectTaxRatesByIds,
+  updateCompanyRow,
 } from './queries.ts';
 
 // Products and services (items) and tax rates. A tax rate's percentage never changes once
@@ -70,77 +71,91 @@ const checkAccount = async (
     throw badRequest('account_archived', `Account ${account.code} ${account.name} is archived.`);
 };
 
+/** Tax rates and items alike: how one is read as the API shows it, and named in audit rows. */
+type Catalog<View> = {
+  entity: 'tax_rate' | 'item';
+  missing: string;
+  read: (db: Executor, organizationId: string, ids: string[]) => Promise<View[]>;
+};
+
+const TAX_RATES: Catalog<TaxRate> = {
+  entity: 'tax_rate',
+  missing: 'Tax rate not found.',
+  read: async (db, organizationId, ids) =>
+    (await selectTaxRatesByIds(db, organizationId, ids)).map(toTaxRate),
+};
+
+const ITEMS: Catalog<Item> = {
+  entity: 'item',
+  missing: 'Item not found.',
+  read: async (db, organizationId, ids) => (await selectItemsByIds(db, organizationId, ids)).map(toItem),
+};
+
+/** One row of the company's catalog; 404 when it is not there. */
+const findInCatalog = async <View>(
+  db: Executor,
+  organizationId: string,
+  catalog: Catalog<View>,
+  id: string,
+) => {
+  const [row] = await catalog.read(db, organizationId, [id]);
+  if (!row) throw notFound(catalog.missing);
+  return row;
+};
+
+/** Reads a created or changed row back and records the change's audit row; answers the row. */
+const auditedChange = async <View>(
+  trx: Executor,
+  member: MemberContext,
+  catalog: Catalog<View>,
+  id: string,
+  before?: View,
+) => {
+  const [after] = await catalog.read(trx, member.organizationId, [id]);
+  const action = `${catalog.entity}.${before ? 'updated' : 'created'}` as const;
+  await recordMemberAudit(trx, member, action, [catalog.entity, id], { before, after });
+  return after!;
+};
+
 export const listTaxRates = async (ctx: AppContext, member: MemberContext) => ({
   taxRates: (await selectTaxRates(ctx.database.db, member.organizationId)).map(toTaxRate),
 });
 
 export const createTaxRate = (
   ctx: AppContext,
-  { organizationId, userId: actorUserId }: MemberContext,
+  member: MemberContext,
   input: z.output<typeof taxRateInputSchema>,
 ) =>
   inTransaction(ctx.database.db, async (trx) => {
+    const { organizationId } = member;
     const accountId =
       input.accountId ?? (await findSystemAccount(trx, organizationId, 'sales_tax_payable')).id;
     await checkAccount(trx, organizationId, accountId, {
       types: ['liability'],
       what: 'a liability account for the tax collected',
     });
-    const id = randomUUID();
-    await trx
-      .insertInto('tax_rates')
-      .values({
-        organization_id: organizationId,
-        id,
-        name: input.name,
-        percent: normalizeDecimal(input.percent),
-        account_id: accountId,
-        inclusive: input.inclusive,
-        compound: input.compound,
-      })
-      .execute();
-    const [row] = await selectTaxRatesByIds(trx, organizationId, [id]);
-    const rate = toTaxRate(row!);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId,
-      action: 'tax_rate.created',
-      entityType: 'tax_rate',
-      entityId: id,
-      after: rate,
+    const id = await insertCompanyRow(trx, 'tax_rates', organizationId, {
+      name: input.name,
+      percent: normalizeDecimal(input.percent),
+      account_id: accountId,
+      inclusive: input.inclusive,
+      compound: input.compound,
     });
-    return rate;
+    return auditedChange(trx, member, TAX_RATES, id);
   });
 
 export const updateTaxRate = (
   ctx: AppContext,
-  { organizationId, userId: actorUserId }: MemberContext,
+  member: MemberContext,
   { taxRateId: id, ...input }: z.output<typeof taxRateUpdateSchema> & { taxRateId: string },
 ) =>
   inTransaction(ctx.database.db, async (trx) => {
-    const [row] = await selectTaxRatesByIds(trx, organizationId, [id]);
-    if (!row) throw notFound('Tax rate not found.');
-    await trx
-      .updateTable('tax_rates')
-      .set({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.archived !== undefined ? { archived_at: input.archived ? new Date() : null } : {}),
-      })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
-    const [after] = await selectTaxRatesByIds(trx, organizationId, [id]);
-    const rate = toTaxRate(after!);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId,
-      action: 'tax_rate.updated',
-      entityType: 'tax_rate',
-      entityId: id,
-      before: toTaxRate(row),
-      after: rate,
+    const before = await findInCatalog(trx, member.organizationId, TAX_RATES, id);
+    await updateCompanyRow(trx, 'tax_rates', member.organizationId, id, {
+      ...sentColumns(input, { name: 'name' }),
+      ...archivedColumn(input.archived),
     });
-    return rate;
+    return auditedChange(trx, member, TAX_RATES, id, before);
   });
 
 export const listItems = async (ctx: AppContext, member: MemberContext, params: ItemListQuery) => ({
@@ -165,89 +180,59 @@ export const listInvoicingAccounts = async (ctx: AppContext, member: MemberConte
   })),
 });
 
-const checkTaxRate = async (db: Executor, organizationId: string, taxRateId: string) => {
-  const [rate] = await selectTaxRatesByIds(db, organizationId, [taxRateId]);
-  if (!rate) throw badRequest('tax_rate_not_found', 'The tax rate does not exist in this company.');
-};
-
-export const createItem = (
-  ctx: AppContext,
-  { organizationId, userId: actorUserId }: MemberContext,
-  input: z.output<typeof itemInputSchema>,
-) =>
-  inTransaction(ctx.database.db, async (trx) => {
-    const incomeAccountId =
-      input.incomeAccountId ?? (await findSystemAccount(trx, organizationId, 'sales')).id;
-    await checkAccount(trx, organizationId, incomeAccountId, {
+/** An item's income account and tax rate, when given: in the company, current, of the right type. */
+const checkItemAccounts = async (
+  db: Executor,
+  organizationId: string,
+  input: { incomeAccountId?: string | null; taxRateId?: string | null },
+) => {
+  if (input.incomeAccountId) {
+    await checkAccount(db, organizationId, input.incomeAccountId, {
       types: ['income'],
       what: 'an income account',
     });
-    if (input.taxRateId) await checkTaxRate(trx, organizationId, input.taxRateId);
-    const id = randomUUID();
-    await trx
-      .insertInto('items')
-      .values({
-        organization_id: organizationId,
-        id,
-        name: input.name,
-        description: input.description,
-        unit_price: input.unitPrice,
-        income_account_id: incomeAccountId,
-        tax_rate_id: input.taxRateId ?? null,
-      })
-      .execute();
-    const [row] = await selectItemsByIds(trx, organizationId, [id]);
-    const item = toItem(row!);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId,
-      action: 'item.created',
-      entityType: 'item',
-      entityId: id,
-      after: item,
+  }
+  if (input.taxRateId) {
+    const [rate] = await selectTaxRatesByIds(db, organizationId, [input.taxRateId]);
+    if (!rate) throw badRequest('tax_rate_not_found', 'The tax rate does not exist in this company.');
+  }
+};
+
+export const createItem = (ctx: AppContext, member: MemberContext, input: z.output<typeof itemInputSchema>) =>
+  inTransaction(ctx.database.db, async (trx) => {
+    const { organizationId } = member;
+    const incomeAccountId =
+      input.incomeAccountId ?? (await findSystemAccount(trx, organizationId, 'sales')).id;
+    await checkItemAccounts(trx, organizationId, { ...input, incomeAccountId });
+    const id = await insertCompanyRow(trx, 'items', organizationId, {
+      name: input.name,
+      description: input.description,
+      unit_price: input.unitPrice,
+      income_account_id: incomeAccountId,
+      tax_rate_id: input.taxRateId ?? null,
     });
-    return item;
+    return auditedChange(trx, member, ITEMS, id);
   });
 
 export const updateItem = (
   ctx: AppContext,
-  { organizationId, userId: actorUserId }: MemberContext,
+  member: MemberContext,
   { itemId: id, ...input }: z.output<typeof itemUpdateSchema> & { itemId: string },
 ) =>
   inTransaction(ctx.database.db, async (trx) => {
-    const [row] = await selectItemsByIds(trx, organizationId, [id]);
-    if (!row) throw notFound('Item not found.');
-    if (input.incomeAccountId) {
-      await checkAccount(trx, organizationId, input.incomeAccountId, {
-        types: ['income'],
-        what: 'an income account',
-      });
-    }
-    if (input.taxRateId) await checkTaxRate(trx, organizationId, input.taxRateId);
-    await trx
-      .updateTable('items')
-      .set({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.unitPrice !== undefined ? { unit_price: input.unitPrice } : {}),
-        ...(input.incomeAccountId ? { income_account_id: input.incomeAccountId } : {}),
-        ...(input.taxRateId !== undefined ? { tax_rate_id: input.taxRateId } : {}),
-        ...(input.archived !== undefined ? { archived_at: input.archived ? new Date() : null } : {}),
-        updated_at: new Date(),
-      })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
-    const [after] = await selectItemsByIds(trx, organizationId, [id]);
-    const item = toItem(after!);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId,
-      action: 'item.updated',
-      entityType: 'item',
-      entityId: id,
-      before: toItem(row),
-      after: item,
+    const before = await findInCatalog(trx, member.organizationId, ITEMS, id);
+    await checkItemAccounts(trx, member.organizationId, input);
+    await updateCompanyRow(trx, 'items', member.organizationId, id, {
+      ...sentColumns(input, {
+        name: 'name',
+        description: 'description',
+        unitPrice: 'unit_price',
+        taxRateId: 'tax_rate_id',
+      }),
+      // An income account is required: null leaves it as it is.
+      ...(input.incomeAccountId ? { income_account_id: input.incomeAccountId } : {}),
+      ...archivedColumn(input.archived),
+      updated_at: new Date(),
     });
-    return item;
+    return auditedChange(trx, member, ITEMS, id, before);
   });

@@ -12,6 +12,7 @@ import {
   LEDGER_VOLUME_LIMIT,
   MAX_AMOUNT_MINOR,
   convertMinor,
+  isCurrencyCode,
 } from '../../../shared/money.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
@@ -45,6 +46,12 @@ export const loadCompany = async (db: Executor, organizationId: string) => {
   const company = await selectCompany(db, organizationId);
   if (!company) throw notFound('Company not found.');
   return { ...company, base_currency: company.base_currency.trim() };
+};
+
+/** Refuses a currency code that is not ISO 4217 (400 invalid_currency). */
+export const checkCurrency = (currency: string) => {
+  if (!isCurrencyCode(currency))
+    throw badRequest('invalid_currency', `"${currency}" is not a currency code.`);
 };
 
 /** The customer of a new document; 400 customer_not_found when it is not in the company. */
@@ -82,6 +89,24 @@ export const checkDraftTotals = async (db: Executor, organizationId: string, inv
     );
   }
 };
+
+/**
+ * The columns an update sets from a partial input: each field that was sent (not undefined)
+ * under its column's name, e.g. `sentColumns(input, { name: 'name', unitPrice: 'unit_price' })`.
+ */
+export const sentColumns = <I extends object, const M extends { [F in keyof I]?: string }>(
+  input: I,
+  columns: M,
+) =>
+  Object.fromEntries(
+    Object.entries(columns)
+      .filter(([field]) => input[field as keyof I] !== undefined)
+      .map(([field, column]) => [column, input[field as keyof I]]),
+  ) as { [F in keyof M & keyof I as M[F] & string]?: Exclude<I[F], undefined> };
+
+/** `archived` of an update: true archives the row now, false restores it, absent leaves it. */
+export const archivedColumn = (archived: boolean | undefined) =>
+  archived === undefined ? {} : { archived_at: archived ? new Date() : null };
 
 export const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 

@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../../shared/errors.ts';
 import { type creditNoteInputSchema, formatDocumentNumber } from '../../../shared/invoices.ts';
-import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
@@ -12,13 +10,20 @@ import { addCredit, takeBackKeptCredit } from './credit-pool.ts';
 import {
   addEvent,
   describeAmount,
+  recordActorAudit,
   refuseBeforeIssue,
   refuseTransition,
   settleInvoice,
   withLockedInvoice,
 } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
-import { selectTaxRates, takeDocumentNumber, lockInvoiceDocument } from './queries.ts';
+import {
+  insertCompanyRow,
+  lockInvoiceDocument,
+  selectTaxRates,
+  takeDocumentNumber,
+  updateCompanyRow,
+} from './queries.ts';
 
 // Credit notes reduce what a sent invoice asks for: Dr income and tax payable, Cr
 // receivable, with their own number sequence. A note larger than what is still due (the
@@ -150,28 +155,22 @@ export const createCreditNote = (
       lines: ledgerLines,
       actorUserId: actor.userId,
     });
-    const id = randomUUID();
-    await trx
-      .insertInto('credit_notes')
-      .values({
-        organization_id: organizationId,
-        id,
-        number,
-        invoice_id: invoiceId,
-        date: input.date,
-        reason: input.reason,
-        subtotal: totals.subtotal,
-        tax_total: totals.taxTotal,
-        total: totals.total,
-        currency,
-        exchange_rate: row.exchange_rate,
-        amount_base: amountBase,
-        journal_entry_id: entry.id,
-        created_by: actor.userId,
-        created_at: actor.now,
-        to_credit: toCredit,
-      })
-      .execute();
+    const id = await insertCompanyRow(trx, 'credit_notes', organizationId, {
+      number,
+      invoice_id: invoiceId,
+      date: input.date,
+      reason: input.reason,
+      subtotal: totals.subtotal,
+      tax_total: totals.taxTotal,
+      total: totals.total,
+      currency,
+      exchange_rate: row.exchange_rate,
+      amount_base: amountBase,
+      journal_entry_id: entry.id,
+      created_by: actor.userId,
+      created_at: actor.now,
+      to_credit: toCredit,
+    });
     if (toCredit > 0)
       await addCredit(trx, actor, {
         customerId: row.customer_id,
@@ -212,12 +211,7 @@ export const createCreditNote = (
       'credit_note',
       `Credit note ${number} for ${describeAmount(totals.total, currency)} issued${toCredit > 0 ? `; ${describeAmount(toCredit, currency)} kept as the customer's credit` : ''}`,
     );
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: actor.userId,
-      action: 'credit_note.issued',
-      entityType: 'credit_note',
-      entityId: id,
+    await recordActorAudit(trx, actor, 'credit_note.issued', ['credit_note', id], {
       after: {
         number,
         invoiceId,
@@ -263,12 +257,10 @@ export const voidCreditNote = (
       },
       'credit note',
     );
-    await trx
-      .updateTable('credit_notes')
-      .set({ status: 'void', void_entry_id: reversal.id })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', creditNoteId)
-      .execute();
+    await updateCompanyRow(trx, 'credit_notes', organizationId, creditNoteId, {
+      status: 'void',
+      void_entry_id: reversal.id,
+    });
     await trx
       .deleteFrom('invoice_tax_postings')
       .where('organization_id', '=', organizationId)
@@ -285,12 +277,7 @@ export const voidCreditNote = (
       'credit_note_voided',
       `Credit note ${note.number} voided; the invoice is owed again`,
     );
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: actor.userId,
-      action: 'credit_note.voided',
-      entityType: 'credit_note',
-      entityId: creditNoteId,
+    await recordActorAudit(trx, actor, 'credit_note.voided', ['credit_note', creditNoteId], {
       before: { status: 'issued' },
       after: { status: 'void', reversalEntryId: reversal.id },
     });

@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import type { CreditEntryKind, CustomerCredit } from '../../../shared/invoice-credit.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
-import { postJournalEntry } from '../ledger/posting.ts';
-import { type Actor, describeAmount } from './documents.ts';
-import { type Executor, sameCompany } from './queries.ts';
+import { type PostingLineInput, postJournalEntry } from '../ledger/posting.ts';
+import { type Actor, debitOrCredit, describeAmount } from './documents.ts';
+import { type Executor, insertCompanyRow, sameCompany } from './queries.ts';
 
 // Customer credit (decision 0028): what a customer has paid or been credited beyond what their
 // invoices ask for. It is the company's liability to them, kept on the "Customer credit"
@@ -40,30 +39,24 @@ export type EntryInput = {
 };
 
 export const insertEntry = async (trx: Executor, actor: Actor, e: EntryInput) => {
-  const id = randomUUID();
-  await trx
-    .insertInto('customer_credit_entries')
-    .values({
-      organization_id: actor.organizationId,
-      id,
-      customer_id: e.customerId,
-      currency: e.currency,
-      date: e.date,
-      kind: e.kind,
-      amount: e.amount,
-      amount_base: e.amountBase,
-      exchange_rate: e.exchangeRate ?? '1',
-      receivable_base: e.receivableBase ?? 0,
-      invoice_id: e.invoiceId ?? null,
-      payment_id: e.paymentId ?? null,
-      credit_note_id: e.creditNoteId ?? null,
-      money_account_id: e.moneyAccountId ?? null,
-      journal_entry_id: e.journalEntryId ?? null,
-      reference: e.reference ?? '',
-      created_by: actor.userId,
-      created_at: actor.now,
-    })
-    .execute();
+  const id = await insertCompanyRow(trx, 'customer_credit_entries', actor.organizationId, {
+    customer_id: e.customerId,
+    currency: e.currency,
+    date: e.date,
+    kind: e.kind,
+    amount: e.amount,
+    amount_base: e.amountBase,
+    exchange_rate: e.exchangeRate ?? '1',
+    receivable_base: e.receivableBase ?? 0,
+    invoice_id: e.invoiceId ?? null,
+    payment_id: e.paymentId ?? null,
+    credit_note_id: e.creditNoteId ?? null,
+    money_account_id: e.moneyAccountId ?? null,
+    journal_entry_id: e.journalEntryId ?? null,
+    reference: e.reference ?? '',
+    created_by: actor.userId,
+    created_at: actor.now,
+  });
   return id;
 };
 
@@ -123,6 +116,18 @@ export const latestRate = async (
     .executeTakeFirst();
   return row?.exchange_rate ?? '1';
 };
+
+/**
+ * The customer credit account's line for base taken out of the pool (> 0: a debit) or put
+ * back (< 0: a credit); none for 0.
+ */
+export const customerCreditLines = (
+  accountId: string,
+  base: number,
+  description: string,
+  customerId: string,
+): PostingLineInput[] =>
+  base === 0 ? [] : [{ accountId, ...debitOrCredit(base), description, contactId: customerId }];
 
 export const refuseMoreThanCredit = (amount: number, available: number, currency: string) =>
   badRequest(
@@ -188,17 +193,8 @@ export const takeBackCredit = async (
       source: 'payment',
       sourceId: entry.customerId,
       lines: [
-        {
-          accountId: credit.id,
-          ...(residue > 0 ? { debit: residue } : { credit: -residue }),
-          description: memo,
-          contactId: entry.customerId,
-        },
-        {
-          accountId: fx.id,
-          ...(residue > 0 ? { credit: residue } : { debit: -residue }),
-          description: memo,
-        },
+        ...customerCreditLines(credit.id, residue, memo, entry.customerId),
+        { accountId: fx.id, ...debitOrCredit(-residue), description: memo },
       ],
       actorUserId: actor.userId,
     });

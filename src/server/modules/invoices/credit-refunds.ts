@@ -5,7 +5,6 @@ import type { Invoice } from '../../../shared/invoices.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { recordAudit } from '../audit/record.ts';
 import { recordDocumentLine } from '../bank-transactions/register.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry } from '../ledger/posting.ts';
@@ -13,6 +12,7 @@ import { selectMoneyAccount } from '../wallet/queries.ts';
 import { loadCompany, toBase } from './common.ts';
 import {
   creditPool,
+  customerCreditLines,
   getCustomerCredit,
   insertEntry,
   latestRate,
@@ -25,8 +25,8 @@ import {
   actorOf,
   addEvent,
   describeAmount,
-  exchangeLine,
-  exchangeWords,
+  exchangeLines,
+  recordActorAudit,
   refuseTransition,
   withLockedInvoice,
 } from './documents.ts';
@@ -91,21 +91,10 @@ const refundInTransaction = async (
       contactId: customerId,
     },
   ];
-  if (released !== 0)
-    lines.push({
-      accountId: creditAccount.id,
-      ...(released > 0 ? { debit: released } : { credit: -released }),
-      description: memo,
-      contactId: customerId,
-    });
-  const difference = released - cashBase;
-  const fx = await exchangeLine(
-    trx,
-    organizationId,
-    difference,
-    exchangeWords(difference, `refund to ${customer.name}`),
+  lines.push(
+    ...customerCreditLines(creditAccount.id, released, memo, customerId),
+    ...(await exchangeLines(trx, organizationId, released - cashBase, `refund to ${customer.name}`)),
   );
-  if (fx) lines.push(fx);
   const journal = await postJournalEntry(trx, {
     organizationId,
     date: input.date,
@@ -152,12 +141,7 @@ const refundInTransaction = async (
       'refund',
       `Refund of ${describeAmount(input.amount, currency)} paid to ${customer.name} from ${money.name}`,
     );
-  await recordAudit(trx, {
-    organizationId,
-    actorUserId: actor.userId,
-    action: 'customer_credit.refunded',
-    entityType: 'customer_credit_entry',
-    entityId: id,
+  await recordActorAudit(trx, actor, 'customer_credit.refunded', ['customer_credit_entry', id], {
     before: { credit: pool.amount },
     after: {
       customerId,

@@ -4,16 +4,22 @@ import type { Invoice } from '../../../shared/invoices.ts';
 import { badRequest } from '../../../shared/errors.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry } from '../ledger/posting.ts';
 import { loadCompany, toBase } from './common.ts';
-import { creditPool, insertEntry, lockCustomer, refuseMoreThanCredit, releasedBase } from './credit-pool.ts';
+import {
+  creditPool,
+  customerCreditLines,
+  insertEntry,
+  lockCustomer,
+  refuseMoreThanCredit,
+  releasedBase,
+} from './credit-pool.ts';
 import {
   addEvent,
   describeAmount,
-  exchangeLine,
-  exchangeWords,
+  exchangeLines,
+  recordActorAudit,
   refuseBeforeIssue,
   refuseUnpayable,
   settleInvoice,
@@ -98,29 +104,13 @@ export const applyCredit = (
       findSystemAccount(trx, organizationId, 'accounts_receivable'),
     ]);
     const memo = `Customer credit applied to invoice ${row.number}`;
-    const lines: PostingLineInput[] = [];
-    if (released !== 0)
-      lines.push({
-        accountId: creditAccount.id,
-        ...(released > 0 ? { debit: released } : { credit: -released }),
-        description: memo,
-        contactId: customerId,
-      });
-    if (receivableBase > 0)
-      lines.push({
-        accountId: receivable.id,
-        credit: receivableBase,
-        description: memo,
-        contactId: customerId,
-      });
-    const difference = released - receivableBase;
-    const fx = await exchangeLine(
-      trx,
-      organizationId,
-      difference,
-      exchangeWords(difference, `${row.number}`),
-    );
-    if (fx) lines.push(fx);
+    const lines: PostingLineInput[] = [
+      ...customerCreditLines(creditAccount.id, released, memo, customerId),
+      ...(receivableBase > 0
+        ? [{ accountId: receivable.id, credit: receivableBase, description: memo, contactId: customerId }]
+        : []),
+      ...(await exchangeLines(trx, organizationId, released - receivableBase, `${row.number}`)),
+    ];
     const entry =
       lines.length >= 2
         ? await postJournalEntry(trx, {
@@ -158,12 +148,7 @@ export const applyCredit = (
       'credit_applied',
       `${describeAmount(input.amount, currency)} of ${customer.name}'s credit applied; ${settledWords(status)}`,
     );
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: actor.userId,
-      action: 'customer_credit.applied',
-      entityType: 'customer_credit_entry',
-      entityId: entryId,
+    await recordActorAudit(trx, actor, 'customer_credit.applied', ['customer_credit_entry', entryId], {
       before: { invoiceStatus: row.status, amountPaid: row.amount_paid, credit: pool.amount },
       after: {
         customerId,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../../shared/errors.ts';
 import type {
@@ -10,17 +9,18 @@ import type {
 } from '../../../shared/invoices.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { isCurrencyCode } from '../../../shared/money.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordMemberAudit } from '../audit/record.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { iso, loadCompany } from './common.ts';
+import { archivedColumn, checkCurrency, iso, loadCompany, sentColumns } from './common.ts';
 import { selectInvoiceList } from './invoice-read.ts';
 import {
   type Executor,
   countCustomers,
+  insertCompanyRow,
   selectCustomer,
   selectCustomerPayments,
   selectCustomers,
+  updateCompanyRow,
 } from './queries.ts';
 
 // Customers (contacts): who invoices go to. Archived, never deleted once invoiced, so old
@@ -106,44 +106,42 @@ export const customerDetail = async (
   };
 };
 
-const checkCurrency = (currency: string) => {
-  if (!isCurrencyCode(currency))
-    throw badRequest('invalid_currency', `"${currency}" is not a currency code.`);
-};
+/** The customer fields an update may send, and their columns. */
+const CUSTOMER_COLUMNS = {
+  name: 'name',
+  company: 'company',
+  email: 'email',
+  phone: 'phone',
+  billingAddress: 'billing_address',
+  taxNumber: 'tax_number',
+  currency: 'currency',
+  paymentTermsDays: 'payment_terms_days',
+  notes: 'notes',
+} as const;
 
 export const createCustomer = (
   ctx: AppContext,
-  { organizationId, userId: actorUserId }: MemberContext,
+  member: MemberContext,
   input: z.output<typeof customerInputSchema>,
 ) =>
   inTransaction(ctx.database.db, async (trx) => {
+    const { organizationId } = member;
     const company = await loadCompany(trx, organizationId);
     const currency = input.currency ?? company.base_currency;
     checkCurrency(currency);
-    const id = randomUUID();
-    await trx
-      .insertInto('customers')
-      .values({
-        organization_id: organizationId,
-        id,
-        name: input.name,
-        company: input.company,
-        email: input.email,
-        phone: input.phone,
-        billing_address: input.billingAddress,
-        tax_number: input.taxNumber,
-        currency,
-        payment_terms_days: input.paymentTermsDays,
-        notes: input.notes,
-      })
-      .execute();
+    const id = await insertCompanyRow(trx, 'customers', organizationId, {
+      name: input.name,
+      company: input.company,
+      email: input.email,
+      phone: input.phone,
+      billing_address: input.billingAddress,
+      tax_number: input.taxNumber,
+      currency,
+      payment_terms_days: input.paymentTermsDays,
+      notes: input.notes,
+    });
     const customer = await getCustomer(trx, organizationId, id);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId,
-      action: 'customer.created',
-      entityType: 'customer',
-      entityId: id,
+    await recordMemberAudit(trx, member, 'customer.created', ['customer', id], {
       after: auditView(customer),
     });
     return customer;
@@ -151,10 +149,11 @@ export const createCustomer = (
 
 export const updateCustomer = (
   ctx: AppContext,
-  { organizationId, userId: actorUserId }: MemberContext,
+  member: MemberContext,
   { customerId: id, ...input }: z.output<typeof customerUpdateSchema> & { customerId: string },
 ) =>
   inTransaction(ctx.database.db, async (trx) => {
+    const { organizationId } = member;
     const before = await getCustomer(trx, organizationId, id);
     if (input.currency !== undefined && input.currency !== before.currency) {
       checkCurrency(input.currency);
@@ -173,36 +172,19 @@ export const updateCustomer = (
         );
       }
     }
-    await trx
-      .updateTable('customers')
-      .set({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.company !== undefined ? { company: input.company } : {}),
-        ...(input.email !== undefined ? { email: input.email } : {}),
-        ...(input.phone !== undefined ? { phone: input.phone } : {}),
-        ...(input.billingAddress !== undefined ? { billing_address: input.billingAddress } : {}),
-        ...(input.taxNumber !== undefined ? { tax_number: input.taxNumber } : {}),
-        ...(input.currency !== undefined ? { currency: input.currency } : {}),
-        ...(input.paymentTermsDays !== undefined ? { payment_terms_days: input.paymentTermsDays } : {}),
-        ...(input.notes !== undefined ? { notes: input.notes } : {}),
-        ...(input.archived !== undefined ? { archived_at: input.archived ? new Date() : null } : {}),
-        updated_at: new Date(),
-      })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await updateCompanyRow(trx, 'customers', organizationId, id, {
+      ...sentColumns(input, CUSTOMER_COLUMNS),
+      ...archivedColumn(input.archived),
+      updated_at: new Date(),
+    });
     const after = await getCustomer(trx, organizationId, id);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId,
-      action:
-        input.archived === true
-          ? 'customer.archived'
-          : input.archived === false
-            ? 'customer.restored'
-            : 'customer.updated',
-      entityType: 'customer',
-      entityId: id,
+    const action =
+      input.archived === true
+        ? 'customer.archived'
+        : input.archived === false
+          ? 'customer.restored'
+          : 'customer.updated';
+    await recordMemberAudit(trx, member, action, ['customer', id], {
       before: auditView(before),
       after: auditView(after),
     });

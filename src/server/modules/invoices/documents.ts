@@ -3,10 +3,12 @@ import { formatMinorPlain } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
+import type { AuditAction } from '../audit/actions.ts';
+import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import type { PostingLineInput } from '../ledger/posting.ts';
 import { settledStatus } from './common.ts';
-import { type Executor, insertEvent, selectInvoice } from './queries.ts';
+import { type Executor, insertEvent, selectInvoice, updateCompanyRow } from './queries.ts';
 
 // What every service that changes an invoice does inside its transaction: lock the invoice,
 // refuse a transition it is not in the state for, write its new settled figures and status,
@@ -87,6 +89,18 @@ export const addEvent = (db: Executor, actor: Actor, invoiceId: string, kind: st
     at: actor.now,
   });
 
+/**
+ * The audit row of a change the actor makes (recordMemberAudit's shape; a job's actor has no
+ * user): `recordActorAudit(trx, actor, 'credit_note.voided', ['credit_note', id], { before, after })`.
+ */
+export const recordActorAudit = (
+  db: Executor,
+  { organizationId, userId }: Actor,
+  action: AuditAction,
+  [entityType, entityId]: [entityType: string, entityId: string],
+  change: { before?: unknown; after?: unknown } = {},
+) => recordAudit(db, { organizationId, actorUserId: userId, action, entityType, entityId, ...change });
+
 export const describeAmount = (amount: number, currency: string) =>
   `${formatMinorPlain(amount, currency)} ${currency}`;
 
@@ -103,46 +117,43 @@ export const settleInvoice = async (
   const paid = change.paid ?? row.amount_paid;
   const credited = change.credited ?? row.amount_credited;
   const status = settledStatus(row.total, paid, credited);
-  await trx
-    .updateTable('invoices')
-    .set({
-      ...(change.paid !== undefined ? { amount_paid: paid } : {}),
-      ...(change.credited !== undefined ? { amount_credited: credited } : {}),
-      balance_base: change.balanceBase,
-      status,
-      updated_at: actor.now,
-    })
-    .where('organization_id', '=', actor.organizationId)
-    .where('id', '=', row.id)
-    .execute();
+  await updateCompanyRow(trx, 'invoices', actor.organizationId, row.id, {
+    ...(change.paid !== undefined ? { amount_paid: paid } : {}),
+    ...(change.credited !== undefined ? { amount_credited: credited } : {}),
+    balance_base: change.balanceBase,
+    status,
+    updated_at: actor.now,
+  });
   return status;
 };
 
 /** "paid in full" or "partially paid", for the history line of a settlement. */
 export const settledWords = (status: string) => (status === 'paid' ? 'paid in full' : 'partially paid');
 
+/** A posting line's side for a signed amount: positive is a debit, negative a credit. */
+export const debitOrCredit = (amount: number) => (amount > 0 ? { debit: amount } : { credit: -amount });
+
 /**
  * The exchange gain (difference > 0: credit) or loss (debit) line that balances an entry whose
- * cash and receivable or credit moved by different base amounts; null when they agree.
+ * cash and receivable or credit moved by different base amounts ("Exchange gain on …"); none
+ * when they agree.
  */
-export const exchangeLine = async (
+export const exchangeLines = async (
   trx: Executor,
   organizationId: string,
   difference: number,
-  description: string,
-): Promise<PostingLineInput | null> => {
-  if (difference === 0) return null;
+  on: string,
+): Promise<PostingLineInput[]> => {
+  if (difference === 0) return [];
   const fx = await findSystemAccount(trx, organizationId, 'exchange_gain_loss');
-  return {
-    accountId: fx.id,
-    ...(difference > 0 ? { credit: difference } : { debit: -difference }),
-    description,
-  };
+  return [
+    {
+      accountId: fx.id,
+      ...debitOrCredit(-difference),
+      description: `Exchange ${difference > 0 ? 'gain' : 'loss'} on ${on}`,
+    },
+  ];
 };
-
-/** The "Exchange gain/loss on …" wording of an exchange line. */
-export const exchangeWords = (difference: number, on: string) =>
-  `Exchange ${difference > 0 ? 'gain' : 'loss'} on ${on}`;
 
 /**
  * A payment matched to a bank line (its cash is that line: the match created it, or made the

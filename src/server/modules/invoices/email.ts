@@ -3,13 +3,12 @@ import { requireVerifiedSender } from '../../auth/verification.ts';
 import type { AppContext } from '../../context.ts';
 import { sendMail } from '../mail/service.ts';
 import { invoiceTotalsLines } from '../../../shared/invoice-totals.ts';
-import { recordAudit } from '../audit/record.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import type { emailInvoiceSchema } from '../../../shared/invoices.ts';
 import type { z } from 'zod';
-import { type Actor, actorOf, addEvent, refuseTransition } from './documents.ts';
+import { type Actor, actorOf, addEvent, recordActorAudit, refuseTransition } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
-import type { Executor } from './queries.ts';
+import { type Executor, updateCompanyRow } from './queries.ts';
 import { pdfFileName, renderInvoicePdf } from './pdf.ts';
 
 // Emails an invoice with its PDF attached, through the mail service (SMTP, or the outbox
@@ -58,19 +57,9 @@ export const emailInvoice = async (
 };
 
 const markEmailed = async (db: Executor, actor: Actor, id: string, to: string) => {
-  await db
-    .updateTable('invoices')
-    .set({ emailed_at: actor.now })
-    .where('organization_id', '=', actor.organizationId)
-    .where('id', '=', id)
-    .execute();
+  await updateCompanyRow(db, 'invoices', actor.organizationId, id, { emailed_at: actor.now });
   await addEvent(db, actor, id, 'emailed', `Emailed to ${to} with the PDF attached`);
-  await recordAudit(db, {
-    organizationId: actor.organizationId,
-    actorUserId: actor.userId,
-    action: 'invoice.emailed',
-    entityType: 'invoice',
-    entityId: id,
+  await recordActorAudit(db, actor, 'invoice.emailed', ['invoice', id], {
     after: { to },
   });
 };

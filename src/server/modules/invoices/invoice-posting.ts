@@ -18,7 +18,14 @@ import {
 } from './documents.ts';
 import { emailInvoice } from './email.ts';
 import { auditInvoice, getInvoice } from './invoice-read.ts';
-import { type Executor, selectCustomer, selectLines, selectTaxRates, takeDocumentNumber } from './queries.ts';
+import {
+  type Executor,
+  selectCustomer,
+  selectLines,
+  selectTaxRates,
+  takeDocumentNumber,
+  updateCompanyRow,
+} from './queries.ts';
 
 // Sending and voiding: sending a draft takes the next number and posts receivable, income and
 // tax in the same transaction as the status change; voiding reverses that posting. Overdue is
@@ -116,20 +123,15 @@ export const postInvoice = (db: Executor, actor: Actor, id: string) =>
     }));
     if (taxRows.length > 0) await trx.insertInto('invoice_tax_postings').values(taxRows).execute();
     const before = await getInvoice(trx, organizationId, id, actor.now);
-    await trx
-      .updateTable('invoices')
-      .set({
-        status: 'sent',
-        number,
-        journal_entry_id: entry.id,
-        total_base: totalBase,
-        balance_base: totalBase,
-        sent_at: actor.now,
-        updated_at: actor.now,
-      })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await updateCompanyRow(trx, 'invoices', organizationId, id, {
+      status: 'sent',
+      number,
+      journal_entry_id: entry.id,
+      total_base: totalBase,
+      balance_base: totalBase,
+      sent_at: actor.now,
+      updated_at: actor.now,
+    });
     await addEvent(trx, actor, id, 'sent', `Sent as ${number}; journal entry ${entry.number} posted`);
     return auditInvoice(trx, actor, id, 'invoice.sent', before);
   });
@@ -166,18 +168,13 @@ export const voidInvoice = (
       .where('organization_id', '=', organizationId)
       .where('document_id', '=', id)
       .execute();
-    await trx
-      .updateTable('invoices')
-      .set({
-        status: 'void',
-        void_entry_id: reversal.id,
-        voided_at: actor.now,
-        balance_base: 0,
-        updated_at: actor.now,
-      })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await updateCompanyRow(trx, 'invoices', organizationId, id, {
+      status: 'void',
+      void_entry_id: reversal.id,
+      voided_at: actor.now,
+      balance_base: 0,
+      updated_at: actor.now,
+    });
     await addEvent(
       trx,
       actor,

@@ -13,8 +13,7 @@ import { type CsvCell, csvAmount } from '../../http/csv.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { companyToday, iso, loadCompany } from './common.ts';
 import type { AuditAction } from '../audit/actions.ts';
-import { recordAudit } from '../audit/record.ts';
-import type { Actor, InvoiceRow } from './documents.ts';
+import { type Actor, type InvoiceRow, recordActorAudit } from './documents.ts';
 import {
   type Executor,
   selectCreditApplied,
@@ -327,12 +326,7 @@ export const auditInvoice = async (
   before?: Invoice,
 ) => {
   const after = await getInvoice(trx, actor.organizationId, id, actor.now);
-  await recordAudit(trx, {
-    organizationId: actor.organizationId,
-    actorUserId: actor.userId,
-    action,
-    entityType: 'invoice',
-    entityId: id,
+  await recordActorAudit(trx, actor, action, ['invoice', id], {
     ...(before ? { before: auditView(before) } : {}),
     after: auditView(after),
   });

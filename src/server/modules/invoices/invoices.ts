@@ -1,16 +1,27 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { badRequest } from '../../../shared/errors.ts';
 import { addDaysIso, type invoiceInputSchema, type invoiceUpdateSchema } from '../../../shared/invoices.ts';
-import { isCurrencyCode } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { recordAudit } from '../audit/record.ts';
-import { checkDraftTotals, lineRows, loadCompany, prepareLines, requireCustomer } from './common.ts';
-import { type Actor, actorOf, addEvent, lockInvoice, refuseTransition } from './documents.ts';
+import {
+  checkCurrency,
+  checkDraftTotals,
+  lineRows,
+  loadCompany,
+  prepareLines,
+  requireCustomer,
+} from './common.ts';
+import {
+  type Actor,
+  actorOf,
+  addEvent,
+  lockInvoice,
+  recordActorAudit,
+  refuseTransition,
+} from './documents.ts';
 import { auditInvoice, auditView, getInvoice } from './invoice-read.ts';
-import { type Executor, deleteLines } from './queries.ts';
+import { type Executor, deleteLines, insertCompanyRow, updateCompanyRow } from './queries.ts';
 
 // Invoice drafts. A draft has no ledger effect and can be edited or deleted; sending it
 // (invoice-posting.ts) takes the next number and posts receivable, income and tax; after that
@@ -19,8 +30,7 @@ import { type Executor, deleteLines } from './queries.ts';
 export type { Actor };
 
 const checkRate = (currency: string, baseCurrency: string, rate: string | undefined) => {
-  if (!isCurrencyCode(currency))
-    throw badRequest('invalid_currency', `"${currency}" is not a currency code.`);
+  checkCurrency(currency);
   if (currency === baseCurrency) return '1';
   if (!rate) {
     throw badRequest(
@@ -61,33 +71,27 @@ export const createDraft = (
     const { lines, totals } = await prepareLines(trx, organizationId, input.lines, {
       allowArchived: Boolean(options.recurringScheduleId),
     });
-    const id = randomUUID();
-    await trx
-      .insertInto('invoices')
-      .values({
-        organization_id: organizationId,
-        id,
-        number: null,
-        customer_id: customer.id,
-        issue_date: input.issueDate,
-        due_date: dueDate,
-        currency,
-        exchange_rate: exchangeRate,
-        reference: input.reference,
-        notes: input.notes,
-        terms: input.terms,
-        subtotal: totals.subtotal,
-        discount_total: totals.discountTotal,
-        tax_total: totals.taxTotal,
-        total: totals.total,
-        journal_entry_id: null,
-        void_entry_id: null,
-        recurring_schedule_id: options.recurringScheduleId ?? null,
-        created_by: actor.userId,
-        created_at: actor.now,
-        updated_at: actor.now,
-      })
-      .execute();
+    const id = await insertCompanyRow(trx, 'invoices', organizationId, {
+      number: null,
+      customer_id: customer.id,
+      issue_date: input.issueDate,
+      due_date: dueDate,
+      currency,
+      exchange_rate: exchangeRate,
+      reference: input.reference,
+      notes: input.notes,
+      terms: input.terms,
+      subtotal: totals.subtotal,
+      discount_total: totals.discountTotal,
+      tax_total: totals.taxTotal,
+      total: totals.total,
+      journal_entry_id: null,
+      void_entry_id: null,
+      recurring_schedule_id: options.recurringScheduleId ?? null,
+      created_by: actor.userId,
+      created_at: actor.now,
+      updated_at: actor.now,
+    });
     await trx
       .insertInto('invoice_lines')
       .values(lineRows(organizationId, id, lines))
@@ -154,23 +158,18 @@ export const updateInvoice = (
         total: totals.total,
       };
     }
-    await trx
-      .updateTable('invoices')
-      .set({
-        customer_id: customerId,
-        issue_date: issueDate,
-        due_date: dueDate,
-        currency,
-        exchange_rate: exchangeRate,
-        ...(input.reference !== undefined ? { reference: input.reference } : {}),
-        ...(input.notes !== undefined ? { notes: input.notes } : {}),
-        ...(input.terms !== undefined ? { terms: input.terms } : {}),
-        ...totalsUpdate,
-        updated_at: actor.now,
-      })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await updateCompanyRow(trx, 'invoices', organizationId, id, {
+      customer_id: customerId,
+      issue_date: issueDate,
+      due_date: dueDate,
+      currency,
+      exchange_rate: exchangeRate,
+      ...(input.reference !== undefined ? { reference: input.reference } : {}),
+      ...(input.notes !== undefined ? { notes: input.notes } : {}),
+      ...(input.terms !== undefined ? { terms: input.terms } : {}),
+      ...totalsUpdate,
+      updated_at: actor.now,
+    });
     await checkDraftTotals(trx, organizationId, id);
     await addEvent(trx, actor, id, 'updated', 'Draft edited');
     return auditInvoice(trx, actor, id, 'invoice.updated', before);
@@ -197,12 +196,7 @@ export const deleteInvoice = (
       .where('organization_id', '=', organizationId)
       .where('id', '=', id)
       .execute();
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: actor.userId,
-      action: 'invoice.deleted',
-      entityType: 'invoice',
-      entityId: id,
+    await recordActorAudit(trx, actor, 'invoice.deleted', ['invoice', id], {
       before: auditView(before),
     });
   });

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../../shared/errors.ts';
 import type { Invoice, paymentInputSchema } from '../../../shared/invoices.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
@@ -18,8 +16,8 @@ import {
   type InvoiceRow,
   addEvent,
   describeAmount,
-  exchangeLine,
-  exchangeWords,
+  exchangeLines,
+  recordActorAudit,
   refuseBeforeIssue,
   refuseIfFromBankLine,
   refuseUnpayable,
@@ -28,7 +26,7 @@ import {
   withLockedInvoice,
 } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
-import { type Executor, lockInvoiceDocument } from './queries.ts';
+import { type Executor, insertCompanyRow, lockInvoiceDocument, updateCompanyRow } from './queries.ts';
 
 // Payments against invoices: Dr the bank or cash account the money went into, Cr accounts
 // receivable, in one transaction with the invoice's new balance and status. A payment is
@@ -131,14 +129,9 @@ export const recordPayment = (
         description: `Overpayment of ${row.number} kept as credit`,
         contactId: row.customer_id,
       });
-    const difference = depositBase - amountBase - creditBase;
-    const fx = await exchangeLine(
-      trx,
-      organizationId,
-      difference,
-      exchangeWords(difference, `${row.number}`),
+    lines.push(
+      ...(await exchangeLines(trx, organizationId, depositBase - amountBase - creditBase, `${row.number}`)),
     );
-    if (fx) lines.push(fx);
     const entry = await postJournalEntry(trx, {
       organizationId,
       date: input.date,
@@ -149,28 +142,22 @@ export const recordPayment = (
       lines,
       actorUserId: actor.userId,
     });
-    const id = randomUUID();
-    await trx
-      .insertInto('invoice_payments')
-      .values({
-        organization_id: organizationId,
-        id,
-        invoice_id: invoiceId,
-        date: input.date,
-        amount: input.amount,
-        currency,
-        exchange_rate: paymentRate,
-        amount_base: amountBase,
-        deposit_base: depositBase,
-        deposit_account_id: deposit.id,
-        method: input.method,
-        reference: input.reference,
-        journal_entry_id: entry.id,
-        created_by: actor.userId,
-        created_at: actor.now,
-        credit_amount: excess,
-      })
-      .execute();
+    const id = await insertCompanyRow(trx, 'invoice_payments', organizationId, {
+      invoice_id: invoiceId,
+      date: input.date,
+      amount: input.amount,
+      currency,
+      exchange_rate: paymentRate,
+      amount_base: amountBase,
+      deposit_base: depositBase,
+      deposit_account_id: deposit.id,
+      method: input.method,
+      reference: input.reference,
+      journal_entry_id: entry.id,
+      created_by: actor.userId,
+      created_at: actor.now,
+      credit_amount: excess,
+    });
     // Every cash movement is in the register: the payment's line in the money account.
     await recordDocumentLine(trx, {
       organizationId,
@@ -209,12 +196,7 @@ export const recordPayment = (
       'payment',
       `Payment of ${describeAmount(input.amount, currency)} recorded into ${deposit.name}; ${settledWords(status)}${excess > 0 ? `; ${describeAmount(excess, currency)} kept as the customer's credit` : ''}`,
     );
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId: actor.userId,
-      action: 'invoice.payment_recorded',
-      entityType: 'invoice_payment',
-      entityId: id,
+    await recordActorAudit(trx, actor, 'invoice.payment_recorded', ['invoice_payment', id], {
       before: { invoiceStatus: row.status, amountPaid: row.amount_paid },
       after: {
         invoiceId,
@@ -320,23 +302,16 @@ export const undoPayment = async (
     },
     reversal.what,
   );
-  await trx
-    .updateTable('invoice_payments')
-    .set({ reversal_entry_id: reversalEntryId, reversed_at: actor.now })
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', payment.id)
-    .execute();
+  await updateCompanyRow(trx, 'invoice_payments', organizationId, payment.id, {
+    reversal_entry_id: reversalEntryId,
+    reversed_at: actor.now,
+  });
   const status = await settleInvoice(trx, actor, row, {
     paid: row.amount_paid - (payment.amount - payment.credit_amount),
     balanceBase: row.balance_base + payment.amount_base,
   });
   await addEvent(trx, actor, row.id, 'payment_removed', reversal.message);
-  await recordAudit(trx, {
-    organizationId,
-    actorUserId: actor.userId,
-    action: 'invoice.payment_reversed',
-    entityType: 'invoice_payment',
-    entityId: payment.id,
+  await recordActorAudit(trx, actor, 'invoice.payment_reversed', ['invoice_payment', payment.id], {
     before: { amount: payment.amount, invoiceStatus: row.status },
     after: { reversalEntryId, invoiceStatus: status },
   });

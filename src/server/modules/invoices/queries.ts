@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Selectable, sql } from 'kysely';
+import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import type { Executor } from '../../db/transaction.ts';
 
@@ -21,6 +21,47 @@ export const sameCompany =
     j
       .onRef(`${alias}.organization_id`, '=', `${reference.split('.')[0]}.organization_id`)
       .onRef(`${alias}.id`, '=', reference);
+
+/** The tables of this module whose rows are keyed (organization_id, id). */
+type CompanyTable =
+  | 'customers'
+  | 'items'
+  | 'tax_rates'
+  | 'invoices'
+  | 'invoice_payments'
+  | 'credit_notes'
+  | 'customer_credit_entries'
+  | 'recurring_schedules';
+
+/** Inserts one row of a company's table under a new id; answers the id. */
+export const insertCompanyRow = async <T extends CompanyTable>(
+  db: Executor,
+  table: T,
+  organizationId: string,
+  values: Omit<Insertable<Database[T]>, 'organization_id' | 'id'>,
+) => {
+  const id = randomUUID();
+  await db
+    .insertInto(table as 'items')
+    .values({ organization_id: organizationId, id, ...values } as Insertable<Database['items']>)
+    .execute();
+  return id;
+};
+
+/** Updates one row of a company's table by id. */
+export const updateCompanyRow = <T extends CompanyTable>(
+  db: Executor,
+  table: T,
+  organizationId: string,
+  id: string,
+  set: Updateable<Database[T]>,
+) =>
+  db
+    .updateTable(table as 'items')
+    .set(set as Updateable<Database['items']>)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .execute();
 
 // --- Company and settings ----------------------------------------------------------------
 

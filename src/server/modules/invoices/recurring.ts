@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../../shared/errors.ts';
@@ -11,15 +10,20 @@ import {
   occurrenceDate,
   type recurringInputSchema,
 } from '../../../shared/invoices.ts';
-import { isCurrencyCode } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordMemberAudit } from '../audit/record.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { companyToday, loadCompany, prepareLines, requireCustomer } from './common.ts';
+import { checkCurrency, companyToday, loadCompany, prepareLines, requireCustomer } from './common.ts';
 import { emailInvoice } from './email.ts';
 import { postInvoice } from './invoice-posting.ts';
 import { createDraft } from './invoices.ts';
-import { type Executor, selectDueSchedules, selectSchedules } from './queries.ts';
+import {
+  type Executor,
+  insertCompanyRow,
+  selectDueSchedules,
+  selectSchedules,
+  updateCompanyRow,
+} from './queries.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 
 // Recurring invoices: a schedule (weekly, monthly, quarterly, yearly; until an end date or
@@ -74,15 +78,15 @@ const scheduleById = async (db: Executor, organizationId: string, id: string) =>
 
 export const createSchedule = (
   ctx: AppContext,
-  { organizationId, userId: actorUserId }: MemberContext,
+  member: MemberContext,
   input: z.output<typeof recurringInputSchema>,
 ) =>
   inTransaction(ctx.database.db, async (trx) => {
+    const { organizationId } = member;
     const company = await loadCompany(trx, organizationId);
     const customer = await requireCustomer(trx, organizationId, input.customerId);
     const currency = input.currency ?? customer.currency.trim();
-    if (!isCurrencyCode(currency))
-      throw badRequest('invalid_currency', `"${currency}" is not a currency code.`);
+    checkCurrency(currency);
     if (currency !== company.base_currency && !input.exchangeRate) {
       throw badRequest(
         'exchange_rate_required',
@@ -90,36 +94,25 @@ export const createSchedule = (
       );
     }
     await prepareLines(trx, organizationId, input.lines); // refuses bad lines now, not at 3 a.m.
-    const id = randomUUID();
-    await trx
-      .insertInto('recurring_schedules')
-      .values({
-        organization_id: organizationId,
-        id,
-        customer_id: customer.id,
-        frequency: input.frequency,
-        start_date: input.startDate,
-        end_date: input.endDate ?? null,
-        max_count: input.count ?? null,
-        auto_send: input.autoSend,
-        next_index: 0,
-        next_date: input.startDate,
-        currency,
-        exchange_rate: currency === company.base_currency ? '1' : input.exchangeRate!,
-        payment_terms_days: input.paymentTermsDays ?? customer.payment_terms_days,
-        reference: input.reference,
-        notes: input.notes,
-        terms: input.terms,
-        lines: JSON.stringify(input.lines satisfies InvoiceLineInput[]),
-        created_by: actorUserId,
-      })
-      .execute();
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId,
-      action: 'recurring_invoice.created',
-      entityType: 'recurring_schedule',
-      entityId: id,
+    const id = await insertCompanyRow(trx, 'recurring_schedules', organizationId, {
+      customer_id: customer.id,
+      frequency: input.frequency,
+      start_date: input.startDate,
+      end_date: input.endDate ?? null,
+      max_count: input.count ?? null,
+      auto_send: input.autoSend,
+      next_index: 0,
+      next_date: input.startDate,
+      currency,
+      exchange_rate: currency === company.base_currency ? '1' : input.exchangeRate!,
+      payment_terms_days: input.paymentTermsDays ?? customer.payment_terms_days,
+      reference: input.reference,
+      notes: input.notes,
+      terms: input.terms,
+      lines: JSON.stringify(input.lines satisfies InvoiceLineInput[]),
+      created_by: member.userId,
+    });
+    await recordMemberAudit(trx, member, 'recurring_invoice.created', ['recurring_schedule', id], {
       after: { ...input },
     });
     return scheduleById(trx, organizationId, id);
@@ -127,10 +120,11 @@ export const createSchedule = (
 
 export const setScheduleStatus = (
   ctx: AppContext,
-  { organizationId, userId: actorUserId }: MemberContext,
+  member: MemberContext,
   { scheduleId: id, status }: RecurringStatusInput & { scheduleId: string },
 ) =>
   inTransaction(ctx.database.db, async (trx) => {
+    const { organizationId } = member;
     const row = await trx
       .selectFrom('recurring_schedules')
       .selectAll()
@@ -141,18 +135,12 @@ export const setScheduleStatus = (
     if (!row) throw notFound('Recurring schedule not found.');
     if (row.status === 'ended')
       throw badRequest('schedule_ended', 'This schedule has ended. Create a new one.');
-    await trx
-      .updateTable('recurring_schedules')
-      .set({ status, ...(status === 'ended' ? { next_date: null } : {}), updated_at: new Date() })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId,
-      action: `recurring_invoice.${status}`,
-      entityType: 'recurring_schedule',
-      entityId: id,
+    await updateCompanyRow(trx, 'recurring_schedules', organizationId, id, {
+      status,
+      ...(status === 'ended' ? { next_date: null } : {}),
+      updated_at: new Date(),
+    });
+    await recordMemberAudit(trx, member, `recurring_invoice.${status}`, ['recurring_schedule', id], {
       before: { status: row.status },
       after: { status },
     });
@@ -231,17 +219,12 @@ const runNextOccurrence = (db: Executor, organizationId: string, scheduleId: str
         createdBy: schedule.created_by,
       };
     }
-    await trx
-      .updateTable('recurring_schedules')
-      .set({
-        next_index: nextIndex,
-        next_date: ended || outOfRange ? null : nextDate,
-        status: ended || outOfRange ? 'ended' : 'active',
-        updated_at: now,
-      })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', scheduleId)
-      .execute();
+    await updateCompanyRow(trx, 'recurring_schedules', organizationId, scheduleId, {
+      next_index: nextIndex,
+      next_date: ended || outOfRange ? null : nextDate,
+      status: ended || outOfRange ? 'ended' : 'active',
+      updated_at: now,
+    });
     return created ?? { organizationId, invoiceId: '', email: false, createdBy: null };
   });
 

@@ -3,7 +3,8 @@ import { badRequest, notFound } from '../../../shared/errors.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import type { InvoiceSettings, invoiceSettingsUpdateSchema } from '../../../shared/invoices.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordMemberAudit } from '../audit/record.ts';
+import { sentColumns } from './common.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { type Executor, ensureSettings, selectCompany, selectCompanyLogo } from './queries.ts';
 
@@ -46,10 +47,11 @@ export const parseLogo = (dataUrl: string) => {
 
 export const updateInvoiceSettings = (
   ctx: AppContext,
-  { organizationId, userId: actorUserId }: MemberContext,
+  member: MemberContext,
   input: z.output<typeof invoiceSettingsUpdateSchema>,
 ) =>
   inTransaction(ctx.database.db, async (trx) => {
+    const { organizationId } = member;
     const before = await selectInvoiceSettings(trx, organizationId);
     if (input.nextInvoiceNumber !== undefined && input.nextInvoiceNumber < before.nextInvoiceNumber) {
       const prefix = input.invoicePrefix ?? before.invoicePrefix;
@@ -64,11 +66,13 @@ export const updateInvoiceSettings = (
     await trx
       .updateTable('invoice_settings')
       .set({
-        ...(input.invoicePrefix !== undefined ? { invoice_prefix: input.invoicePrefix } : {}),
-        ...(input.nextInvoiceNumber !== undefined ? { next_invoice_number: input.nextInvoiceNumber } : {}),
-        ...(input.creditNotePrefix !== undefined ? { credit_note_prefix: input.creditNotePrefix } : {}),
-        ...(input.defaultTerms !== undefined ? { default_terms: input.defaultTerms } : {}),
-        ...(input.defaultNotes !== undefined ? { default_notes: input.defaultNotes } : {}),
+        ...sentColumns(input, {
+          invoicePrefix: 'invoice_prefix',
+          nextInvoiceNumber: 'next_invoice_number',
+          creditNotePrefix: 'credit_note_prefix',
+          defaultTerms: 'default_terms',
+          defaultNotes: 'default_notes',
+        }),
         updated_at: new Date(),
       })
       .where('organization_id', '=', organizationId)
@@ -77,8 +81,7 @@ export const updateInvoiceSettings = (
       await trx
         .updateTable('organizations')
         .set({
-          ...(input.address !== undefined ? { address: input.address } : {}),
-          ...(input.taxNumber !== undefined ? { tax_number: input.taxNumber } : {}),
+          ...sentColumns(input, { address: 'address', taxNumber: 'tax_number' }),
           ...(logo !== undefined
             ? { logo_data: logo?.data ?? null, logo_content_type: logo?.contentType ?? null }
             : {}),
@@ -87,12 +90,7 @@ export const updateInvoiceSettings = (
         .execute();
     }
     const after = await selectInvoiceSettings(trx, organizationId);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId,
-      action: 'invoice_settings.updated',
-      entityType: 'invoice_settings',
-      entityId: organizationId,
+    await recordMemberAudit(trx, member, 'invoice_settings.updated', ['invoice_settings', organizationId], {
       before,
       after,
     });
