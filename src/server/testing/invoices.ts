@@ -1,8 +1,11 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { App } from '../app.ts';
 import type { DatabaseHandle } from '../db/client.ts';
-import type { TestCompany } from './companies.ts';
+import { createTestApp } from './app.ts';
+import { type TestCompany, createTestCompany } from './companies.ts';
 import { initializeLedger } from '../modules/ledger/accounts.ts';
 import { trialBalance } from '../modules/ledger/reports.ts';
+import { verifyTestUser } from './users.ts';
 
 // Test helpers for invoicing: a company with its chart of accounts, a customer, a tax rate
 // and an item, created through the real API.
@@ -116,6 +119,36 @@ export const setUpInvoicing = async (
     receivableId: await systemAccount(database, company.id, 'accounts_receivable'),
     taxPayableId: await systemAccount(database, company.id, 'sales_tax_payable'),
   };
+};
+
+export type TestInvoicing = {
+  t: Awaited<ReturnType<typeof createTestApp>>;
+  company: TestCompany;
+  fx: InvoicingFixture;
+  /** The company's routes as its owner. */
+  client: ReturnType<typeof api>;
+};
+
+/**
+ * Registers the file's hooks for invoicing tests through the API and hands back the fixture
+ * (filled in beforeAll): an app with its clock at `now`, a company named `name` whose owner is
+ * verified (emailing invoices needs a verified sender, issue 11 §1), and setUpInvoicing's
+ * customer, tax rate and item.
+ */
+export const setUpTestInvoicing = (options: { name: string; now?: string }): TestInvoicing => {
+  const fixture = {} as TestInvoicing;
+  beforeAll(async () => {
+    fixture.t = await createTestApp();
+    fixture.t.clock.set(options.now ?? '2026-03-10T12:00:00Z');
+    fixture.company = await createTestCompany(fixture.t.app, { name: options.name });
+    await verifyTestUser(fixture.t.app, fixture.company.owner);
+    fixture.fx = await setUpInvoicing(fixture.t.app, fixture.t.database, fixture.company);
+    fixture.client = api(fixture.t.app, fixture.company);
+  }, 60_000);
+  afterAll(async () => {
+    await fixture.t?.close();
+  });
+  return fixture;
 };
 
 /** Text drawn in an uncompressed pdfkit file: its strings are hex glyph runs inside TJ arrays. */

@@ -1,50 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
-import { createTestApp } from '../../testing/app.ts';
-import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
-import { type InvoicingFixture, api, extractPdfText, setUpInvoicing } from '../../testing/invoices.ts';
-import { verifyTestUser } from '../../testing/users.ts';
+import { extractPdfText, setUpTestInvoicing } from '../../testing/invoices.ts';
 
 // Issue 13 §5: an invoice's paid and credited amounts show with the right sign everywhere. The
 // invoice page (its data through the API), the PDF and the email show the same totals block:
 // every figure positive, labelled for what it does — Total, Paid, Credited, Amount due — never
 // "Paid -$2,000.00".
 
-let t: Awaited<ReturnType<typeof createTestApp>>;
-let company: TestCompany;
-let fx: InvoicingFixture;
-let client: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  t.clock.set('2026-03-10T12:00:00Z');
-  company = await createTestCompany(t.app, { name: 'Signs Co' });
-  // Emailing invoices needs a verified sender (issue 11 §1).
-  await verifyTestUser(t.app, company.owner);
-  fx = await setUpInvoicing(t.app, t.database, company);
-  client = api(t.app, company);
-}, 60_000);
-
-afterAll(async () => {
-  await t?.close();
-});
+const fixture = setUpTestInvoicing({ name: 'Signs Co' });
 
 const pdfTextOf = async (invoiceId: string) => {
-  const res = await t.app.inject({
+  const res = await fixture.t.app.inject({
     method: 'GET',
-    url: `/api/orgs/${company.id}/invoices/${invoiceId}/pdf`,
-    headers: { cookie: company.owner.cookie },
+    url: `/api/orgs/${fixture.company.id}/invoices/${invoiceId}/pdf`,
+    headers: { cookie: fixture.company.owner.cookie },
   });
   expect(res.statusCode).toBe(200);
   return extractPdfText(res.rawPayload);
 };
 
 const emailOf = async (invoiceId: string) => {
-  const res = await client.post(`/invoices/${invoiceId}/email`, {});
+  const res = await fixture.client.post(`/invoices/${invoiceId}/email`, {});
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const list = await t.app.inject({ method: 'GET', url: '/api/dev/mailbox?to=billing@northwind.example' });
+  const list = await fixture.t.app.inject({
+    method: 'GET',
+    url: '/api/dev/mailbox?to=billing@northwind.example',
+  });
   const latest = list.json().messages[0];
-  return (await t.app.inject({ method: 'GET', url: `/api/dev/mailbox/${latest.id}` })).json() as {
+  return (await fixture.t.app.inject({ method: 'GET', url: `/api/dev/mailbox/${latest.id}` })).json() as {
     text: string;
     html: string;
   };
@@ -53,31 +36,31 @@ const emailOf = async (invoiceId: string) => {
 describe('invoice totals: the same correctly signed figures on the page, the PDF and the email', () => {
   it('shows Paid and Credited as positive amounts and Amount due as Total − Paid − Credited', async () => {
     // $4,000.00 of work with 20% VAT, and a $1,000.00 item with 10% off: total $5,700.00.
-    const draft = await client.post('/invoices', {
-      customerId: fx.customerId,
+    const draft = await fixture.client.post('/invoices', {
+      customerId: fixture.fx.customerId,
       issueDate: '2026-03-01',
       lines: [
-        { description: 'Design work', quantity: '1', unitPrice: 400_000, taxRateIds: [fx.taxRateId] },
+        { description: 'Design work', quantity: '1', unitPrice: 400_000, taxRateIds: [fixture.fx.taxRateId] },
         { description: 'Printing', quantity: '1', unitPrice: 100_000, discountPercent: '10' },
       ],
     });
     expect(draft.status, JSON.stringify(draft.body)).toBe(201);
     const id = draft.body.id as string;
-    expect((await client.post(`/invoices/${id}/send`)).status).toBe(200);
-    const paid = await client.post(`/invoices/${id}/payments`, {
+    expect((await fixture.client.post(`/invoices/${id}/send`)).status).toBe(200);
+    const paid = await fixture.client.post(`/invoices/${id}/payments`, {
       date: '2026-03-05',
       amount: 200_000,
-      depositAccountId: fx.bankId,
+      depositAccountId: fixture.fx.bankId,
     });
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
-    const credit = await client.post(`/invoices/${id}/credit-notes`, {
+    const credit = await fixture.client.post(`/invoices/${id}/credit-notes`, {
       date: '2026-03-06',
       lines: [{ description: 'Late delivery', quantity: '1', unitPrice: 50_000 }],
     });
     expect(credit.status, JSON.stringify(credit.body)).toBe(201);
 
     // The page's data: the API's summary fields, and the rows the page draws from them.
-    const invoice = (await client.get(`/invoices/${id}`)).body;
+    const invoice = (await fixture.client.get(`/invoices/${id}`)).body;
     expect(invoice).toMatchObject({
       total: 570_000,
       amountPaid: 200_000,
@@ -120,25 +103,25 @@ describe('invoice totals: the same correctly signed figures on the page, the PDF
   });
 
   it('leaves Paid and Credited out until there are any, and shows a fully paid invoice as $0.00 due', async () => {
-    const draft = await client.post('/invoices', {
-      customerId: fx.customerId,
+    const draft = await fixture.client.post('/invoices', {
+      customerId: fixture.fx.customerId,
       issueDate: '2026-03-01',
       lines: [{ description: 'Retainer', quantity: '1', unitPrice: 123_456 }],
     });
     const id = draft.body.id as string;
-    expect((await client.post(`/invoices/${id}/send`)).status).toBe(200);
+    expect((await fixture.client.post(`/invoices/${id}/send`)).status).toBe(200);
     let pdf = await pdfTextOf(id);
     expect(pdf).not.toContain('Paid');
     expect(pdf).not.toContain('Credited');
     expect(pdf).toContain('Amount due\n$1,234.56');
 
-    const pay = await client.post(`/invoices/${id}/payments`, {
+    const pay = await fixture.client.post(`/invoices/${id}/payments`, {
       date: '2026-03-05',
       amount: 123_456,
-      depositAccountId: fx.bankId,
+      depositAccountId: fixture.fx.bankId,
     });
     expect(pay.status).toBe(201);
-    const invoice = (await client.get(`/invoices/${id}`)).body;
+    const invoice = (await fixture.client.get(`/invoices/${id}`)).body;
     expect(invoiceTotalsRows(invoice).map((r) => [r.key, r.amount])).toEqual([
       ['subtotal', 123_456],
       ['total', 123_456],

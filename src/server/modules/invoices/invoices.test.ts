@@ -1,48 +1,22 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../testing/app.ts';
-import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
+import { describe, expect, it } from 'vitest';
+import { addTestMember, createTestCompany } from '../../testing/companies.ts';
 import { testDatabaseKind } from '../../testing/db.ts';
-import { verifyTestUser } from '../../testing/users.ts';
 import { runDueRecurringInvoices } from './recurring.ts';
-import {
-  type InvoicingFixture,
-  api,
-  balancesOn,
-  ensureLedger,
-  extractPdfText,
-  setUpInvoicing,
-} from '../../testing/invoices.ts';
+import { api, balancesOn, ensureLedger, extractPdfText, setUpTestInvoicing } from '../../testing/invoices.ts';
 
 // Invoices end to end through the HTTP API: drafts, every status transition (allowed and
 // refused), rounding, payments with Idempotency-Key, credit notes, voids, recurring catch-up,
 // PDF and email, aging and the tax report against the ledger, and company isolation.
 
-let t: Awaited<ReturnType<typeof createTestApp>>;
-let company: TestCompany;
-let fx: InvoicingFixture;
-let client: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  t.clock.set('2026-03-10T12:00:00Z');
-  company = await createTestCompany(t.app, { name: 'Invoicing Co' });
-  // Emailing invoices needs a verified sender (issue 11 §1).
-  await verifyTestUser(t.app, company.owner);
-  fx = await setUpInvoicing(t.app, t.database, company);
-  client = api(t.app, company);
-}, 60_000);
-
-afterAll(async () => {
-  await t?.close();
-});
+const fixture = setUpTestInvoicing({ name: 'Invoicing Co' });
 
 const draft = async (overrides: Record<string, unknown> = {}) => {
-  const res = await client.post('/invoices', {
-    customerId: fx.customerId,
+  const res = await fixture.client.post('/invoices', {
+    customerId: fixture.fx.customerId,
     issueDate: '2026-03-01',
     lines: [
-      { itemId: fx.itemId, quantity: '2', unitPrice: 12_500, taxRateIds: [fx.taxRateId] },
+      { itemId: fixture.fx.itemId, quantity: '2', unitPrice: 12_500, taxRateIds: [fixture.fx.taxRateId] },
       { description: 'Travel', quantity: '1', unitPrice: 3_333, discountPercent: '10' },
     ],
     ...overrides,
@@ -53,7 +27,7 @@ const draft = async (overrides: Record<string, unknown> = {}) => {
 
 const sent = async (overrides: Record<string, unknown> = {}) => {
   const d = await draft(overrides);
-  const res = await client.post(`/invoices/${d.id}/send`);
+  const res = await fixture.client.post(`/invoices/${d.id}/send`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 };
@@ -64,9 +38,9 @@ const pay = (
   extra: Record<string, unknown> = {},
   headers?: Record<string, string>,
 ) =>
-  client.post(
+  fixture.client.post(
     `/invoices/${id}/payments`,
-    { date: '2026-03-05', amount, depositAccountId: fx.bankId, ...extra },
+    { date: '2026-03-05', amount, depositAccountId: fixture.fx.bankId, ...extra },
     headers,
   );
 
@@ -75,10 +49,10 @@ const rowCounts = async () => {
   const count = async (table: 'invoice_payments' | 'journal_entries' | 'audit_log' | 'idempotency_keys') =>
     Number(
       (
-        await t.database.db
+        await fixture.t.database.db
           .selectFrom(table)
           .select((eb) => eb.fn.countAll().as('n'))
-          .where('organization_id', '=', company.id)
+          .where('organization_id', '=', fixture.company.id)
           .executeTakeFirstOrThrow()
       ).n,
     );
@@ -91,10 +65,10 @@ const rowCounts = async () => {
 };
 
 const openBalanceSum = async () => {
-  const rows = await t.database.db
+  const rows = await fixture.t.database.db
     .selectFrom('invoices')
     .select(['balance_base'])
-    .where('organization_id', '=', company.id)
+    .where('organization_id', '=', fixture.company.id)
     .where('status', 'in', ['sent', 'partially_paid'])
     .execute();
   return rows.reduce((s, r) => s + r.balance_base, 0);
@@ -113,42 +87,42 @@ describe('drafts', () => {
     expect(d.number).toBeNull();
     expect(d.lines[0].description).toBe('Consulting hour');
     expect(d.taxes).toEqual([
-      { taxRateId: fx.taxRateId, name: 'VAT 20%', percent: '20', taxable: 25_000, amount: 5_000 },
+      { taxRateId: fixture.fx.taxRateId, name: 'VAT 20%', percent: '20', taxable: 25_000, amount: 5_000 },
     ]);
   });
 
   it('edits and deletes a draft with no ledger effect', async () => {
-    const before = await balancesOn(t.database, company.id);
+    const before = await balancesOn(fixture.t.database, fixture.company.id);
     const d = await draft();
-    const edited = await client.patch(`/invoices/${d.id}`, {
+    const edited = await fixture.client.patch(`/invoices/${d.id}`, {
       lines: [{ description: 'Fixed fee', quantity: '1.5', unitPrice: 1001 }],
     });
     expect(edited.status).toBe(200);
     expect(edited.body.total).toBe(1502); // 1501.5 → 1502
-    expect((await client.delete(`/invoices/${d.id}`)).status).toBe(204);
-    expect((await client.get(`/invoices/${d.id}`)).status).toBe(404);
-    const after = await balancesOn(t.database, company.id);
+    expect((await fixture.client.delete(`/invoices/${d.id}`)).status).toBe(204);
+    expect((await fixture.client.get(`/invoices/${d.id}`)).status).toBe(404);
+    const after = await balancesOn(fixture.t.database, fixture.company.id);
     expect([...after.byId]).toEqual([...before.byId]);
   });
 
   it('refuses bad input with a clear 400 and writes nothing', async () => {
     const count = async () =>
       (
-        await t.database.db
+        await fixture.t.database.db
           .selectFrom('invoices')
-          .select(t.database.db.fn.countAll<number>().as('n'))
+          .select(fixture.t.database.db.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow()
       ).n;
     const n = await count();
     const cases = [
-      { customerId: fx.customerId, issueDate: '2026-03-01', lines: [] },
+      { customerId: fixture.fx.customerId, issueDate: '2026-03-01', lines: [] },
       {
-        customerId: fx.customerId,
+        customerId: fixture.fx.customerId,
         issueDate: '2026-03-01',
         lines: [{ description: 'x', quantity: '0', unitPrice: 1 }],
       },
       {
-        customerId: fx.customerId,
+        customerId: fixture.fx.customerId,
         issueDate: '2026-03-01',
         lines: [{ description: 'x', quantity: '1', unitPrice: 1.5 }],
       },
@@ -158,25 +132,25 @@ describe('drafts', () => {
         lines: [{ description: 'x', quantity: '1', unitPrice: 1 }],
       },
       {
-        customerId: fx.customerId,
+        customerId: fixture.fx.customerId,
         issueDate: '2026-03-01',
         dueDate: '2026-02-01',
         lines: [{ description: 'x', quantity: '1', unitPrice: 1 }],
       },
       {
-        customerId: fx.customerId,
+        customerId: fixture.fx.customerId,
         issueDate: '2026-03-01',
         lines: [{ description: 'x', quantity: '1', unitPrice: 1, taxRateIds: ['missing'] }],
       },
       {
-        customerId: fx.customerId,
+        customerId: fixture.fx.customerId,
         issueDate: '2026-03-01',
         currency: 'EUR',
         lines: [{ description: 'x', quantity: '1', unitPrice: 1 }],
       },
     ];
     for (const body of cases) {
-      const res = await client.post('/invoices', body);
+      const res = await fixture.client.post('/invoices', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.message).toBeTruthy();
     }
@@ -186,27 +160,31 @@ describe('drafts', () => {
 
 describe('status transitions', () => {
   it('sends: numbers the invoice and posts receivable, income and tax in balance', async () => {
-    const before = await balancesOn(t.database, company.id);
+    const before = await balancesOn(fixture.t.database, fixture.company.id);
     const inv = await sent();
     expect(inv.status).toBe('sent');
     expect(inv.number).toMatch(/^INV-\d{4}$/);
     expect(inv.journalEntryId).toBeTruthy();
-    const after = await balancesOn(t.database, company.id);
-    expect((after.byId.get(fx.receivableId) ?? 0) - (before.byId.get(fx.receivableId) ?? 0)).toBe(33_000);
-    expect((after.byId.get(fx.taxPayableId) ?? 0) - (before.byId.get(fx.taxPayableId) ?? 0)).toBe(-5_000);
+    const after = await balancesOn(fixture.t.database, fixture.company.id);
+    expect(
+      (after.byId.get(fixture.fx.receivableId) ?? 0) - (before.byId.get(fixture.fx.receivableId) ?? 0),
+    ).toBe(33_000);
+    expect(
+      (after.byId.get(fixture.fx.taxPayableId) ?? 0) - (before.byId.get(fixture.fx.taxPayableId) ?? 0),
+    ).toBe(-5_000);
     expect(after.sum).toBe(0);
-    const entry = await t.database.db
+    const entry = await fixture.t.database.db
       .selectFrom('journal_entries')
       .selectAll()
-      .where('organization_id', '=', company.id)
+      .where('organization_id', '=', fixture.company.id)
       .where('id', '=', inv.journalEntryId)
       .executeTakeFirstOrThrow();
     expect(entry.source).toBe('invoice');
     expect(entry.reference).toBe(inv.number);
-    const audit = await t.database.db
+    const audit = await fixture.t.database.db
       .selectFrom('audit_log')
       .select('action')
-      .where('organization_id', '=', company.id)
+      .where('organization_id', '=', fixture.company.id)
       .where('entity_id', '=', inv.id)
       .execute();
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['invoice.created', 'invoice.sent']));
@@ -215,91 +193,99 @@ describe('status transitions', () => {
   it('numbers are sequential and gap-free across deleted drafts', async () => {
     const a = await sent();
     const d = await draft();
-    await client.delete(`/invoices/${d.id}`);
+    await fixture.client.delete(`/invoices/${d.id}`);
     const b = await sent();
     expect(Number(b.number.slice(4))).toBe(Number(a.number.slice(4)) + 1);
   });
 
   it('refuses impossible transitions with a clear 409', async () => {
     const inv = await sent();
-    const again = await client.post(`/invoices/${inv.id}/send`);
+    const again = await fixture.client.post(`/invoices/${inv.id}/send`);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('invalid_transition');
-    expect((await client.patch(`/invoices/${inv.id}`, { notes: 'x' })).status).toBe(409);
-    expect((await client.delete(`/invoices/${inv.id}`)).status).toBe(409);
+    expect((await fixture.client.patch(`/invoices/${inv.id}`, { notes: 'x' })).status).toBe(409);
+    expect((await fixture.client.delete(`/invoices/${inv.id}`)).status).toBe(409);
     const d = await draft();
     expect((await pay(d.id, 100)).status).toBe(409);
-    expect((await client.post(`/invoices/${d.id}/void`)).status).toBe(409);
+    expect((await fixture.client.post(`/invoices/${d.id}/void`)).status).toBe(409);
     expect(
       (
-        await client.post(`/invoices/${d.id}/credit-notes`, {
+        await fixture.client.post(`/invoices/${d.id}/credit-notes`, {
           date: '2026-03-02',
           lines: [{ description: 'x', quantity: '1', unitPrice: 1 }],
         })
       ).status,
     ).toBe(409);
-    expect((await client.post(`/invoices/${d.id}/email`)).status).toBe(409);
+    expect((await fixture.client.post(`/invoices/${d.id}/email`)).status).toBe(409);
   });
 
   it('sent → partially paid → paid, refusing overpayment; overdue is derived from the clock', async () => {
     const inv = await sent();
     expect((await pay(inv.id, 33_001)).status).toBe(400);
-    t.clock.set('2026-03-20T12:00:00Z');
-    expect((await client.get(`/invoices/${inv.id}`)).body.status).toBe('overdue');
+    fixture.t.clock.set('2026-03-20T12:00:00Z');
+    expect((await fixture.client.get(`/invoices/${inv.id}`)).body.status).toBe('overdue');
     const partial = await pay(inv.id, 10_000);
     expect(partial.status).toBe(201);
     expect(partial.body.storedStatus).toBe('partially_paid');
     expect(partial.body.status).toBe('overdue');
     expect(partial.body.amountDue).toBe(23_000);
-    t.clock.set('2026-03-10T12:00:00Z');
-    expect((await client.get(`/invoices/${inv.id}`)).body.status).toBe('partially_paid');
+    fixture.t.clock.set('2026-03-10T12:00:00Z');
+    expect((await fixture.client.get(`/invoices/${inv.id}`)).body.status).toBe('partially_paid');
     const final = await pay(inv.id, 23_000);
     expect(final.body.status).toBe('paid');
     expect(final.body.amountDue).toBe(0);
     expect((await pay(inv.id, 1)).status).toBe(409);
-    const v = await client.post(`/invoices/${inv.id}/void`);
+    const v = await fixture.client.post(`/invoices/${inv.id}/void`);
     expect(v.status).toBe(409);
     expect(v.body.error.message).toMatch(/payments/);
-    expect(await openBalanceSum()).toBe((await balancesOn(t.database, company.id)).byId.get(fx.receivableId));
+    expect(await openBalanceSum()).toBe(
+      (await balancesOn(fixture.t.database, fixture.company.id)).byId.get(fixture.fx.receivableId),
+    );
   });
 
   it('removing a payment reverses it and reopens the invoice', async () => {
     const inv = await sent();
     const p = await pay(inv.id, 33_000);
     expect(p.body.status).toBe('paid');
-    const removed = await client.delete(`/invoices/${inv.id}/payments/${p.body.paymentId}`);
+    const removed = await fixture.client.delete(`/invoices/${inv.id}/payments/${p.body.paymentId}`);
     expect(removed.status).toBe(200);
     expect(removed.body.status).toBe('sent');
     expect(removed.body.payments[0].reversed).toBe(true);
-    expect((await client.delete(`/invoices/${inv.id}/payments/${p.body.paymentId}`)).status).toBe(400);
-    expect(await openBalanceSum()).toBe((await balancesOn(t.database, company.id)).byId.get(fx.receivableId));
+    expect((await fixture.client.delete(`/invoices/${inv.id}/payments/${p.body.paymentId}`)).status).toBe(
+      400,
+    );
+    expect(await openBalanceSum()).toBe(
+      (await balancesOn(fixture.t.database, fixture.company.id)).byId.get(fixture.fx.receivableId),
+    );
   });
 
   it('voids a sent invoice by reversing its posting', async () => {
-    const before = await balancesOn(t.database, company.id);
+    const before = await balancesOn(fixture.t.database, fixture.company.id);
     const inv = await sent();
-    const v = await client.post(`/invoices/${inv.id}/void`, { reason: 'Wrong customer' });
+    const v = await fixture.client.post(`/invoices/${inv.id}/void`, { reason: 'Wrong customer' });
     expect(v.status).toBe(200);
     expect(v.body.status).toBe('void');
     expect(v.body.voidEntryId).toBeTruthy();
-    expect((await client.post(`/invoices/${inv.id}/void`)).status).toBe(409);
+    expect((await fixture.client.post(`/invoices/${inv.id}/void`)).status).toBe(409);
     expect((await pay(inv.id, 1)).status).toBe(409);
-    const after = await balancesOn(t.database, company.id);
-    expect(after.byId.get(fx.receivableId) ?? 0).toBe(before.byId.get(fx.receivableId) ?? 0);
+    const after = await balancesOn(fixture.t.database, fixture.company.id);
+    expect(after.byId.get(fixture.fx.receivableId) ?? 0).toBe(before.byId.get(fixture.fx.receivableId) ?? 0);
     expect(v.body.history.map((h: { kind: string }) => h.kind)).toEqual(['created', 'sent', 'voided']);
   });
 
   it('credit notes reduce the balance, are numbered, and can be voided', async () => {
     const inv = await sent();
-    const over = await client.post(`/invoices/${inv.id}/credit-notes`, {
+    const over = await fixture.client.post(`/invoices/${inv.id}/credit-notes`, {
       date: '2026-03-03',
       lines: [{ description: 'Too much', quantity: '1', unitPrice: 40_000 }],
     });
     expect(over.status).toBe(400);
-    const cn = await client.post(`/invoices/${inv.id}/credit-notes`, {
+    const cn = await fixture.client.post(`/invoices/${inv.id}/credit-notes`, {
       date: '2026-03-03',
       reason: 'One hour not worked',
-      lines: [{ itemId: fx.itemId, quantity: '1', unitPrice: 12_500, taxRateIds: [fx.taxRateId] }],
+      lines: [
+        { itemId: fixture.fx.itemId, quantity: '1', unitPrice: 12_500, taxRateIds: [fixture.fx.taxRateId] },
+      ],
     });
     expect(cn.status, JSON.stringify(cn.body)).toBe(201);
     expect(cn.body.amountCredited).toBe(15_000);
@@ -308,11 +294,13 @@ describe('status transitions', () => {
     expect(cn.body.creditNotes[0].number).toMatch(/^CN-\d{4}$/);
     const paid = await pay(inv.id, 18_000);
     expect(paid.body.status).toBe('paid');
-    const v = await client.post(`/invoices/${inv.id}/credit-notes/${cn.body.creditNotes[0].id}/void`);
+    const v = await fixture.client.post(`/invoices/${inv.id}/credit-notes/${cn.body.creditNotes[0].id}/void`);
     expect(v.status).toBe(200);
     expect(v.body.status).toBe('partially_paid');
     expect(v.body.amountDue).toBe(15_000);
-    expect(await openBalanceSum()).toBe((await balancesOn(t.database, company.id)).byId.get(fx.receivableId));
+    expect(await openBalanceSum()).toBe(
+      (await balancesOn(fixture.t.database, fixture.company.id)).byId.get(fixture.fx.receivableId),
+    );
   });
 });
 
@@ -371,14 +359,14 @@ describe('payments', () => {
     const parsed = {
       date: '2026-03-05',
       amount: 4_000,
-      depositAccountId: fx.bankId,
+      depositAccountId: fixture.fx.bankId,
       method: 'bank_transfer',
       reference: '',
     };
-    await t.database.db
+    await fixture.t.database.db
       .updateTable('idempotency_keys')
       .set({ request_hash: createHash('sha256').update(JSON.stringify(parsed)).digest('hex') })
-      .where('organization_id', '=', company.id)
+      .where('organization_id', '=', fixture.company.id)
       .where('key', '=', key)
       .execute();
     const written = await rowCounts();
@@ -400,20 +388,20 @@ describe('payments', () => {
         ? await Promise.all([pay(inv.id, 7_000, {}, key), pay(inv.id, 7_000, {}, key)])
         : [await pay(inv.id, 7_000, {}, key), await pay(inv.id, 7_000, {}, key)];
     expect(results.map((r) => r.status).sort()).toEqual([200, 201]);
-    const after = await client.get(`/invoices/${inv.id}`);
+    const after = await fixture.client.get(`/invoices/${inv.id}`);
     expect(after.body.payments).toHaveLength(1);
     expect(after.body.amountPaid).toBe(7_000);
   });
 
   it('only takes bank or cash accounts for the deposit', async () => {
     const inv = await sent();
-    const res = await pay(inv.id, 100, { depositAccountId: fx.taxPayableId });
+    const res = await pay(inv.id, 100, { depositAccountId: fixture.fx.taxPayableId });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_deposit_account');
   });
 
   it('foreign-currency invoice: posts at its rate, books the exchange difference on payment', async () => {
-    const eurCustomer = await client.post('/customers', { name: 'Berlin GmbH', currency: 'EUR' });
+    const eurCustomer = await fixture.client.post('/customers', { name: 'Berlin GmbH', currency: 'EUR' });
     const inv = await sent({
       customerId: eurCustomer.body.id,
       exchangeRate: '1.1',
@@ -425,44 +413,46 @@ describe('payments', () => {
     expect(p.status, JSON.stringify(p.body)).toBe(201);
     expect(p.body.status).toBe('paid');
     expect(p.body.balanceBase).toBe(0);
-    const b = await balancesOn(t.database, company.id);
+    const b = await balancesOn(fixture.t.database, fixture.company.id);
     expect(b.sum).toBe(0);
-    expect(await openBalanceSum()).toBe(b.byId.get(fx.receivableId));
+    expect(await openBalanceSum()).toBe(b.byId.get(fixture.fx.receivableId));
   });
 });
 
 describe('recurring invoices', () => {
   it('catches up after downtime without creating duplicates', async () => {
-    const res = await client.post('/recurring-invoices', {
-      customerId: fx.customerId,
+    const res = await fixture.client.post('/recurring-invoices', {
+      customerId: fixture.fx.customerId,
       frequency: 'monthly',
       startDate: '2026-01-31',
       count: 6,
       autoSend: true,
-      lines: [{ description: 'Retainer', quantity: '1', unitPrice: 50_000, taxRateIds: [fx.taxRateId] }],
+      lines: [
+        { description: 'Retainer', quantity: '1', unitPrice: 50_000, taxRateIds: [fixture.fx.taxRateId] },
+      ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const scheduleId = res.body.id;
-    t.clock.set('2026-04-15T12:00:00Z');
+    fixture.t.clock.set('2026-04-15T12:00:00Z');
     // On PostgreSQL two runners race for real (the schedule's row lock and the runs key keep
     // them apart); PGlite is one connection, so there they run one after the other.
     const [first, second] =
       testDatabaseKind() === 'postgres'
         ? await Promise.all([
-            runDueRecurringInvoices(t.ctx, t.clock.now()),
-            runDueRecurringInvoices(t.ctx, t.clock.now()),
+            runDueRecurringInvoices(fixture.t.ctx, fixture.t.clock.now()),
+            runDueRecurringInvoices(fixture.t.ctx, fixture.t.clock.now()),
           ])
         : [
-            await runDueRecurringInvoices(t.ctx, t.clock.now()),
-            await runDueRecurringInvoices(t.ctx, t.clock.now()),
+            await runDueRecurringInvoices(fixture.t.ctx, fixture.t.clock.now()),
+            await runDueRecurringInvoices(fixture.t.ctx, fixture.t.clock.now()),
           ];
     expect([...first.failed, ...second.failed]).toEqual([]);
-    const again = await runDueRecurringInvoices(t.ctx, t.clock.now());
+    const again = await runDueRecurringInvoices(fixture.t.ctx, fixture.t.clock.now());
     expect(again.created).toHaveLength(0);
-    const invoices = await t.database.db
+    const invoices = await fixture.t.database.db
       .selectFrom('invoices')
       .select(['issue_date', 'status'])
-      .where('organization_id', '=', company.id)
+      .where('organization_id', '=', fixture.company.id)
       .where('recurring_schedule_id', '=', scheduleId)
       .orderBy('issue_date')
       .execute();
@@ -470,36 +460,39 @@ describe('recurring invoices', () => {
     expect(invoices.map((i) => i.issue_date)).toEqual(['2026-01-31', '2026-02-28', '2026-03-31']);
     expect(invoices.every((i) => i.status === 'sent')).toBe(true);
     expect(first.created.length + second.created.length).toBe(3);
-    const list = await client.get('/recurring-invoices');
+    const list = await fixture.client.get('/recurring-invoices');
     const schedule = list.body.schedules.find((s: { id: string }) => s.id === scheduleId);
     expect(schedule.createdCount).toBe(3);
     expect(schedule.nextDate).toBe('2026-04-30');
     // Emailed with the PDF: the customer has an address.
-    const mail = await t.app.inject({ method: 'GET', url: '/api/dev/mailbox?to=billing@northwind.example' });
+    const mail = await fixture.t.app.inject({
+      method: 'GET',
+      url: '/api/dev/mailbox?to=billing@northwind.example',
+    });
     expect(mail.json().messages.length).toBeGreaterThanOrEqual(3);
     // Ends after its count.
-    t.clock.set('2027-06-01T12:00:00Z');
-    await runDueRecurringInvoices(t.ctx, t.clock.now());
-    const ended = (await client.get('/recurring-invoices')).body.schedules.find(
+    fixture.t.clock.set('2027-06-01T12:00:00Z');
+    await runDueRecurringInvoices(fixture.t.ctx, fixture.t.clock.now());
+    const ended = (await fixture.client.get('/recurring-invoices')).body.schedules.find(
       (s: { id: string }) => s.id === scheduleId,
     );
     expect(ended.createdCount).toBe(6);
     expect(ended.status).toBe('ended');
-    t.clock.set('2026-03-10T12:00:00Z');
+    fixture.t.clock.set('2026-03-10T12:00:00Z');
   });
 });
 
 describe('PDF and email', () => {
   it('renders a PDF with the company details and totals, and emails it as an attachment', async () => {
-    await client.patch('/invoice-settings', {
+    await fixture.client.patch('/invoice-settings', {
       address: '1 Harbour Street, Bristol',
       taxNumber: 'GB123456789',
     });
     const inv = await sent();
-    const pdf = await t.app.inject({
+    const pdf = await fixture.t.app.inject({
       method: 'GET',
-      url: `/api/orgs/${company.id}/invoices/${inv.id}/pdf`,
-      headers: { cookie: company.owner.cookie },
+      url: `/api/orgs/${fixture.company.id}/invoices/${inv.id}/pdf`,
+      headers: { cookie: fixture.company.owner.cookie },
     });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
@@ -509,13 +502,18 @@ describe('PDF and email', () => {
     expect(text).toContain('GB123456789');
     expect(text).toContain(inv.number);
     expect(text).toContain('$330.00');
-    const res = await client.post(`/invoices/${inv.id}/email`, {});
+    const res = await fixture.client.post(`/invoices/${inv.id}/email`, {});
     expect(res.status).toBe(200);
     expect(res.body.emailedAt).toBeTruthy();
-    const list = await t.app.inject({ method: 'GET', url: '/api/dev/mailbox?to=billing@northwind.example' });
+    const list = await fixture.t.app.inject({
+      method: 'GET',
+      url: '/api/dev/mailbox?to=billing@northwind.example',
+    });
     const latest = list.json().messages[0];
     expect(latest.subject).toContain(inv.number);
-    const message = (await t.app.inject({ method: 'GET', url: `/api/dev/mailbox/${latest.id}` })).json();
+    const message = (
+      await fixture.t.app.inject({ method: 'GET', url: `/api/dev/mailbox/${latest.id}` })
+    ).json();
     expect(message.attachments[0]).toMatchObject({
       filename: `${inv.number}.pdf`,
       contentType: 'application/pdf',
@@ -525,17 +523,17 @@ describe('PDF and email', () => {
 
 describe('reports', () => {
   it('aging matches the receivable balance and the tax report matches the tax account', async () => {
-    const aging = await client.get('/reports/receivables-aging?asOf=2026-12-31');
+    const aging = await fixture.client.get('/reports/receivables-aging?asOf=2026-12-31');
     expect(aging.status).toBe(200);
     expect(aging.body.totals.total).toBe(aging.body.ledgerBalance);
     expect(aging.body.totals.over90).toBeGreaterThan(0);
-    const tax = await client.get('/reports/sales-tax?from=2000-01-01&to=2199-12-31');
-    const b = await balancesOn(t.database, company.id);
-    expect(tax.body.totals.tax).toBe(-(b.byId.get(fx.taxPayableId) ?? 0));
+    const tax = await fixture.client.get('/reports/sales-tax?from=2000-01-01&to=2199-12-31');
+    const b = await balancesOn(fixture.t.database, fixture.company.id);
+    expect(tax.body.totals.tax).toBe(-(b.byId.get(fixture.fx.taxPayableId) ?? 0));
   });
 
   it('lists with status totals, search, sort, paging and CSV export', async () => {
-    const list = await client.get('/invoices?status=all&pageSize=5&sort=total&order=asc');
+    const list = await fixture.client.get('/invoices?status=all&pageSize=5&sort=total&order=asc');
     expect(list.status).toBe(200);
     expect(list.body.items.length).toBeLessThanOrEqual(5);
     expect(list.body.totalsByStatus.all.count).toBe(list.body.totalCount);
@@ -548,17 +546,17 @@ describe('reports', () => {
         totals.overdue.count +
         totals.void.count,
     ).toBe(totals.all.count);
-    const paid = await client.get('/invoices?status=paid');
+    const paid = await fixture.client.get('/invoices?status=paid');
     expect(paid.body.items.every((i: { status: string }) => i.status === 'paid')).toBe(true);
-    const search = await client.get('/invoices?search=Berlin');
+    const search = await fixture.client.get('/invoices?search=Berlin');
     expect(search.body.items.every((i: { customerName: string }) => i.customerName === 'Berlin GmbH')).toBe(
       true,
     );
     expect(search.body.items.length).toBeGreaterThan(0);
-    const csv = await t.app.inject({
+    const csv = await fixture.t.app.inject({
       method: 'GET',
-      url: `/api/orgs/${company.id}/invoices/export.csv?status=paid`,
-      headers: { cookie: company.owner.cookie },
+      url: `/api/orgs/${fixture.company.id}/invoices/export.csv?status=paid`,
+      headers: { cookie: fixture.company.owner.cookie },
     });
     expect(csv.headers['content-type']).toContain('text/csv');
     const rows = csv.body.trim().split('\r\n');
@@ -569,7 +567,7 @@ describe('reports', () => {
 
 describe('customers, items, tax rates', () => {
   it('shows a customer with invoices, payments and balance; archives them', async () => {
-    const res = await client.get(`/customers/${fx.customerId}`);
+    const res = await fixture.client.get(`/customers/${fixture.fx.customerId}`);
     expect(res.status).toBe(200);
     expect(res.body.invoices.length).toBeGreaterThan(0);
     expect(res.body.payments.length).toBeGreaterThan(0);
@@ -577,43 +575,50 @@ describe('customers, items, tax rates', () => {
       .filter((i: { storedStatus: string }) => ['sent', 'partially_paid'].includes(i.storedStatus))
       .reduce((s: number, i: { amountDue: number }) => s + i.amountDue, 0);
     expect(res.body.customer.balance).toBe(due);
-    const c = await client.post('/customers', { name: 'Short-lived Ltd' });
-    const archived = await client.patch(`/customers/${c.body.id}`, { archived: true });
+    const c = await fixture.client.post('/customers', { name: 'Short-lived Ltd' });
+    const archived = await fixture.client.patch(`/customers/${c.body.id}`, { archived: true });
     expect(archived.body.archived).toBe(true);
-    const search = await client.get('/customers?search=Short-lived');
+    const search = await fixture.client.get('/customers?search=Short-lived');
     expect(search.body.customers).toHaveLength(0);
-    const withArchived = await client.get('/customers?search=Short-lived&includeArchived=true');
+    const withArchived = await fixture.client.get('/customers?search=Short-lived&includeArchived=true');
     expect(withArchived.body.customers).toHaveLength(1);
-    expect((await client.post('/customers', { name: '' })).status).toBe(400);
-    expect((await client.post('/customers', { name: 'X', email: 'not-an-email' })).status).toBe(400);
+    expect((await fixture.client.post('/customers', { name: '' })).status).toBe(400);
+    expect((await fixture.client.post('/customers', { name: 'X', email: 'not-an-email' })).status).toBe(400);
   });
 
   it('keeps tax percentages exact and refuses non-liability tax accounts', async () => {
-    const r = await client.post('/tax-rates', { name: 'QST', percent: '9.9750', compound: true });
+    const r = await fixture.client.post('/tax-rates', { name: 'QST', percent: '9.9750', compound: true });
     expect(r.body.percent).toBe('9.975');
-    expect((await client.post('/tax-rates', { name: 'Bad', percent: '101' })).status).toBe(400);
+    expect((await fixture.client.post('/tax-rates', { name: 'Bad', percent: '101' })).status).toBe(400);
     expect(
-      (await client.post('/tax-rates', { name: 'Bad', percent: '5', accountId: fx.bankId })).status,
+      (await fixture.client.post('/tax-rates', { name: 'Bad', percent: '5', accountId: fixture.fx.bankId }))
+        .status,
     ).toBe(400);
     expect(
-      (await client.post('/items', { name: 'Bad', unitPrice: 100, incomeAccountId: fx.bankId })).status,
+      (
+        await fixture.client.post('/items', {
+          name: 'Bad',
+          unitPrice: 100,
+          incomeAccountId: fixture.fx.bankId,
+        })
+      ).status,
     ).toBe(400);
   });
 
   it('new lines refuse archived items and tax rates', async () => {
-    const rate = await client.post('/tax-rates', { name: 'Old rate', percent: '7' });
-    const item = await client.post('/items', { name: 'Old item', unitPrice: 100 });
-    await client.patch(`/tax-rates/${rate.body.id}`, { archived: true });
-    await client.patch(`/items/${item.body.id}`, { archived: true });
-    const withRate = await client.post('/invoices', {
-      customerId: fx.customerId,
+    const rate = await fixture.client.post('/tax-rates', { name: 'Old rate', percent: '7' });
+    const item = await fixture.client.post('/items', { name: 'Old item', unitPrice: 100 });
+    await fixture.client.patch(`/tax-rates/${rate.body.id}`, { archived: true });
+    await fixture.client.patch(`/items/${item.body.id}`, { archived: true });
+    const withRate = await fixture.client.post('/invoices', {
+      customerId: fixture.fx.customerId,
       issueDate: '2026-03-01',
       lines: [{ description: 'x', quantity: '1', unitPrice: 100, taxRateIds: [rate.body.id] }],
     });
     expect(withRate.status).toBe(400);
     expect(withRate.body.error.code).toBe('tax_rate_archived');
-    const withItem = await client.post('/invoices', {
-      customerId: fx.customerId,
+    const withItem = await fixture.client.post('/invoices', {
+      customerId: fixture.fx.customerId,
       issueDate: '2026-03-01',
       lines: [{ itemId: item.body.id, quantity: '1', unitPrice: 100 }],
     });
@@ -621,8 +626,8 @@ describe('customers, items, tax rates', () => {
   });
 
   it('roles: a viewer reads but cannot create or post', async () => {
-    const viewer = await addTestMember(t.app, company, 'viewer');
-    const v = api(t.app, company, viewer.cookie);
+    const viewer = await addTestMember(fixture.t.app, fixture.company, 'viewer');
+    const v = api(fixture.t.app, fixture.company, viewer.cookie);
     expect((await v.get('/invoices')).status).toBe(200);
     expect((await v.post('/customers', { name: 'Nope' })).status).toBe(403);
     const d = await draft();
@@ -632,11 +637,15 @@ describe('customers, items, tax rates', () => {
 
 describe('company isolation', () => {
   it('another company cannot see or touch these invoices through any route', async () => {
-    const other = await createTestCompany(t.app, { name: 'Other Co' });
-    await ensureLedger(t.database, other);
+    const other = await createTestCompany(fixture.t.app, { name: 'Other Co' });
+    await ensureLedger(fixture.t.database, other);
     const inv = await sent();
-    const asOther = api(t.app, other);
-    for (const path of [`/invoices/${inv.id}`, `/invoices/${inv.id}/pdf`, `/customers/${fx.customerId}`]) {
+    const asOther = api(fixture.t.app, other);
+    for (const path of [
+      `/invoices/${inv.id}`,
+      `/invoices/${inv.id}/pdf`,
+      `/customers/${fixture.fx.customerId}`,
+    ]) {
       expect((await asOther.get(path)).status).toBe(404);
     }
     expect((await asOther.post(`/invoices/${inv.id}/send`)).status).toBe(404);
@@ -646,18 +655,18 @@ describe('company isolation', () => {
         await asOther.post(`/invoices/${inv.id}/payments`, {
           date: '2026-03-05',
           amount: 1,
-          depositAccountId: fx.bankId,
+          depositAccountId: fixture.fx.bankId,
         })
       ).status,
     ).toBe(404);
     expect((await asOther.get('/invoices')).body.totalCount).toBe(0);
     // Using company A's id without membership: 404 before anything is read.
-    const stranger = api(t.app, company, other.owner.cookie);
+    const stranger = api(fixture.t.app, fixture.company, other.owner.cookie);
     expect((await stranger.get('/invoices')).status).toBe(404);
     expect((await stranger.get(`/invoices/${inv.id}`)).status).toBe(404);
     // Lines may not reference another company's customer, item or tax rate.
     const crossed = await asOther.post('/invoices', {
-      customerId: fx.customerId,
+      customerId: fixture.fx.customerId,
       issueDate: '2026-03-01',
       lines: [{ description: 'x', quantity: '1', unitPrice: 1 }],
     });
