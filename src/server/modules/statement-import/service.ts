@@ -15,6 +15,7 @@ import { emptyBankRowColumns, insertBankTransactionsInBulk } from '../bank-trans
 import { postEntriesInBulk, whileWriting } from '../ledger/bulk.ts';
 import { newEntryId } from '../ledger/ids.ts';
 import { entryForTransaction } from '../transactions/posting-context.ts';
+import { updateMoneyAccountRow } from '../wallet/queries.ts';
 import { sniffCsv } from './csv-sniff.ts';
 import {
   type ImportInput,
@@ -124,12 +125,9 @@ export const commitStatement = (
       );
     }
     if (mapping) {
-      await trx
-        .updateTable('money_accounts')
-        .set({ csv_mapping: JSON.stringify(mapping) })
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', defaultMoney.id)
-        .execute();
+      await updateMoneyAccountRow(trx, organizationId, defaultMoney.id, {
+        csv_mapping: JSON.stringify(mapping),
+      });
     }
     const toPost = parts.reduce((n, p) => (p.money ? n + p.rows.filter((r) => !r.duplicate).length : n), 0);
     let posted = 0;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Selectable, sql } from 'kysely';
+import { type Selectable, type Updateable, sql } from 'kysely';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import type { Reconciliation } from '../../../shared/transactions.ts';
 import type { AppContext } from '../../context.ts';
@@ -222,6 +222,26 @@ export const tickTransactions = (
     return view(trx, organizationId, row);
   });
 
+/** Moves a reconciliation to `completed` or `undone` and records it; gives it as it is now. */
+const changeStatus = async (
+  trx: Executor,
+  member: MemberContext,
+  id: string,
+  values: Updateable<ReconciliationsTable>,
+  action: 'reconciliation.completed' | 'reconciliation.undone',
+) => {
+  const { organizationId } = member;
+  await trx
+    .updateTable('reconciliations')
+    .set(values)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .execute();
+  const result = await view(trx, organizationId, (await selectReconciliation(trx, organizationId, id))!);
+  await recordMemberAudit(trx, member, action, ['reconciliation', id], { after: result });
+  return result;
+};
+
 export const finishReconciliation = (ctx: AppContext, member: MemberContext, { id }: { id: string }) =>
   inTransaction(ctx.database.db, async (trx) => {
     const { organizationId, userId } = member;
@@ -235,17 +255,13 @@ export const finishReconciliation = (ctx: AppContext, member: MemberContext, { i
       );
     }
     await lockReconciledLines(trx, organizationId, id);
-    await trx
-      .updateTable('reconciliations')
-      .set({ status: 'completed', completed_by: userId, completed_at: new Date() })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
-    const result = await view(trx, organizationId, (await selectReconciliation(trx, organizationId, id))!);
-    await recordMemberAudit(trx, member, 'reconciliation.completed', ['reconciliation', id], {
-      after: result,
-    });
-    return result;
+    return changeStatus(
+      trx,
+      member,
+      id,
+      { status: 'completed', completed_by: userId, completed_at: new Date() },
+      'reconciliation.completed',
+    );
   });
 
 export const cancelReconciliation = (ctx: AppContext, member: MemberContext, { id }: { id: string }) =>
@@ -290,19 +306,11 @@ export const undoLastReconciliation = (
       .executeTakeFirst();
     if (!last) throw notFound(`${account.name} has no finished reconciliation to undo.`);
     await unlockReconciledLines(trx, organizationId, last.id);
-    await trx
-      .updateTable('reconciliations')
-      .set({ status: 'undone', undone_at: new Date() })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', last.id)
-      .execute();
-    const result = await view(
+    return changeStatus(
       trx,
-      organizationId,
-      (await selectReconciliation(trx, organizationId, last.id))!,
+      member,
+      last.id,
+      { status: 'undone', undone_at: new Date() },
+      'reconciliation.undone',
     );
-    await recordMemberAudit(trx, member, 'reconciliation.undone', ['reconciliation', last.id], {
-      after: result,
-    });
-    return result;
   });

@@ -6,7 +6,7 @@ import type { Executor } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
-import type { selectMoneyAccount } from './queries.ts';
+import { type selectMoneyAccount, updateMoneyAccountRow } from './queries.ts';
 import { baseCurrencyOf, rateOrThrow } from './rates.ts';
 
 // A money account's opening balance: its entry (Dr/Cr the account, Cr/Dr opening balance
@@ -149,11 +149,11 @@ export const changeOpening = async (
     { id: row.id, name: row.name, ledgerAccountId: row.ledger_account_id, currency: row.currency.trim() },
     { balance, date, rate: input.openingRate },
   );
-  await trx
-    .updateTable('money_accounts')
-    .set({ opening_balance: balance, opening_date: date, opening_entry_id: entryId, updated_at: new Date() })
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', row.id)
-    .execute();
+  await updateMoneyAccountRow(trx, organizationId, row.id, {
+    opening_balance: balance,
+    opening_date: date,
+    opening_entry_id: entryId,
+    updated_at: new Date(),
+  });
   return true;
 };

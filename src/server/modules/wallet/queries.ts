@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Updateable, sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
+import type { MoneyAccountsTable } from '../../db/types.ts';
 
 // SQL of the wallet. Every query filters by organization_id first.
 
@@ -142,6 +143,20 @@ export const selectDefaultDepositAccount = (db: Executor, organizationId: string
     .where('is_default_deposit', '=', true)
     .executeTakeFirst();
 
+/** Changes columns of one money account. */
+export const updateMoneyAccountRow = (
+  db: Executor,
+  organizationId: string,
+  id: string,
+  values: Updateable<MoneyAccountsTable>,
+) =>
+  db
+    .updateTable('money_accounts')
+    .set(values)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .execute();
+
 /** Makes one money account the deposit account (the unique index allows one per company). */
 export const setDefaultDepositAccount = async (db: Executor, organizationId: string, id: string) => {
   await db
@@ -151,12 +166,7 @@ export const setDefaultDepositAccount = async (db: Executor, organizationId: str
     .where('is_default_deposit', '=', true)
     .where('id', '<>', id)
     .execute();
-  await db
-    .updateTable('money_accounts')
-    .set({ is_default_deposit: true, updated_at: new Date() })
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .execute();
+  await updateMoneyAccountRow(db, organizationId, id, { is_default_deposit: true, updated_at: new Date() });
 };
 
 export const selectAccountCodes = async (db: Executor, organizationId: string) =>

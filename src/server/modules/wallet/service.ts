@@ -24,6 +24,7 @@ import {
   selectMoneyAccount,
   selectOpenReconciliation,
   setDefaultDepositAccount,
+  updateMoneyAccountRow,
 } from './queries.ts';
 import { getMoneyAccount, getWalletSummary, withExecutor } from './summary.ts';
 
@@ -107,12 +108,7 @@ export const createMoneyAccount = (ctx: AppContext, member: MemberContext, input
       { balance: input.openingBalance, date: input.openingDate, rate: input.openingRate },
     );
     if (openingEntryId)
-      await trx
-        .updateTable('money_accounts')
-        .set({ opening_entry_id: openingEntryId })
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', id)
-        .execute();
+      await updateMoneyAccountRow(trx, organizationId, id, { opening_entry_id: openingEntryId });
     // A new bank, cash or processor account becomes the deposit account when the company has
     // none, or when the current one is still untouched (the chart's "Business bank account" of
     // a new company, before anything was posted to it): the account a new user adds is the
@@ -171,32 +167,20 @@ export const updateMoneyAccount = (
         { archived: false },
         { moneyAccount: true },
       );
-      await trx
-        .updateTable('money_accounts')
-        .set({ archived_at: null })
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', id)
-        .execute();
+      await updateMoneyAccountRow(trx, organizationId, id, { archived_at: null });
       row.archived_at = null;
     }
     const openingChanged =
       input.openingBalance !== undefined || input.openingDate !== undefined
         ? await changeOpening(trx, member, row, input)
         : false;
-    await trx
-      .updateTable('money_accounts')
-      .set({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.institution !== undefined ? { institution: input.institution } : {}),
-        ...(input.accountNumber !== undefined
-          ? { account_number_last4: lastFourOf(input.accountNumber) }
-          : {}),
-        ...(input.archived === true ? { archived_at: row.archived_at ?? new Date() } : {}),
-        updated_at: new Date(),
-      })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await updateMoneyAccountRow(trx, organizationId, id, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.institution !== undefined ? { institution: input.institution } : {}),
+      ...(input.accountNumber !== undefined ? { account_number_last4: lastFourOf(input.accountNumber) } : {}),
+      ...(input.archived === true ? { archived_at: row.archived_at ?? new Date() } : {}),
+      updated_at: new Date(),
+    });
     // The ledger account follows: same name, archived with it (an archived account takes no postings).
     if (input.name !== undefined || input.archived === true) {
       await updateAccount(
