@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../testing/app.ts';
+import { describe, expect, it } from 'vitest';
+import { setUpTestApp } from '../../testing/per-file-app.ts';
 import { createTestCompany } from '../../testing/companies.ts';
 import { api, ensureLedger } from '../../testing/invoices.ts';
-import { trialBalanceDifference } from '../../testing/transactions.ts';
+import { ledgerAccountBalance, trialBalanceDifference } from '../../testing/transactions.ts';
 
 // Random sequences of match and unmatch (to invoices, to a payment recorded by hand, refused
 // ones included) keep, after every step: the trial balance at zero; each invoice's paid amount
@@ -12,13 +12,7 @@ import { trialBalanceDifference } from '../../testing/transactions.ts';
 // lower by the payment's amount exactly while the line is matched to the recorded payment (the
 // same cash had been counted twice); and a refused step changes nothing.
 
-let t: Awaited<ReturnType<typeof createTestApp>>;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp();
 
 const INVOICES = [10_000, 6_000, 4_000];
 const LINES = [10_000, 6_000, 3_000, 1_000, 4_000];
@@ -100,15 +94,7 @@ describe('match and unmatch sequences', () => {
           });
           lineIds.push(res.body.id);
         }
-        const bankBalance = async () => {
-          const rows = await db
-            .selectFrom('journal_lines')
-            .select(['debit', 'credit'])
-            .where('organization_id', '=', company.id)
-            .where('account_id', '=', bankLedger)
-            .execute();
-          return rows.reduce((s, r) => s + Number(r.debit) - Number(r.credit), 0);
-        };
+        const bankBalance = () => ledgerAccountBalance(db, company.id, bankLedger);
         const bankAtStart = await bankBalance();
 
         // The model: what each line settles on each invoice, and whether the payment is matched.

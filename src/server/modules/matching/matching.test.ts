@@ -1,23 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../testing/app.ts';
-import { expectRefusal } from '../../testing/api.ts';
+import { describe, expect, it } from 'vitest';
+import { setUpTestApp } from '../../testing/per-file-app.ts';
+import { type TestAnswer, expectRefusal } from '../../testing/api.ts';
 import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
 import { api, ensureLedger, systemAccount } from '../../testing/invoices.ts';
 import { addTestBankAccount } from '../../testing/money.ts';
 import { recordDocumentLine } from '../bank-transactions/register.ts';
-import { trialBalanceDifference } from '../../testing/transactions.ts';
+import {
+  ledgerAccountBalance,
+  reconcileTestLines,
+  trialBalanceDifference,
+} from '../../testing/transactions.ts';
 
 // Matching bank lines to open invoices and recorded payments through the HTTP API (issue 13
 // §4), on PGlite and, with TEST_DATABASE_URL, PostgreSQL.
 
-let t: Awaited<ReturnType<typeof createTestApp>>;
-
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp();
 
 type Setup = {
   company: TestCompany;
@@ -80,15 +77,8 @@ const matchInvoices = async (s: Setup, lineId: string, invoices: { invoiceId: st
   return res.body;
 };
 
-const ledgerBalance = async (companyId: string, accountId: string) => {
-  const rows = await t.database.db
-    .selectFrom('journal_lines')
-    .select(['debit', 'credit'])
-    .where('organization_id', '=', companyId)
-    .where('account_id', '=', accountId)
-    .execute();
-  return rows.reduce((s, r) => s + Number(r.debit) - Number(r.credit), 0);
-};
+const ledgerBalance = (companyId: string, accountId: string) =>
+  ledgerAccountBalance(t.database.db, companyId, accountId);
 
 /** The stored status (the API shows a derived one, such as overdue), paid and due amounts. */
 const invoiceState = async (s: Setup, id: string) => {
@@ -128,6 +118,71 @@ const snapshot = async (companyId: string) => {
       .execute(),
   ]);
   return { entries: entries.length, lines: lines.length, payments, matches, txs, invoices };
+};
+
+/** A request that must be refused with `status` and `code` and change nothing matching could change. */
+const expectRefusedUnchanged = async (
+  s: Setup,
+  request: () => Promise<TestAnswer>,
+  status: number,
+  code: string,
+) => {
+  const before = await snapshot(s.company.id);
+  const res = await request();
+  expectRefusal(res, status, code);
+  expect(await snapshot(s.company.id)).toEqual(before);
+  return res;
+};
+
+/** Records a payment of the invoice by hand into the bank account; it must be recorded. */
+const recordPayment = async (s: Setup, inv: { id: string }, amount: number) => {
+  const recorded = await s.client.post(`/invoices/${inv.id}/payments`, {
+    date: '2026-03-09',
+    amount,
+    depositAccountId: s.ledgerAccountId,
+  });
+  expect(recorded.status, JSON.stringify(recorded.body)).toBe(201);
+  return recorded.body.paymentId as string;
+};
+
+/**
+ * A payment recorded by hand and its own register line, written here when the invoices module
+ * has not; `ownLine()` reads the payment's register lines (the imported one once matched).
+ */
+const recordPaymentWithOwnLine = async (s: Setup, inv: { id: string; number: string }, amount: number) => {
+  const paymentId = await recordPayment(s, inv, amount);
+  const db = t.database.db;
+  const ownLine = () =>
+    db
+      .selectFrom('bank_transactions')
+      .selectAll()
+      .where('organization_id', '=', s.company.id)
+      .where('source_kind', '=', 'invoice_payment')
+      .where('source_id', '=', paymentId)
+      .where('category_kind', '=', 'payment')
+      .execute();
+  if ((await ownLine()).length === 0) {
+    const payment = await db
+      .selectFrom('invoice_payments')
+      .select('journal_entry_id')
+      .where('organization_id', '=', s.company.id)
+      .where('id', '=', paymentId)
+      .executeTakeFirstOrThrow();
+    await db.transaction().execute((trx) =>
+      recordDocumentLine(trx, {
+        organizationId: s.company.id,
+        ledgerAccountId: s.ledgerAccountId,
+        date: '2026-03-09',
+        amount,
+        description: `Payment for invoice ${inv.number}`,
+        entryId: payment.journal_entry_id,
+        source: { kind: 'invoice_payment', id: paymentId },
+        invoiceId: inv.id,
+        createdBy: s.company.owner.id,
+      }),
+    );
+  }
+  return { paymentId, ownLine };
 };
 
 describe('suggestions', () => {
@@ -341,13 +396,7 @@ describe('matching a payment recorded by hand', () => {
     const s = await setUp();
     const inv = await invoice(s, 8_000);
     const bankAtStart = await ledgerBalance(s.company.id, s.ledgerAccountId);
-    const recorded = await s.client.post(`/invoices/${inv.id}/payments`, {
-      date: '2026-03-09',
-      amount: 8_000,
-      depositAccountId: s.ledgerAccountId,
-    });
-    expect(recorded.status, JSON.stringify(recorded.body)).toBe(201);
-    const paymentId = recorded.body.paymentId as string;
+    const paymentId = await recordPayment(s, inv, 8_000);
     const before = await snapshot(s.company.id);
     const bankWithPayment = await ledgerBalance(s.company.id, s.ledgerAccountId);
     expect(bankWithPayment).toBe(bankAtStart + 8_000);
@@ -407,45 +456,8 @@ describe("a recorded payment's own register line", () => {
   it('is merged into the imported line on match and comes back exactly on unmatch', async () => {
     const s = await setUp();
     const inv = await invoice(s, 6_000);
-    const recorded = await s.client.post(`/invoices/${inv.id}/payments`, {
-      date: '2026-03-09',
-      amount: 6_000,
-      depositAccountId: s.ledgerAccountId,
-    });
-    expect(recorded.status).toBe(201);
-    const paymentId = recorded.body.paymentId as string;
+    const { paymentId, ownLine } = await recordPaymentWithOwnLine(s, inv, 6_000);
     const db = t.database.db;
-    const ownLine = () =>
-      db
-        .selectFrom('bank_transactions')
-        .selectAll()
-        .where('organization_id', '=', s.company.id)
-        .where('source_kind', '=', 'invoice_payment')
-        .where('source_id', '=', paymentId)
-        .where('category_kind', '=', 'payment')
-        .execute();
-    // The payment's register line (written by the invoices module once it records one).
-    if ((await ownLine()).length === 0) {
-      const payment = await db
-        .selectFrom('invoice_payments')
-        .select('journal_entry_id')
-        .where('organization_id', '=', s.company.id)
-        .where('id', '=', paymentId)
-        .executeTakeFirstOrThrow();
-      await db.transaction().execute((trx) =>
-        recordDocumentLine(trx, {
-          organizationId: s.company.id,
-          ledgerAccountId: s.ledgerAccountId,
-          date: '2026-03-09',
-          amount: 6_000,
-          description: `Payment for invoice ${inv.number}`,
-          entryId: payment.journal_entry_id,
-          source: { kind: 'invoice_payment', id: paymentId },
-          invoiceId: inv.id,
-          createdBy: s.company.owner.id,
-        }),
-      );
-    }
     const [own] = await ownLine();
     expect(own).toBeDefined();
     const bankWithBoth = await ledgerBalance(s.company.id, s.ledgerAccountId);
@@ -469,56 +481,15 @@ describe("a recorded payment's own register line", () => {
   it('refuses when that line is reconciled, and changes nothing', async () => {
     const s = await setUp();
     const inv = await invoice(s, 6_000);
-    const recorded = await s.client.post(`/invoices/${inv.id}/payments`, {
-      date: '2026-03-09',
-      amount: 6_000,
-      depositAccountId: s.ledgerAccountId,
-    });
-    const paymentId = recorded.body.paymentId as string;
-    const db = t.database.db;
-    let own = await db
-      .selectFrom('bank_transactions')
-      .select('id')
-      .where('organization_id', '=', s.company.id)
-      .where('source_id', '=', paymentId)
-      .executeTakeFirst();
-    if (!own) {
-      const payment = await db
-        .selectFrom('invoice_payments')
-        .select('journal_entry_id')
-        .where('organization_id', '=', s.company.id)
-        .where('id', '=', paymentId)
-        .executeTakeFirstOrThrow();
-      const id = await db.transaction().execute((trx) =>
-        recordDocumentLine(trx, {
-          organizationId: s.company.id,
-          ledgerAccountId: s.ledgerAccountId,
-          date: '2026-03-09',
-          amount: 6_000,
-          description: 'Payment',
-          entryId: payment.journal_entry_id,
-          source: { kind: 'invoice_payment', id: paymentId },
-          createdBy: null,
-        }),
-      );
-      own = { id: id! };
-    }
-    const rec = await s.client.post('/reconciliations', {
-      moneyAccountId: s.moneyAccountId,
-      statementDate: '2026-03-31',
-      statementBalance: 6_000,
-    });
-    const recId = rec.body.id ?? rec.body.reconciliation?.id;
-    expect(
-      (await s.client.post(`/reconciliations/${recId}/tick`, { transactionIds: [own.id], ticked: true }))
-        .status,
-    ).toBeLessThan(300);
-    expect((await s.client.post(`/reconciliations/${recId}/finish`, {})).status).toBeLessThan(300);
+    const { paymentId, ownLine } = await recordPaymentWithOwnLine(s, inv, 6_000);
+    const [own] = await ownLine();
+    await reconcileTestLines(
+      s.client,
+      { moneyAccountId: s.moneyAccountId, statementDate: '2026-03-31', statementBalance: 6_000 },
+      [own!.id],
+    );
     const tx = await line(s, 6_000, 'Northwind', '2026-04-02');
-    const before = await snapshot(s.company.id);
-    const res = await matchLine(s, tx, { paymentId });
-    expectRefusal(res, 409, 'transaction_reconciled');
-    expect(await snapshot(s.company.id)).toEqual(before);
+    await expectRefusedUnchanged(s, () => matchLine(s, tx, { paymentId }), 409, 'transaction_reconciled');
   });
 });
 
@@ -616,33 +587,23 @@ describe('bad input changes nothing', () => {
     await matchInvoices(s, tx, [{ invoiceId: inv.id, amount: 10_000 }]);
     const lock = await s.client.patch('/ledger/settings', { lockDate: '2026-03-31' });
     expect(lock.status, JSON.stringify(lock.body)).toBe(200);
-    const before = await snapshot(s.company.id);
-    const un = await s.client.delete(`/transactions/${tx}/match`);
-    expectRefusal(un, 409, 'period_locked');
-    expect(await snapshot(s.company.id)).toEqual(before);
+    await expectRefusedUnchanged(s, () => s.client.delete(`/transactions/${tx}/match`), 409, 'period_locked');
     expect((await s.client.patch('/ledger/settings', { lockDate: null })).status).toBe(200);
 
     // A reconciled line is locked.
     const tx2 = await line(s, 2_000, 'Small', '2026-03-11');
     await matchInvoices(s, tx2, [{ invoiceId: inv2.id, amount: 2_000 }]);
-    const rec = await s.client.post('/reconciliations', {
-      moneyAccountId: s.moneyAccountId,
-      statementDate: '2026-03-31',
-      statementBalance: 12_000,
-    });
-    expect(rec.status, JSON.stringify(rec.body)).toBeLessThan(300);
-    const recId = rec.body.id ?? rec.body.reconciliation?.id;
-    const tick = await s.client.post(`/reconciliations/${recId}/tick`, {
-      transactionIds: [tx, tx2],
-      ticked: true,
-    });
-    expect(tick.status, JSON.stringify(tick.body)).toBeLessThan(300);
-    const done = await s.client.post(`/reconciliations/${recId}/finish`, {});
-    expect(done.status, JSON.stringify(done.body)).toBeLessThan(300);
-    const before2 = await snapshot(s.company.id);
-    const un2 = await s.client.delete(`/transactions/${tx2}/match`);
-    expectRefusal(un2, 409, 'transaction_reconciled');
-    expect(await snapshot(s.company.id)).toEqual(before2);
+    await reconcileTestLines(
+      s.client,
+      { moneyAccountId: s.moneyAccountId, statementDate: '2026-03-31', statementBalance: 12_000 },
+      [tx, tx2],
+    );
+    await expectRefusedUnchanged(
+      s,
+      () => s.client.delete(`/transactions/${tx2}/match`),
+      409,
+      'transaction_reconciled',
+    );
   });
 });
 
@@ -660,13 +621,13 @@ describe('an overpaying line kept as customer credit', () => {
     const tx = await line(s, 12_500, `Payment ${inv.number}`);
 
     // Without the option the excess is refused, and the message says how to keep it.
-    const before = await snapshot(s.company.id);
-    const refused = await matchLine(s, tx, {
-      invoices: [{ invoiceId: inv.id, amount: 10_000 }],
-    });
-    expectRefusal(refused, 400, 'allocation_mismatch');
+    const refused = await expectRefusedUnchanged(
+      s,
+      () => matchLine(s, tx, { invoices: [{ invoiceId: inv.id, amount: 10_000 }] }),
+      400,
+      'allocation_mismatch',
+    );
     expect(refused.body.error.message).toMatch(/credit/);
-    expect(await snapshot(s.company.id)).toEqual(before);
 
     const bankBefore = await ledgerBalance(s.company.id, s.ledgerAccountId);
     const res = await matchLine(s, tx, {
@@ -758,10 +719,12 @@ describe('an overpaying line kept as customer credit', () => {
       date: '2026-03-11',
     });
     expect(applied.status, JSON.stringify(applied.body)).toBe(201);
-    const before = await snapshot(s.company.id);
-    const un = await s.client.delete(`/transactions/${tx}/match`);
-    expectRefusal(un, 409, 'credit_already_used');
-    expect(await snapshot(s.company.id)).toEqual(before);
+    await expectRefusedUnchanged(
+      s,
+      () => s.client.delete(`/transactions/${tx}/match`),
+      409,
+      'credit_already_used',
+    );
 
     // Refunding the rest leaves none of that credit either.
     const refund = await s.client.post(`/customers/${s.customerId}/credit/refunds`, {
