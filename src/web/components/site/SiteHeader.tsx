@@ -1,6 +1,6 @@
 import { Menu, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, type LinkProps, useLocation, useNavigate } from 'react-router';
 import { Logo } from '../Logo.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { useScrolledPast } from './useScrolledPast.ts';
@@ -27,6 +27,12 @@ const navItem =
   'inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-medium text-slate-700 transition hover:bg-slate-100 hover:text-slate-950 aria-[current=page]:text-brand-700 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white dark:aria-[current=page]:text-brand-300';
 const mobileItem =
   'flex min-h-12 w-full items-center rounded-lg px-3 text-left text-base font-medium text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800';
+
+const PAGE_LINKS = [
+  { to: '/pricing', label: 'Pricing' },
+  { to: '/about', label: 'About' },
+  { to: '/contact', label: 'Contact' },
+];
 
 export const SiteHeader = () => {
   const scrolled = useScrolledPast();
@@ -60,11 +66,23 @@ export const SiteHeader = () => {
     else navigate(`/#${FEATURES_SECTION_ID}`);
   };
 
-  const links = [
-    { to: '/pricing', label: 'Pricing' },
-    { to: '/about', label: 'About' },
-    { to: '/contact', label: 'Contact' },
-  ];
+  // Home, Features, then the other pages: the desktop bar marks the current page, the mobile
+  // menu closes when a link is followed.
+  const navItems = (className: string, linkProps: (to: string) => Partial<LinkProps>) => (
+    <>
+      <button type="button" className={className} onClick={goHome}>
+        Home
+      </button>
+      <button type="button" className={className} onClick={goFeatures}>
+        Features
+      </button>
+      {PAGE_LINKS.map((l) => (
+        <Link key={l.to} to={l.to} className={className} {...linkProps(l.to)}>
+          {l.label}
+        </Link>
+      ))}
+    </>
+  );
 
   return (
     <header
@@ -78,22 +96,7 @@ export const SiteHeader = () => {
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-8">
         <Logo size="md" onClick={onLanding ? () => scrollToTop() : undefined} />
         <nav aria-label="Main" className="ml-6 hidden items-center gap-1 lg:flex">
-          <button type="button" className={navItem} onClick={goHome}>
-            Home
-          </button>
-          <button type="button" className={navItem} onClick={goFeatures}>
-            Features
-          </button>
-          {links.map((l) => (
-            <Link
-              key={l.to}
-              to={l.to}
-              className={navItem}
-              aria-current={pathname === l.to ? 'page' : undefined}
-            >
-              {l.label}
-            </Link>
-          ))}
+          {navItems(navItem, (to) => ({ 'aria-current': pathname === to ? 'page' : undefined }))}
         </nav>
         <div className="ml-auto flex items-center gap-2">
           <ThemeToggle />
@@ -131,17 +134,7 @@ export const SiteHeader = () => {
         className="border-t border-slate-200 bg-white px-4 pt-2 pb-4 lg:hidden dark:border-slate-800 dark:bg-slate-950"
       >
         <nav aria-label="Mobile" className="flex flex-col gap-1">
-          <button type="button" className={mobileItem} onClick={goHome}>
-            Home
-          </button>
-          <button type="button" className={mobileItem} onClick={goFeatures}>
-            Features
-          </button>
-          {links.map((l) => (
-            <Link key={l.to} to={l.to} className={mobileItem} onClick={() => setMenuOpen(false)}>
-              {l.label}
-            </Link>
-          ))}
+          {navItems(mobileItem, () => ({ onClick: () => setMenuOpen(false) }))}
           <div className="mt-3 grid grid-cols-2 gap-3">
             <Link
               to="/login"
