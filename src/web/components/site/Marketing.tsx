@@ -12,16 +12,15 @@ export const Eyebrow = ({ children }: { children: ReactNode }) => (
   </p>
 );
 
+/** A section's words: the eyebrow over its heading, the heading, the intro under it. */
+export type SectionCopy = { eyebrow: string; title: string; intro: string };
+
 export const SectionHeading = ({
   id,
-  eyebrow,
-  title,
-  intro,
+  copy: { eyebrow, title, intro },
 }: {
   id: string;
-  eyebrow: string;
-  title: string;
-  intro: string;
+  copy: SectionCopy;
 }) => (
   <div className="mx-auto max-w-2xl text-center">
     <Eyebrow>{eyebrow}</Eyebrow>
@@ -35,27 +34,30 @@ export const SectionHeading = ({
   </div>
 );
 
-/** A landing section: labelled by its heading, a centred heading block, then its content. */
+/**
+ * A landing section: labelled by its heading, a centred heading block, then its content. One
+ * with an `id` is a link target, so it keeps clear of the sticky header when scrolled to.
+ */
 export const SiteSection = ({
   id,
   headingId,
-  eyebrow,
-  title,
-  intro,
-  className = '',
+  copy,
+  className,
   children,
 }: {
   id?: string;
   headingId: string;
-  eyebrow: string;
-  title: string;
-  intro: string;
+  copy: SectionCopy;
   className?: string;
   children: ReactNode;
 }) => (
-  <section id={id} aria-labelledby={headingId} className={`py-20 sm:py-28 ${className}`}>
+  <section
+    id={id}
+    aria-labelledby={headingId}
+    className={['py-20 sm:py-28', id ? 'scroll-mt-20' : '', className].filter(Boolean).join(' ')}
+  >
     <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-      <SectionHeading id={headingId} eyebrow={eyebrow} title={title} intro={intro} />
+      <SectionHeading id={headingId} copy={copy} />
       {children}
     </div>
   </section>
@@ -122,6 +124,54 @@ export const InfoCard = ({
     <p className="mt-2 text-sm leading-6 text-slate-600 dark:text-slate-300">{body}</p>
     {children}
   </article>
+);
+
+/** Cards in a grid, one per item (a feature, a segment, a value), each its title and text. */
+export const InfoCardGrid = <T extends { title: string; body: string }>({
+  items,
+  className,
+  cardClassName,
+  titleClassName,
+  icon,
+  children,
+}: {
+  items: readonly T[];
+  className: string;
+  cardClassName?: string;
+  titleClassName?: string;
+  icon?: (item: T) => ReactNode;
+  children?: (item: T) => ReactNode;
+}) => (
+  <div className={className}>
+    {items.map((item) => (
+      <InfoCard
+        key={item.title}
+        title={item.title}
+        body={item.body}
+        icon={icon?.(item)}
+        className={cardClassName}
+        titleClassName={titleClassName}
+      >
+        {children?.(item)}
+      </InfoCard>
+    ))}
+  </div>
+);
+
+/** A name in bold over its line (a customer's role, a badge's text). */
+export const TitleLine = ({
+  title,
+  line,
+  lineSize = 'text-sm',
+}: {
+  title: ReactNode;
+  line: ReactNode;
+  lineSize?: 'text-sm' | 'text-xs';
+}) => (
+  <span>
+    <span className="block text-sm font-semibold text-slate-950 dark:text-white">{title}</span>
+    <span className={`block ${lineSize} text-slate-600 dark:text-slate-400`}>{line}</span>
+  </span>
 );
 
 /** A short list, each item after its icon ("No credit card required", a feature's points). */

@@ -1,4 +1,4 @@
-import { CtaLinks, Eyebrow, InfoCard } from '../../components/site/Marketing.tsx';
+import { CtaLinks, Eyebrow, InfoCardGrid } from '../../components/site/Marketing.tsx';
 import { SiteLayout } from '../../components/site/SiteLayout.tsx';
 
 // /about: who Kontor is for and what it promises.
@@ -47,16 +47,11 @@ const AboutPage = () => (
         <h2 id="values-title" className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
           What we promise
         </h2>
-        <div className="mt-8 grid gap-5 sm:grid-cols-2">
-          {VALUES.map((v) => (
-            <InfoCard
-              key={v.title}
-              title={v.title}
-              body={v.body}
-              className="rounded-2xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900"
-            />
-          ))}
-        </div>
+        <InfoCardGrid
+          items={VALUES}
+          className="mt-8 grid gap-5 sm:grid-cols-2"
+          cardClassName="rounded-2xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900"
+        />
       </div>
     </section>
     <section aria-labelledby="next-title" className="mx-auto max-w-3xl px-4 py-16 text-center sm:px-6">

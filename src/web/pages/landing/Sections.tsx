@@ -1,8 +1,22 @@
 import { Check, Star } from 'lucide-react';
 import { lazy } from 'react';
-import { CtaLinks, IconList, InfoCard, SiteSection } from '../../components/site/Marketing.tsx';
+import {
+  CtaLinks,
+  IconList,
+  InfoCardGrid,
+  SiteSection,
+  TitleLine,
+} from '../../components/site/Marketing.tsx';
 import { FEATURES_SECTION_ID } from '../../components/site/SiteHeader.tsx';
-import { BUSINESS_TYPES, CLAIMS, FEATURES, SECURITY_BADGES, STATS, TESTIMONIALS } from './content.ts';
+import {
+  BUSINESS_TYPES,
+  CLAIMS,
+  FEATURES,
+  SECTION_COPY,
+  SECURITY_BADGES,
+  STATS,
+  TESTIMONIALS,
+} from './content.ts';
 import { LazyWhenNear } from './LazyWhenNear.tsx';
 
 const InteractiveDemo = lazy(() => import('../../demo/InteractiveDemo.tsx'));
@@ -24,37 +38,27 @@ export const StatsStrip = () => (
 );
 
 export const Features = () => (
-  <SiteSection
-    id={FEATURES_SECTION_ID}
-    headingId="features-title"
-    className="scroll-mt-20"
-    eyebrow="Features"
-    title="Everything your finance team needs, in one place"
-    intro="From the first invoice to the year-end report, Kontor keeps every number connected to a balanced ledger."
-  >
-    <div className="mt-14 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-      {FEATURES.map((f) => (
-        <InfoCard
-          key={f.title}
-          title={f.title}
-          body={f.body}
-          className="group rounded-2xl border border-slate-200 bg-white p-6 transition hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-lg hover:shadow-slate-900/5 dark:border-slate-800 dark:bg-slate-900/60 dark:hover:border-brand-500/40"
-          titleClassName="text-lg font-semibold"
-          icon={
-            <span className="inline-flex size-11 items-center justify-center rounded-xl bg-brand-50 text-brand-700 ring-1 ring-brand-100 dark:bg-brand-500/10 dark:text-brand-300 dark:ring-brand-500/20">
-              <f.icon aria-hidden="true" className="size-5" />
-            </span>
-          }
-        >
-          <IconList
-            items={f.points.map((label) => ({ label }))}
-            icon={Check}
-            className="mt-4 space-y-1.5"
-            itemClassName="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300"
-          />
-        </InfoCard>
-      ))}
-    </div>
+  <SiteSection id={FEATURES_SECTION_ID} headingId="features-title" copy={SECTION_COPY.features}>
+    <InfoCardGrid
+      items={FEATURES}
+      className="mt-14 grid gap-5 sm:grid-cols-2 lg:grid-cols-3"
+      cardClassName="group rounded-2xl border border-slate-200 bg-white p-6 transition hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-lg hover:shadow-slate-900/5 dark:border-slate-800 dark:bg-slate-900/60 dark:hover:border-brand-500/40"
+      titleClassName="text-lg font-semibold"
+      icon={(f) => (
+        <span className="inline-flex size-11 items-center justify-center rounded-xl bg-brand-50 text-brand-700 ring-1 ring-brand-100 dark:bg-brand-500/10 dark:text-brand-300 dark:ring-brand-500/20">
+          <f.icon aria-hidden="true" className="size-5" />
+        </span>
+      )}
+    >
+      {(f) => (
+        <IconList
+          items={f.points.map((label) => ({ label }))}
+          icon={Check}
+          className="mt-4 space-y-1.5"
+          itemClassName="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300"
+        />
+      )}
+    </InfoCardGrid>
   </SiteSection>
 );
 
@@ -94,14 +98,7 @@ export const CallToAction = () => (
 );
 
 export const CommandCenter = () => (
-  <SiteSection
-    id="demo"
-    headingId="demo-title"
-    className="scroll-mt-20"
-    eyebrow="Interactive demo"
-    title="Your financial command center"
-    intro="Accounting, invoices, payroll, inventory and analytics side by side. Click around — it runs on sample figures."
-  >
+  <SiteSection id="demo" headingId="demo-title" copy={SECTION_COPY.demo}>
     <div className="mt-12">
       <LazyWhenNear minHeight="40rem" label="Loading the demo...">
         <InteractiveDemo />
@@ -114,9 +111,7 @@ export const Testimonials = () => (
   <SiteSection
     headingId="testimonials-title"
     className="bg-slate-50 dark:bg-slate-900/40"
-    eyebrow="Customers"
-    title="Loved by owners and their accountants"
-    intro="Rated 4.9 out of 5 by teams who moved their books to Kontor."
+    copy={SECTION_COPY.testimonials}
   >
     <div className="mt-14 grid gap-5 lg:grid-cols-3">
       {TESTIMONIALS.map((t) => (
@@ -139,12 +134,7 @@ export const Testimonials = () => (
             >
               {t.initials}
             </span>
-            <span>
-              <span className="block text-sm font-semibold text-slate-950 dark:text-white">{t.name}</span>
-              <span className="block text-sm text-slate-600 dark:text-slate-400">
-                {t.role}, {t.company}
-              </span>
-            </span>
+            <TitleLine title={t.name} line={`${t.role}, ${t.company}`} />
           </figcaption>
         </figure>
       ))}
@@ -156,22 +146,12 @@ export const Testimonials = () => (
 );
 
 export const BusinessTypes = () => (
-  <SiteSection
-    headingId="segments-title"
-    eyebrow="Built for your business"
-    title="One platform, shaped to how you make money"
-    intro="Kontor adapts its reports and workflows to the way your industry runs."
-  >
-    <div className="mt-14 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
-      {BUSINESS_TYPES.map((b) => (
-        <InfoCard
-          key={b.title}
-          title={b.title}
-          body={b.body}
-          icon={<b.icon aria-hidden="true" className="size-6 text-violet-600 dark:text-violet-400" />}
-        />
-      ))}
-    </div>
+  <SiteSection headingId="segments-title" copy={SECTION_COPY.segments}>
+    <InfoCardGrid
+      items={BUSINESS_TYPES}
+      className="mt-14 grid gap-5 sm:grid-cols-2 lg:grid-cols-4"
+      icon={(b) => <b.icon aria-hidden="true" className="size-6 text-violet-600 dark:text-violet-400" />}
+    />
   </SiteSection>
 );
 
@@ -190,10 +170,7 @@ export const SecurityBadges = () => (
             <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-lg bg-emerald-50 text-emerald-700 dark:bg-emerald-500/10 dark:text-emerald-300">
               <b.icon aria-hidden="true" className="size-5" />
             </span>
-            <span>
-              <span className="block text-sm font-semibold text-slate-950 dark:text-white">{b.title}</span>
-              <span className="block text-xs text-slate-600 dark:text-slate-400">{b.body}</span>
-            </span>
+            <TitleLine title={b.title} line={b.body} lineSize="text-xs" />
           </li>
         ))}
       </ul>

@@ -21,9 +21,36 @@ import {
   Users,
   Zap,
 } from 'lucide-react';
+import type { SectionCopy } from '../../components/site/Marketing.tsx';
 
 // The landing page's marketing content (SPEC section 1: claims, feature blocks, segments and
 // compliance). Content, not rules.
+
+/** The words over each section of the page. */
+export const SECTION_COPY = {
+  features: {
+    eyebrow: 'Features',
+    title: 'Everything your finance team needs, in one place',
+    intro:
+      'From the first invoice to the year-end report, Kontor keeps every number connected to a balanced ledger.',
+  },
+  demo: {
+    eyebrow: 'Interactive demo',
+    title: 'Your financial command center',
+    intro:
+      'Accounting, invoices, payroll, inventory and analytics side by side. Click around — it runs on sample figures.',
+  },
+  testimonials: {
+    eyebrow: 'Customers',
+    title: 'Loved by owners and their accountants',
+    intro: 'Rated 4.9 out of 5 by teams who moved their books to Kontor.',
+  },
+  segments: {
+    eyebrow: 'Built for your business',
+    title: 'One platform, shaped to how you make money',
+    intro: 'Kontor adapts its reports and workflows to the way your industry runs.',
+  },
+} satisfies Record<string, SectionCopy>;
 
 export const STATS: { value: string; label: string }[] = [
   { value: '10,000+', label: 'businesses trust Kontor' },
