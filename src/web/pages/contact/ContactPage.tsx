@@ -1,5 +1,5 @@
 import { CircleCheck, Clock, Mail, MapPin } from 'lucide-react';
-import { type FormEvent, useRef, useState } from 'react';
+import { type ChangeEvent, type FormEvent, type ReactNode, useRef, useState } from 'react';
 import {
   CONTACT_LIMITS,
   type ContactField,
@@ -7,6 +7,7 @@ import {
   type ContactReceipt,
   contactFieldErrors,
 } from '../../../shared/contact.ts';
+import { Eyebrow, IconList } from '../../components/site/Marketing.tsx';
 import { SiteLayout } from '../../components/site/SiteLayout.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { formatCount } from '../../lib/format.ts';
@@ -23,6 +24,12 @@ type Status =
 
 const EMPTY: Required<ContactMessageInput> = { name: '', email: '', company: '', message: '' };
 const FIELD_ORDER: ContactField[] = ['name', 'email', 'company', 'message'];
+
+const PROMISES = [
+  { icon: Clock, label: 'We reply within one business day; support is open 24/7.' },
+  { icon: Mail, label: 'Existing customers can also write from Settings once signed in.' },
+  { icon: MapPin, label: 'Remote-first team across Europe and North America.' },
+];
 
 const inputClass = (invalid: boolean) =>
   `mt-1.5 block w-full rounded-lg border bg-white px-3.5 py-2.5 text-base text-slate-950 shadow-sm placeholder:text-slate-500 focus:outline-2 focus:outline-offset-0 dark:bg-slate-900 dark:text-white dark:placeholder:text-slate-400 ${
@@ -97,13 +104,23 @@ const ContactPage = () => {
     }
   };
 
+  // A labelled input, or (with `rows`) text area, with its error or else its hint under it.
   const field = (
     name: ContactField,
     label: string,
-    props: { type?: string; autoComplete?: string; optional?: boolean },
+    props: { type?: string; autoComplete?: string; optional?: boolean; rows?: number; hint?: ReactNode },
   ) => {
     const error = errors[name];
     const id = `contact-${name}`;
+    const control = {
+      id,
+      name,
+      value: values[name],
+      onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => update(name, e.target.value),
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': error ? `${id}-error` : props.hint ? `${id}-hint` : undefined,
+      required: !props.optional,
+    };
     return (
       <div>
         <label htmlFor={id} className="block text-sm font-medium text-slate-900 dark:text-slate-100">
@@ -112,21 +129,23 @@ const ContactPage = () => {
             <span className="font-normal text-slate-600 dark:text-slate-400"> (optional)</span>
           ) : null}
         </label>
-        <input
-          id={id}
-          name={name}
-          type={props.type ?? 'text'}
-          autoComplete={props.autoComplete}
-          value={values[name]}
-          onChange={(e) => update(name, e.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          required={!props.optional}
-          className={`${inputClass(Boolean(error))} min-h-11`}
-        />
+        {props.rows ? (
+          <textarea {...control} rows={props.rows} className={inputClass(Boolean(error))} />
+        ) : (
+          <input
+            {...control}
+            type={props.type ?? 'text'}
+            autoComplete={props.autoComplete}
+            className={`${inputClass(Boolean(error))} min-h-11`}
+          />
+        )}
         {error ? (
           <p id={`${id}-error`} className="mt-1.5 text-sm text-red-700 dark:text-red-400">
             {error}
+          </p>
+        ) : props.hint ? (
+          <p id={`${id}-hint`} className="mt-1.5 text-sm text-slate-600 dark:text-slate-400">
+            {props.hint}
           </p>
         ) : null}
       </div>
@@ -137,9 +156,7 @@ const ContactPage = () => {
     <SiteLayout>
       <div className="mx-auto grid max-w-6xl gap-12 px-4 py-16 sm:px-6 sm:py-24 lg:grid-cols-[2fr_3fr] lg:px-8">
         <div>
-          <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase dark:text-brand-300">
-            Contact
-          </p>
+          <Eyebrow>Contact</Eyebrow>
           <h1 className="mt-3 text-4xl font-bold tracking-tight text-slate-950 sm:text-5xl dark:text-white">
             Talk to our team
           </h1>
@@ -147,20 +164,12 @@ const ContactPage = () => {
             Questions about plans, moving your books from another tool, or running Kontor on your own server?
             Write to us and a person will answer.
           </p>
-          <ul className="mt-8 space-y-4 text-slate-700 dark:text-slate-300">
-            <li className="flex gap-3">
-              <Clock aria-hidden="true" className="mt-0.5 size-5 text-brand-600 dark:text-brand-400" />
-              We reply within one business day; support is open 24/7.
-            </li>
-            <li className="flex gap-3">
-              <Mail aria-hidden="true" className="mt-0.5 size-5 text-brand-600 dark:text-brand-400" />
-              Existing customers can also write from Settings once signed in.
-            </li>
-            <li className="flex gap-3">
-              <MapPin aria-hidden="true" className="mt-0.5 size-5 text-brand-600 dark:text-brand-400" />
-              Remote-first team across Europe and North America.
-            </li>
-          </ul>
+          <IconList
+            items={PROMISES}
+            className="mt-8 space-y-4 text-slate-700 dark:text-slate-300"
+            itemClassName="flex gap-3"
+            iconClassName="mt-0.5 size-5 text-brand-600 dark:text-brand-400"
+          />
         </div>
         <div className="rounded-3xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900/60">
           {status.kind === 'sent' ? (
@@ -206,34 +215,10 @@ const ContactPage = () => {
                 {field('email', 'Email', { type: 'email', autoComplete: 'email' })}
               </div>
               {field('company', 'Company', { autoComplete: 'organization', optional: true })}
-              <div>
-                <label
-                  htmlFor="contact-message"
-                  className="block text-sm font-medium text-slate-900 dark:text-slate-100"
-                >
-                  Message
-                </label>
-                <textarea
-                  id="contact-message"
-                  name="message"
-                  rows={6}
-                  value={values.message}
-                  onChange={(e) => update('message', e.target.value)}
-                  aria-invalid={errors.message ? true : undefined}
-                  aria-describedby={errors.message ? 'contact-message-error' : 'contact-message-hint'}
-                  required
-                  className={inputClass(Boolean(errors.message))}
-                />
-                {errors.message ? (
-                  <p id="contact-message-error" className="mt-1.5 text-sm text-red-700 dark:text-red-400">
-                    {errors.message}
-                  </p>
-                ) : (
-                  <p id="contact-message-hint" className="mt-1.5 text-sm text-slate-600 dark:text-slate-400">
-                    {CONTACT_LIMITS.messageMin} to {formatCount(CONTACT_LIMITS.messageMax)} characters.
-                  </p>
-                )}
-              </div>
+              {field('message', 'Message', {
+                rows: 6,
+                hint: `${CONTACT_LIMITS.messageMin} to ${formatCount(CONTACT_LIMITS.messageMax)} characters.`,
+              })}
               <button
                 type="submit"
                 disabled={status.kind === 'sending'}
