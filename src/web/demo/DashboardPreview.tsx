@@ -21,6 +21,10 @@ const DashboardPreview = () => {
   const [index, setIndex] = useAutoToggle(TABS.length, auto);
   const active = TABS[index] ?? TABS[0];
   const { Panel } = active;
+  const pick = (id: (typeof TABS)[number]['id']) => {
+    setAuto(false);
+    setIndex(TABS.findIndex((t) => t.id === id));
+  };
   return (
     <div
       data-testid="dashboard-preview"
@@ -45,16 +49,7 @@ const DashboardPreview = () => {
       <div className="space-y-4 p-3 sm:p-5">
         <div className="flex items-center gap-2">
           <div className="min-w-0 flex-1">
-            <Tabs
-              label="Dashboard preview"
-              tabs={TABS}
-              active={active.id}
-              size="sm"
-              onSelect={(id) => {
-                setAuto(false);
-                setIndex(TABS.findIndex((t) => t.id === id));
-              }}
-            />
+            <Tabs label="Dashboard preview" tabs={TABS} active={active.id} size="sm" onSelect={pick} />
           </div>
           <button
             type="button"
