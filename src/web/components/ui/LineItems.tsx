@@ -58,38 +58,40 @@ type CellProps = {
   numeric?: boolean;
 };
 
-export const LineInput = ({
+/** What every line cell's control carries: its name for screen readers, invalid, the cell's look. */
+const cellControl = ({
   label,
   invalid = false,
   numeric = false,
   className,
+}: CellProps & { className?: string }) => ({
+  'aria-label': label,
+  'aria-invalid': invalid || undefined,
+  className: cellClasses(invalid, numeric, className),
+});
+
+export const LineInput = ({
+  label,
+  invalid,
+  numeric,
+  className,
   ...rest
 }: CellProps & InputHTMLAttributes<HTMLInputElement>) => (
   <input
-    aria-label={label}
-    aria-invalid={invalid || undefined}
+    {...cellControl({ label, invalid, numeric, className })}
     autoComplete="off"
     inputMode={numeric ? 'decimal' : undefined}
-    className={cellClasses(invalid, numeric, className)}
     {...rest}
   />
 );
 
 export const LineSelect = ({
   label,
-  invalid = false,
+  invalid,
   className,
-  children,
   ...rest
 }: CellProps & SelectHTMLAttributes<HTMLSelectElement>) => (
-  <select
-    aria-label={label}
-    aria-invalid={invalid || undefined}
-    className={cellClasses(invalid, false, className)}
-    {...rest}
-  >
-    {children}
-  </select>
+  <select {...cellControl({ label, invalid, className })} {...rest} />
 );
 
 /** Removes its line; disabled when the line is the only one. */
