@@ -15,6 +15,11 @@ export type ReconciledLine = {
   accountName: string;
 };
 
+/** Which bank lines a check is about: these ids, or the register lines of one document. */
+export type LineSelection =
+  | { ids: string[] }
+  | { source: { kind: 'invoice_payment' | 'refund'; id: string } };
+
 export const reconciledLineError = (lines: ReconciledLine[]) => {
   const first = lines[0]!;
   const what = lines.length === 1 ? 'This transaction is' : `${lines.length} of these transactions are`;
@@ -33,7 +38,7 @@ export const reconciledLineError = (lines: ReconciledLine[]) => {
 export const findReconciledLines = async (
   db: Executor,
   organizationId: string,
-  which: { ids: string[] } | { source: { kind: 'invoice_payment' | 'refund'; id: string } },
+  which: LineSelection,
 ): Promise<ReconciledLine[]> => {
   if ('ids' in which && which.ids.length === 0) return [];
   let q = bankLinesWithAccount(db)
@@ -59,11 +64,7 @@ export const findReconciledLines = async (
  * locked by a completed reconciliation. For matching, unmatching, editing, categorising,
  * deleting and reversing.
  */
-export const assertNotReconciled = async (
-  db: Executor,
-  organizationId: string,
-  which: { ids: string[] } | { source: { kind: 'invoice_payment' | 'refund'; id: string } },
-) => {
+export const assertNotReconciled = async (db: Executor, organizationId: string, which: LineSelection) => {
   const locked = await findReconciledLines(db, organizationId, which);
   if (locked.length > 0) throw reconciledLineError(locked);
 };
