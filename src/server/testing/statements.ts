@@ -2,6 +2,17 @@ import { StatementParseError } from '../modules/statement-import/types.ts';
 
 // Statement files and refusals for the statement-import tests.
 
+/** The column mapping of the fixture checking-us.csv (a US bank's CSV export). */
+export const CHECKING_US_MAPPING = {
+  dateColumn: 0,
+  descriptionColumn: 1,
+  payeeColumn: 2,
+  amountColumn: 3,
+  externalIdColumn: 4,
+  dateFormat: 'MM/DD/YYYY',
+  decimalSeparator: '.',
+} as const;
+
 /** The errors a statement parser refuses with (line and reason each); fails when it does not refuse. */
 export const statementErrorsOf = (fn: () => unknown) => {
   try {

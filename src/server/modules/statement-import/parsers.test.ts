@@ -12,7 +12,7 @@ import { sniffCsv } from './csv-sniff.ts';
 import { parseOfxFile } from './ofx.ts';
 import { detectStatementFormat } from './parse.ts';
 import { guessDateFormat, parseBankAmount, parseDateIn } from './values.ts';
-import { statementErrorsOf } from '../../testing/statements.ts';
+import { CHECKING_US_MAPPING, statementErrorsOf } from '../../testing/statements.ts';
 
 const fixture = (name: string) =>
   fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', name), 'utf8');
@@ -85,15 +85,7 @@ describe('CSV', () => {
     const text = fixture('checking-us.csv');
     const sniff = sniffCsv(text);
     expect(sniff.delimiter).toBe(',');
-    expect(sniff.suggestedMapping).toMatchObject({
-      dateColumn: 0,
-      descriptionColumn: 1,
-      payeeColumn: 2,
-      amountColumn: 3,
-      externalIdColumn: 4,
-      dateFormat: 'MM/DD/YYYY',
-      decimalSeparator: '.',
-    });
+    expect(sniff.suggestedMapping).toMatchObject(CHECKING_US_MAPPING);
     const statement = parseCsvStatement(text, sniff.suggestedMapping!, 2);
     expect(statement.rows).toHaveLength(10);
     expect(statement.rows[1]).toEqual({

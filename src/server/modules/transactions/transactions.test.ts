@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../shared/transactions.ts';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
 import { companyCalls, expectRefusal } from '../../testing/api.ts';
-import { createTestApp } from '../../testing/app.ts';
+import { setUpTestApp } from '../../testing/per-file-app.ts';
+import { CHECKING_US_MAPPING } from '../../testing/statements.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
 import {
   countRows,
@@ -14,14 +15,7 @@ import {
 // Wallet, transactions, rules, reconciliation and transfers through the HTTP API, on PGlite
 // (and PostgreSQL with TEST_DATABASE_URL).
 
-let t: Awaited<ReturnType<typeof createTestApp>>;
-
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp();
 
 const { call, ok } = companyCalls(() => t.app);
 
@@ -46,16 +40,6 @@ const addAccount = (company: TestCompany, body: Record<string, unknown>) =>
 const checkBooks = async (company: TestCompany) => {
   expect(await moneyAccountMismatches(t.database.db, company.id)).toEqual([]);
   expect(await trialBalanceDifference(t.database.db, company.id)).toBe(0);
-};
-
-const US_MAPPING = {
-  dateColumn: 0,
-  descriptionColumn: 1,
-  payeeColumn: 2,
-  amountColumn: 3,
-  externalIdColumn: 4,
-  dateFormat: 'MM/DD/YYYY',
-  decimalSeparator: '.',
 };
 
 describe('money accounts', () => {
@@ -149,7 +133,12 @@ describe('statement import', () => {
     });
     expect(sniff.header).toEqual(['Date', 'Description', 'Payee', 'Amount', 'Transaction ID']);
     expect(sniff.savedMapping).toBeNull();
-    const input = { moneyAccountId: account.id, fileName: 'checking-us.csv', content, mapping: US_MAPPING };
+    const input = {
+      moneyAccountId: account.id,
+      fileName: 'checking-us.csv',
+      content,
+      mapping: CHECKING_US_MAPPING,
+    };
     const preview = await ok(company, 'POST', '/statement-imports/preview', input);
     expect(preview).toMatchObject({
       totalRows: 10,
@@ -255,7 +244,7 @@ describe('statement import', () => {
     const before = await countRows(t.database.db, 'bank_transactions', company.id);
     const entriesBefore = await countRows(t.database.db, 'journal_entries', company.id);
     const cases = [
-      { fileName: 'broken.csv', mapping: US_MAPPING, line: 5 },
+      { fileName: 'broken.csv', mapping: CHECKING_US_MAPPING, line: 5 },
       { fileName: 'broken.ofx', line: 29 },
       { fileName: 'broken-camt053.xml', line: undefined },
       { fileName: 'camt053-bad-entry.xml', line: 12 },
@@ -333,7 +322,7 @@ describe('categorising, rules, splits and edits', () => {
       moneyAccountId: account.id,
       fileName: 'checking-us.csv',
       content: statementFixture('checking-us.csv'),
-      mapping: US_MAPPING,
+      mapping: CHECKING_US_MAPPING,
     });
     expect(result).toMatchObject({ imported: 10, categorizedByRules: 3 });
     const aws = (await list('?search=amazon')).transactions;

@@ -76,26 +76,19 @@ beforeAll(async () => {
     ).id as string;
   // An invoice payment of 2,000.00 into 1010 dated before the company's creation in the app
   // (books brought over), and a card purchase of 45.00.
-  await postJournalEntry(db, {
-    organizationId: org,
-    actorUserId: 'u1',
-    date: '2026-02-10',
-    source: 'manual',
-    lines: [
-      { accountId: await acc('1010'), debit: 200_000 },
-      { accountId: await acc('1100'), credit: 200_000 },
-    ],
-  });
-  await postJournalEntry(db, {
-    organizationId: org,
-    actorUserId: 'u1',
-    date: '2026-03-10',
-    source: 'manual',
-    lines: [
-      { accountId: await acc('6100'), debit: 4_500 },
-      { accountId: await acc('2100'), credit: 4_500 },
-    ],
-  });
+  const post = async (date: string, debitCode: string, creditCode: string, amount: number) =>
+    postJournalEntry(db, {
+      organizationId: org,
+      actorUserId: 'u1',
+      date,
+      source: 'manual',
+      lines: [
+        { accountId: await acc(debitCode), debit: amount },
+        { accountId: await acc(creditCode), credit: amount },
+      ],
+    });
+  await post('2026-02-10', '1010', '1100', 200_000);
+  await post('2026-03-10', '6100', '2100', 4_500);
   // A money account the wallet made before, with its stored balance.
   const walletBank = '1011';
   await db

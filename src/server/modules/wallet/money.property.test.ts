@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.ts';
 import type { FiscalYear } from '../../../shared/ledger.ts';
 import { csvMappingSchema } from '../../../shared/transactions.ts';
 import type { WalletSummary } from '../../../shared/wallet.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { createTestApp } from '../../testing/app.ts';
+import { setUpTestApp } from '../../testing/per-file-app.ts';
 import { createTestCompany } from '../../testing/companies.ts';
 import { setUpInvoicing } from '../../testing/invoices.ts';
 import { threeScreens } from '../../testing/money.ts';
@@ -137,15 +137,8 @@ const ofxOf = (rows: { day: number; cents: number; text: string }[], currency: s
     '</STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>',
   ].join('\n');
 
-let t: Awaited<ReturnType<typeof createTestApp>>;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  t.clock.set('2026-03-15T12:00:00Z');
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp();
+beforeAll(() => t.clock.set('2026-03-15T12:00:00Z'));
 
 type Res = { status: number; body: any };
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MoneyAccount, WalletSummary } from '../../../shared/wallet.ts';
-import { companyCalls, expectRefusal } from '../../testing/api.ts';
-import { createTestApp } from '../../testing/app.ts';
+import { type TestAnswer, type TestMethod, companyCalls, expectRefusal } from '../../testing/api.ts';
+import { setUpTestApp } from '../../testing/per-file-app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
 import { setUpInvoicing } from '../../testing/invoices.ts';
 import { threeScreens } from '../../testing/money.ts';
@@ -12,15 +12,8 @@ import { threeScreens } from '../../testing/money.ts';
 // balance sheet's cash lines and the dashboard's cash agree. PGlite by default, PostgreSQL
 // with TEST_DATABASE_URL.
 
-let t: Awaited<ReturnType<typeof createTestApp>>;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  t.clock.set('2026-11-20T12:00:00Z');
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp();
+beforeAll(() => t.clock.set('2026-11-20T12:00:00Z'));
 
 const { call, ok } = companyCalls(() => t.app);
 
@@ -55,6 +48,17 @@ const sentInvoice = async (
   });
   await ok(company, 'POST', `/invoices/${inv.id}/send`, { email: false });
   return inv.id as string;
+};
+
+/** Chart requests that would make, unmake or remove a money account: each must be refused with 409. */
+const expectChartRefuses = async (company: TestCompany, requests: [TestMethod, string, unknown?][]) => {
+  const answers: TestAnswer[] = [];
+  for (const [method, url, body] of requests) {
+    const res = await call(company, method, url, body);
+    expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBe(409);
+    answers.push(res);
+  }
+  return answers;
 };
 
 const expectOneNumber = async (company: TestCompany, asOf = '2026-11-20') => {
@@ -210,22 +214,14 @@ describe('one model: money accounts are the chart’s money accounts', () => {
     const company = await createTestCompany(t.app);
     const wallet = await ok<WalletSummary>(company, 'GET', '/wallet');
     const bank = wallet.accounts.find((a) => a.ledgerAccountCode === '1010')!;
-    const created = await call(company, 'POST', '/accounts', {
-      code: '1020',
-      name: 'Second bank',
-      type: 'asset',
-      subtype: 'bank',
-    });
-    expectRefusal(created, 409, 'money_account_in_wallet');
-    expect(created.body.error.message).toMatch(/Wallet/);
-    const archived = await call(company, 'PATCH', `/accounts/${bank.ledgerAccountId}`, { archived: true });
-    expect(archived.status).toBe(409);
-    const resubtyped = await call(company, 'PATCH', `/accounts/${bank.ledgerAccountId}`, {
-      subtype: 'current_asset',
-    });
-    expect(resubtyped.status).toBe(409);
-    const deleted = await call(company, 'DELETE', `/accounts/${bank.ledgerAccountId}`);
-    expect(deleted.status).toBe(409);
+    const [created] = await expectChartRefuses(company, [
+      ['POST', '/accounts', { code: '1020', name: 'Second bank', type: 'asset', subtype: 'bank' }],
+      ['PATCH', `/accounts/${bank.ledgerAccountId}`, { archived: true }],
+      ['PATCH', `/accounts/${bank.ledgerAccountId}`, { subtype: 'current_asset' }],
+      ['DELETE', `/accounts/${bank.ledgerAccountId}`],
+    ]);
+    expectRefusal(created!, 409, 'money_account_in_wallet');
+    expect(created!.body.error.message).toMatch(/Wallet/);
     // Renaming in the chart renames the money account: one name.
     await ok(company, 'PATCH', `/accounts/${bank.ledgerAccountId}`, { name: 'Main checking' });
     expect((await ok<MoneyAccount>(company, 'GET', `/wallet/accounts/${bank.id}`)).name).toBe(
@@ -273,17 +269,11 @@ describe('loans are money accounts (issue 13: bank, cash, card, loan)', () => {
     expectRefusal(deposit, 400, 'invalid_deposit_account');
     expect(deposit.body.error.message).toMatch(/Equipment loan is a loan/);
     // The chart cannot unmake or remove it on its own: it is the Wallet's.
-    const resubtyped = await call(company, 'PATCH', `/accounts/${loan.ledgerAccountId}`, {
-      subtype: 'long_term_liability',
-    });
-    expectRefusal(resubtyped, 409, 'money_account_in_wallet');
-    const made = await call(company, 'POST', '/accounts', {
-      code: '2710',
-      name: 'Van loan',
-      type: 'liability',
-      subtype: 'loan',
-    });
-    expectRefusal(made, 409, 'money_account_in_wallet');
+    const refused = await expectChartRefuses(company, [
+      ['PATCH', `/accounts/${loan.ledgerAccountId}`, { subtype: 'long_term_liability' }],
+      ['POST', '/accounts', { code: '2710', name: 'Van loan', type: 'liability', subtype: 'loan' }],
+    ]);
+    for (const res of refused) expectRefusal(res, 409, 'money_account_in_wallet');
     expect(await journalCount(company)).toBe(entries);
     expect((await ok<WalletSummary>(company, 'GET', '/wallet')).defaultDepositAccountId).toBe(
       before.defaultDepositAccountId,
