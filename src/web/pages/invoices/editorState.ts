@@ -1,5 +1,6 @@
 import {
   type DocumentTotals,
+  type Invoice,
   type InvoiceLineInput,
   type TaxRate,
   calculateInvoice,
@@ -116,17 +117,13 @@ export const toApiLines = (lines: EditorLine[], currency: string): InvoiceLineIn
     taxRateIds: line.taxRateIds,
   }));
 
-export const fromInvoiceLines = (
-  lines: {
-    itemId: string | null;
-    description: string;
-    quantity: string;
-    unitPrice: number;
-    discountPercent: string;
-    taxRateIds: string[];
-  }[],
-  currency: string,
-): EditorLine[] =>
+/** The fields of a stored invoice line (src/shared/invoices.ts) that the editor fills in again. */
+type StoredLine = Pick<
+  Invoice['lines'][number],
+  'itemId' | 'description' | 'quantity' | 'unitPrice' | 'discountPercent' | 'taxRateIds'
+>;
+
+export const fromInvoiceLines = (lines: StoredLine[], currency: string): EditorLine[] =>
   lines.map((l) =>
     newLine({
       itemId: l.itemId ?? '',
