@@ -8,19 +8,12 @@ import {
   checkAccounts,
   checkDate,
   checkSource,
-  lockedError,
   normalizeLines,
   type PostingLineInput,
   type ValidLine,
 } from './posting.ts';
-import {
-  type Executor,
-  selectOpenCloses,
-  selectPostedLines,
-  selectReversalsOf,
-  selectSettings,
-  takeEntryNumbers,
-} from './queries.ts';
+import { type Executor, selectPostedLines, selectReversalsOf, selectSettings } from './queries.ts';
+import { checkOpenPeriods, takeNumbersInOpenPeriod } from './posting-checks.ts';
 
 // Posting many bank entries at once. A statement of 100,000 lines cannot take the ledger's
 // one-entry-at-a-time path (a dozen round trips each) and still finish in seconds, so this
@@ -105,14 +98,19 @@ const chunks = <T>(items: T[], size: number) => {
   return out;
 };
 
+/** Who posts in bulk, and the one audit row the call records. */
+type BulkActor<Audit> = {
+  organizationId: string;
+  actorUserId: string | null;
+  audit: Audit;
+};
+type BulkAudit = { action: AuditAction; entityType: string; entityId: string };
+
 /** Posts every entry in the caller's transaction and returns their ids in input order. */
 export const postEntriesInBulk = async (
   trx: Executor,
-  input: {
-    organizationId: string;
-    actorUserId: string | null;
-    /** null: the caller records one audit row for several calls (an import posted in slices). */
-    audit: { action: AuditAction; entityType: string; entityId: string } | null;
+  /** audit null: the caller records one audit row for several calls (an import posted in slices). */
+  input: BulkActor<BulkAudit | null> & {
     /**
      * Refresh the planner's statistics of journal_entries and journal_lines after writing.
      * The database's line guard and commit-time balance check look entries and lines up by
@@ -141,29 +139,18 @@ export const postEntriesInBulk = async (
   await checkAccounts(trx, organizationId, base, normalized.flat(), {
     allowArchived: entries.every((e) => e.reversesEntryId),
   });
-  const closes = await selectOpenCloses(trx, organizationId);
-  const lockDate = settings.lock_date;
-  for (const e of entries) {
-    if (lockDate && e.date <= lockDate) throw lockedError(lockDate);
-    const closed = closes.find((c) => c.start_date <= e.date && c.end_date >= e.date);
-    if (closed) {
-      throw conflict(
-        'fiscal_year_closed',
-        `The fiscal year ${closed.start_date} to ${closed.end_date} is closed. Reopen it to post on ${e.date}.`,
-        { startDate: closed.start_date, endDate: closed.end_date },
-      );
-    }
-  }
+  const dates = entries.map((e) => e.date);
+  await checkOpenPeriods(trx, organizationId, dates, settings.lock_date, (closed, date) =>
+    conflict(
+      'fiscal_year_closed',
+      `The fiscal year ${closed.start_date} to ${closed.end_date} is closed. Reopen it to post on ${date}.`,
+      { startDate: closed.start_date, endDate: closed.end_date },
+    ),
+  );
   // One update takes the whole number range; its row lock serialises postings of the company.
-  const taken = await takeEntryNumbers(trx, organizationId, entries.length);
-  if (!taken) throw notFound('Company not found.');
-  if (taken.lock_date) {
-    const early = entries.find((e) => e.date <= taken.lock_date!);
-    if (early) throw lockedError(taken.lock_date);
-  }
+  const first = await takeNumbersInOpenPeriod(trx, organizationId, dates);
   const now = new Date();
   const ids = entries.map(() => newEntryId());
-  const first = taken.first;
   // unnest() over one array parameter per column: a chunk is one statement with a dozen
   // parameters, far cheaper to send, parse and plan than a VALUES list with tens of
   // thousands of them (the same way the ledger's postJournalEntries writes its batches).
@@ -221,11 +208,7 @@ export const postEntriesInBulk = async (
 /** Reverses posted entries (each at most once) on their own dates; returns the reversal ids in input order. */
 export const reverseEntriesInBulk = async (
   trx: Executor,
-  input: {
-    organizationId: string;
-    actorUserId: string | null;
-    audit: { action: AuditAction; entityType: string; entityId: string };
-  },
+  input: BulkActor<BulkAudit>,
   entryIds: string[],
 ): Promise<string[]> => {
   if (entryIds.length === 0) return [];

@@ -1,17 +1,17 @@
 import { sql } from 'kysely';
-import { AppError, notFound } from '../../../shared/errors.ts';
+import { AppError } from '../../../shared/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/record.ts';
 import { newEntryId } from './ids.ts';
 import {
   checkDate,
+  checkOpenPeriods,
   checkSource,
-  closedYearError,
   loadSettingsOrThrow,
-  lockedError,
+  takeNumbersInOpenPeriod,
 } from './posting-checks.ts';
 import { type PostJournalEntryInput, checkAccounts, normalizeLines } from './posting-lines.ts';
-import { type Executor, selectOpenCloses, takeEntryNumbers } from './queries.ts';
+import type { Executor } from './queries.ts';
 
 /**
  * Posts many entries of one company at once (bank-statement imports, data moves, the seed):
@@ -41,23 +41,14 @@ export const postJournalEntries = (
     await checkAccounts(trx, organizationId, settings.base_currency, normalized.flat(), {
       allowArchived: false,
     });
-    const closes = await selectOpenCloses(trx, organizationId);
-    for (const e of entries) {
-      if (settings.lock_date && e.date <= settings.lock_date) throw lockedError(settings.lock_date);
-      const closed = closes.find((c) => c.start_date <= e.date && e.date <= c.end_date);
-      if (closed) throw closedYearError(closed);
-    }
-    const taken = await takeEntryNumbers(trx, organizationId, entries.length);
-    if (!taken) throw notFound('Company not found.');
-    if (taken.lock_date) {
-      const early = entries.find((e) => e.date <= taken.lock_date!);
-      if (early) throw lockedError(taken.lock_date);
-    }
+    const dates = entries.map((e) => e.date);
+    await checkOpenPeriods(trx, organizationId, dates, settings.lock_date);
+    const first = await takeNumbersInOpenPeriod(trx, organizationId, dates);
     const now = new Date();
     const rows = entries.map((e, i) => ({
       organization_id: organizationId,
       id: newEntryId(),
-      number: taken.first + i,
+      number: first + i,
       date: e.date,
       memo: (e.memo ?? '').trim(),
       reference: e.reference?.trim() || null,
@@ -104,8 +95,8 @@ export const postJournalEntries = (
     }
     const result = {
       count: rows.length,
-      firstNumber: taken.first,
-      lastNumber: taken.first + rows.length - 1,
+      firstNumber: first,
+      lastNumber: first + rows.length - 1,
     };
     await recordAudit(trx, {
       organizationId,

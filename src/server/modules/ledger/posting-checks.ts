@@ -1,7 +1,14 @@
-import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
+import { type AppError, badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import { JOURNAL_SOURCES } from '../../../shared/ledger.ts';
 import { isIsoDate } from './dates.ts';
-import { type Executor, selectClosedYearContaining, selectSettings, takeEntryNumber } from './queries.ts';
+import {
+  type Executor,
+  selectClosedYearContaining,
+  selectOpenCloses,
+  selectSettings,
+  takeEntryNumber,
+  takeEntryNumbers,
+} from './queries.ts';
 
 // The checks every posting makes besides its lines: a real date, a known source, the
 // company's settings, the lock date and closed fiscal years, and the entry number taken last.
@@ -63,4 +70,33 @@ export const takeNumberInOpenPeriod = async (db: Executor, organizationId: strin
   if (!taken) throw notFound('Company not found.');
   if (taken.lock_date && date <= taken.lock_date) throw lockedError(taken.lock_date);
   return taken.number;
+};
+
+type ClosedYear = { start_date: string; end_date: string };
+
+/**
+ * checkOpenPeriod for several entries, in their order: each after the lock date and outside
+ * every closed fiscal year (`closedError` words that refusal).
+ */
+export const checkOpenPeriods = async (
+  db: Executor,
+  organizationId: string,
+  dates: string[],
+  lockDate: string | null,
+  closedError: (closed: ClosedYear, date: string) => AppError = closedYearError,
+) => {
+  const closes = await selectOpenCloses(db, organizationId);
+  for (const date of dates) {
+    if (lockDate && date <= lockDate) throw lockedError(lockDate);
+    const closed = closes.find((c) => c.start_date <= date && date <= c.end_date);
+    if (closed) throw closedError(closed, date);
+  }
+};
+
+/** takeNumberInOpenPeriod for several entries: one number range, last of all; returns its first number. */
+export const takeNumbersInOpenPeriod = async (db: Executor, organizationId: string, dates: string[]) => {
+  const taken = await takeEntryNumbers(db, organizationId, dates.length);
+  if (!taken) throw notFound('Company not found.');
+  if (taken.lock_date && dates.some((date) => date <= taken.lock_date!)) throw lockedError(taken.lock_date);
+  return taken.first;
 };
