@@ -5,6 +5,7 @@ import type { BalanceSheet } from '../../shared/ledger.ts';
 import type { MoneyAccount, WalletSummary } from '../../shared/wallet.ts';
 import type { App } from '../app.ts';
 import type { Executor } from '../db/transaction.ts';
+import { okCompanyRoute } from './api.ts';
 import type { TestCompany } from './companies.ts';
 
 // "Three screens, one number" (issue 13 §2): the wallet, the balance sheet's cash and bank
@@ -58,6 +59,14 @@ export const threeScreens = async (app: App, db: Executor, company: TestCompany,
     trialBalance: Number(tb.rows[0]?.diff ?? 0),
   };
 };
+
+/** Adds a money account through the API, a USD bank account unless the body says otherwise; it must be created. */
+export const addTestMoneyAccount = (app: App, company: TestCompany, body: Record<string, unknown>) =>
+  okCompanyRoute<MoneyAccount>(app, company, 'POST', '/wallet/accounts', {
+    kind: 'bank',
+    currency: 'USD',
+    ...body,
+  });
 
 /** Adds a USD bank account through the API as the wallet page does; it must be created. */
 export const addTestBankAccount = async (

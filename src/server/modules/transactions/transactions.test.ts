@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../shared/transactions.ts';
 import type { MoneyAccount } from '../../../shared/wallet.ts';
 import { companyCalls, expectRefusal } from '../../testing/api.ts';
+import { addTestMoneyAccount } from '../../testing/money.ts';
 import { setUpTestApp } from '../../testing/per-file-app.ts';
 import { CHECKING_US_MAPPING } from '../../testing/statements.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
@@ -30,12 +31,7 @@ const accountByCode = async (company: TestCompany, code: string) => {
 };
 
 const addAccount = (company: TestCompany, body: Record<string, unknown>) =>
-  ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
-    kind: 'bank',
-    currency: 'USD',
-    openingDate: '2026-10-31',
-    ...body,
-  });
+  addTestMoneyAccount(t.app, company, { openingDate: '2026-10-31', ...body });
 
 const checkBooks = async (company: TestCompany) => {
   expect(await moneyAccountMismatches(t.database.db, company.id)).toEqual([]);

@@ -5,7 +5,7 @@ import { type TestAnswer, type TestMethod, companyCalls, expectRefusal } from '.
 import { setUpTestApp } from '../../testing/per-file-app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
 import { setUpInvoicing } from '../../testing/invoices.ts';
-import { threeScreens } from '../../testing/money.ts';
+import { addTestMoneyAccount, threeScreens } from '../../testing/money.ts';
 
 // One model for money (issue 13 §1, §2, §6; decision 0022): every bank, cash and card account
 // of the chart is a money account, the wallet's balances are the ledger's, and the wallet, the
@@ -93,10 +93,8 @@ describe('one model: money accounts are the chart’s money accounts', () => {
     // balance, then records an invoice payment without naming an account.
     const company = await createTestCompany(t.app);
     const fx = await setUpInvoicing(t.app, t.database, company);
-    const checking = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+    const checking = await addTestMoneyAccount(t.app, company, {
       name: 'Checking',
-      kind: 'bank',
-      currency: 'USD',
       openingDate: '2026-11-01',
       openingBalance: 1_407_500,
     });
@@ -122,10 +120,8 @@ describe('one model: money accounts are the chart’s money accounts', () => {
     expect(after.wallet.accounts.find((a) => a.id === bank.id)!.balance).toBe(15_000);
     expect(after.walletCash).toBe(1_407_500 + 120_000 + 15_000);
     // A second account the user adds does not take over: the deposit account has activity.
-    const savings = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+    const savings = await addTestMoneyAccount(t.app, company, {
       name: 'Savings',
-      kind: 'bank',
-      currency: 'USD',
       openingDate: '2026-11-01',
     });
     expect(savings.isDefaultDeposit).toBe(false);
@@ -236,10 +232,9 @@ describe('loans are money accounts (issue 13: bank, cash, card, loan)', () => {
   it('adds a loan as a liability of subtype loan, owed and never cash nor a deposit account', async () => {
     const company = await createTestCompany(t.app);
     const before = await ok<WalletSummary>(company, 'GET', '/wallet');
-    const loan = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+    const loan = await addTestMoneyAccount(t.app, company, {
       name: 'Equipment loan',
       kind: 'loan',
-      currency: 'USD',
       openingBalance: -500_000,
       openingDate: '2026-11-01',
     });
@@ -284,10 +279,8 @@ describe('loans are money accounts (issue 13: bank, cash, card, loan)', () => {
 describe('money account settings', () => {
   it('changes the opening balance and date through the ledger, audited, until a reconciliation covers them', async () => {
     const company = await createTestCompany(t.app);
-    const acct = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+    const acct = await addTestMoneyAccount(t.app, company, {
       name: 'Checking',
-      kind: 'bank',
-      currency: 'USD',
       openingDate: '2026-10-01',
       openingBalance: 100_000,
     });
@@ -332,10 +325,8 @@ describe('money account settings', () => {
   it('refuses bad opening input and another company’s account with a 4xx, changing nothing', async () => {
     const company = await createTestCompany(t.app);
     const other = await createTestCompany(t.app, { name: 'Other Co' });
-    const acct = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+    const acct = await addTestMoneyAccount(t.app, company, {
       name: 'Checking',
-      kind: 'bank',
-      currency: 'USD',
       openingDate: '2026-10-01',
     });
     const entries = await journalCount(company);
@@ -353,16 +344,13 @@ describe('money account settings', () => {
 
   it('deletes an empty account with its ledger account; one with activity is archived instead', async () => {
     const company = await createTestCompany(t.app);
-    const empty = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+    const empty = await addTestMoneyAccount(t.app, company, {
       name: 'Unused box',
       kind: 'cash',
-      currency: 'USD',
       openingDate: '2026-10-01',
     });
-    const used = await ok<MoneyAccount>(company, 'POST', '/wallet/accounts', {
+    const used = await addTestMoneyAccount(t.app, company, {
       name: 'Used',
-      kind: 'bank',
-      currency: 'USD',
       openingDate: '2026-10-01',
     });
     await ok(company, 'POST', '/transactions', {
