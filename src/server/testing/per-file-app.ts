@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { DatabaseHandle } from '../db/client.ts';
 import { createTestApp } from './app.ts';
@@ -19,6 +22,23 @@ export const setUpTestApp = (options?: TestAppOptions): PerFileTestApp => {
   });
   afterAll(async () => {
     await t.close?.();
+  });
+  return t;
+};
+
+/**
+ * As setUpTestApp, with DATA_DIR (where attachments are stored) a fresh temporary folder named
+ * `kontor-<label>-…`, removed after the file; `t.dataDir` names it once beforeAll has run.
+ */
+export const setUpTestAppWithDataDir = (label: string): PerFileTestApp & { dataDir: string } => {
+  const t = {} as PerFileTestApp & { dataDir: string };
+  beforeAll(async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `kontor-${label}-`));
+    Object.assign(t, { dataDir }, await createTestApp({ env: { DATA_DIR: dataDir } }));
+  });
+  afterAll(async () => {
+    await t.close?.();
+    if (t.dataDir) fs.rmSync(t.dataDir, { recursive: true, force: true });
   });
   return t;
 };

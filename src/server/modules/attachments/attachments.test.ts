@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../testing/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../../testing/companies.ts';
 import { testDatabaseKind } from '../../testing/db.ts';
+import { setUpTestAppWithDataDir } from '../../testing/per-file-app.ts';
 import { ATTACHMENT_MAX_BYTES, sanitizeFileName, sniffContentType } from './policy.ts';
 
 // The one attachment module, through both upload routes: journal entries (multipart) and
@@ -50,19 +49,12 @@ describe('attachment policy', () => {
   });
 });
 
-let t: Awaited<ReturnType<typeof createTestApp>>;
-let dataDir: string;
+const t = setUpTestAppWithDataDir('attachments');
 let company: TestCompany;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-attachments-'));
-  t = await createTestApp({ env: { DATA_DIR: dataDir } });
   company = await createTestCompany(t.app);
 }, 60_000);
-afterAll(async () => {
-  await t?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
 
 const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, extra: Record<string, unknown> = {}) =>
   t.app.inject({
@@ -156,6 +148,13 @@ const owners = [
 const rowsOf = (table: 'journal_attachments' | 'bank_transaction_attachments') =>
   t.database.db.selectFrom(table).select(['id']).where('organization_id', '=', company.id).execute();
 
+/** Uploads `f` through `o`'s route (it must be taken: 201) and downloads it back. */
+const uploadAndDownload = async (o: (typeof owners)[number], id: string, f: Upload) => {
+  const res = await o.upload(id, f);
+  expect(res.statusCode, res.body).toBe(201);
+  return { res, download: await inject('GET', `${o.base(id)}/${res.json().id}`) };
+};
+
 const errorShape = (res: { json: () => unknown }) =>
   expect(res.json()).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
 
@@ -188,22 +187,20 @@ describe.each(owners)(`attachments on a $owner (${testDatabaseKind()})`, (o) => 
   it('stores the type sniffed from the bytes, not the one declared, and refuses other kinds with 415', async () => {
     const id = await o.create();
     const png = pngOf(256);
-    const lying = await o.upload(id, { name: 'receipt.pdf', type: 'application/pdf', data: png });
-    expect(lying.statusCode, lying.body).toBe(201);
-    expect(lying.json().contentType).toBe('image/png');
-    const download = await inject('GET', `${o.base(id)}/${lying.json().id}`);
+    const lying = await uploadAndDownload(o, id, { name: 'receipt.pdf', type: 'application/pdf', data: png });
+    expect(lying.res.json().contentType).toBe('image/png');
+    const { download } = lying;
     expect(download.headers['content-type']).toBe('image/png');
     expect(download.headers['x-content-type-options']).toBe('nosniff');
     expect(download.headers['content-disposition']).toMatch(/^inline; /);
 
-    const html = await o.upload(id, {
+    const html = await uploadAndDownload(o, id, {
       name: 'page.png',
       type: 'image/png',
       data: Buffer.from('<html><script>alert(1)</script></html>'),
     });
-    expect(html.statusCode, html.body).toBe(201);
-    expect(html.json().contentType).toBe('text/plain');
-    const htmlBack = await inject('GET', `${o.base(id)}/${html.json().id}`);
+    expect(html.res.json().contentType).toBe('text/plain');
+    const htmlBack = html.download;
     expect(htmlBack.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(htmlBack.headers['content-disposition']).toMatch(/^attachment; /);
 
@@ -217,11 +214,13 @@ describe.each(owners)(`attachments on a $owner (${testDatabaseKind()})`, (o) => 
 
   it('keeps a Unicode name through upload, list and download', async () => {
     const id = await o.create();
-    const res = await o.upload(id, { name: UNICODE_NAME, type: 'application/pdf', data: PDF });
-    expect(res.statusCode, res.body).toBe(201);
+    const { res, download } = await uploadAndDownload(o, id, {
+      name: UNICODE_NAME,
+      type: 'application/pdf',
+      data: PDF,
+    });
     expect(res.json().fileName).toBe(UNICODE_NAME);
     expect((await o.list(id)).map((a) => a.fileName)).toEqual([UNICODE_NAME]);
-    const download = await inject('GET', `${o.base(id)}/${res.json().id}`);
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-type']).toBe('application/pdf');
     const disposition = String(download.headers['content-disposition']);
@@ -233,14 +232,12 @@ describe.each(owners)(`attachments on a $owner (${testDatabaseKind()})`, (o) => 
 
   it('cleans path separators and control characters out of names', async () => {
     const id = await o.create();
-    const res = await o.upload(id, {
+    const { res, download } = await uploadAndDownload(o, id, {
       name: '../../etc/pass\u0007wd\u202e.txt',
       type: 'text/plain',
       data: Buffer.from('hello\n'),
     });
-    expect(res.statusCode, res.body).toBe(201);
     expect(res.json().fileName).toBe('passwd.txt');
-    const download = await inject('GET', `${o.base(id)}/${res.json().id}`);
     expect(download.headers['content-disposition']).toBe('attachment; filename="passwd.txt"');
   });
 
@@ -288,8 +285,8 @@ describe('journal attachments stored on disk before they moved into the database
   it('are still downloaded and removed with their file', async () => {
     const entryId = await newEntry();
     const storageKey = path.join(company.id, 'legacy.pdf');
-    fs.mkdirSync(path.join(dataDir, 'attachments', company.id), { recursive: true });
-    fs.writeFileSync(path.join(dataDir, 'attachments', storageKey), PDF);
+    fs.mkdirSync(path.join(t.dataDir, 'attachments', company.id), { recursive: true });
+    fs.writeFileSync(path.join(t.dataDir, 'attachments', storageKey), PDF);
     await t.database.db
       .insertInto('journal_attachments')
       .values({
@@ -309,6 +306,6 @@ describe('journal attachments stored on disk before they moved into the database
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(PDF)).toBe(true);
     expect((await inject('DELETE', `/journal-entries/${entryId}/attachments/legacy-1`)).statusCode).toBe(204);
-    expect(fs.existsSync(path.join(dataDir, 'attachments', storageKey))).toBe(false);
+    expect(fs.existsSync(path.join(t.dataDir, 'attachments', storageKey))).toBe(false);
   });
 });

@@ -19,6 +19,9 @@ describe('companies, members and invitations', () => {
     await verifyTestUser(t.app, company.owner);
     return company;
   };
+  /** The signed-in user of `cookie` accepts or declines invitation `id`. */
+  const answerInvitation = (id: string, answer: 'accept' | 'decline', cookie: string) =>
+    t.app.inject({ method: 'POST', url: `/api/invitations/${id}/${answer}`, headers: as(cookie) });
 
   it('creates a company whose creator is the owner, and lists it', async () => {
     const owner = await signUpTestUser(t.app);
@@ -143,29 +146,9 @@ describe('companies, members and invitations', () => {
       headers: as(invitee.cookie),
     });
     expect(mine.json().invitations.map((i: { id: string }) => i.id)).toEqual([id]);
-    expect(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: `/api/invitations/${id}/accept`,
-          headers: as(other.cookie),
-        })
-      ).statusCode,
-    ).toBe(404);
-    expect(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: `/api/invitations/${id}/accept`,
-          headers: as(invitee.cookie),
-        })
-      ).statusCode,
-    ).toBe(200);
-    const again = await t.app.inject({
-      method: 'POST',
-      url: `/api/invitations/${id}/decline`,
-      headers: as(invitee.cookie),
-    });
+    expect((await answerInvitation(id, 'accept', other.cookie)).statusCode).toBe(404);
+    expect((await answerInvitation(id, 'accept', invitee.cookie)).statusCode).toBe(200);
+    const again = await answerInvitation(id, 'decline', invitee.cookie);
     expect(again.statusCode).toBe(409);
     const members = await t.app.inject({
       method: 'GET',
@@ -190,11 +173,7 @@ describe('companies, members and invitations', () => {
       payload: { email: invitee.email, role: 'viewer' },
     });
     t.clock.advance(8 * 86_400_000);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/invitations/${invite.json().id}/accept`,
-      headers: as(invitee.cookie),
-    });
+    const res = await answerInvitation(invite.json().id, 'accept', invitee.cookie);
     t.clock.set(new Date());
     expect(res.statusCode).toBe(410);
     expect(res.json().error.message).toBe('This invitation has expired. Ask for a new one.');
