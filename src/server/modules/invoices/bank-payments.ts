@@ -12,7 +12,7 @@ import {
   settledWords,
 } from './documents.ts';
 import { undoPayment } from './payments.ts';
-import { type Executor, insertCompanyRow, sameCompany } from './queries.ts';
+import { type Executor, insertCompanyRow, paymentsWithInvoice, sameCompany } from './queries.ts';
 
 // Invoice payments whose cash is a bank line (issue 13 §4, matching). The matching module posts
 // the line's entry through the ledger (Dr the money account, Cr accounts receivable for each
@@ -258,23 +258,35 @@ export const reverseBankPayments = async (
   }
 };
 
+/** A payment's columns for matching (p: the payment). */
+const MATCH_PAYMENT_COLUMNS = [
+  'p.id',
+  'p.invoice_id',
+  'p.date',
+  'p.amount',
+  'p.currency',
+  'p.deposit_account_id',
+] as const;
+
+/** An open invoice's columns for matching (i: the invoice, c: its customer). */
+const MATCH_INVOICE_COLUMNS = [
+  'i.number',
+  'i.reference',
+  'i.customer_id',
+  'c.name as customer_name',
+  'i.amount_due',
+  'i.issue_date',
+  'i.due_date',
+] as const;
+
+/** Rows for matching as the matching module reads them: no null number, currency trimmed. */
+const forMatching = <R extends { number: string | null; currency: string }>(rows: R[]) =>
+  rows.map((r) => ({ ...r, number: r.number ?? '', currency: r.currency.trim() }));
+
 /** A payment recorded by hand, for matching a bank line to it. */
 export const selectPaymentForMatch = async (trx: Executor, organizationId: string, paymentId: string) =>
-  trx
-    .selectFrom('invoice_payments as p')
-    .innerJoin('invoices as i', sameCompany('i', 'p.invoice_id'))
-    .select([
-      'p.id',
-      'p.invoice_id',
-      'p.date',
-      'p.amount',
-      'p.currency',
-      'p.deposit_account_id',
-      'p.journal_entry_id',
-      'p.reversal_entry_id',
-      'i.number',
-    ])
-    .where('p.organization_id', '=', organizationId)
+  paymentsWithInvoice(trx, organizationId)
+    .select([...MATCH_PAYMENT_COLUMNS, 'p.journal_entry_id', 'p.reversal_entry_id', 'i.number'])
     .where('p.id', '=', paymentId)
     .forUpdate()
     .executeTakeFirst();
@@ -296,27 +308,17 @@ export const selectOpenInvoicesForMatching = async (
   db: Executor,
   organizationId: string,
   currency: string,
-): Promise<OpenInvoiceForMatching[]> => {
-  const rows = await db
-    .selectFrom('invoices as i')
-    .innerJoin('customers as c', sameCompany('c', 'i.customer_id'))
-    .select([
-      'i.id',
-      'i.number',
-      'i.reference',
-      'i.customer_id',
-      'c.name as customer_name',
-      'i.currency',
-      'i.amount_due',
-      'i.issue_date',
-      'i.due_date',
-    ])
-    .where('i.organization_id', '=', organizationId)
-    .where('i.status', 'in', ['sent', 'partially_paid'])
-    .where('i.currency', '=', currency)
-    .execute();
-  return rows.map((r) => ({ ...r, number: r.number ?? '', currency: r.currency.trim() }));
-};
+): Promise<OpenInvoiceForMatching[]> =>
+  forMatching(
+    await db
+      .selectFrom('invoices as i')
+      .innerJoin('customers as c', sameCompany('c', 'i.customer_id'))
+      .select(['i.id', 'i.currency', ...MATCH_INVOICE_COLUMNS])
+      .where('i.organization_id', '=', organizationId)
+      .where('i.status', 'in', ['sent', 'partially_paid'])
+      .where('i.currency', '=', currency)
+      .execute(),
+  );
 
 /** Payments recorded by hand (not removed) into some ledger accounts, in a date range. */
 export const selectRecordedPayments = async (
@@ -327,32 +329,16 @@ export const selectRecordedPayments = async (
   to: string,
 ) => {
   if (depositAccountIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('invoice_payments as p')
-    .innerJoin('invoices as i', sameCompany('i', 'p.invoice_id'))
-    .innerJoin('customers as c', sameCompany('c', 'i.customer_id'))
-    .select([
-      'p.id',
-      'p.invoice_id',
-      'p.date',
-      'p.amount',
-      'p.currency',
-      'p.deposit_account_id',
-      'i.number',
-      'i.reference',
-      'i.customer_id',
-      'c.name as customer_name',
-      'i.amount_due',
-      'i.issue_date',
-      'i.due_date',
-    ])
-    .where('p.organization_id', '=', organizationId)
-    .where('p.reversal_entry_id', 'is', null)
-    .where('p.deposit_account_id', 'in', depositAccountIds)
-    .where('p.date', '>=', from)
-    .where('p.date', '<=', to)
-    .execute();
-  return rows.map((r) => ({ ...r, number: r.number ?? '', currency: r.currency.trim() }));
+  return forMatching(
+    await paymentsWithInvoice(db, organizationId)
+      .innerJoin('customers as c', sameCompany('c', 'i.customer_id'))
+      .select([...MATCH_PAYMENT_COLUMNS, ...MATCH_INVOICE_COLUMNS])
+      .where('p.reversal_entry_id', 'is', null)
+      .where('p.deposit_account_id', 'in', depositAccountIds)
+      .where('p.date', '>=', from)
+      .where('p.date', '<=', to)
+      .execute(),
+  );
 };
 
 /** Invoice number and customer of each invoice, for showing a match. */

@@ -11,11 +11,10 @@ import type {
 } from '../../../shared/invoices.ts';
 import { recordMemberAudit } from '../audit/record.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
-import { inTransaction } from '../../db/transaction.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
-import { archivedColumn, normalizeDecimal, sentColumns } from './common.ts';
+import { archivedColumn, inMemberTransaction, normalizeDecimal, sentColumns } from './common.ts';
 import {
   type Executor,
   insertCompanyRow,
@@ -121,12 +120,8 @@ export const listTaxRates = async (ctx: AppContext, member: MemberContext) => ({
   taxRates: (await selectTaxRates(ctx.database.db, member.organizationId)).map(toTaxRate),
 });
 
-export const createTaxRate = (
-  ctx: AppContext,
-  member: MemberContext,
-  input: z.output<typeof taxRateInputSchema>,
-) =>
-  inTransaction(ctx.database.db, async (trx) => {
+export const createTaxRate = inMemberTransaction(
+  async (trx, member, input: z.output<typeof taxRateInputSchema>) => {
     const { organizationId } = member;
     const accountId =
       input.accountId ?? (await findSystemAccount(trx, organizationId, 'sales_tax_payable')).id;
@@ -142,21 +137,23 @@ export const createTaxRate = (
       compound: input.compound,
     });
     return auditedChange(trx, member, TAX_RATES, id);
-  });
+  },
+);
 
-export const updateTaxRate = (
-  ctx: AppContext,
-  member: MemberContext,
-  { taxRateId: id, ...input }: z.output<typeof taxRateUpdateSchema> & { taxRateId: string },
-) =>
-  inTransaction(ctx.database.db, async (trx) => {
+export const updateTaxRate = inMemberTransaction(
+  async (
+    trx,
+    member,
+    { taxRateId: id, ...input }: z.output<typeof taxRateUpdateSchema> & { taxRateId: string },
+  ) => {
     const before = await findInCatalog(trx, member.organizationId, TAX_RATES, id);
     await updateCompanyRow(trx, 'tax_rates', member.organizationId, id, {
       ...sentColumns(input, { name: 'name' }),
       ...archivedColumn(input.archived),
     });
     return auditedChange(trx, member, TAX_RATES, id, before);
-  });
+  },
+);
 
 export const listItems = async (ctx: AppContext, member: MemberContext, params: ItemListQuery) => ({
   items: (
@@ -198,8 +195,8 @@ const checkItemAccounts = async (
   }
 };
 
-export const createItem = (ctx: AppContext, member: MemberContext, input: z.output<typeof itemInputSchema>) =>
-  inTransaction(ctx.database.db, async (trx) => {
+export const createItem = inMemberTransaction(
+  async (trx, member, input: z.output<typeof itemInputSchema>) => {
     const { organizationId } = member;
     const incomeAccountId =
       input.incomeAccountId ?? (await findSystemAccount(trx, organizationId, 'sales')).id;
@@ -212,14 +209,11 @@ export const createItem = (ctx: AppContext, member: MemberContext, input: z.outp
       tax_rate_id: input.taxRateId ?? null,
     });
     return auditedChange(trx, member, ITEMS, id);
-  });
+  },
+);
 
-export const updateItem = (
-  ctx: AppContext,
-  member: MemberContext,
-  { itemId: id, ...input }: z.output<typeof itemUpdateSchema> & { itemId: string },
-) =>
-  inTransaction(ctx.database.db, async (trx) => {
+export const updateItem = inMemberTransaction(
+  async (trx, member, { itemId: id, ...input }: z.output<typeof itemUpdateSchema> & { itemId: string }) => {
     const before = await findInCatalog(trx, member.organizationId, ITEMS, id);
     await checkItemAccounts(trx, member.organizationId, input);
     await updateCompanyRow(trx, 'items', member.organizationId, id, {
@@ -235,4 +229,5 @@ export const updateItem = (
       updated_at: new Date(),
     });
     return auditedChange(trx, member, ITEMS, id, before);
-  });
+  },
+);

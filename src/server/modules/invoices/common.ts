@@ -14,6 +14,9 @@ import {
   convertMinor,
   isCurrencyCode,
 } from '../../../shared/money.ts';
+import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { MemberContext } from '../../http/tenancy.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
 import {
@@ -41,6 +44,15 @@ export const companyToday = (now: Date, timeZone: string) => {
     return now.toISOString().slice(0, 10);
   }
 };
+
+/**
+ * A route-facing service `(ctx, member, input)` whose work runs in one transaction:
+ * `export const createItem = inMemberTransaction(async (trx, member, input: ItemInput) => …)`.
+ */
+export const inMemberTransaction =
+  <I, T>(work: (trx: Executor, member: MemberContext, input: I) => Promise<T>) =>
+  (ctx: AppContext, member: MemberContext, input: I) =>
+    inTransaction(ctx.database.db, (trx) => work(trx, member, input));
 
 export const loadCompany = async (db: Executor, organizationId: string) => {
   const company = await selectCompany(db, organizationId);

@@ -2,8 +2,6 @@ import type { z } from 'zod';
 import { badRequest, notFound } from '../../../shared/errors.ts';
 import { type creditNoteInputSchema, formatDocumentNumber } from '../../../shared/invoices.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
-import type { AppContext } from '../../context.ts';
-import type { MemberContext } from '../../http/tenancy.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import { lineRows, loadCompany, prepareLines, toBase } from './common.ts';
 import { addCredit, takeBackKeptCredit } from './credit-pool.ts';
@@ -14,10 +12,11 @@ import {
   refuseBeforeIssue,
   refuseTransition,
   settleInvoice,
-  withLockedInvoice,
+  invoiceChange,
 } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
 import {
+  deleteTaxPostings,
   insertCompanyRow,
   lockInvoiceDocument,
   selectTaxRates,
@@ -32,12 +31,13 @@ import {
 // as cash. Together the notes never exceed the invoice's total. They are undone by voiding,
 // which reverses their posting (refused while their credit is already used).
 
-export const createCreditNote = (
-  ctx: AppContext,
-  member: MemberContext,
-  { invoiceId, ...input }: z.output<typeof creditNoteInputSchema> & { invoiceId: string },
-) =>
-  withLockedInvoice(ctx, member, invoiceId, async (trx, actor, row) => {
+export const createCreditNote = invoiceChange(
+  async (
+    trx,
+    actor,
+    row,
+    { invoiceId, ...input }: z.output<typeof creditNoteInputSchema> & { invoiceId: string },
+  ) => {
     const { organizationId } = actor;
     const currency = row.currency;
     if (row.status === 'draft') throw refuseTransition('credited', row.status, 'Edit the draft instead.');
@@ -223,14 +223,11 @@ export const createCreditNote = (
       },
     });
     return getInvoice(trx, organizationId, invoiceId, actor.now);
-  });
+  },
+);
 
-export const voidCreditNote = (
-  ctx: AppContext,
-  member: MemberContext,
-  { invoiceId, creditNoteId }: { invoiceId: string; creditNoteId: string },
-) =>
-  withLockedInvoice(ctx, member, invoiceId, async (trx, actor, row) => {
+export const voidCreditNote = invoiceChange(
+  async (trx, actor, row, { invoiceId, creditNoteId }: { invoiceId: string; creditNoteId: string }) => {
     const { organizationId } = actor;
     const note = await lockInvoiceDocument(trx, 'credit_notes', organizationId, invoiceId, creditNoteId);
     if (!note) throw notFound('Credit note not found.');
@@ -261,11 +258,7 @@ export const voidCreditNote = (
       status: 'void',
       void_entry_id: reversal.id,
     });
-    await trx
-      .deleteFrom('invoice_tax_postings')
-      .where('organization_id', '=', organizationId)
-      .where('document_id', '=', creditNoteId)
-      .execute();
+    await deleteTaxPostings(trx, organizationId, creditNoteId);
     await settleInvoice(trx, actor, row, {
       credited: row.amount_credited - (note.total - note.to_credit),
       balanceBase: row.balance_base + note.amount_base,
@@ -282,4 +275,5 @@ export const voidCreditNote = (
       after: { status: 'void', reversalEntryId: reversal.id },
     });
     return getInvoice(trx, organizationId, invoiceId, actor.now);
-  });
+  },
+);

@@ -5,7 +5,7 @@ import type { MemberContext } from '../../http/tenancy.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry } from '../ledger/posting.ts';
 import { type Actor, debitOrCredit, describeAmount } from './documents.ts';
-import { type Executor, insertCompanyRow, sameCompany } from './queries.ts';
+import { type Executor, customerCreditEntries, insertCompanyRow } from './queries.ts';
 
 // Customer credit (decision 0028): what a customer has paid or been credited beyond what their
 // invoices ask for. It is the company's liability to them, kept on the "Customer credit"
@@ -60,18 +60,34 @@ export const insertEntry = async (trx: Executor, actor: Actor, e: EntryInput) =>
   return id;
 };
 
-/** Locks the customer row: every change to one customer's credit takes this lock first. */
-export const lockCustomer = async (trx: Executor, organizationId: string, customerId: string) => {
-  const row = await trx
+/** The customer's id, name and currency (locked for the transaction if asked); 404 if missing. */
+export const findCustomer = async (
+  db: Executor,
+  organizationId: string,
+  customerId: string,
+  options: { forUpdate?: boolean } = {},
+) => {
+  const q = db
     .selectFrom('customers')
     .select(['id', 'name', 'currency'])
     .where('organization_id', '=', organizationId)
-    .where('id', '=', customerId)
-    .forUpdate()
-    .executeTakeFirst();
+    .where('id', '=', customerId);
+  const row = await (options.forUpdate ? q.forUpdate() : q).executeTakeFirst();
   if (!row) throw notFound('Customer not found.');
   return row;
 };
+
+/** Locks the customer row: every change to one customer's credit takes this lock first. */
+export const lockCustomer = (trx: Executor, organizationId: string, customerId: string) =>
+  findCustomer(trx, organizationId, customerId, { forUpdate: true });
+
+/** The customer's credit entries in one currency. */
+const poolEntries = (db: Executor, organizationId: string, customerId: string, currency: string) =>
+  db
+    .selectFrom('customer_credit_entries')
+    .where('organization_id', '=', organizationId)
+    .where('customer_id', '=', customerId)
+    .where('currency', '=', currency);
 
 /** The customer's credit in one currency: amount and its base carrying amount. */
 export const creditPool = async (
@@ -80,15 +96,11 @@ export const creditPool = async (
   customerId: string,
   currency: string,
 ) => {
-  const row = await db
-    .selectFrom('customer_credit_entries')
+  const row = await poolEntries(db, organizationId, customerId, currency)
     .select((eb) => [
       eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('amount'),
       eb.fn.coalesce(eb.fn.sum<number>('amount_base'), eb.lit(0)).as('base'),
     ])
-    .where('organization_id', '=', organizationId)
-    .where('customer_id', '=', customerId)
-    .where('currency', '=', currency)
     .executeTakeFirstOrThrow();
   return { amount: Number(row.amount), base: Number(row.base) };
 };
@@ -104,12 +116,8 @@ export const latestRate = async (
   customerId: string,
   currency: string,
 ) => {
-  const row = await db
-    .selectFrom('customer_credit_entries')
+  const row = await poolEntries(db, organizationId, customerId, currency)
     .select('exchange_rate')
-    .where('organization_id', '=', organizationId)
-    .where('customer_id', '=', customerId)
-    .where('currency', '=', currency)
     .where('amount', '>', 0)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -246,17 +254,8 @@ export const getCustomerCredit = async (
   organizationId: string,
   customerId: string,
 ): Promise<CustomerCredit> => {
-  const customer = await db
-    .selectFrom('customers')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', customerId)
-    .executeTakeFirst();
-  if (!customer) throw notFound('Customer not found.');
-  const rows = await db
-    .selectFrom('customer_credit_entries as e')
-    .leftJoin('invoices as i', sameCompany('i', 'e.invoice_id'))
-    .leftJoin('credit_notes as n', sameCompany('n', 'e.credit_note_id'))
+  await findCustomer(db, organizationId, customerId);
+  const rows = await customerCreditEntries(db, organizationId, customerId)
     .select([
       'e.id',
       'e.date',
@@ -272,8 +271,6 @@ export const getCustomerCredit = async (
       'e.journal_entry_id',
       'e.reference',
     ])
-    .where('e.organization_id', '=', organizationId)
-    .where('e.customer_id', '=', customerId)
     .orderBy('e.date', 'desc')
     .orderBy('e.created_at', 'desc')
     .orderBy('e.id', 'desc')

@@ -28,7 +28,7 @@ import {
   exchangeLines,
   recordActorAudit,
   refuseTransition,
-  withLockedInvoice,
+  invoiceChange,
 } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
 import type { Executor } from './queries.ts';
@@ -170,12 +170,13 @@ export const refundCustomerCredit = (
   });
 
 /** A refund of an invoice's customer's credit (an overpayment of it), from the invoice page. */
-export const refundForInvoice = (
-  ctx: AppContext,
-  member: MemberContext,
-  input: z.output<typeof refundInputSchema> & { invoiceId: string },
-): Promise<Invoice> =>
-  withLockedInvoice(ctx, member, input.invoiceId, async (trx, actor, row) => {
+export const refundForInvoice = invoiceChange(
+  async (
+    trx,
+    actor,
+    row,
+    input: z.output<typeof refundInputSchema> & { invoiceId: string },
+  ): Promise<Invoice> => {
     const { invoiceId, ...refund } = input;
     if (row.status === 'draft')
       throw refuseTransition('refunded', row.status, 'Nothing has been paid on a draft.');
@@ -188,15 +189,17 @@ export const refundForInvoice = (
       refund,
     );
     return getInvoice(trx, actor.organizationId, invoiceId, actor.now);
-  });
+  },
+);
 
 /** Refunds (part of) what a credit note put on the customer's credit, as cash. */
-export const refundCreditNote = (
-  ctx: AppContext,
-  member: MemberContext,
-  input: z.output<typeof refundInputSchema> & { invoiceId: string; creditNoteId: string },
-): Promise<Invoice> =>
-  withLockedInvoice(ctx, member, input.invoiceId, async (trx, actor, row) => {
+export const refundCreditNote = invoiceChange(
+  async (
+    trx,
+    actor,
+    row,
+    input: z.output<typeof refundInputSchema> & { invoiceId: string; creditNoteId: string },
+  ): Promise<Invoice> => {
     const { organizationId } = actor;
     const { invoiceId, creditNoteId, ...refund } = input;
     const note = await trx
@@ -240,4 +243,5 @@ export const refundCreditNote = (
       refund,
     );
     return getInvoice(trx, organizationId, invoiceId, actor.now);
-  });
+  },
+);

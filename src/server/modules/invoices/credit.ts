@@ -2,8 +2,6 @@ import type { z } from 'zod';
 import type { applyCreditInputSchema } from '../../../shared/invoice-credit.ts';
 import type { Invoice } from '../../../shared/invoices.ts';
 import { badRequest } from '../../../shared/errors.ts';
-import type { AppContext } from '../../context.ts';
-import type { MemberContext } from '../../http/tenancy.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry } from '../ledger/posting.ts';
 import { loadCompany, toBase } from './common.ts';
@@ -24,7 +22,7 @@ import {
   refuseUnpayable,
   settleInvoice,
   settledWords,
-  withLockedInvoice,
+  invoiceChange,
 } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
 
@@ -43,13 +41,14 @@ import { getInvoice } from './invoice-read.ts';
 // cash moves by is an exchange gain or loss, as with payments.
 
 /** Applies some of the customer's credit to one of their open invoices in the same currency. */
-export const applyCredit = (
-  ctx: AppContext,
-  member: MemberContext,
-  input: z.output<typeof applyCreditInputSchema> & { customerId: string },
-): Promise<Invoice> =>
-  // Lock order everywhere: invoice, then customer.
-  withLockedInvoice(ctx, member, input.invoiceId, async (trx, actor, row) => {
+export const applyCredit = invoiceChange(
+  async (
+    trx,
+    actor,
+    row,
+    input: z.output<typeof applyCreditInputSchema> & { customerId: string },
+  ): Promise<Invoice> => {
+    // Lock order everywhere: invoice, then customer.
     const { organizationId } = actor;
     const { customerId } = input;
     const customer = await lockCustomer(trx, organizationId, customerId);
@@ -161,4 +160,5 @@ export const applyCredit = (
       },
     });
     return getInvoice(trx, organizationId, input.invoiceId, actor.now);
-  });
+  },
+);

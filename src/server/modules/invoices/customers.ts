@@ -10,8 +10,14 @@ import type {
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { recordMemberAudit } from '../audit/record.ts';
-import { inTransaction } from '../../db/transaction.ts';
-import { archivedColumn, checkCurrency, iso, loadCompany, sentColumns } from './common.ts';
+import {
+  archivedColumn,
+  checkCurrency,
+  inMemberTransaction,
+  iso,
+  loadCompany,
+  sentColumns,
+} from './common.ts';
 import { selectInvoiceList } from './invoice-read.ts';
 import {
   type Executor,
@@ -119,12 +125,8 @@ const CUSTOMER_COLUMNS = {
   notes: 'notes',
 } as const;
 
-export const createCustomer = (
-  ctx: AppContext,
-  member: MemberContext,
-  input: z.output<typeof customerInputSchema>,
-) =>
-  inTransaction(ctx.database.db, async (trx) => {
+export const createCustomer = inMemberTransaction(
+  async (trx, member, input: z.output<typeof customerInputSchema>) => {
     const { organizationId } = member;
     const company = await loadCompany(trx, organizationId);
     const currency = input.currency ?? company.base_currency;
@@ -145,14 +147,15 @@ export const createCustomer = (
       after: auditView(customer),
     });
     return customer;
-  });
+  },
+);
 
-export const updateCustomer = (
-  ctx: AppContext,
-  member: MemberContext,
-  { customerId: id, ...input }: z.output<typeof customerUpdateSchema> & { customerId: string },
-) =>
-  inTransaction(ctx.database.db, async (trx) => {
+export const updateCustomer = inMemberTransaction(
+  async (
+    trx,
+    member,
+    { customerId: id, ...input }: z.output<typeof customerUpdateSchema> & { customerId: string },
+  ) => {
     const { organizationId } = member;
     const before = await getCustomer(trx, organizationId, id);
     if (input.currency !== undefined && input.currency !== before.currency) {
@@ -189,4 +192,5 @@ export const updateCustomer = (
       after: auditView(after),
     });
     return after;
-  });
+  },
+);

@@ -42,6 +42,17 @@ export const withLockedInvoice = <T>(
     return work(trx, actor, await lockInvoice(trx, actor.organizationId, invoiceId));
   });
 
+/**
+ * A route-facing service `(ctx, member, input)` changing the invoice `input.invoiceId`: its
+ * work runs as withLockedInvoice's, with the input.
+ */
+export const invoiceChange =
+  <I extends { invoiceId: string }, T>(
+    work: (trx: Executor, actor: Actor, row: LockedInvoice, input: I) => Promise<T>,
+  ) =>
+  (ctx: AppContext, member: MemberContext, input: I) =>
+    withLockedInvoice(ctx, member, input.invoiceId, (trx, actor, row) => work(trx, actor, row, input));
+
 /** The invoice row, locked for the transaction, with its currency trimmed; 404 if missing. */
 export const lockInvoice = async (db: Executor, organizationId: string, id: string) => {
   const row = await selectInvoice(db, organizationId, id, { forUpdate: true });

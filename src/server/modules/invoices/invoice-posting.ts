@@ -8,18 +8,12 @@ import type { MemberContext } from '../../http/tenancy.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import { loadCompany, splitToBase, toBase } from './common.ts';
-import {
-  type Actor,
-  actorOf,
-  addEvent,
-  lockInvoice,
-  refuseTransition,
-  withLockedInvoice,
-} from './documents.ts';
+import { type Actor, actorOf, addEvent, lockInvoice, refuseTransition, invoiceChange } from './documents.ts';
 import { emailInvoice } from './email.ts';
 import { auditInvoice, getInvoice } from './invoice-read.ts';
 import {
   type Executor,
+  deleteTaxPostings,
   selectCustomer,
   selectLines,
   selectTaxRates,
@@ -137,12 +131,8 @@ export const postInvoice = (db: Executor, actor: Actor, id: string) =>
   });
 
 /** Voids a sent invoice with nothing paid or credited: its posting is reversed on its own date. */
-export const voidInvoice = (
-  ctx: AppContext,
-  member: MemberContext,
-  { invoiceId: id, reason }: { invoiceId: string; reason: string },
-) =>
-  withLockedInvoice(ctx, member, id, async (trx, actor, row) => {
+export const voidInvoice = invoiceChange(
+  async (trx, actor, row, { invoiceId: id, reason }: { invoiceId: string; reason: string }) => {
     const { organizationId } = actor;
     if (row.status === 'draft') throw refuseTransition('voided', row.status, 'Delete the draft instead.');
     if (row.status === 'void') throw refuseTransition('voided', row.status, 'It is already void.');
@@ -163,11 +153,7 @@ export const voidInvoice = (
       memo: `Void of invoice ${row.number}${reason ? `: ${reason}` : ''}`,
       actorUserId: actor.userId,
     });
-    await trx
-      .deleteFrom('invoice_tax_postings')
-      .where('organization_id', '=', organizationId)
-      .where('document_id', '=', id)
-      .execute();
+    await deleteTaxPostings(trx, organizationId, id);
     await updateCompanyRow(trx, 'invoices', organizationId, id, {
       status: 'void',
       void_entry_id: reversal.id,
@@ -183,7 +169,8 @@ export const voidInvoice = (
       `Voided${reason ? `: ${reason}` : ''}; journal entry ${reversal.number} reverses the posting`,
     );
     return auditInvoice(trx, actor, id, 'invoice.voided', before);
-  });
+  },
+);
 
 /**
  * The send route: posts the draft and, when asked, emails the PDF. A sender who has not

@@ -23,7 +23,7 @@ import {
   refuseUnpayable,
   settleInvoice,
   settledWords,
-  withLockedInvoice,
+  invoiceChange,
 } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
 import { type Executor, insertCompanyRow, lockInvoiceDocument, updateCompanyRow } from './queries.ts';
@@ -40,12 +40,13 @@ export const DEPOSIT_SUBTYPES = ['bank', 'cash', 'cash_equivalent'];
  * Records a payment typed in by hand; answers the payment's id. The route runs it once per
  * Idempotency-Key (scope `invoice_payment:<invoice id>`, runIdempotentRequest).
  */
-export const recordPayment = (
-  ctx: AppContext,
-  member: MemberContext,
-  { invoiceId, ...input }: z.output<typeof paymentInputSchema> & { invoiceId: string },
-) =>
-  withLockedInvoice(ctx, member, invoiceId, async (trx, actor, row) => {
+export const recordPayment = invoiceChange(
+  async (
+    trx,
+    actor,
+    row,
+    { invoiceId, ...input }: z.output<typeof paymentInputSchema> & { invoiceId: string },
+  ) => {
     const { organizationId } = actor;
     const currency = row.currency;
     refuseUnpayable(row.status, 'Record the money against another invoice.');
@@ -210,7 +211,8 @@ export const recordPayment = (
       },
     });
     return { paymentId: id };
-  });
+  },
+);
 
 /** What the payment route answers: the invoice as it is now, with the payment's id. */
 export const paymentAnswer = async (
@@ -223,12 +225,13 @@ export const paymentAnswer = async (
 });
 
 /** Removes a payment by posting its reversal; the invoice is owed again. */
-export const deletePayment = (
-  ctx: AppContext,
-  member: MemberContext,
-  { invoiceId, paymentId }: { invoiceId: string; paymentId: string },
-): Promise<Invoice> =>
-  withLockedInvoice(ctx, member, invoiceId, async (trx, actor, row) => {
+export const deletePayment = invoiceChange(
+  async (
+    trx,
+    actor,
+    row,
+    { invoiceId, paymentId }: { invoiceId: string; paymentId: string },
+  ): Promise<Invoice> => {
     const { organizationId } = actor;
     const payment = await lockInvoiceDocument(trx, 'invoice_payments', organizationId, invoiceId, paymentId);
     if (!payment) throw notFound('Payment not found.');
@@ -263,7 +266,8 @@ export const deletePayment = (
       message: `Payment of ${describeAmount(payment.amount, payment.currency.trim())} removed; journal entry ${reversal.number} reverses it`,
     });
     return getInvoice(trx, organizationId, invoiceId, actor.now);
-  });
+  },
+);
 
 type PaymentRow = {
   id: string;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
+import { containsPattern } from './queries.ts';
 
 // SQL of the invoice list: the filter, the sort and the page, and the totals by status
 // (the rest of the module's SQL is in queries.ts).
@@ -31,7 +32,7 @@ const filterSql = (organizationId: string, filter: ListFilter, withStatus: boole
   if (withStatus) parts.push(statusCondition(filter.status, filter.today));
   if (filter.customerId) parts.push(sql`i.customer_id = ${filter.customerId}`);
   if (filter.search) {
-    const like = `%${filter.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const like = containsPattern(filter.search);
     // Customers are few: match them first, then invoices by customer, number or reference,
     // so the invoice scan needs no join.
     parts.push(sql`(i.customer_id in (select c2.id from customers c2 where c2.organization_id = ${organizationId}

@@ -117,68 +117,66 @@ export const takeDocumentNumber = async (
 
 // --- Customers ----------------------------------------------------------------------------
 
+/** Text search: `%text%`, with LIKE's wildcards in the text escaped. */
+export const containsPattern = (search: string) => `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+
+/** A customer's open balance and the credit they hold, in the base currency. */
+const customerBalances = [
+  sql<number>`coalesce((select sum(i.balance_base) from invoices i where i.organization_id = c.organization_id and i.customer_id = c.id and i.status in ('sent', 'partially_paid')), 0)::bigint`.as(
+    'balance',
+  ),
+  sql<number>`coalesce((select sum(e.amount_base) from customer_credit_entries e where e.organization_id = c.organization_id and e.customer_id = c.id), 0)::bigint`.as(
+    'credit',
+  ),
+];
+
+/** The company's customers (c) the list shows: archived ones when asked, search in name, company and email. */
+const customerList = (
+  db: Executor,
+  organizationId: string,
+  params: { search?: string; includeArchived: boolean },
+) =>
+  db
+    .selectFrom('customers as c')
+    .where('c.organization_id', '=', organizationId)
+    .$if(!params.includeArchived, (q) => q.where('c.archived_at', 'is', null))
+    .$if(Boolean(params.search), (q) => {
+      const like = containsPattern(params.search!);
+      return q.where((eb) =>
+        eb.or([eb('c.name', 'ilike', like), eb('c.company', 'ilike', like), eb('c.email', 'ilike', like)]),
+      );
+    });
+
 export const selectCustomers = (
   db: Executor,
   organizationId: string,
   params: { search?: string; includeArchived: boolean; limit: number; offset: number },
-) => {
-  let q = db
-    .selectFrom('customers as c')
+) =>
+  customerList(db, organizationId, params)
     .selectAll('c')
-    .select(
-      sql<number>`coalesce((select sum(i.balance_base) from invoices i where i.organization_id = c.organization_id and i.customer_id = c.id and i.status in ('sent', 'partially_paid')), 0)::bigint`.as(
-        'balance',
-      ),
-    )
-    .select(
-      sql<number>`coalesce((select sum(e.amount_base) from customer_credit_entries e where e.organization_id = c.organization_id and e.customer_id = c.id), 0)::bigint`.as(
-        'credit',
-      ),
-    )
-    .where('c.organization_id', '=', organizationId);
-  if (!params.includeArchived) q = q.where('c.archived_at', 'is', null);
-  if (params.search) {
-    const like = `%${params.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    q = q.where((eb) =>
-      eb.or([eb('c.name', 'ilike', like), eb('c.company', 'ilike', like), eb('c.email', 'ilike', like)]),
-    );
-  }
-  return q.orderBy(sql`lower(c.name)`).orderBy('c.id').limit(params.limit).offset(params.offset).execute();
-};
+    .select(customerBalances)
+    .orderBy(sql`lower(c.name)`)
+    .orderBy('c.id')
+    .limit(params.limit)
+    .offset(params.offset)
+    .execute();
 
 export const countCustomers = async (
   db: Executor,
   organizationId: string,
   params: { search?: string; includeArchived: boolean },
-) => {
-  let q = db
-    .selectFrom('customers as c')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('c.organization_id', '=', organizationId);
-  if (!params.includeArchived) q = q.where('c.archived_at', 'is', null);
-  if (params.search) {
-    const like = `%${params.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    q = q.where((eb) =>
-      eb.or([eb('c.name', 'ilike', like), eb('c.company', 'ilike', like), eb('c.email', 'ilike', like)]),
-    );
-  }
-  return (await q.executeTakeFirstOrThrow()).n;
-};
+) =>
+  (
+    await customerList(db, organizationId, params)
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 export const selectCustomer = (db: Executor, organizationId: string, id: string) =>
   db
     .selectFrom('customers as c')
     .selectAll('c')
-    .select(
-      sql<number>`coalesce((select sum(i.balance_base) from invoices i where i.organization_id = c.organization_id and i.customer_id = c.id and i.status in ('sent', 'partially_paid')), 0)::bigint`.as(
-        'balance',
-      ),
-    )
-    .select(
-      sql<number>`coalesce((select sum(e.amount_base) from customer_credit_entries e where e.organization_id = c.organization_id and e.customer_id = c.id), 0)::bigint`.as(
-        'credit',
-      ),
-    )
+    .select(customerBalances)
     .where('c.organization_id', '=', organizationId)
     .where('c.id', '=', id)
     .executeTakeFirst();
@@ -220,7 +218,7 @@ export const selectItems = (
 ) => {
   let q = db.selectFrom('items').selectAll().where('organization_id', '=', organizationId);
   if (!params.includeArchived) q = q.where('archived_at', 'is', null);
-  if (params.search) q = q.where('name', 'ilike', `%${params.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+  if (params.search) q = q.where('name', 'ilike', containsPattern(params.search));
   return q.orderBy(sql`lower(name)`).orderBy('id').limit(500).execute();
 };
 
@@ -379,10 +377,25 @@ export const selectDueSchedules = (db: Executor, date: string) =>
     .limit(1000)
     .execute();
 
-export const selectCustomerPayments = (db: Executor, organizationId: string, customerId: string) =>
+/** The company's payments (p), each with its invoice (i). */
+export const paymentsWithInvoice = (db: Executor, organizationId: string) =>
   db
     .selectFrom('invoice_payments as p')
     .innerJoin('invoices as i', sameCompany('i', 'p.invoice_id'))
+    .where('p.organization_id', '=', organizationId);
+
+/** A customer's credit entries (e), each with the invoice (i) and the credit note (n) it names. */
+export const customerCreditEntries = (db: Executor, organizationId: string, customerId: string) =>
+  db
+    .selectFrom('customer_credit_entries as e')
+    .leftJoin('invoices as i', sameCompany('i', 'e.invoice_id'))
+    .leftJoin('credit_notes as n', sameCompany('n', 'e.credit_note_id'))
+    .where('e.organization_id', '=', organizationId)
+    .where('e.customer_id', '=', customerId);
+
+export const selectCustomerPayments = (db: Executor, organizationId: string, customerId: string) =>
+  paymentsWithInvoice(db, organizationId)
+    .where('i.customer_id', '=', customerId)
     .select([
       'p.id',
       'p.invoice_id',
@@ -394,10 +407,16 @@ export const selectCustomerPayments = (db: Executor, organizationId: string, cus
       'p.reference',
       'p.reversal_entry_id',
     ])
-    .where('p.organization_id', '=', organizationId)
-    .where('i.customer_id', '=', customerId)
     .orderBy('p.date', 'desc')
     .limit(200)
+    .execute();
+
+/** Removes a document's lines from the tax report (a void invoice or credit note). */
+export const deleteTaxPostings = (db: Executor, organizationId: string, documentId: string) =>
+  db
+    .deleteFrom('invoice_tax_postings')
+    .where('organization_id', '=', organizationId)
+    .where('document_id', '=', documentId)
     .execute();
 
 /** Accounts invoicing offers: income for lines, bank/cash for deposits, liabilities for tax. */

@@ -13,7 +13,14 @@ import {
 import type { AppContext } from '../../context.ts';
 import { recordMemberAudit } from '../audit/record.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { checkCurrency, companyToday, loadCompany, prepareLines, requireCustomer } from './common.ts';
+import {
+  checkCurrency,
+  companyToday,
+  inMemberTransaction,
+  loadCompany,
+  prepareLines,
+  requireCustomer,
+} from './common.ts';
 import { emailInvoice } from './email.ts';
 import { postInvoice } from './invoice-posting.ts';
 import { createDraft } from './invoices.ts';
@@ -76,12 +83,8 @@ export const listSchedules = async (ctx: AppContext, member: MemberContext) => (
 const scheduleById = async (db: Executor, organizationId: string, id: string) =>
   (await selectScheduleList(db, organizationId)).find((s) => s.id === id)!;
 
-export const createSchedule = (
-  ctx: AppContext,
-  member: MemberContext,
-  input: z.output<typeof recurringInputSchema>,
-) =>
-  inTransaction(ctx.database.db, async (trx) => {
+export const createSchedule = inMemberTransaction(
+  async (trx, member, input: z.output<typeof recurringInputSchema>) => {
     const { organizationId } = member;
     const company = await loadCompany(trx, organizationId);
     const customer = await requireCustomer(trx, organizationId, input.customerId);
@@ -116,14 +119,11 @@ export const createSchedule = (
       after: { ...input },
     });
     return scheduleById(trx, organizationId, id);
-  });
+  },
+);
 
-export const setScheduleStatus = (
-  ctx: AppContext,
-  member: MemberContext,
-  { scheduleId: id, status }: RecurringStatusInput & { scheduleId: string },
-) =>
-  inTransaction(ctx.database.db, async (trx) => {
+export const setScheduleStatus = inMemberTransaction(
+  async (trx, member, { scheduleId: id, status }: RecurringStatusInput & { scheduleId: string }) => {
     const { organizationId } = member;
     const row = await trx
       .selectFrom('recurring_schedules')
@@ -145,7 +145,8 @@ export const setScheduleStatus = (
       after: { status },
     });
     return scheduleById(trx, organizationId, id);
-  });
+  },
+);
 
 type Created = { organizationId: string; invoiceId: string; email: boolean; createdBy: string | null };
 

@@ -4,8 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import type { InvoiceSettings, invoiceSettingsUpdateSchema } from '../../../shared/invoices.ts';
 import { recordMemberAudit } from '../audit/record.ts';
-import { sentColumns } from './common.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inMemberTransaction, sentColumns } from './common.ts';
 import { type Executor, ensureSettings, selectCompany, selectCompanyLogo } from './queries.ts';
 
 // Invoice settings: number prefixes and the next number, default notes and terms, and the
@@ -45,12 +44,8 @@ export const parseLogo = (dataUrl: string) => {
   return { data, contentType: isPng ? 'image/png' : 'image/jpeg' };
 };
 
-export const updateInvoiceSettings = (
-  ctx: AppContext,
-  member: MemberContext,
-  input: z.output<typeof invoiceSettingsUpdateSchema>,
-) =>
-  inTransaction(ctx.database.db, async (trx) => {
+export const updateInvoiceSettings = inMemberTransaction(
+  async (trx, member, input: z.output<typeof invoiceSettingsUpdateSchema>) => {
     const { organizationId } = member;
     const before = await selectInvoiceSettings(trx, organizationId);
     if (input.nextInvoiceNumber !== undefined && input.nextInvoiceNumber < before.nextInvoiceNumber) {
@@ -95,7 +90,8 @@ export const updateInvoiceSettings = (
       after,
     });
     return after;
-  });
+  },
+);
 
 export const getLogo = async (db: Executor, organizationId: string) => {
   const row = await selectCompanyLogo(db, organizationId);

@@ -1,4 +1,3 @@
-import { notFound } from '../../../shared/errors.ts';
 import {
   type CustomerStatement,
   STATEMENT_LINE_LABELS,
@@ -11,7 +10,8 @@ import { type CsvCell, csvAmount } from '../../http/csv.ts';
 import { companyToday, loadCompany } from './common.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { type Executor, sameCompany } from './queries.ts';
+import { findCustomer } from './credit-pool.ts';
+import { type Executor, customerCreditEntries, paymentsWithInvoice, sameCompany } from './queries.ts';
 
 // A customer's statement in one currency: every invoice, payment, credit note, credit
 // application and refund, with the running balance the customer owes (negative: the company
@@ -39,13 +39,7 @@ export const customerStatement = async (
   query: { from?: string; to?: string; currency?: string },
   now: Date,
 ): Promise<CustomerStatement> => {
-  const customer = await db
-    .selectFrom('customers')
-    .select(['id', 'name', 'currency'])
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', customerId)
-    .executeTakeFirst();
-  if (!customer) throw notFound('Customer not found.');
+  const customer = await findCustomer(db, organizationId, customerId);
   const company = await loadCompany(db, organizationId);
   const to = query.to ?? companyToday(now, company.time_zone);
 
@@ -67,9 +61,9 @@ export const customerStatement = async (
       .where('customer_id', '=', customerId)
       .where('status', 'not in', ['draft', 'void'])
       .execute(),
-    db
-      .selectFrom('invoice_payments as p')
-      .innerJoin('invoices as i', sameCompany('i', 'p.invoice_id'))
+    paymentsWithInvoice(db, organizationId)
+      .where('i.customer_id', '=', customerId)
+      .where('p.reversal_entry_id', 'is', null)
       .select([
         'p.id',
         'p.invoice_id',
@@ -81,9 +75,6 @@ export const customerStatement = async (
         'p.reference',
         'p.created_at',
       ])
-      .where('p.organization_id', '=', organizationId)
-      .where('i.customer_id', '=', customerId)
-      .where('p.reversal_entry_id', 'is', null)
       .execute(),
     db
       .selectFrom('credit_notes as n')
@@ -104,10 +95,7 @@ export const customerStatement = async (
       .where('i.customer_id', '=', customerId)
       .where('n.status', 'in', ['issued', 'void'])
       .execute(),
-    db
-      .selectFrom('customer_credit_entries as e')
-      .leftJoin('invoices as i', sameCompany('i', 'e.invoice_id'))
-      .leftJoin('credit_notes as n', sameCompany('n', 'e.credit_note_id'))
+    customerCreditEntries(db, organizationId, customerId)
       .leftJoin('invoice_payments as p', sameCompany('p', 'e.payment_id'))
       .select([
         'p.reversal_entry_id as payment_reversal',
@@ -123,8 +111,6 @@ export const customerStatement = async (
         'e.reference',
         'e.created_at',
       ])
-      .where('e.organization_id', '=', organizationId)
-      .where('e.customer_id', '=', customerId)
       .execute(),
   ]);
 
