@@ -1,24 +1,13 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { verifyEmail } from './auth-helpers.ts';
+import { createFirstCompanyInUi, signUpInUi, verifyEmail } from './auth-helpers.ts';
 
 // Issue 5, done when: a new user creates a company, records a manual entry, sees it in the
 // journal, the general ledger and the trial balance, exports the trial balance (CSV with the
 // totals, a real PDF), reverses the entry, and invites a viewer who can read but not post.
 
 const PASSWORD = 'Correct-Horse-9';
-
-const signUpInUi = async (page: Page, email: string, first: string, last: string) => {
-  await page.goto('/signup');
-  await page.getByLabel('First name').fill(first);
-  await page.getByLabel('Last name').fill(last);
-  await page.getByLabel('Email address').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await expect(page).toHaveURL(/\/dashboard/);
-};
 
 const shot = async (page: Page, name: string) => {
   // Loading placeholders first, then no request in flight for a moment.
@@ -64,13 +53,9 @@ test('record, see, export and reverse a journal entry; a viewer reads but cannot
   const viewerEmail = `viewer-${stamp}@example.com`;
 
   // A new user and company.
-  await signUpInUi(page, ownerEmail, 'Olga', 'Owner');
+  await signUpInUi(page, ownerEmail, ['Olga', 'Owner'], PASSWORD);
   await verifyEmail(page.request, ownerEmail);
-  await expect(page.getByRole('heading', { name: 'Set up your company' })).toBeVisible();
-  await page.getByLabel('Company name').fill('Harbor Books');
-  await page.getByLabel('Base currency').selectOption('USD');
-  await page.getByRole('button', { name: 'Create company' }).click();
-  await expect(page.getByRole('button', { name: /Company: Harbor Books/ })).toBeVisible();
+  await createFirstCompanyInUi(page, 'Harbor Books', 'USD');
 
   // A new company's dashboard guides instead of showing numbers it does not have.
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
@@ -266,7 +251,7 @@ test('record, see, export and reverse a journal entry; a viewer reads but cannot
 
   // The viewer, in a browser of their own, joins and reads the books but cannot post.
   const viewer = await viewerPage(browser, baseURL!);
-  await signUpInUi(viewer, viewerEmail, 'Vera', 'Viewer');
+  await signUpInUi(viewer, viewerEmail, ['Vera', 'Viewer'], PASSWORD);
   // Only the confirmed owner of the invited address may accept.
   await verifyEmail(viewer.request, viewerEmail);
   await viewer.getByRole('button', { name: 'Accept' }).click();
@@ -318,12 +303,9 @@ test('drafts, chart of accounts with CSV import, lock date and the approval queu
   const stamp = Date.now();
   const origin = new URL(baseURL!).origin;
   const memberEmail = `member-${stamp}@example.com`;
-  await signUpInUi(page, `books-${stamp}@example.com`, 'Bea', 'Bookkeeper');
+  await signUpInUi(page, `books-${stamp}@example.com`, ['Bea', 'Bookkeeper'], PASSWORD);
   await verifyEmail(page.request, `books-${stamp}@example.com`);
-  await page.getByLabel('Company name').fill('Canal Cafe');
-  await page.getByLabel('Base currency').selectOption('EUR');
-  await page.getByRole('button', { name: 'Create company' }).click();
-  await expect(page.getByRole('button', { name: /Company: Canal Cafe/ })).toBeVisible();
+  await createFirstCompanyInUi(page, 'Canal Cafe', 'EUR');
   await page.goto('/accounting?tab=accounts');
 
   // Chart of accounts: add, rename, archive; CSV import refuses a bad file and takes a good one.
@@ -349,19 +331,16 @@ test('drafts, chart of accounts with CSV import, lock date and the approval queu
 
   await page.getByRole('button', { name: 'Import CSV' }).click();
   const importDialog = page.getByRole('dialog', { name: 'Import chart of accounts' });
-  await importDialog.getByLabel('CSV file').setInputFiles({
-    name: 'bad.csv',
-    mimeType: 'text/csv',
-    buffer: Buffer.from('code,name\n6260,Parking\n'),
-  });
-  await importDialog.getByRole('button', { name: 'Import accounts' }).click();
+  /** Chooses `csv` as the file `name` and imports it. */
+  const importChart = async (name: string, csv: string) => {
+    await importDialog
+      .getByLabel('CSV file')
+      .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await importDialog.getByRole('button', { name: 'Import accounts' }).click();
+  };
+  await importChart('bad.csv', 'code,name\n6260,Parking\n');
   await expect(importDialog.getByText('The header row needs a "type" column.')).toBeVisible();
-  await importDialog.getByLabel('CSV file').setInputFiles({
-    name: 'chart.csv',
-    mimeType: 'text/csv',
-    buffer: Buffer.from('code,name,type,subtype\n6260,Parking,expense,operating_expense\n'),
-  });
-  await importDialog.getByRole('button', { name: 'Import accounts' }).click();
+  await importChart('chart.csv', 'code,name,type,subtype\n6260,Parking,expense,operating_expense\n');
   await expect(page.getByText('Imported the chart: 1 added, 0 updated.')).toBeVisible();
   await expect(page.getByRole('rowheader', { name: /Parking/ })).toBeVisible();
 

@@ -1,4 +1,4 @@
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, type Locator, type Page, expect, test } from '@playwright/test';
 
 // Shared steps of the account browser tests.
 
@@ -20,6 +20,32 @@ export const signUp = async (page: Page, email: string, password: string, promo?
   }
   await page.getByRole('button', { name: 'Create Account' }).click();
   await page.waitForURL('**/dashboard');
+};
+
+/** Signs up through the form with the given names (no promo code) and lands on the dashboard. */
+export const signUpInUi = async (
+  page: Page,
+  email: string,
+  name: [first: string, last: string],
+  password: string,
+) => {
+  await page.goto('/signup');
+  await page.getByLabel('First name').fill(name[0]);
+  await page.getByLabel('Last name').fill(name[1]);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password').fill(password);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page).toHaveURL(/\/dashboard/);
+};
+
+/** The first-company form a new user sees: creates `name` in `currency`, then the switcher shows it. */
+export const createFirstCompanyInUi = async (page: Page, name: string, currency: string) => {
+  await expect(page.getByRole('heading', { name: 'Set up your company' })).toBeVisible();
+  await page.getByLabel('Company name').fill(name);
+  await page.getByLabel('Base currency').selectOption(currency);
+  await page.getByRole('button', { name: 'Create company' }).click();
+  await expect(page.getByRole('button', { name: new RegExp(`Company: ${name}`) })).toBeVisible();
 };
 
 export const signIn = async (page: Page, email: string, password: string) => {
@@ -123,4 +149,13 @@ export const sendInvoices = async (
     sent.push(await company.post(`/invoices/${created.id}/send`, { email: false }));
   }
   return sent;
+};
+
+/** Opens the bank statement import (Transactions page), chooses `file` and continues: the wizard. */
+export const startStatementImport = async (page: Page, file: Parameters<Locator['setInputFiles']>[0]) => {
+  await page.getByRole('button', { name: 'Import statement' }).first().click();
+  const wizard = page.getByRole('dialog', { name: 'Import bank statement' });
+  await wizard.getByLabel('Statement file').setInputFiles(file);
+  await wizard.getByRole('button', { name: 'Continue' }).click();
+  return wizard;
 };

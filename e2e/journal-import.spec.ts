@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { uniqueEmail, verifyEmail } from './auth-helpers.ts';
+import { createFirstCompanyInUi, signUpInUi, uniqueEmail, verifyEmail } from './auth-helpers.ts';
 
 // Issue 12 §5: an hledger journal imported from the Chart of accounts tab shows what was
 // posted, which account each journal account went to and the lines it ignored; the same file
@@ -35,20 +35,9 @@ test('import an hledger journal: result with notices, a second import refused, a
 }) => {
   test.setTimeout(180_000);
   const email = uniqueEmail('journal');
-  await page.goto('/signup');
-  await page.getByLabel('First name').fill('Jo');
-  await page.getByLabel('Last name').fill('Urnal');
-  await page.getByLabel('Email address').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await expect(page).toHaveURL(/\/dashboard/);
+  await signUpInUi(page, email, ['Jo', 'Urnal'], PASSWORD);
   await verifyEmail(page.request, email);
-  await expect(page.getByRole('heading', { name: 'Set up your company' })).toBeVisible();
-  await page.getByLabel('Company name').fill('Harbor Books');
-  await page.getByLabel('Base currency').selectOption('USD');
-  await page.getByRole('button', { name: 'Create company' }).click();
-  await expect(page.getByRole('button', { name: /Company: Harbor Books/ })).toBeVisible();
+  await createFirstCompanyInUi(page, 'Harbor Books', 'USD');
 
   await page.getByRole('link', { name: 'Accounting' }).first().click();
   await page.getByRole('tab', { name: 'Chart of Accounts' }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signUpWithCompany } from './auth-helpers.ts';
+import { signUpWithCompany, startStatementImport } from './auth-helpers.ts';
 
 // Issue 12 §4 in the browser: a bank CSV with a preamble, a summary line and dates that fit
 // both day-first and month-first. The mapping step shows what it found, waits for the user
@@ -34,10 +34,7 @@ test('CSV mapping step: preamble and summary shown, ambiguous dates chosen by th
 
   const file = { name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(STATEMENT) };
   await page.goto('/transactions');
-  await page.getByRole('button', { name: 'Import statement' }).first().click();
-  const wizard = page.getByRole('dialog', { name: 'Import bank statement' });
-  await wizard.getByLabel('Statement file').setInputFiles(file);
-  await wizard.getByRole('button', { name: 'Continue' }).click();
+  const wizard = await startStatementImport(page, file);
 
   // What was found, said in words and shown line by line.
   await expect(wizard.getByText('Line 1, above the header, is not a transaction.')).toBeVisible();
@@ -90,9 +87,7 @@ test('CSV mapping step: preamble and summary shown, ambiguous dates chosen by th
   );
 
   // The next file for this account starts from the confirmed mapping: no question this time.
-  await page.getByRole('button', { name: 'Import statement' }).first().click();
-  await wizard.getByLabel('Statement file').setInputFiles(file);
-  await wizard.getByRole('button', { name: 'Continue' }).click();
+  await startStatementImport(page, file);
   await expect(
     wizard.getByText('This is the mapping you confirmed last time for this account.'),
   ).toBeVisible();

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { shot, signUpWithCompany } from './auth-helpers.ts';
+import { shot, signUpWithCompany, startStatementImport } from './auth-helpers.ts';
 
 // Issue 7, done when: add a bank account with an opening balance, import a CSV statement,
 // see a rule categorise part of it, categorise the rest in bulk, reconcile to the statement
@@ -62,10 +62,7 @@ test('bank account, CSV import with rules, bulk categorise, reconcile, transfer,
   await rules.getByRole('button', { name: 'Close' }).click();
 
   // Import the CSV: mapping step (suggested from the header), preview, import.
-  await page.getByRole('button', { name: 'Import statement' }).first().click();
-  const wizard = page.getByRole('dialog', { name: 'Import bank statement' });
-  await wizard.getByLabel('Statement file').setInputFiles(FIXTURE);
-  await wizard.getByRole('button', { name: 'Continue' }).click();
+  const wizard = await startStatementImport(page, FIXTURE);
   await expect(wizard.getByLabel('Date', { exact: true })).toHaveValue('0');
   await wizard.getByLabel('Date format').selectOption('MM/DD/YYYY');
   await shot(page, 'transactions-import-mapping');
@@ -85,9 +82,7 @@ test('bank account, CSV import with rules, bulk categorise, reconcile, transfer,
   ).toBeVisible();
 
   // Importing the same file again finds only duplicates (the mapping is remembered).
-  await page.getByRole('button', { name: 'Import statement' }).first().click();
-  await wizard.getByLabel('Statement file').setInputFiles(FIXTURE);
-  await wizard.getByRole('button', { name: 'Continue' }).click();
+  await startStatementImport(page, FIXTURE);
   await expect(
     wizard.getByText('This is the mapping you confirmed last time for this account.'),
   ).toBeVisible();
