@@ -1,16 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LEDGER_VOLUME_LIMIT, MAX_AMOUNT_MINOR } from '../shared/money.ts';
 import { postJournalEntries } from './modules/ledger/posting.ts';
 import { keptBalancesMismatch } from './testing/ledger-checks.ts';
-import { createTestApp } from './testing/app.ts';
 import { createTestCompany, type TestCompany } from './testing/companies.ts';
 import { testDatabaseKind } from './testing/db.ts';
 import { postedEntryBody, systemAccountsOf } from './testing/ledger.ts';
+import { setUpTestAppWithDataDir } from './testing/per-file-app.ts';
 
 // Issue 11 §2 (decision 0013): one bound per amount field (±MAX_AMOUNT_MINOR), refused with
 // 400 naming the field; the ledger's volume limit keeps every sum exact. The largest amounts
@@ -20,17 +17,7 @@ import { postedEntryBody, systemAccountsOf } from './testing/ledger.ts';
 const MAX = MAX_AMOUNT_MINOR;
 const BIG_MAX = BigInt(MAX);
 
-let t: Awaited<ReturnType<typeof createTestApp>>;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-amounts-'));
-  t = await createTestApp({ env: { DATA_DIR: dataDir } });
-});
-afterAll(async () => {
-  await t?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const t = setUpTestAppWithDataDir('amounts');
 
 const api = (company: TestCompany) => (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
   t.app.inject({
@@ -271,12 +258,10 @@ describe(`amount bound and exact sums (${testDatabaseKind()})`, () => {
 
     // A largest money-in bank transaction (posts to uncategorised income): the account now
     // holds twice the per-field bound, exactly.
-    res = await call('POST', '/transactions', {
-      moneyAccountId: operating.id,
-      date: '2026-02-03',
-      description: 'Largest receipt',
-      amount: MAX,
-    });
+    /** A largest money-in line of the operating account. */
+    const largestReceipt = (date: string, description: string) =>
+      call('POST', '/transactions', { moneyAccountId: operating.id, date, description, amount: MAX });
+    res = await largestReceipt('2026-02-03', 'Largest receipt');
     expect(res.statusCode).toBe(201);
     book(operating.ledgerAccountId, a.uncategorized_income!, MAX);
 
@@ -372,12 +357,7 @@ describe(`amount bound and exact sums (${testDatabaseKind()})`, () => {
     );
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('ledger_limit_reached');
-    res = await call('POST', '/transactions', {
-      moneyAccountId: operating.id,
-      date: '2026-09-03',
-      description: 'Also too many',
-      amount: MAX,
-    });
+    res = await largestReceipt('2026-09-03', 'Also too many');
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('ledger_limit_reached');
 
