@@ -12,6 +12,7 @@ import {
   MONEY_SUBTYPES,
 } from '../../../shared/ledger.ts';
 import { isCurrencyCode } from '../../../shared/money.ts';
+import type { AuditAction } from '../audit/actions.ts';
 import { recordAudit } from '../audit/record.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import {
@@ -67,6 +68,38 @@ export const initializeLedger = async (trx: Executor, input: InitializeLedgerInp
 };
 
 type AccountRow = NonNullable<Awaited<ReturnType<typeof selectAccount>>>;
+
+/** Runs `change` in a transaction on one of the company's accounts (404 when there is none). */
+const withAccount = <T>(
+  db: Executor,
+  organizationId: string,
+  accountId: string,
+  options: { forUpdate?: boolean },
+  change: (trx: Executor, row: AccountRow) => Promise<T>,
+) =>
+  inTransaction(db, async (trx) => {
+    const row = await selectAccount(trx, organizationId, accountId, options);
+    if (!row) throw notFound('Account not found.');
+    return change(trx, row);
+  });
+
+/** The audit row of a change to one account (recordAudit with the account as the entity). */
+const auditAccount = (
+  trx: Executor,
+  organizationId: string,
+  actorUserId: string | null,
+  action: AuditAction,
+  accountId: string,
+  change: { before?: unknown; after?: unknown },
+) =>
+  recordAudit(trx, {
+    organizationId,
+    actorUserId,
+    action,
+    entityType: 'account',
+    entityId: accountId,
+    ...change,
+  });
 
 export const toAccount = (row: AccountRow & { has_postings?: boolean }): Account => ({
   id: row.id,
@@ -228,14 +261,7 @@ export const createAccount = (
         throw error;
       });
     const account = toAccount(row);
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId,
-      action: 'account.created',
-      entityType: 'account',
-      entityId: account.id,
-      after: account,
-    });
+    await auditAccount(trx, organizationId, actorUserId, 'account.created', account.id, { after: account });
     return account;
   });
 
@@ -247,9 +273,7 @@ export const updateAccount = (
   input: AccountUpdate,
   options: ChartChangeOptions = {},
 ) =>
-  inTransaction(db, async (trx) => {
-    const row = await selectAccount(trx, organizationId, accountId, { forUpdate: true });
-    if (!row) throw notFound('Account not found.');
+  withAccount(db, organizationId, accountId, { forUpdate: true }, async (trx, row) => {
     const before = toAccount(row);
     if (input.subtype !== undefined) checkSubtype(row.type, input.subtype);
     if (!options.moneyAccount) {
@@ -314,15 +338,7 @@ export const updateAccount = (
         : input.archived === false && before.archived
           ? 'account.unarchived'
           : 'account.updated';
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId,
-      action,
-      entityType: 'account',
-      entityId: accountId,
-      before,
-      after: account,
-    });
+    await auditAccount(trx, organizationId, actorUserId, action, accountId, { before, after: account });
     return account;
   });
 
@@ -334,9 +350,7 @@ export const deleteAccount = (
   actorUserId: string | null,
   options: ChartChangeOptions = {},
 ) =>
-  inTransaction(db, async (trx) => {
-    const row = await selectAccount(trx, organizationId, accountId);
-    if (!row) throw notFound('Account not found.');
+  withAccount(db, organizationId, accountId, {}, async (trx, row) => {
     if (!options.moneyAccount && isMoneySubtype(row.type, row.subtype))
       throw moneyAccountRefusal(`${row.code} ${row.name} was not deleted.`);
     if (row.system_key) {
@@ -363,12 +377,7 @@ export const deleteAccount = (
       .where('organization_id', '=', organizationId)
       .where('id', '=', accountId)
       .execute();
-    await recordAudit(trx, {
-      organizationId,
-      actorUserId,
-      action: 'account.deleted',
-      entityType: 'account',
-      entityId: accountId,
+    await auditAccount(trx, organizationId, actorUserId, 'account.deleted', accountId, {
       before: toAccount(row),
     });
   });

@@ -86,26 +86,21 @@ const defineReport =
 type Range = z.infer<typeof reportRangeQuerySchema> & ReportFormatQuery;
 type WithFormat<S extends z.ZodTypeAny> = z.infer<S> & ReportFormatQuery;
 
-export const trialBalanceReport = defineReport(
-  'trial-balance',
-  (db, org, q: Range) => trialBalance(db, org, q),
-  trialBalanceTable,
-);
-export const incomeStatementReport = defineReport(
-  'income-statement',
-  (db, org, q: Range) => incomeStatement(db, org, q),
-  incomeStatementTable,
-);
+/** A report over a date range (from, to), its figures read by `load` with the range as it is. */
+const rangeReport = <T>(
+  name: string,
+  load: (db: Executor, organizationId: string, range: Range) => Promise<T>,
+  table: (data: T, prefs: FormatPreferences) => ReportTable,
+) => defineReport(name, load, table);
+
+export const trialBalanceReport = rangeReport('trial-balance', trialBalance, trialBalanceTable);
+export const incomeStatementReport = rangeReport('income-statement', incomeStatement, incomeStatementTable);
 export const balanceSheetReport = defineReport(
   'balance-sheet',
   (db, org, q: WithFormat<typeof asOfQuerySchema>) => balanceSheet(db, org, q.asOf),
   balanceSheetTable,
 );
-export const cashFlowReport = defineReport(
-  'cash-flow',
-  (db, org, q: Range) => cashFlow(db, org, q),
-  cashFlowTable,
-);
+export const cashFlowReport = rangeReport('cash-flow', cashFlow, cashFlowTable);
 export const generalLedgerReport = defineReport(
   'general-ledger',
   (db, org, q: WithFormat<typeof generalLedgerQuerySchema>) => generalLedger(db, org, q),
