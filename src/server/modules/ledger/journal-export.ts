@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import { notFound } from '../../../shared/errors.ts';
 import type { AccountTypeName } from '../../../shared/ledger.ts';
 import { currencyExponent, minorToDecimalString } from '../../../shared/money.ts';
-import { type Executor, selectSettings } from './queries.ts';
+import { afterKey } from '../../db/cursor.ts';
+import { ENTRY_KEY, type Executor, selectPostedLinesByEntry, selectSettings } from './queries.ts';
 
 // Plain-text accounting interop: the journal as an hledger/ledger file, and back. Accounts
 // are named "<Type>:<code> <name>" (Assets:1010 Business bank account) so a re-import finds
@@ -64,7 +64,8 @@ export async function* exportJournal(
   yield `${header}\n`;
   let after: { date: string; number: number } | null = null;
   const PAGE = 2000;
-  for (;;) {
+  /** One page of posted entries in journal order, after the last one of the page before. */
+  const entryPage = (after: { date: string; number: number } | null) => {
     let q = db
       .selectFrom('journal_entries')
       .select(['id', 'number', 'date', 'memo', 'reference'])
@@ -72,27 +73,18 @@ export async function* exportJournal(
       .where('status', '=', 'posted');
     if (range.from) q = q.where('date', '>=', range.from);
     if (range.to) q = q.where('date', '<=', range.to);
-    if (after) q = q.where(sql<boolean>`(date, number) > (${after.date}::date, ${after.number}::bigint)`);
-    const entries = await q.orderBy('date').orderBy('number').limit(PAGE).execute();
-    if (entries.length === 0) break;
-    const lines = await db
-      .selectFrom('journal_lines')
-      .select(['entry_id', 'line_no', 'account_id', 'debit', 'credit', 'currency', 'amount', 'description'])
-      .where('organization_id', '=', organizationId)
-      .where(
-        'entry_id',
-        'in',
-        entries.map((e) => e.id),
-      )
-      .orderBy('entry_id')
-      .orderBy('line_no')
+    return afterKey(q, ENTRY_KEY, after && [after.date, after.number])
+      .limit(PAGE)
       .execute();
-    const byEntry = new Map<string, typeof lines>();
-    for (const l of lines) {
-      const list = byEntry.get(l.entry_id);
-      if (list) list.push(l);
-      else byEntry.set(l.entry_id, [l]);
-    }
+  };
+  for (;;) {
+    const entries = await entryPage(after);
+    if (entries.length === 0) break;
+    const byEntry = await selectPostedLinesByEntry(
+      db,
+      organizationId,
+      entries.map((e) => e.id),
+    );
     let chunk = '';
     for (const e of entries) {
       const memo = oneLine(e.memo) || `Entry ${e.number}`;

@@ -141,6 +141,23 @@ export const selectPostedLines = selectLinesFrom('journal_lines');
 
 export const selectDraftLines = selectLinesFrom('journal_draft_lines');
 
+/** The keyset key of posted entries in journal order (src/server/db/cursor.ts): date, then number. */
+export const ENTRY_KEY = [
+  ['date', 'date'],
+  ['number', 'bigint'],
+] as const;
+
+/** The posted lines of entries grouped by entry id, each entry's in line order. */
+export const selectPostedLinesByEntry = async (db: Executor, organizationId: string, entryIds: string[]) => {
+  const byEntry = new Map<string, Awaited<ReturnType<typeof selectPostedLines>>>();
+  for (const l of await selectPostedLines(db, organizationId, entryIds)) {
+    const list = byEntry.get(l.entry_id);
+    if (list) list.push(l);
+    else byEntry.set(l.entry_id, [l]);
+  }
+  return byEntry;
+};
+
 export const selectReversalsOf = (db: Executor, organizationId: string, entryIds: string[]) =>
   entryIds.length === 0
     ? Promise.resolve([])

@@ -4,7 +4,7 @@ import type { GeneralLedger } from '../../../shared/ledger.ts';
 import { LEDGER_VOLUME_LIMIT } from '../../../shared/money.ts';
 import { addDays } from './dates.ts';
 import { decodeCursor, invalidCursor, keysetPage } from '../../db/cursor.ts';
-import type { Executor } from './queries.ts';
+import { ENTRY_KEY, type Executor, selectPostedLinesByEntry } from './queries.ts';
 import { balancesOver, checkRange, loadContext, natural, ref } from './report-basics.ts';
 
 // The ledgers, with keyset pagination: the general ledger, the journal and one account's
@@ -12,6 +12,29 @@ import { balancesOver, checkRange, loadContext, natural, ref } from './report-ba
 
 // Cursors (src/server/db/cursor.ts) hold (date, entry number, line number): exact integers,
 // unique per company, so every line is on exactly one page.
+/** Posted lines in a date range with their entry's memo and source, for the line ledgers. */
+const postedLinesIn = (db: Executor, organizationId: string, from: string | null, to: string) => {
+  const q = db
+    .selectFrom('journal_lines as l')
+    .innerJoin('journal_entries as e', (j) =>
+      j.onRef('e.organization_id', '=', 'l.organization_id').onRef('e.id', '=', 'l.entry_id'),
+    )
+    .select([
+      'l.entry_id',
+      'l.entry_number',
+      'l.line_no',
+      'l.date',
+      'l.debit',
+      'l.credit',
+      'l.description',
+      'e.memo',
+      'e.source',
+    ])
+    .where('l.organization_id', '=', organizationId)
+    .where('l.date', '<=', to);
+  return from ? q.where('l.date', '>=', from) : q;
+};
+
 const linePage = (cursor: { date: string; number: number; line: number } | null, limit: number) => ({
   keys: [
     ['l.date', 'date'],
@@ -53,27 +76,9 @@ export const generalLedger = async (
     account.type,
     totalRows.reduce((s, r) => s + r.debit - r.credit, 0),
   );
-  let q = db
-    .selectFrom('journal_lines as l')
-    .innerJoin('journal_entries as e', (j) =>
-      j.onRef('e.organization_id', '=', 'l.organization_id').onRef('e.id', '=', 'l.entry_id'),
-    )
-    .select([
-      'l.entry_id',
-      'l.entry_number',
-      'l.line_no',
-      'l.date',
-      'l.debit',
-      'l.credit',
-      'l.description',
-      'e.memo',
-      'e.reference',
-      'e.source',
-    ])
-    .where('l.organization_id', '=', organizationId)
-    .where('l.account_id', '=', account.id)
-    .where('l.date', '<=', query.to);
-  if (from) q = q.where('l.date', '>=', from);
+  const q = postedLinesIn(db, organizationId, from, query.to)
+    .select('e.reference')
+    .where('l.account_id', '=', account.id);
   const { page, nextCursor } = await keysetPage(q, linePage(cursor, query.limit));
   let balance = cursor ? cursor.balance : openingBalance;
   const out = page.map((r) => {
@@ -128,40 +133,15 @@ export const journalReport = async (
     .where('date', '<=', query.to);
   if (from) q = q.where('date', '>=', from);
   const { page, nextCursor } = await keysetPage(q, {
-    keys: [
-      ['date', 'date'],
-      ['number', 'bigint'],
-    ],
+    keys: ENTRY_KEY,
     after: cursor && [cursor.date, cursor.number],
     limit: query.limit,
   });
-  const lines =
-    page.length === 0
-      ? []
-      : await db
-          .selectFrom('journal_lines')
-          .select([
-            'entry_id',
-            'line_no',
-            'account_id',
-            'debit',
-            'credit',
-            'currency',
-            'amount',
-            'rate',
-            'description',
-          ])
-          .where('organization_id', '=', organizationId)
-          .where(
-            'entry_id',
-            'in',
-            page.map((e) => e.id),
-          )
-          .orderBy('entry_id')
-          .orderBy('line_no')
-          .execute();
-  const byEntry = new Map<string, typeof lines>();
-  for (const l of lines) byEntry.set(l.entry_id, [...(byEntry.get(l.entry_id) ?? []), l]);
+  const byEntry = await selectPostedLinesByEntry(
+    db,
+    organizationId,
+    page.map((e) => e.id),
+  );
   return {
     currency: ctx.currency,
     from,
@@ -207,30 +187,13 @@ export const accountTransactions = async (
   const ctx = await loadContext(db, organizationId);
   if (query.accountId && !ctx.byId.has(query.accountId)) throw notFound('Account not found.');
   const cursor = decodeCursor(query.cursor, { date: 'date', number: 'integer', line: 'integer' });
-  let q = db
-    .selectFrom('journal_lines as l')
-    .innerJoin('journal_entries as e', (j) =>
-      j.onRef('e.organization_id', '=', 'l.organization_id').onRef('e.id', '=', 'l.entry_id'),
-    )
-    .select([
-      'l.entry_id',
-      'l.entry_number',
-      'l.line_no',
-      'l.date',
-      'l.account_id',
-      'l.debit',
-      'l.credit',
-      'l.description',
-      'e.memo',
-      'e.source',
-      sql<string[]>`(select array_agg(distinct o.account_id) from journal_lines o
+  let q = postedLinesIn(db, organizationId, from, query.to).select([
+    'l.account_id',
+    sql<string[]>`(select array_agg(distinct o.account_id) from journal_lines o
         where o.organization_id = l.organization_id and o.entry_id = l.entry_id and o.account_id <> l.account_id)`.as(
-        'other_accounts',
-      ),
-    ])
-    .where('l.organization_id', '=', organizationId)
-    .where('l.date', '<=', query.to);
-  if (from) q = q.where('l.date', '>=', from);
+      'other_accounts',
+    ),
+  ]);
   if (query.accountId) q = q.where('l.account_id', '=', query.accountId);
   const { page, nextCursor } = await keysetPage(q, linePage(cursor, query.limit));
   const label = (id: string) => {
