@@ -8,7 +8,13 @@ const root = path.resolve(import.meta.dirname, '..');
 const children = [
   spawn(
     process.execPath,
-    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'watch', '--clear-screen=false', 'src/server/main.ts'],
+    [
+      path.join(root, 'node_modules/tsx/dist/cli.mjs'),
+      'watch',
+      '--expose-gc',
+      '--clear-screen=false',
+      'src/server/main.ts',
+    ],
     {
       cwd: root,
       stdio: 'inherit',

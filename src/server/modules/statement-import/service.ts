@@ -10,6 +10,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
+import { collectGarbageBeforeLargeWork, LARGE_FILE_CHARACTERS, LARGE_ROW_COUNT } from '../../memory.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { emptyBankRowColumns, insertBankTransactionsInBulk } from '../bank-transactions/bulk.ts';
 import { postEntriesInBulk, whileWriting } from '../ledger/bulk.ts';
@@ -114,6 +115,9 @@ export const commitStatement = (
   inTransaction(ctx.database.db, async (trx) => {
     const started = performance.now();
     const { organizationId, userId } = member;
+    // Large files: start from a collected heap, and collect the reading's garbage before posting
+    // (peak memory, src/server/memory.ts).
+    collectGarbageBeforeLargeWork(input.content.length >= LARGE_FILE_CHARACTERS);
     const { defaultMoney, format, mapping, parts, pc } = await prepare(trx, member, input, true);
     const unchosen = parts.filter((p) => !p.money && !p.chosen && p.statement.rows.length > 0);
     if (unchosen.length > 0) {
@@ -130,6 +134,7 @@ export const commitStatement = (
       });
     }
     const toPost = parts.reduce((n, p) => (p.money ? n + p.rows.filter((r) => !r.duplicate).length : n), 0);
+    collectGarbageBeforeLargeWork(toPost >= LARGE_ROW_COUNT);
     let posted = 0;
     await onProgress?.(0, toPost, 'posting');
     const fileSha = createHash('sha256').update(input.content).digest('hex');
