@@ -186,11 +186,11 @@ const main = async () => {
     if (imported.result.imported !== lineCount) throw new Error(`imported ${imported.result.imported}`);
     const importId = imported.result.id!;
 
-    await suggestionsForStatement(ctx, member, importId, 3); // warm-up
+    await suggestionsForStatement(ctx, member, { importId, limit: 3 }); // warm-up
     const runs: number[] = [];
     let last: Awaited<ReturnType<typeof suggestionsForStatement>> | null = null;
     for (let r = 0; r < 5; r++) {
-      const { ms, result } = await timed(() => suggestionsForStatement(ctx, member, importId, 3));
+      const { ms, result } = await timed(() => suggestionsForStatement(ctx, member, { importId, limit: 3 }));
       runs.push(ms);
       last = result;
     }
@@ -225,7 +225,7 @@ const main = async () => {
     const oneLine = last!.lines[1]!.transactionId;
     const single: number[] = [];
     for (let r = 0; r < 5; r++)
-      single.push((await timed(() => suggestionsForTransaction(ctx, member, oneLine))).ms);
+      single.push((await timed(() => suggestionsForTransaction(ctx, member, { id: oneLine }))).ms);
     single.sort((a, b) => a - b);
 
     const summary = {

@@ -19,7 +19,7 @@ export const matchingRoutes = companyRoutePlugin(['matching'], (route) => {
       permission: 'read',
       response: matchSuggestionsSchema,
     },
-    (c, member, { id }) => suggestionsForTransaction(c, member, id),
+    suggestionsForTransaction,
   );
   route.get(
     '/statement-imports/:importId/match-suggestions',
@@ -29,7 +29,7 @@ export const matchingRoutes = companyRoutePlugin(['matching'], (route) => {
       query: statementSuggestionsQuerySchema.omit({ importId: true }),
       response: statementSuggestionsSchema,
     },
-    (c, member, { importId, limit }) => suggestionsForStatement(c, member, importId, limit),
+    suggestionsForStatement,
   );
   route.get(
     '/transactions/:id/match',

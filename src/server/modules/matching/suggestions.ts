@@ -98,7 +98,11 @@ export const suggestForLines = async (
   return result;
 };
 
-export const suggestionsForTransaction = async (ctx: AppContext, member: MemberContext, id: string) => {
+export const suggestionsForTransaction = async (
+  ctx: AppContext,
+  member: MemberContext,
+  { id }: { id: string },
+) => {
   const db = ctx.database.db;
   const row = await selectLinesForMatching(db, member.organizationId)
     .where('t.id', '=', id)
@@ -113,8 +117,7 @@ export const suggestionsForTransaction = async (ctx: AppContext, member: MemberC
 export const suggestionsForStatement = async (
   ctx: AppContext,
   member: MemberContext,
-  importId: string,
-  limit: number,
+  { importId, limit }: { importId: string; limit: number },
 ) => {
   const db = ctx.database.db;
   if (!(await companyRowExists(db, 'statement_imports', member.organizationId, importId)))
