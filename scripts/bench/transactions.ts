@@ -24,13 +24,13 @@ import {
 // Runs on a fresh PGlite in a temp folder, or on PostgreSQL with DATABASE_URL (a fresh schema).
 // Each import reports its wall time, Node's and the PostgreSQL backends' CPU time (so runs on a
 // loaded machine can still be compared) and the process's peak RSS.
-// Usage: node --import tsx scripts/bench/transactions.ts [--rows 100000] [--total 1000000] [--new-company] [--keep] [--json]
+// Usage: node --expose-gc --import tsx scripts/bench/transactions.ts [--rows 100000] [--total 1000000] [--new-company] [--keep] [--json]
 // --keep leaves the database (its URL or folder is printed) for EXPLAIN.
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
   // Without this, --help was taken as no option at all and ran the full million-line benchmark.
-  console.log(`Usage: node --import tsx scripts/bench/transactions.ts [options]
+  console.log(`Usage: node --expose-gc --import tsx scripts/bench/transactions.ts [options]
   --rows N         lines per imported CSV file (default 100000)
   --total N        import files until the company holds N lines (default 1000000)
   --new-company    then import one more file into a brand-new company of the same database
