@@ -14,7 +14,8 @@ import {
   ledgerSettingsUpdateSchema,
 } from '../../../shared/ledger.ts';
 import { companyRoutePlugin } from '../../http/routes.ts';
-import { accountParams, errorBody, yearParams } from './routes-common.ts';
+import { errorBody } from '../../http/errors.ts';
+import { accountParams, yearParams } from './routes-common.ts';
 import {
   addAccount,
   changeAccount,

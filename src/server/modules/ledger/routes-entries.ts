@@ -11,7 +11,8 @@ import {
 import { companyRoutePlugin } from '../../http/routes.ts';
 import { readMultipartUpload, sendAttachment } from '../attachments/http.ts';
 import { checkUpload } from '../attachments/policy.ts';
-import { attachmentParams, entryParams, errorBody } from './routes-common.ts';
+import { errorBody } from '../../http/errors.ts';
+import { attachmentParams, entryParams } from './routes-common.ts';
 import {
   approveDraft,
   attachReceipt,
