@@ -24,6 +24,7 @@ import { registerCompanyMembershipCheck } from './http/tenancy.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
+import { payablesRoutes } from './modules/payables/routes.ts';
 import { matchingRoutes } from './modules/matching/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
@@ -127,6 +128,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(ledgerRoutes(ctx));
       await api.register(auditRoutes(ctx));
       await api.register(invoiceRoutes(ctx));
+      await api.register(payablesRoutes(ctx));
     },
     { prefix: '/api' },
   );

@@ -118,6 +118,44 @@ export const AUDIT_ACTIONS = [
   'recurring_invoice.active',
   'recurring_invoice.paused',
   'recurring_invoice.ended',
+
+  // payables: settings and suppliers (payables/settings.ts, payables/suppliers.ts)
+  'payables_settings.updated',
+  'supplier.created',
+  'supplier.updated',
+  'supplier.archived',
+  'supplier.restored',
+  'suppliers.imported',
+  // payables: bills and their approval (payables/bills.ts, payables/approval.ts)
+  'bill.created',
+  'bill.updated',
+  'bill.deleted',
+  'bill.submitted',
+  'bill.approved',
+  'bill.rejected',
+  'bill.voided',
+  'bill.attachment_added',
+  'bill.attachment_removed',
+  // payables: paying (payables/payments.ts, payables/batch-payments.ts)
+  'bill.payment_recorded',
+  'bill.payment_reversed',
+  'bill_batch_payment.recorded',
+  'bill_batch_payment.reversed',
+  // payables: supplier credits (payables/credits.ts)
+  'supplier_credit.issued',
+  'supplier_credit.voided',
+  'supplier_credit.applied',
+  'supplier_credit.unapplied',
+  'supplier_credit.refunded',
+  'supplier_credit.refund_reversed',
+  // payables: recurring bills, '.<new status>' (payables/recurring.ts)
+  'recurring_bill.created',
+  'recurring_bill.active',
+  'recurring_bill.paused',
+  'recurring_bill.ended',
+  // matching: a money-out bank line to bills (matching/bills.ts)
+  'bank_transaction.matched_to_bills',
+  'bank_transaction.unmatched_from_bills',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
