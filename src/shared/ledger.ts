@@ -113,6 +113,9 @@ export const JOURNAL_SOURCES = [
   'opening_balance',
   'year_end_close',
   'reversal',
+  'bill',
+  'bill_payment',
+  'supplier_credit',
 ] as const;
 export type JournalSourceName = (typeof JOURNAL_SOURCES)[number];
 
@@ -540,6 +543,12 @@ export const documentOwnerOfEntry = (source: string, sourceId: string | null): s
       return 'its transfer (delete it in Transactions)';
     case 'opening_balance':
       return sourceId === null ? null : 'its money account (change the opening balance in Wallet)';
+    case 'bill':
+      return 'its bill (void it in Bills)';
+    case 'bill_payment':
+      return 'its bill payment (remove it in Bills)';
+    case 'supplier_credit':
+      return 'its supplier credit or refund (void or remove it in Bills)';
     default:
       return null;
   }
