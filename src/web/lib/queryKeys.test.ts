@@ -27,6 +27,17 @@ const views = (orgId: string) => ({
   invoiceList: keys.invoices(orgId, 'list', { status: 'all', page: 1 }),
   invoice: keys.invoices(orgId, 'one', 'i1'),
   aging: keys.invoices(orgId, 'aging', '2026-11-30'),
+  bills: keys.bills(orgId, { status: 'all', cursor: null }),
+  bill: keys.bill(orgId, 'b1'),
+  billTotals: keys.billTotals(orgId),
+  payablesSettings: keys.payablesSettings(orgId),
+  suppliers: keys.suppliers(orgId, { search: '' }),
+  supplier: keys.supplier(orgId, 's1'),
+  supplierStatement: keys.supplierStatement(orgId, 's1', { to: '2026-11-30' }),
+  supplierCredits: keys.supplierCredits(orgId, { openOnly: 'true' }),
+  billSchedules: keys.billSchedules(orgId),
+  paymentRun: keys.paymentRun(orgId, '2026-12-04'),
+  payablesAging: keys.payablesAging(orgId, '2026-11-30'),
   members: keys.members(orgId),
   invitations: keys.invitations(orgId),
 });
@@ -88,6 +99,27 @@ describe('invalidateAfter', () => {
     expect(reached).toContainEqual(views(ORG).trialBalance);
     expect(reached).toContainEqual(views(ORG).dashboardMonth);
     expect(reached).not.toContainEqual(views(OTHER).trialBalance);
+  });
+
+  it('a payables change that posts nothing refreshes every payables view and nothing else', async () => {
+    const client = filled();
+    await invalidateAfter.payables(client, ORG);
+    expect(stale(client, ORG)).toEqual(
+      [
+        'bills',
+        'bill',
+        'billTotals',
+        'payablesSettings',
+        'suppliers',
+        'supplier',
+        'supplierStatement',
+        'supplierCredits',
+        'billSchedules',
+        'paymentRun',
+        'payablesAging',
+      ].sort(),
+    );
+    expect(stale(client, OTHER)).toEqual([]);
   });
 
   it('narrow changes refresh only their own views', async () => {

@@ -10,7 +10,7 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 // the mutations that change it.
 
 /** The areas of a company's data. */
-export type Area = 'ledger' | 'transactions' | 'wallet' | 'invoices' | 'members' | 'invitations';
+export type Area = 'ledger' | 'transactions' | 'wallet' | 'invoices' | 'payables' | 'members' | 'invitations';
 
 const area =
   (name: Area) =>
@@ -36,15 +36,44 @@ export const keys = {
   wallet: area('wallet'),
   /** Invoices, customers, items, tax rates, recurring schedules, receivables and tax reports. */
   invoices: area('invoices'),
+  /** Bills, suppliers, supplier credits, recurring bills, the payment run and payables reports. */
+  payables: area('payables'),
+  /** The bill list (one page of a filter: status, search, supplier, cursor). */
+  bills: (orgId: string, params?: unknown) =>
+    params === undefined
+      ? (['org', orgId, 'payables', 'bills'] as const)
+      : (['org', orgId, 'payables', 'bills', params] as const),
+  bill: (orgId: string, billId: string) => ['org', orgId, 'payables', 'bill', billId] as const,
+  billTotals: (orgId: string) => ['org', orgId, 'payables', 'bill-totals'] as const,
+  payablesSettings: (orgId: string) => ['org', orgId, 'payables', 'settings'] as const,
+  suppliers: (orgId: string, params?: unknown) =>
+    params === undefined
+      ? (['org', orgId, 'payables', 'suppliers'] as const)
+      : (['org', orgId, 'payables', 'suppliers', params] as const),
+  supplier: (orgId: string, supplierId: string) =>
+    ['org', orgId, 'payables', 'supplier', supplierId] as const,
+  supplierStatement: (orgId: string, supplierId: string, params?: unknown) =>
+    ['org', orgId, 'payables', 'supplier-statement', supplierId, params ?? null] as const,
+  supplierCredits: (orgId: string, params?: unknown) =>
+    params === undefined
+      ? (['org', orgId, 'payables', 'supplier-credits'] as const)
+      : (['org', orgId, 'payables', 'supplier-credits', params] as const),
+  supplierCredit: (orgId: string, creditId: string) =>
+    ['org', orgId, 'payables', 'supplier-credit', creditId] as const,
+  billSchedules: (orgId: string) => ['org', orgId, 'payables', 'bill-schedules'] as const,
+  paymentRun: (orgId: string, dueBy?: string) =>
+    ['org', orgId, 'payables', 'payment-run', dueBy ?? null] as const,
+  payablesAging: (orgId: string, asOf?: string) => ['org', orgId, 'payables', 'aging', asOf ?? null] as const,
   members: area('members'),
   invitations: area('invitations'),
 };
 
 /**
  * What each kind of change touches, as key prefixes. Anything that posts to the ledger
- * (an invoice sent, paid, credited or voided; a bank transaction created, categorised or
+ * (an invoice sent, paid, credited or voided; a bill approved, paid, credited or voided; a bank transaction created, categorised or
  * deleted; a statement import; a transfer; a journal entry; a year end) moves balances that
- * every money view shows, so it refreshes them all: the simplest rule that is never wrong.
+ * every money view shows, so it refreshes them all (payables included: a bank line matched to a
+ * bill or a payment removed moves a bill's balance): the simplest rule that is never wrong.
  */
 export const touches = {
   money: (orgId: string): QueryKey[] => [
@@ -52,7 +81,15 @@ export const touches = {
     keys.transactions(orgId),
     keys.wallet(orgId),
     keys.invoices(orgId),
+    keys.payables(orgId),
   ],
+  /**
+   * A payables change that posts nothing (a draft bill saved, submitted or rejected, a supplier
+   * edited, a schedule paused): every payables view (lists, totals, statements, the payment
+   * run), nothing else. Approving, voiding, paying, crediting and refunding post to the
+   * ledger: those are `money`.
+   */
+  payables: (orgId: string): QueryKey[] => [keys.payables(orgId)],
   /** Files attached to journal entries: shown with the entries only. */
   entryAttachments: (orgId: string): QueryKey[] => [keys.ledger(orgId)],
   transactionAttachments: (orgId: string, transactionId: string): QueryKey[] => [
@@ -71,6 +108,8 @@ const invalidate = async (client: QueryClient, prefixes: QueryKey[]) => {
 /** Refetches what a change touches: `invalidateAfter.money(queryClient, orgId)`. */
 export const invalidateAfter = {
   money: (client: QueryClient, orgId: string) => invalidate(client, touches.money(orgId)),
+  /** Bills, suppliers, credits, schedules and payables settings that post nothing. */
+  payables: (client: QueryClient, orgId: string) => invalidate(client, touches.payables(orgId)),
   entryAttachments: (client: QueryClient, orgId: string) =>
     invalidate(client, touches.entryAttachments(orgId)),
   transactionAttachments: (client: QueryClient, orgId: string, transactionId: string) =>
