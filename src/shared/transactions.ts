@@ -285,6 +285,23 @@ export const statementImportSchema = z.object({
 // 'payment': the register line of an invoice payment, its removal or a refund; its entry is the document's.
 export const CATEGORY_KINDS = ['none', 'account', 'split', 'transfer', 'payment'] as const;
 
+/** The documents a 'payment' line can be the register line of (invoicing's and payables'). */
+export const REGISTER_SOURCE_KINDS = [
+  'invoice_payment',
+  'refund',
+  'bill_payment',
+  'bill_payment_batch',
+  'supplier_refund',
+] as const;
+export type RegisterSourceKind = (typeof REGISTER_SOURCE_KINDS)[number];
+export const REGISTER_SOURCE_LABELS: Record<RegisterSourceKind, string> = {
+  invoice_payment: 'Invoice payment',
+  refund: 'Refund',
+  bill_payment: 'Bill payment',
+  bill_payment_batch: 'Bill payment',
+  supplier_refund: 'Supplier refund',
+};
+
 const signedMinor = minorAmount({ sign: 'any' });
 
 /** Tax rate in basis points of a percent: 2000 = 20%. */
@@ -376,7 +393,7 @@ export const transactionSchema = z.object({
   /** For a 'payment' line: the document it is the register line of, and the invoice it concerns. */
   source: z
     .object({
-      kind: z.enum(['invoice_payment', 'refund']),
+      kind: z.enum(REGISTER_SOURCE_KINDS),
       id: z.string(),
       invoiceId: z.string().nullable(),
     })

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { RegisterSourceKind } from '../../shared/transactions.ts';
 
 // Table types. Each module adds its tables here next to its migration.
 
@@ -91,7 +92,10 @@ export type JournalSource =
   | 'transfer'
   | 'opening_balance'
   | 'year_end_close'
-  | 'reversal';
+  | 'reversal'
+  | 'bill'
+  | 'bill_payment'
+  | 'supplier_credit';
 export type JournalStatus = 'draft' | 'pending_approval' | 'posted';
 
 export type LedgerSettingsTable = {
@@ -635,10 +639,7 @@ export type BankTransactionsTable = {
   category_account_id: string | null;
   transfer_id: string | null;
   /** The document a 'payment' line is the register line of (migration 20261125_0300). */
-  source_kind: ColumnType<
-    'invoice_payment' | 'refund' | null,
-    'invoice_payment' | 'refund' | null | undefined
-  >;
+  source_kind: ColumnType<RegisterSourceKind | null, RegisterSourceKind | null | undefined>;
   source_id: ColumnType<string | null, string | null | undefined>;
   invoice_id: ColumnType<string | null, string | null | undefined>;
   tax_rate: number | null;

@@ -1,4 +1,5 @@
 import { conflict } from '../../../shared/errors.ts';
+import type { RegisterSourceKind } from '../../../shared/transactions.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { bankLinesWithAccount } from './read.ts';
 
@@ -16,9 +17,7 @@ export type ReconciledLine = {
 };
 
 /** Which bank lines a check is about: these ids, or the register lines of one document. */
-export type LineSelection =
-  | { ids: string[] }
-  | { source: { kind: 'invoice_payment' | 'refund'; id: string } };
+export type LineSelection = { ids: string[] } | { source: { kind: RegisterSourceKind; id: string } };
 
 export const reconciledLineError = (lines: ReconciledLine[]) => {
   const first = lines[0]!;

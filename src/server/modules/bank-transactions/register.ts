@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest } from '../../../shared/errors.ts';
-import { descriptionKey } from '../../../shared/transactions.ts';
+import { type RegisterSourceKind, descriptionKey } from '../../../shared/transactions.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { nextDedupeKey } from './keys.ts';
 import { insertBankTransactions } from './writes.ts';
@@ -13,7 +13,7 @@ import { bankLinesWithAccount } from './read.ts';
 // source_id) and the invoice it concerns. It can be ticked in a reconciliation like any line;
 // once reconciled, the document cannot be removed (assertNotReconciled with { source }).
 
-export type DocumentSource = { kind: 'invoice_payment' | 'refund'; id: string };
+export type DocumentSource = { kind: RegisterSourceKind; id: string };
 
 export type DocumentLine = {
   organizationId: string;

@@ -1,5 +1,9 @@
 import { badRequest, notFound } from '../../../shared/errors.ts';
-import type { Transaction, transactionListQuerySchema } from '../../../shared/transactions.ts';
+import {
+  REGISTER_SOURCE_LABELS,
+  type Transaction,
+  type transactionListQuerySchema,
+} from '../../../shared/transactions.ts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { decodeCursor, encodeCursor } from '../../db/cursor.ts';
@@ -48,9 +52,7 @@ const toTransaction = (
       : row.category_kind === 'split'
         ? 'Split'
         : row.category_kind === 'payment'
-          ? row.source_kind === 'refund'
-            ? 'Refund'
-            : 'Invoice payment'
+          ? REGISTER_SOURCE_LABELS[row.source_kind ?? 'invoice_payment']
           : row.category_name,
   transferId: row.transfer_id,
   taxRate: row.tax_rate,
