@@ -30,6 +30,7 @@ export const ROUTE_META: Record<string, PageMeta> = {
     description: 'Every payment in and out of your accounts.',
   },
   '/invoices': { title: 'Invoices — Kontor', description: 'Create, send and track invoices.' },
+  '/bills': { title: 'Bills — Kontor', description: 'Record, approve and pay what you owe your suppliers.' },
   '/wallet': { title: 'Wallet — Kontor', description: 'Bank and cash accounts and their balances.' },
   '/settings': { title: 'Settings — Kontor', description: 'Your profile, security and company settings.' },
 };

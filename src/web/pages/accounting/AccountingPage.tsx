@@ -36,7 +36,8 @@ const AccountingPage = () => {
   const [editor, setEditor] = useState<EditorState>(() =>
     params.get('new') === 'entry' && can('record') ? { mode: 'new' } : null,
   );
-  const [detailId, setDetailId] = useState<string | null>(null);
+  // /accounting?entry=<id> (a bill's or an invoice's "Journal entry" link) opens that entry.
+  const [detailId, setDetailId] = useState<string | null>(() => params.get('entry'));
   const [settingsOpen, setSettingsOpen] = useState(false);
 
   const setTab = (next: string, extra: Record<string, string> = {}) =>

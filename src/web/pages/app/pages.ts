@@ -5,6 +5,7 @@ export const APP_PAGES = [
   'dashboard',
   'transactions',
   'invoices',
+  'bills',
   'wallet',
   'billing',
   'accounting',

@@ -1,0 +1,187 @@
+import { Plus } from 'lucide-react';
+import { Money } from '../../components/money/Money.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Card, CardHeader } from '../../components/ui/Card.tsx';
+import { LineInput, LineSelect, LinesHead, RemoveLineButton } from '../../components/ui/LineItems.tsx';
+import type { BillEditorLine, BillLineCheck } from './billEditorState.ts';
+import type { BillEditorState } from './useBillEditor.ts';
+
+// The bill editor's Lines card: one row per line (description, the account it is booked to,
+// quantity, unit price, tax, amount), the list of line problems, Add line and the live totals.
+
+const LineRow = ({ ed, line, i }: { ed: BillEditorState; line: BillEditorLine; i: number }) => {
+  const p: BillLineCheck & Record<string, string | undefined> = {
+    ...(ed.showErrors ? ed.problems[i] : {}),
+    ...ed.serverProblems.lines[i],
+  };
+  const n = i + 1;
+  return (
+    <tr className="align-top">
+      <td className="px-3 py-2">
+        <LineInput
+          label={`Line ${n} description`}
+          value={line.description}
+          onChange={(e) => ed.update(line.key, { description: e.target.value })}
+          invalid={Boolean(p.description)}
+          title={p.description}
+        />
+      </td>
+      <td className="px-3 py-2">
+        <LineSelect
+          label={`Line ${n} account`}
+          value={line.accountId}
+          onChange={(e) => ed.update(line.key, { accountId: e.target.value })}
+          invalid={Boolean(p.accountId)}
+          title={p.accountId}
+        >
+          <option value="">Choose an account</option>
+          {ed.accounts.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.code} {a.name}
+            </option>
+          ))}
+        </LineSelect>
+      </td>
+      <td className="px-3 py-2">
+        <LineInput
+          label={`Line ${n} quantity`}
+          numeric
+          value={line.quantity}
+          onChange={(e) => ed.update(line.key, { quantity: e.target.value })}
+          invalid={Boolean(p.quantity)}
+          title={p.quantity}
+        />
+      </td>
+      <td className="px-3 py-2">
+        <LineInput
+          label={`Line ${n} unit price`}
+          numeric
+          placeholder="0.00"
+          value={line.unitPrice}
+          onChange={(e) => ed.update(line.key, { unitPrice: e.target.value })}
+          invalid={Boolean(p.unitPrice)}
+          title={p.unitPrice}
+        />
+      </td>
+      <td className="px-3 py-2">
+        <LineSelect
+          label={`Line ${n} tax`}
+          value={line.taxRateIds[0] ?? ''}
+          onChange={(e) => ed.update(line.key, { taxRateIds: e.target.value ? [e.target.value] : [] })}
+          invalid={Boolean(p.taxes)}
+          title={p.taxes}
+        >
+          <option value="">No tax</option>
+          {ed.rates.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name} ({t.percent}%{t.inclusive ? ', incl.' : ''})
+            </option>
+          ))}
+        </LineSelect>
+      </td>
+      <td className="px-3 py-2 pt-4 text-right font-medium" data-testid={`line-${n}-amount`}>
+        <Money minor={ed.totals.lines[i]?.net ?? 0} currency={ed.currency} />
+      </td>
+      <td className="px-1 py-2">
+        <RemoveLineButton
+          line={n}
+          disabled={ed.lines.length === 1}
+          onRemove={() => ed.removeLine(line.key)}
+        />
+      </td>
+    </tr>
+  );
+};
+
+const LINE_FIELD_NAMES: Record<string, string> = {
+  description: 'description',
+  accountId: 'account',
+  quantity: 'quantity',
+  unitPrice: 'unit price',
+  discountPercent: 'discount',
+  taxes: 'tax',
+};
+
+const BillTotals = ({ ed }: { ed: BillEditorState }) => {
+  const { totals, currency } = ed;
+  return (
+    <dl className="w-full max-w-xs space-y-1.5 text-sm" aria-label="Bill totals" aria-live="polite">
+      <div className="flex justify-between">
+        <dt>Subtotal</dt>
+        <dd data-testid="editor-subtotal">
+          <Money minor={totals.subtotal} currency={currency} />
+        </dd>
+      </div>
+      {totals.taxes.map((t) => {
+        const rate = ed.taxRates?.find((r) => r.id === t.taxRateId);
+        return (
+          <div key={t.taxRateId} className="flex justify-between">
+            <dt>{rate ? `${rate.name} (${rate.percent}%)` : 'Tax'}</dt>
+            <dd>
+              <Money minor={t.amount} currency={currency} />
+            </dd>
+          </div>
+        );
+      })}
+      <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold dark:border-slate-700">
+        <dt>Total</dt>
+        <dd data-testid="editor-total">
+          <Money minor={totals.total} currency={currency} />
+        </dd>
+      </div>
+    </dl>
+  );
+};
+
+export const BillLinesCard = ({ ed }: { ed: BillEditorState }) => {
+  const lineProblems = ed.lines.flatMap((line, i) =>
+    Object.entries({ ...(ed.showErrors ? ed.problems[i] : {}), ...ed.serverProblems.lines[i] }).map(
+      ([field, msg]) => ({
+        key: `${line.key}-${field}`,
+        text: `Line ${i + 1} ${LINE_FIELD_NAMES[field] ?? field}: ${msg}`,
+      }),
+    ),
+  );
+  return (
+    <Card>
+      <CardHeader
+        title="Lines"
+        description="What the supplier billed, and the expense or asset account each cost is booked to."
+      />
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[880px] text-sm">
+          <caption className="sr-only">Bill lines</caption>
+          <LinesHead
+            columns={[
+              { label: 'Description' },
+              { label: 'Account', className: 'w-56' },
+              { label: 'Qty', className: 'w-24' },
+              { label: 'Unit price', className: 'w-32' },
+              { label: 'Tax', className: 'w-44' },
+              { label: 'Amount', numeric: true, className: 'w-32' },
+              { label: 'Remove', shown: '', className: 'w-12' },
+            ]}
+          />
+          <tbody>
+            {ed.lines.map((line, i) => (
+              <LineRow key={line.key} ed={ed} line={line} i={i} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {lineProblems.length ? (
+        <ul className="mx-5 mb-3 list-disc space-y-1 pl-5 text-sm text-red-700 dark:text-red-400">
+          {lineProblems.map((p) => (
+            <li key={p.key}>{p.text}</li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="flex flex-wrap items-start justify-between gap-6 border-t border-slate-200 px-5 py-4 dark:border-slate-800">
+        <Button variant="secondary" onClick={ed.addLine}>
+          <Plus className="h-4 w-4" aria-hidden="true" /> Add line
+        </Button>
+        <BillTotals ed={ed} />
+      </div>
+    </Card>
+  );
+};
