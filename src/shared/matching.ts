@@ -59,7 +59,15 @@ export const matchAllocationSchema = z.object({
   amount: minorAmount({ sign: 'positive', signMessage: 'The amount settled must be greater than zero.' }),
 });
 
-/** Either invoices (with what the line settles on each) or one payment recorded by hand. */
+export const billMatchAllocationSchema = z.object({
+  billId: id,
+  amount: minorAmount({ sign: 'positive', signMessage: 'The amount paid must be greater than zero.' }),
+});
+
+/**
+ * Either invoices (with what the line settles on each), one payment recorded by hand, or —
+ * for money out — bills (with what the line pays on each; they add up to the line).
+ */
 export const matchInputSchema = z
   .object({
     invoices: z
@@ -68,6 +76,11 @@ export const matchInputSchema = z
       .max(50, 'A line can settle at most 50 invoices.')
       .optional(),
     paymentId: id.optional(),
+    bills: z
+      .array(billMatchAllocationSchema)
+      .min(1, 'Choose at least one bill.')
+      .max(50, 'A line can pay at most 50 bills.')
+      .optional(),
     /**
      * With invoices: the part of the line above what they settle is kept as the customer's
      * credit (each invoice must then be settled in full, all of one customer), as a payment
@@ -75,17 +88,19 @@ export const matchInputSchema = z
      */
     keepExcessAsCredit: z.boolean().optional(),
   })
-  .refine((v) => (v.invoices === undefined) !== (v.paymentId === undefined), {
-    message: 'Give either the invoices this line settles or the recorded payment it is, not both.',
+  .refine((v) => [v.invoices, v.paymentId, v.bills].filter((x) => x !== undefined).length === 1, {
+    message:
+      'Give either the invoices this line settles, the recorded payment it is, or the bills it pays — exactly one.',
   })
-  .refine((v) => !(v.keepExcessAsCredit && v.paymentId !== undefined), {
-    message: 'Keeping an excess as credit applies to matching invoices, not to a recorded payment.',
+  .refine((v) => !(v.keepExcessAsCredit && v.invoices === undefined), {
+    message: 'Keeping an excess as credit applies to matching invoices, not to a recorded payment or bills.',
   });
 export type MatchInput = z.input<typeof matchInputSchema>;
 
 export const matchSchema = z.object({
   transactionId: z.string(),
-  kind: z.enum(['invoice', 'payment']),
+  /** invoice, payment: money in (allocations); bill: money out paying bills (bills). */
+  kind: z.enum(['invoice', 'payment', 'bill']),
   amount: z.number(),
   allocations: z.array(
     z.object({
@@ -96,6 +111,16 @@ export const matchSchema = z.object({
   ),
   /** What the line left as the customer's credit (0 if nothing). */
   creditAmount: z.number(),
+  /** For kind 'bill': the bills the money-out line paid (empty otherwise). */
+  bills: z.array(
+    z.object({
+      billId: z.string(),
+      billNumber: z.string(),
+      supplierName: z.string(),
+      paymentId: z.string(),
+      amount: z.number(),
+    }),
+  ),
   createdAt: z.string(),
 });
 export type Match = z.infer<typeof matchSchema>;

@@ -48,6 +48,24 @@ export const setLineMatched = (
     rule_id: null,
   });
 
+/** The line is now the cash of bill payments (a money-out line matched to bills): its entry pays them. */
+export const setLineMatchedToBill = (
+  trx: Executor,
+  organizationId: string,
+  id: string,
+  match: { entryId: string; paymentId: string },
+) =>
+  updateBankTransaction(trx, organizationId, id, {
+    category_kind: 'payment',
+    category_account_id: null,
+    status: 'categorized',
+    source_kind: 'bill_payment',
+    source_id: match.paymentId,
+    invoice_id: null,
+    entry_id: match.entryId,
+    rule_id: null,
+  });
+
 /** The line waits to be matched or categorised again, posted to suspense by `entryId`. */
 export const setLineUnmatched = (trx: Executor, organizationId: string, id: string, entryId: string) =>
   updateBankTransaction(trx, organizationId, id, {

@@ -31,6 +31,7 @@ import type { Actor } from '../invoices/invoices.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import { entryForTransaction, loadPostingContext } from '../transactions/posting-context.ts';
+import { loadBillMatch, matchToBills, selectBillMatchRows, unmatchFromBills } from './bills.ts';
 import {
   companyRowExists,
   deleteMatchRows,
@@ -63,7 +64,7 @@ export const loadMatch = async (
   transactionId: string,
 ): Promise<Match | null> => {
   const rows = await selectMatchRows(db, organizationId, transactionId);
-  if (rows.length === 0) return null;
+  if (rows.length === 0) return loadBillMatch(db, organizationId, transactionId);
   const labels = new Map(
     (await selectInvoiceLabels(db, organizationId, [...new Set(rows.map((r) => r.invoice_id))])).map((l) => [
       l.id,
@@ -98,6 +99,7 @@ export const loadMatch = async (
         amount: r.amount,
       }))
       .sort((a, b) => (a.invoiceNumber < b.invoiceNumber ? -1 : a.invoiceNumber > b.invoiceNumber ? 1 : 0)),
+    bills: [],
     createdAt: new Date(rows[0]!.created_at).toISOString(),
   };
 };
@@ -113,7 +115,10 @@ export const getMatch = async (ctx: AppContext, member: MemberContext, { id }: {
 
 const checkMatchable = async (trx: Executor, organizationId: string, line: BankLineRow) => {
   await assertNotReconciled(trx, organizationId, { ids: [line.id] });
-  const existing = await selectMatchRows(trx, organizationId, line.id);
+  const existing = [
+    ...(await selectMatchRows(trx, organizationId, line.id)),
+    ...(await selectBillMatchRows(trx, organizationId, line.id)),
+  ];
   if (existing.length > 0) {
     throw conflict(
       'already_matched',
@@ -126,8 +131,14 @@ const checkMatchable = async (trx: Executor, organizationId: string, line: BankL
       'Only an uncategorised bank line can be matched; this one is categorised, split, a transfer or a payment. Set it back to Uncategorised first.',
     );
   }
+};
+
+const refuseMoneyOut = (line: BankLineRow) => {
   if (line.amount <= 0)
-    throw badRequest('not_money_in', 'Only money in (a positive amount) can be matched to invoices.');
+    throw badRequest(
+      'not_money_in',
+      'Only money in (a positive amount) can be matched to invoices or recorded payments; match money out to bills.',
+    );
 };
 
 const loadMoney = async (trx: Executor, organizationId: string, moneyAccountId: string) => {
@@ -325,11 +336,19 @@ export const matchTransaction = (
     const { id } = input;
     const line = await lockLineForMatching(trx, organizationId, id);
     await checkMatchable(trx, organizationId, line);
-    if (input.invoices)
-      await matchToInvoices(trx, member, line, input.invoices, input.keepExcessAsCredit ?? false);
-    else await matchToPayment(trx, member, line, input.paymentId!);
+    if (input.bills) {
+      const pc = await loadPostingContext(trx, organizationId);
+      const money = await loadMoney(trx, organizationId, line.money_account_id);
+      await matchToBills(trx, actorOf(member), line, money, pc.baseCurrency, input.bills);
+    } else {
+      refuseMoneyOut(line);
+      if (input.invoices)
+        await matchToInvoices(trx, member, line, input.invoices, input.keepExcessAsCredit ?? false);
+      else await matchToPayment(trx, member, line, input.paymentId!);
+    }
     const match = (await loadMatch(trx, organizationId, id))!;
-    await recordMemberAudit(trx, member, 'bank_transaction.matched', ['bank_transaction', id], {
+    const action = input.bills ? 'bank_transaction.matched_to_bills' : 'bank_transaction.matched';
+    await recordMemberAudit(trx, member, action, ['bank_transaction', id], {
       before: { entryId: line.entry_id, categoryKind: line.category_kind },
       after: match,
     });
@@ -343,10 +362,13 @@ export const unmatchTransaction = (ctx: AppContext, member: MemberContext, { id 
     const { organizationId, userId } = member;
     const line = await lockLineForMatching(trx, organizationId, id);
     const rows = await selectMatchRows(trx, organizationId, id);
-    if (rows.length === 0) throw conflict('not_matched', 'This bank line is not matched.');
+    const billRows = rows.length === 0 ? await selectBillMatchRows(trx, organizationId, id) : [];
+    if (rows.length === 0 && billRows.length === 0)
+      throw conflict('not_matched', 'This bank line is not matched.');
     await assertNotReconciled(trx, organizationId, { ids: [id] });
     const before = await loadMatch(trx, organizationId, id);
-    const kind = rows[0]!.kind;
+    const kind = rows[0]?.kind ?? 'bill';
+    if (kind === 'bill') await unmatchFromBills(trx, actorOf(member), line, billRows);
     if (kind === 'invoice') {
       const reversal = await reverseJournalEntry(trx, {
         organizationId,
@@ -390,7 +412,8 @@ export const unmatchTransaction = (ctx: AppContext, member: MemberContext, { id 
       ) as LineSnapshot;
       await restoreMergedLine(trx, snapshot);
     }
-    await recordMemberAudit(trx, member, 'bank_transaction.unmatched', ['bank_transaction', id], {
+    const action = kind === 'bill' ? 'bank_transaction.unmatched_from_bills' : 'bank_transaction.unmatched';
+    await recordMemberAudit(trx, member, action, ['bank_transaction', id], {
       before,
       after: { entryId: entry.id, categoryKind: 'none' },
     });
