@@ -5,6 +5,7 @@ import { isLocalEnvironment, isLoopbackHostname } from './http/origins.ts';
 import { openConfiguredDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startRecurringInvoiceRunner } from './modules/invoices/recurring.ts';
+import { startRecurringBillRunner } from './modules/payables/recurring-runner.ts';
 
 // Entry point: read config, open the database, migrate, listen; shut down cleanly.
 
@@ -41,10 +42,12 @@ const main = async () => {
         : { level: config.logLevel };
   const ctx = { config, database, now: () => new Date() };
   const app = await buildApp(ctx, { logger, webDir: process.env.WEB_DIR || undefined });
-  // Recurring invoices: the job runner lives in the server process (tests call it directly).
+  // Recurring invoices and bills: the job runners live in the server process (tests call them directly).
   const stopRecurring = startRecurringInvoiceRunner(ctx, app.log);
+  const stopRecurringBills = startRecurringBillRunner(ctx, app.log);
   app.addHook('onClose', async () => {
     stopRecurring();
+    stopRecurringBills();
     await database.close();
   });
 

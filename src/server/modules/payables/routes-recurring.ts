@@ -1,5 +1,40 @@
+import {
+  billScheduleInputSchema,
+  billScheduleListSchema,
+  billScheduleSchema,
+  billScheduleStatusSchema,
+} from '../../../shared/payables.ts';
 import { companyRoutePlugin } from '../../http/routes.ts';
+import { createBillSchedule, listBillSchedules, setBillScheduleStatus } from './recurring.ts';
 
-// Payables routes: recurring (filled in by issue 15's recurring work).
+// Recurring bill schedules (rent, subscriptions): members record them, as they draft bills; a
+// scheduled bill that is submitted above the approval threshold still waits for an approver.
 
-export const payablesRecurringRoutes = companyRoutePlugin(['payables'], (_route) => {});
+export const payablesRecurringRoutes = companyRoutePlugin(['payables'], (route) => {
+  route.get(
+    '/bill-schedules',
+    { summary: 'Recurring bill schedules', permission: 'read', response: billScheduleListSchema },
+    listBillSchedules,
+  );
+  route.post(
+    '/bill-schedules',
+    {
+      summary: 'Create a recurring bill schedule (rent, a subscription)',
+      permission: 'record',
+      body: billScheduleInputSchema,
+      response: billScheduleSchema,
+      status: 201,
+    },
+    createBillSchedule,
+  );
+  route.patch(
+    '/bill-schedules/:scheduleId/status',
+    {
+      summary: 'Pause, resume or end a recurring bill schedule',
+      permission: 'record',
+      body: billScheduleStatusSchema,
+      response: billScheduleSchema,
+    },
+    setBillScheduleStatus,
+  );
+});
