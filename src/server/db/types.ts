@@ -852,6 +852,10 @@ export type SupplierCreditAllocationsTable = {
   date: string;
   amount: number;
   amount_base: number;
+  /** What it used of the credit in base, at the credit's rate (migration 20261127_0160). */
+  credit_base: number;
+  /** The exchange gain or loss between amount_base and credit_base, when they differ. */
+  exchange_entry_id: ColumnType<string | null, string | null | undefined>;
   reversed_at: Timestamp | null;
   created_by: string | null;
   created_at: Timestamp;
