@@ -189,7 +189,8 @@ export const billLineInputSchema = z.object({
   quantity: quantitySchema,
   unitPrice: minorUnitsSchema,
   discountPercent: percentSchema('Discount').default('0'),
-  taxRateIds: z.array(id).max(3, 'At most three taxes per line.').default([]),
+  /** The line's taxes; left out, the supplier's default tax (if any). An empty list is no tax. */
+  taxRateIds: z.array(id).max(3, 'At most three taxes per line.').optional(),
   /** The expense (or asset) account; the supplier's default account when left out. */
   accountId: id.nullable().optional(),
 });
@@ -212,8 +213,6 @@ export const billInputSchema = z.object({
   exchangeRate: documentRateSchema.optional(),
   notes: optionalText(4000).default(''),
   lines: billLines,
-  /** Save even though a live bill from this supplier has the same reference. */
-  allowDuplicate: z.boolean().optional(),
 });
 export type BillInput = z.input<typeof billInputSchema>;
 export const billUpdateSchema = billInputSchema.partial();

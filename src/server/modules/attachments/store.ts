@@ -8,12 +8,12 @@ import { recordAudit } from '../audit/record.ts';
 import type { CheckedUpload } from './policy.ts';
 
 // Where attachments live: in the database, in each owner's table (journal_attachments for
-// journal entries, bank_transaction_attachments for bank transactions), with the same
-// columns for the file. Journal attachments uploaded before migration 20261124_0500 are
-// files on disk (storage_key under the attachments directory); they are still read and
+// journal entries, bank_transaction_attachments for bank transactions, bill_attachments for
+// bills), with the same columns for the file. Journal attachments uploaded before migration
+// 20261124_0500 are files on disk (storage_key under the attachments directory); they are still read and
 // removed from there.
 
-export type AttachmentOwner = 'journal_entry' | 'bank_transaction';
+export type AttachmentOwner = 'journal_entry' | 'bank_transaction' | 'bill';
 
 const OWNERS = {
   journal_entry: {
@@ -31,6 +31,14 @@ const OWNERS = {
     missing: 'Transaction not found.',
     added: 'bank_transaction.attachment_added',
     removed: 'bank_transaction.attachment_deleted',
+  },
+  bill: {
+    table: 'bill_attachments',
+    ownerColumn: 'bill_id',
+    ownerTable: 'bills',
+    missing: 'Bill not found.',
+    added: 'bill.attachment_added',
+    removed: 'bill.attachment_removed',
   },
 } as const;
 
