@@ -1,5 +1,5 @@
-import { ArrowLeft } from 'lucide-react';
-import { Link } from 'react-router';
+import { ArrowLeft, Plus } from 'lucide-react';
+import { useState } from 'react';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card } from '../../components/ui/Card.tsx';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/Field.tsx';
@@ -7,6 +7,7 @@ import { useCompany } from '../../lib/company.tsx';
 import { currencyOptions } from '../../lib/format.ts';
 import { RateInput, errorMessage } from '../invoices/parts.tsx';
 import { BillLinesCard } from './BillLinesCard.tsx';
+import { SupplierFormDialog } from './SupplierForm.tsx';
 import { type BillEditorState, useBillEditor } from './useBillEditor.ts';
 
 // The bill editor, new or a draft (or a bill awaiting approval, which an edit sends back to
@@ -14,8 +15,9 @@ import { type BillEditorState, useBillEditor } from './useBillEditor.ts';
 // currency and rate, lines booked to expense accounts, live totals and notes.
 
 const HeaderCard = ({ ed }: { ed: BillEditorState }) => {
-  const { company } = useCompany();
+  const { company, can } = useCompany();
   const { supplier, showErrors, serverProblems } = ed;
+  const [addingSupplier, setAddingSupplier] = useState(false);
   const fieldError = (key: string, local: string | null = null) =>
     serverProblems.fields[key] ?? (showErrors ? local : null);
   const currencies = currencyOptions();
@@ -35,16 +37,25 @@ const HeaderCard = ({ ed }: { ed: BillEditorState }) => {
             }))}
             hint={
               ed.supplierList.length === 0 && !ed.suppliers.isLoading
-                ? 'No suppliers yet: add one in the Suppliers tab first.'
+                ? 'No suppliers yet: add the one who sent this bill.'
                 : undefined
             }
           />
-          <Link
-            to="/bills?tab=suppliers"
-            className="mt-1 inline-flex min-h-11 items-center text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
-          >
-            Manage suppliers
-          </Link>
+          {can('record') ? (
+            <button
+              type="button"
+              onClick={() => setAddingSupplier(true)}
+              className="mt-1 inline-flex min-h-11 items-center gap-1 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
+            >
+              <Plus className="h-4 w-4" aria-hidden="true" /> New supplier
+            </button>
+          ) : null}
+          {addingSupplier ? (
+            <SupplierFormDialog
+              onClose={() => setAddingSupplier(false)}
+              onSaved={(s) => ed.setSupplierId(s.id)}
+            />
+          ) : null}
         </div>
         <TextField
           label="Supplier's reference"

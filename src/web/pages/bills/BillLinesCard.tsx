@@ -8,8 +8,27 @@ import type { BillEditorState } from './useBillEditor.ts';
 
 // The bill editor's Lines card: one row per line (description, the account it is booked to,
 // quantity, unit price, tax, amount), the list of line problems, Add line and the live totals.
+// It draws any state with the bill editor's line names (a supplier credit's, a recurring
+// bill's template: SupplierLines.ts).
 
-const LineRow = ({ ed, line, i }: { ed: BillEditorState; line: BillEditorLine; i: number }) => {
+/** What the card reads of an editor's state. */
+export type BillLinesEditor = Pick<
+  BillEditorState,
+  | 'lines'
+  | 'currency'
+  | 'totals'
+  | 'problems'
+  | 'serverProblems'
+  | 'showErrors'
+  | 'accounts'
+  | 'rates'
+  | 'taxRates'
+  | 'update'
+  | 'addLine'
+  | 'removeLine'
+>;
+
+const LineRow = ({ ed, line, i }: { ed: BillLinesEditor; line: BillEditorLine; i: number }) => {
   const p: BillLineCheck & Record<string, string | undefined> = {
     ...(ed.showErrors ? ed.problems[i] : {}),
     ...ed.serverProblems.lines[i],
@@ -102,7 +121,7 @@ const LINE_FIELD_NAMES: Record<string, string> = {
   taxes: 'tax',
 };
 
-const BillTotals = ({ ed }: { ed: BillEditorState }) => {
+const BillTotals = ({ ed }: { ed: BillLinesEditor }) => {
   const { totals, currency } = ed;
   return (
     <dl className="w-full max-w-xs space-y-1.5 text-sm" aria-label="Bill totals" aria-live="polite">
@@ -133,7 +152,7 @@ const BillTotals = ({ ed }: { ed: BillEditorState }) => {
   );
 };
 
-export const BillLinesCard = ({ ed }: { ed: BillEditorState }) => {
+export const BillLinesCard = ({ ed }: { ed: BillLinesEditor }) => {
   const lineProblems = ed.lines.flatMap((line, i) =>
     Object.entries({ ...(ed.showErrors ? ed.problems[i] : {}), ...ed.serverProblems.lines[i] }).map(
       ([field, msg]) => ({

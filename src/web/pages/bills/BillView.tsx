@@ -90,7 +90,13 @@ const BillDetail = ({ bill, onBack, onEdit }: Navigation & { bill: Bill }) => {
         'secondary',
         onEdit,
       ],
-      [stored === 'draft' && can('record'), 'Delete', Trash2, 'ghost', () => setOpen('delete')],
+      [
+        (stored === 'draft' || stored === 'awaiting_approval') && can('record'),
+        'Delete',
+        Trash2,
+        'ghost',
+        () => setOpen('delete'),
+      ],
       [payable && untouched && approver, 'Void', Ban, 'ghost', () => setOpen('void')],
     ] as const
   )

@@ -93,9 +93,10 @@ export const useBillAccounts = () => {
         .filter(
           (a) =>
             !a.archived &&
-            !a.systemKey &&
             (a.type === 'expense' ||
-              (a.type === 'asset' && !['bank', 'cash', 'cash_equivalent'].includes(a.subtype))),
+              (a.type === 'asset' &&
+                !a.systemKey &&
+                !['bank', 'cash', 'cash_equivalent'].includes(a.subtype))),
         )
         .sort((a, b) => (a.type === b.type ? a.code.localeCompare(b.code) : a.type === 'expense' ? -1 : 1)),
     [accounts.data],
