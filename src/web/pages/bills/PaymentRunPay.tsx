@@ -18,20 +18,12 @@ import { plural } from '../../lib/format.ts';
 import { useAction } from '../../lib/useAction.ts';
 import { newIdempotencyKey } from '../accounting/ledgerApi.ts';
 import { tryParseMoney } from '../invoices/parts.tsx';
+import { BILL_METHOD_LABELS } from './parts.tsx';
 import { type PaymentRunPaid, type Selection, amountProblem } from './PaymentRunState.ts';
 import { usePayablesMutation } from './SupplierApi.ts';
 
 // The payment run's "pay" panel: the money account the money leaves, the date, how and with
 // what reference; the total of the ticked bills; "Pay N bills" sends one batch payment.
-
-export const PAYMENT_METHOD_LABELS: Record<(typeof PAYMENT_METHODS)[number], string> = {
-  bank_transfer: 'Bank transfer',
-  card: 'Card',
-  cash: 'Cash',
-  check: 'Check',
-  direct_debit: 'Direct debit',
-  other: 'Other',
-};
 
 export const PaymentRunPayCard = ({
   chosen,
@@ -142,7 +134,7 @@ export const PaymentRunPayCard = ({
             label="Method"
             value={method}
             onChange={(e) => setMethod(e.target.value as (typeof PAYMENT_METHODS)[number])}
-            options={PAYMENT_METHODS.map((m) => ({ value: m, label: PAYMENT_METHOD_LABELS[m] }))}
+            options={PAYMENT_METHODS.map((m) => ({ value: m, label: BILL_METHOD_LABELS[m] }))}
           />
           <TextField
             label="Reference"

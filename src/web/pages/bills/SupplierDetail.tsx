@@ -1,7 +1,7 @@
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { BILL_STATUS_LABELS, type BillStatus, type Supplier } from '../../../shared/payables.ts';
+import type { Supplier } from '../../../shared/payables.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge, CardError } from '../../components/ui/Card.tsx';
@@ -11,26 +11,13 @@ import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { LinkButton, RecordHeader, StatCard } from '../invoices/parts.tsx';
+import { BillStatusBadge } from './parts.tsx';
 import { usePayablesMutation, useSupplier, useSupplierBills } from './SupplierApi.ts';
 import { SupplierFormDialog } from './SupplierForm.tsx';
 import { SupplierStatementCard } from './SupplierStatement.tsx';
 
 // One supplier: contact and bank details, what the company owes them and the credit it holds,
 // their bills, and their statement. Edit, archive and "New bill" for those who record.
-
-const STATUS_TONES: Record<BillStatus, 'slate' | 'blue' | 'green' | 'amber' | 'red' | 'violet'> = {
-  draft: 'slate',
-  awaiting_approval: 'amber',
-  open: 'blue',
-  partially_paid: 'violet',
-  paid: 'green',
-  overdue: 'red',
-  void: 'slate',
-};
-
-export const SupplierBillStatus = ({ status }: { status: BillStatus }) => (
-  <Badge tone={STATUS_TONES[status]}>{BILL_STATUS_LABELS[status]}</Badge>
-);
 
 /** The supplier's bank details on one line ("Acme Ltd · 12345678 · 20-00-00"), or null when none. */
 export const bankDetailsText = (s: Pick<Supplier, 'bankAccountName' | 'bankAccountNumber' | 'bankCode'>) =>
@@ -184,7 +171,7 @@ const SupplierBills = ({
           { header: 'Reference', cell: (b) => b.reference || '—' },
           { header: 'Date', cell: (b) => formatDate(b.issueDate) },
           { header: 'Due', cell: (b) => formatDate(b.dueDate) },
-          { header: 'Status', cell: (b) => <SupplierBillStatus status={b.status} /> },
+          { header: 'Status', cell: (b) => <BillStatusBadge status={b.status} /> },
           { header: 'Total', numeric: true, cell: (b) => <Money minor={b.total} currency={b.currency} /> },
           {
             header: 'Still due',

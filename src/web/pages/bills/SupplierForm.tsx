@@ -6,33 +6,14 @@ import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { currencyOptions } from '../../lib/format.ts';
 import { useFormFields } from '../../lib/useFormFields.ts';
-import { useAccounts } from '../accounting/ledgerApi.ts';
 import { useTaxRates } from '../invoices/invoicesApi.ts';
 import { taxRateOptions } from '../invoices/parts.tsx';
+import { useBillAccounts } from './billsApi.ts';
 import { usePayablesMutation } from './SupplierApi.ts';
 
 // Create or edit a supplier, in a dialog: contact details, the currency they bill in and
 // their payment terms (each bill's due date), the account and tax a new bill line from them
 // starts with, the bank details a payment run pays to, and notes.
-
-/** The accounts a bill line may take: expenses first, then assets other than money accounts. */
-export const useExpenseAccountOptions = () => {
-  const accounts = useAccounts();
-  const options = useMemo(
-    () =>
-      (accounts.data ?? [])
-        .filter(
-          (a) =>
-            !a.archived &&
-            (a.type === 'expense' ||
-              (a.type === 'asset' && !['bank', 'cash', 'cash_equivalent'].includes(a.subtype))),
-        )
-        .sort((a, b) => (a.type === b.type ? a.code.localeCompare(b.code) : a.type === 'expense' ? -1 : 1))
-        .map((a) => ({ value: a.id, label: `${a.code} ${a.name}` })),
-    [accounts.data],
-  );
-  return { options, isLoading: accounts.isLoading };
-};
 
 export const SupplierFormDialog = ({
   supplier,
@@ -45,7 +26,7 @@ export const SupplierFormDialog = ({
 }) => {
   const { company } = useCompany();
   const taxes = useTaxRates();
-  const accounts = useExpenseAccountOptions();
+  const accounts = useBillAccounts();
   const currencies = useMemo(() => currencyOptions(), []);
   const { values: form, bind } = useFormFields({
     name: supplier?.name ?? '',
@@ -126,7 +107,7 @@ export const SupplierFormDialog = ({
           label="Default expense account"
           {...bind('defaultAccountId')}
           emptyOption={accounts.isLoading ? 'Loading accounts…' : 'None (choose on each bill)'}
-          options={accounts.options}
+          options={accounts.accounts.map((a) => ({ value: a.id, label: `${a.code} ${a.name}` }))}
           hint="New bill lines from this supplier start with it."
         />
         <SelectField label="Default tax" {...bind('defaultTaxRateId')} options={taxRateOptions(taxes.data)} />

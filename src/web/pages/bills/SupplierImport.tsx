@@ -13,22 +13,11 @@ import { useImportSuppliers } from './SupplierApi.ts';
 
 const MAX_BYTES = 5_000_000;
 
-/** The problems of a refused file, from the error's details when the server lists them. */
+/** The problems of a refused file ("Line 3: email: …"), from the error's details. */
 const refusalLines = (err: unknown): string[] => {
   if (!(err instanceof ApiError)) return [];
-  const details = err.details as
-    | {
-        line?: number;
-        problem?: string;
-        errors?: (string | { line?: number; message?: string; problem?: string })[];
-      }
-    | undefined;
-  if (Array.isArray(details?.errors))
-    return details.errors.map((e) =>
-      typeof e === 'string' ? e : `Line ${e.line ?? '?'}: ${e.message ?? e.problem ?? 'not readable'}`,
-    );
-  if (details?.line !== undefined && details.problem) return [`Line ${details.line}: ${details.problem}`];
-  return [];
+  const details = err.details as { problems?: { line: number; problem: string }[] } | undefined;
+  return Array.isArray(details?.problems) ? details.problems.map((p) => `Line ${p.line}: ${p.problem}`) : [];
 };
 
 export const SupplierImportDialog = ({ onClose, onDone }: DoneDialogProps) => {
@@ -54,8 +43,10 @@ export const SupplierImportDialog = ({ onClose, onDone }: DoneDialogProps) => {
       );
     } catch (err) {
       setPreview(null);
-      setProblems(refusalLines(err));
-      return errorText(err);
+      const lines = refusalLines(err);
+      setProblems(lines);
+      // The lines are listed under the file; the message above says what to do.
+      return lines.length > 0 ? 'Nothing was imported. Correct these lines and try again:' : errorText(err);
     }
   };
 
