@@ -112,7 +112,7 @@ const checkBooks = async () => {
   const { rows } = await sql<{ open: string }>`
     select coalesce(sum(balance_base), 0)::text as open from bills
      where organization_id = ${organizationId} and status in ('open', 'partially_paid')`.execute(database.db);
-  expect(-(b.byId.get(payableId) ?? 0)).toBe(Number(rows[0]!.open));
+  expect(0 - (b.byId.get(payableId) ?? 0)).toBe(Number(rows[0]!.open));
 };
 
 describe('bill postings (property)', () => {
