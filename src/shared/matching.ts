@@ -14,6 +14,7 @@ export const MATCH_REASONS = [
   'customer_in_text',
   'date_window',
   'recorded_payment',
+  'supplier_in_text',
 ] as const;
 export type MatchReason = (typeof MATCH_REASONS)[number];
 
@@ -38,9 +39,29 @@ export const matchSuggestionSchema = z.object({
 });
 export type MatchSuggestion = z.infer<typeof matchSuggestionSchema>;
 
+/** An open bill a money-out line may pay (reasons as for invoices; the supplier named: supplier_in_text). */
+export const billMatchSuggestionSchema = z.object({
+  kind: z.literal('bill'),
+  billId: z.string(),
+  billNumber: z.string(),
+  supplierName: z.string(),
+  currency: z.string(),
+  amountDue: z.number(),
+  /** What confirming this suggestion would pay: the line's amount, at most the amount due. */
+  amount: z.number(),
+  issueDate: z.string(),
+  dueDate: z.string(),
+  score: z.number(),
+  reasons: z.array(z.enum(MATCH_REASONS)),
+});
+export type BillMatchSuggestion = z.infer<typeof billMatchSuggestionSchema>;
+
 export const matchSuggestionsSchema = z.object({
   transactionId: z.string(),
+  /** For money in: open invoices and recorded payments. */
   suggestions: z.array(matchSuggestionSchema),
+  /** For money out (one line's suggestions; a statement's are for money in only): open bills. */
+  bills: z.array(billMatchSuggestionSchema),
 });
 export type MatchSuggestions = z.infer<typeof matchSuggestionsSchema>;
 

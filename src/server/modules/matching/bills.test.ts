@@ -425,3 +425,41 @@ describe('refusals change nothing', () => {
     await expectBooksAgree(s);
   });
 });
+
+describe('suggestions for money out', () => {
+  it('suggests open bills for a money-out line, the same amount and the named supplier first', async () => {
+    const s = await setUp('Bill Suggestions Co');
+    const exact = await bill(s, 12_500);
+    const other = await bill(s, 30_000);
+    await bill(s, 12_500, { submit: false }); // a draft is not owed: never suggested
+    const out = await line(s, -12_500, 'ACME OFFICE CARD PAYMENT');
+    const res = await s.client.get(`/transactions/${out}/match-suggestions`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.suggestions).toEqual([]);
+    expect(res.body.bills.map((b: { billId: string }) => b.billId)).toEqual([exact.id, other.id]);
+    expect(res.body.bills[0]).toMatchObject({
+      kind: 'bill',
+      billNumber: exact.number,
+      supplierName: 'Acme Office Supplies',
+      amount: 12_500,
+      amountDue: 12_500,
+    });
+    expect(res.body.bills[0].reasons).toEqual(expect.arrayContaining(['exact_amount', 'supplier_in_text']));
+    expect(res.body.bills[1].reasons).toEqual(expect.arrayContaining(['supplier_in_text', 'partial_amount']));
+    expect(res.body.bills[1].amount).toBe(12_500);
+
+    // Confirming the first suggestion as it is makes the match.
+    const first = res.body.bills[0];
+    expect(
+      (await matchLine(s, out, { bills: [{ billId: first.billId, amount: first.amount }] })).status,
+    ).toBe(200);
+    // Money in gets no bills; a matched line gets none either.
+    const moneyIn = await line(s, 12_500, 'ACME refund');
+    expect((await s.client.get(`/transactions/${moneyIn}/match-suggestions`)).body.bills).toEqual([]);
+    expect((await s.client.get(`/transactions/${out}/match-suggestions`)).body.bills).toEqual([]);
+    // A paid bill is no longer suggested.
+    const next = await line(s, -12_500, 'ACME OFFICE');
+    const after = await s.client.get(`/transactions/${next}/match-suggestions`);
+    expect(after.body.bills.map((b: { billId: string }) => b.billId)).toEqual([other.id]);
+  });
+});

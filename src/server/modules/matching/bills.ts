@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest } from '../../../shared/errors.ts';
-import type { Match } from '../../../shared/matching.ts';
+import type { BillMatchSuggestion, Match } from '../../../shared/matching.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { type BankLineRow, setLineMatchedToBill } from '../bank-transactions/match.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
@@ -15,6 +15,8 @@ import {
   settleBill,
 } from '../payables/documents.ts';
 import { insertPayablesRow, updatePayablesRow } from '../payables/queries.ts';
+import type { OpenInvoiceForMatching } from '../invoices/bank-payments.ts';
+import { type LineForMatching, buildIndex, rankLine } from './rank.ts';
 
 // Matching a money-out bank line to the bills it pays (issue 15 §4, decision 0026: the cash is
 // posted once, by the line). The line's suspense entry (Dr suspense, Cr the money account) is
@@ -326,4 +328,69 @@ export const loadBillMatch = async (
     })),
     createdAt: new Date(rows[0]!.created_at).toISOString(),
   };
+};
+
+// --- Suggestions --------------------------------------------------------------------------------
+
+/**
+ * Open bills (open or partly paid) in one currency, shaped as rank.ts's open invoices (the
+ * supplier in the customer's place), so one ranking serves both sides.
+ */
+export const selectOpenBillsForMatching = async (
+  db: Executor,
+  organizationId: string,
+  currency: string,
+): Promise<OpenInvoiceForMatching[]> =>
+  (
+    await db
+      .selectFrom('bills as b')
+      .innerJoin('suppliers as s', (j) =>
+        j.onRef('s.organization_id', '=', 'b.organization_id').onRef('s.id', '=', 'b.supplier_id'),
+      )
+      .select([
+        'b.id',
+        'b.number',
+        'b.reference',
+        'b.supplier_id as customer_id',
+        's.name as customer_name',
+        'b.currency',
+        'b.amount_due',
+        'b.issue_date',
+        'b.due_date',
+      ])
+      .where('b.organization_id', '=', organizationId)
+      .where('b.status', 'in', ['open', 'partially_paid'])
+      .where('b.currency', '=', currency)
+      .execute()
+  ).map((r) => ({ ...r, currency: r.currency.trim(), amount_due: Number(r.amount_due) }));
+
+/**
+ * The open bills a money-out line most likely pays, best first: the same amount due, the bill's
+ * number or the supplier's reference in the text, the supplier named, the date near the due
+ * date (rank.ts's rules, with the line's amount as a positive payment).
+ */
+export const suggestBillsForLine = async (
+  db: Executor,
+  organizationId: string,
+  baseCurrency: string,
+  line: LineForMatching & { currency: string },
+  limit: number,
+): Promise<BillMatchSuggestion[]> => {
+  if (line.amount >= 0 || line.currency !== baseCurrency) return [];
+  const bills = await selectOpenBillsForMatching(db, organizationId, baseCurrency);
+  if (bills.length === 0) return [];
+  const ranked = rankLine(buildIndex(bills, []), { ...line, amount: -line.amount }, limit);
+  return ranked.map((s) => ({
+    kind: 'bill',
+    billId: s.invoiceId,
+    billNumber: s.invoiceNumber,
+    supplierName: s.customerName,
+    currency: s.currency,
+    amountDue: s.amountDue,
+    amount: s.amount,
+    issueDate: s.issueDate,
+    dueDate: s.dueDate,
+    score: s.score,
+    reasons: s.reasons.map((r) => (r === 'customer_in_text' ? 'supplier_in_text' : r)),
+  }));
 };

@@ -37,6 +37,7 @@ const WEIGHTS: Record<MatchReason, number> = {
   number_in_text: 40,
   reference_in_text: 25,
   customer_in_text: 25,
+  supplier_in_text: 25,
   partial_amount: 10,
   date_window: 10,
 };

@@ -15,7 +15,8 @@ export const matchingRoutes = companyRoutePlugin(['matching'], (route) => {
   route.get(
     '/transactions/:id/match-suggestions',
     {
-      summary: 'Open invoices and recorded payments this bank line may be, best first',
+      summary:
+        'Open invoices and recorded payments (money in) or open bills (money out) this bank line may be, best first',
       permission: 'read',
       response: matchSuggestionsSchema,
     },

@@ -5,6 +5,7 @@ import type { Executor } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { selectOpenInvoicesForMatching, selectRecordedPayments } from '../invoices/bank-payments.ts';
 import { loadPostingContext } from '../transactions/posting-context.ts';
+import { suggestBillsForLine } from './bills.ts';
 import { companyRowExists, selectMatchesOfPayments } from './queries.ts';
 import { type LineForMatching, PAYMENT_WINDOW_DAYS, buildIndex, rankLine } from './rank.ts';
 import { bankLinesWithAccount } from '../bank-transactions/read.ts';
@@ -110,7 +111,26 @@ export const suggestionsForTransaction = async (
   if (!row) throw notFound('Transaction not found.');
   const pc = await loadPostingContext(db, member.organizationId);
   const map = await suggestForLines(db, member.organizationId, pc.baseCurrency, [row], 8);
-  return { transactionId: id, suggestions: map.get(id) ?? [] };
+  // Money out: the open bills it may pay.
+  const bills =
+    row.category_kind === 'none'
+      ? await suggestBillsForLine(
+          db,
+          member.organizationId,
+          pc.baseCurrency,
+          {
+            id: row.id,
+            date: row.date,
+            amount: row.amount,
+            description: row.description,
+            payee: row.payee,
+            ledgerAccountId: row.ledger_account_id,
+            currency: row.currency.trim(),
+          },
+          8,
+        )
+      : [];
+  return { transactionId: id, suggestions: map.get(id) ?? [], bills };
 };
 
 /** Suggestions for every uncategorised line of one imported statement (at most 5,000 lines). */
@@ -132,5 +152,7 @@ export const suggestionsForStatement = async (
     .execute();
   const pc = await loadPostingContext(db, member.organizationId);
   const map = await suggestForLines(db, member.organizationId, pc.baseCurrency, rows, limit);
-  return { lines: rows.map((r) => ({ transactionId: r.id, suggestions: map.get(r.id) ?? [] })) };
+  return {
+    lines: rows.map((r) => ({ transactionId: r.id, suggestions: map.get(r.id) ?? [], bills: [] })),
+  };
 };

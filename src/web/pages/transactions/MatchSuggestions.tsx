@@ -22,6 +22,7 @@ export const REASONS: Record<MatchReason, string> = {
   customer_in_text: 'Customer named',
   date_window: 'Date fits',
   recorded_payment: 'Payment already recorded',
+  supplier_in_text: 'Supplier named',
 };
 
 export const useSuggestions = (transactionId: string, enabled: boolean) => {
