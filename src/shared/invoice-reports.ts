@@ -4,7 +4,8 @@ import { daysBetweenIso } from './invoice-calc.ts';
 import { customerNamed } from './invoice-catalog.ts';
 import { namedAmounts } from './schema-parts.ts';
 
-// Invoicing's reports: receivables aging per customer and sales tax per rate.
+// Invoicing's reports: receivables aging per customer and tax per rate (sales, and the
+// purchase tax of bills, issue 15).
 
 export const AGING_BUCKETS = ['current', 'days1to30', 'days31to60', 'days61to90', 'over90'] as const;
 export type AgingBucket = (typeof AGING_BUCKETS)[number];
@@ -38,6 +39,13 @@ export const agingReportSchema = z.object({
 });
 export type AgingReport = z.infer<typeof agingReportSchema>;
 
+/**
+ * Tax per rate for a period, in the base currency, by document date: the sales side (invoices
+ * less credit notes: `taxable`, `tax`) as before, the purchase side (bills less supplier
+ * credits, the input tax: `purchaseTaxable`, `purchaseTax`), and the net tax owed
+ * (`netTax` = sales tax less purchase tax; negative: a refund is due). Both sides post to the
+ * tax rate's account, so the net equals that account's credit movement in the period.
+ */
 export const taxReportSchema = z.object({
   from: z.string(),
   to: z.string(),
@@ -50,9 +58,18 @@ export const taxReportSchema = z.object({
       accountId: z.string(),
       taxable: z.number(),
       tax: z.number(),
+      purchaseTaxable: z.number(),
+      purchaseTax: z.number(),
+      netTax: z.number(),
     }),
   ),
-  totals: z.object({ taxable: z.number(), tax: z.number() }),
+  totals: z.object({
+    taxable: z.number(),
+    tax: z.number(),
+    purchaseTaxable: z.number(),
+    purchaseTax: z.number(),
+    netTax: z.number(),
+  }),
 });
 export type TaxReport = z.infer<typeof taxReportSchema>;
 

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
 
-// SQL of the invoicing reports: open balances as of a date (aged receivables) and tax totals.
+// SQL of the invoicing reports: open balances as of a date (aged receivables) and tax totals
+// (sales from invoice_tax_postings, purchases from payables' bill_tax_postings).
 
 /**
  * Each invoice's receivable (base currency) as it stood on `asOf`. The kept open balance is
@@ -43,6 +44,24 @@ export const selectTaxTotals = async (db: Executor, organizationId: string, from
   const result = await sql<{ tax_rate_id: string; taxable: number; tax: number }>`
     select tax_rate_id, sum(taxable_base)::bigint as taxable, sum(tax_base)::bigint as tax
       from invoice_tax_postings
+     where organization_id = ${organizationId} and date >= ${from} and date <= ${to}
+     group by tax_rate_id`.execute(db);
+  return result.rows;
+};
+
+/**
+ * Purchase (input) tax per rate in the period: bills positive, supplier credits negative, as
+ * payables writes bill_tax_postings beside each posting (voids remove theirs).
+ */
+export const selectPurchaseTaxTotals = async (
+  db: Executor,
+  organizationId: string,
+  from: string,
+  to: string,
+) => {
+  const result = await sql<{ tax_rate_id: string; taxable: number; tax: number }>`
+    select tax_rate_id, sum(taxable_base)::bigint as taxable, sum(tax_base)::bigint as tax
+      from bill_tax_postings
      where organization_id = ${organizationId} and date >= ${from} and date <= ${to}
      group by tax_rate_id`.execute(db);
   return result.rows;

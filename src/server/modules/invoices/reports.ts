@@ -6,12 +6,13 @@ import { companyToday, loadCompany } from './common.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { type Executor, selectTaxRates } from './queries.ts';
-import { selectOpenBalancesAsOf, selectTaxTotals } from './queries-reports.ts';
+import { selectOpenBalancesAsOf, selectPurchaseTaxTotals, selectTaxTotals } from './queries-reports.ts';
 
-// Receivables aging and the sales tax report, in the base currency. Both are built from the
-// invoice documents and carry (or are checked against) the ledger's own figures: the aging
-// total equals the receivable account's balance on the same date, and the tax report's
-// totals equal what the documents posted to the tax accounts.
+// Receivables aging and the tax report, in the base currency. Both are built from the
+// documents and carry (or are checked against) the ledger's own figures: the aging total
+// equals the receivable account's balance on the same date, and the tax report's net tax
+// (sales tax from invoices less purchase tax from bills, issue 15) equals what the documents
+// posted to the tax accounts.
 
 const emptyBuckets = () => ({ current: 0, days1to30: 0, days31to60: 0, days61to90: 0, over90: 0, total: 0 });
 
@@ -62,27 +63,46 @@ export const taxReport = async (
 ): Promise<TaxReport> => {
   if (from > to) throw badRequest('invalid_range', 'The start date must be on or before the end date.');
   const company = await loadCompany(db, organizationId);
-  const [totals, rates] = await Promise.all([
+  const [sales, purchases, rates] = await Promise.all([
     selectTaxTotals(db, organizationId, from, to),
+    selectPurchaseTaxTotals(db, organizationId, from, to),
     selectTaxRates(db, organizationId),
   ]);
-  const byId = new Map(totals.map((t) => [t.tax_rate_id, t]));
+  const salesById = new Map(sales.map((t) => [t.tax_rate_id, t]));
+  const purchasesById = new Map(purchases.map((t) => [t.tax_rate_id, t]));
   const rows = rates
-    .filter((r) => byId.has(r.id))
-    .map((r) => ({
-      taxRateId: r.id,
-      name: r.name,
-      percent: r.percent,
-      accountId: r.account_id,
-      taxable: Number(byId.get(r.id)!.taxable),
-      tax: Number(byId.get(r.id)!.tax),
-    }));
+    .filter((r) => salesById.has(r.id) || purchasesById.has(r.id))
+    .map((r) => {
+      const sale = salesById.get(r.id);
+      const purchase = purchasesById.get(r.id);
+      const tax = Number(sale?.tax ?? 0);
+      const purchaseTax = Number(purchase?.tax ?? 0);
+      return {
+        taxRateId: r.id,
+        name: r.name,
+        percent: r.percent,
+        accountId: r.account_id,
+        taxable: Number(sale?.taxable ?? 0),
+        tax,
+        purchaseTaxable: Number(purchase?.taxable ?? 0),
+        purchaseTax,
+        netTax: tax - purchaseTax,
+      };
+    });
+  const sum = (key: 'taxable' | 'tax' | 'purchaseTaxable' | 'purchaseTax' | 'netTax') =>
+    rows.reduce((s, r) => s + r[key], 0);
   return {
     from,
     to,
     currency: company.base_currency,
     rows,
-    totals: { taxable: rows.reduce((s, r) => s + r.taxable, 0), tax: rows.reduce((s, r) => s + r.tax, 0) },
+    totals: {
+      taxable: sum('taxable'),
+      tax: sum('tax'),
+      purchaseTaxable: sum('purchaseTaxable'),
+      purchaseTax: sum('purchaseTax'),
+      netTax: sum('netTax'),
+    },
   };
 };
 

@@ -16,7 +16,9 @@ import { findSupplier } from './suppliers.ts';
 // owes the company, i.e. unapplied credit). Bills and credits count at the base amount they
 // posted, payments at the payable they cleared, so the closing balance equals the supplier's
 // share of accounts payable on the end date. A credit applied to a bill moves nothing (both
-// sides are the same payable) and is listed for the record with no amount. Drafts and bills
+// sides are the same payable) and is listed for the record with no amount, unless the credit
+// and the bill had different rates: then the exchange difference the ledger posted to
+// accounts payable is its amount. Drafts and bills
 // awaiting approval have posted nothing and are left out.
 
 type Line = SupplierStatement['lines'][number];
@@ -97,6 +99,7 @@ const loadDocuments = (db: Executor, organizationId: string, supplierId: string)
         'a.id',
         'a.date',
         'a.amount_base',
+        'a.credit_base',
         'c.number as credit_number',
         'b.number as bill_number',
         'a.created_at',
@@ -251,6 +254,9 @@ export const supplierStatement = async (
     }
   }
   for (const a of allocations) {
+    // The payable cleared on the bill (amount_base) less the credit used (credit_base): zero at
+    // one rate; otherwise the exchange gain (positive: owed less) or loss the ledger posted.
+    const difference = Number(a.amount_base) - Number(a.credit_base);
     raw.push(
       line(
         {
@@ -259,7 +265,13 @@ export const supplierStatement = async (
           documentId: a.id,
           number: a.credit_number,
           reference: a.bill_number,
-          description: `${fmt(Number(a.amount_base))} of credit ${a.credit_number} applied to ${a.bill_number}`,
+          description: `${fmt(Number(a.amount_base))} of credit ${a.credit_number} applied to ${a.bill_number}${
+            difference === 0
+              ? ''
+              : `; exchange ${difference > 0 ? 'gain' : 'loss'} ${fmt(Math.abs(difference))}`
+          }`,
+          payments: Math.max(0, difference),
+          charges: Math.max(0, -difference),
         },
         a.created_at,
       ),

@@ -8,15 +8,15 @@ import type { Executor } from './queries.ts';
 
 /**
  * A supplier's open balance (open and partially paid bills' balance_base) and the credit they
- * gave that is left (each issued credit's posted base less what its live applications cleared
- * and its live refunds took back), both in the base currency.
+ * gave that is left (each issued credit's posted base less the credit_base its live
+ * applications used and the amount_base its live refunds took back), both in the base currency.
  */
 const supplierBalances = [
   sql<string>`coalesce((select sum(b.balance_base) from bills b where b.organization_id = s.organization_id and b.supplier_id = s.id and b.status in ('open', 'partially_paid')), 0)::bigint`.as(
     'balance',
   ),
   sql<string>`coalesce((select sum(sc.total_base
-      - coalesce((select sum(a.amount_base) from supplier_credit_allocations a where a.organization_id = sc.organization_id and a.credit_id = sc.id and a.reversed_at is null), 0)
+      - coalesce((select sum(a.credit_base) from supplier_credit_allocations a where a.organization_id = sc.organization_id and a.credit_id = sc.id and a.reversed_at is null), 0)
       - coalesce((select sum(r.amount_base) from supplier_credit_refunds r where r.organization_id = sc.organization_id and r.credit_id = sc.id and r.reversed_at is null), 0))
     from supplier_credits sc where sc.organization_id = s.organization_id and sc.supplier_id = s.id and sc.status = 'issued'), 0)::bigint`.as(
     'credit',
