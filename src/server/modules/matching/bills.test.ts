@@ -214,6 +214,19 @@ describe('matching a money-out line to bills', () => {
     const again = await s.client.get(`/transactions/${tx}/match`);
     expect(again.status).toBe(200);
     expect(again.body.match).toEqual(res.body.match);
+
+    // The bill shows the payment as the line's cash, and it goes only by unmatching the line.
+    const shown = await s.client.get(`/bills/${b.id}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.payments).toEqual([
+      expect.objectContaining({ id: payment!.id, bankTransactionId: tx, reversed: false }),
+    ]);
+    await expectRefusedUnchanged(
+      s,
+      () => s.client.delete(`/bills/${b.id}/payments/${payment!.id}`),
+      409,
+      'payment_matched_to_bank_line',
+    );
   });
 
   it('pays two bills, one partly, and unmatching restores both and the suspense posting', async () => {
