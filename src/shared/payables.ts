@@ -215,7 +215,10 @@ export const billInputSchema = z.object({
   lines: billLines,
 });
 export type BillInput = z.input<typeof billInputSchema>;
-export const billUpdateSchema = billInputSchema.partial();
+/** Only the fields sent change: reference and notes have no default here, so leaving them out keeps them. */
+export const billUpdateSchema = billInputSchema
+  .extend({ reference: optionalText(100).optional(), notes: optionalText(4000).optional() })
+  .partial();
 export type BillUpdate = z.input<typeof billUpdateSchema>;
 
 export const billLineSchema = z.object({

@@ -356,7 +356,7 @@ describe('posting and void', () => {
 describe('editing and deleting', () => {
   it('edits a draft (lines, dates, supplier) and deletes it with no ledger effect', async () => {
     const before = await counts();
-    const bill = await createTestBill(fixture.client, fixture.fx);
+    const bill = await createTestBill(fixture.client, fixture.fx, { reference: 'KEEP-1', notes: 'Kept' });
     const edited = await fixture.client.patch(`/bills/${bill.id}`, {
       issueDate: '2026-03-05',
       lines: [{ description: 'Toner', quantity: '1.5', unitPrice: 1_001 }],
@@ -365,6 +365,9 @@ describe('editing and deleting', () => {
     expect(edited.body.total).toBe(1_502);
     expect(edited.body.dueDate).toBe('2026-04-04');
     expect(edited.body.history.at(-1).message).toBe('Draft edited');
+    // What was not sent stays as it was.
+    expect(edited.body.reference).toBe('KEEP-1');
+    expect(edited.body.notes).toBe('Kept');
     expect((await fixture.client.delete(`/bills/${bill.id}`)).status).toBe(204);
     expect((await fixture.client.get(`/bills/${bill.id}`)).status).toBe(404);
     expect(await counts()).toEqual(before);
