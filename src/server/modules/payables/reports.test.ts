@@ -129,6 +129,58 @@ describe('AP aging', () => {
     expect(early.ledgerBalance).toBe(0);
   });
 
+  it('adds back payments dated after the date, and equals the ledger after every payment step', async () => {
+    const supplierId = await addTestSupplier(fixture.t.database, fixture.company, { name: 'Paid Supplier' });
+    const one = await createOpenTestBill(fixture.client, fixture.fx, {
+      supplierId,
+      issueDate: '2026-05-01',
+      dueDate: '2026-05-31',
+      lines: [{ description: 'One', quantity: '1', unitPrice: 10_000, taxRateIds: [] }],
+    });
+    const two = await createOpenTestBill(fixture.client, fixture.fx, {
+      supplierId,
+      issueDate: '2026-05-02',
+      dueDate: '2026-05-02',
+      lines: [{ description: 'Two', quantity: '1', unitPrice: 6_000, taxRateIds: [] }],
+    });
+    const check = async (asOf: string, expected: Record<string, number> | undefined) => {
+      const report = await aging(`asOf=${asOf}`);
+      const row = report.rows.find((r: { supplierId: string }) => r.supplierId === supplierId);
+      if (expected) expect(row).toMatchObject(expected);
+      else expect(row).toBeUndefined();
+      expect(report.totals.total).toBe(report.ledgerBalance);
+      expect(report.ledgerBalance).toBe(await ledgerPayable(asOf));
+    };
+    // Part of bill one on 2026-06-10; bill two (and the rest of one) in a batch on 2026-06-20.
+    const part = await fixture.client.post(`/bills/${one.id}/payments`, {
+      date: '2026-06-10',
+      amount: 4_000,
+      paymentAccountId: fixture.fx.bankId,
+    });
+    expect(part.status, JSON.stringify(part.body)).toBe(201);
+    await check('2026-06-05', { days1to30: 10_000, days31to60: 6_000, total: 16_000 });
+    await check('2026-06-15', { days1to30: 6_000, days31to60: 6_000, total: 12_000 });
+    const batch = await fixture.client.post('/bill-payments', {
+      date: '2026-06-20',
+      paymentAccountId: fixture.fx.bankId,
+      bills: [
+        { billId: one.id, amount: 6_000 },
+        { billId: two.id, amount: 6_000 },
+      ],
+    });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
+    await check('2026-06-15', { days1to30: 6_000, days31to60: 6_000, total: 12_000 });
+    await check(ASOF, undefined);
+    // Removing the part payment: the bill owes it again on every date after it.
+    const removed = await fixture.client.delete(`/bills/${one.id}/payments/${part.body.paymentId}`);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    await check('2026-06-15', { days1to30: 10_000, days31to60: 6_000, total: 16_000 });
+    await check(ASOF, { days1to30: 4_000, total: 4_000 });
+    const agreement = await payablesAgreement(fixture.t.database, fixture.company.id, fixture.fx.payableId);
+    expect(agreement.trialBalance).toBe(0);
+    expect((await aging('')).totals.total).toBe(agreement.ledger);
+  });
+
   it('serves CSV and PDF with the same figures', async () => {
     const report = await aging();
     const csv = await fixture.client.get(`/payables/aging?asOf=${ASOF}&format=csv`);
