@@ -21,6 +21,7 @@ import {
   useJournalEntries,
 } from '../accounting/ledgerApi.ts';
 import { LoadError } from '../accounting/parts.tsx';
+import { useBillTotals } from '../bills/billsApi.ts';
 import { incomeAndExpenses, positionFrom } from './figures.ts';
 import { GetStarted, Kpi } from './parts.tsx';
 import { RecentEntries } from './RecentEntries.tsx';
@@ -29,6 +30,33 @@ import { RecentEntries } from './RecentEntries.tsx';
 // owe and what it owes, income and expenses this month and this fiscal year, twelve months
 // of income against expenses, and the latest entries. A new company gets a guide instead
 // of empty numbers.
+
+/** Under the Payables figure: what is overdue (to the payment run) and the bills (to the list). */
+const PayablesDue = ({ currency }: { currency: string }) => {
+  const totals = useBillTotals();
+  const overdue = totals.data?.totals.overdue;
+  return (
+    <ul className="mt-3 space-y-1 border-t border-slate-100 pt-3 text-sm dark:border-slate-800">
+      {overdue && overdue.count > 0 ? (
+        <li className="flex justify-between gap-2">
+          <Link to="/bills?tab=payment-run" className="text-red-700 hover:underline dark:text-red-400">
+            {overdue.count === 1 ? '1 bill overdue' : `${overdue.count} bills overdue`}
+          </Link>
+          <Money minor={overdue.amountDue} currency={currency} />
+        </li>
+      ) : null}
+      <li>
+        <Link to="/bills" className="text-brand-700 hover:underline dark:text-brand-300">
+          Bills
+        </Link>
+        {' · '}
+        <Link to="/bills?tab=payment-run" className="text-brand-700 hover:underline dark:text-brand-300">
+          Payment run
+        </Link>
+      </li>
+    </ul>
+  );
+};
 
 const IncomeExpenseChart = lazy(() => import('./IncomeExpenseChart.tsx'));
 
@@ -118,8 +146,20 @@ const DashboardPage = () => {
         <Kpi label="Receivables" hint="Owed to you by customers" loading={balance.isLoading}>
           {position ? <Money minor={position.receivables} currency={currency} /> : null}
         </Kpi>
-        <Kpi label="Payables" hint="You owe to suppliers" loading={balance.isLoading}>
-          {position ? <Money minor={position.payables} currency={currency} /> : null}
+        <Kpi
+          label="Payables"
+          hint="You owe to suppliers"
+          loading={balance.isLoading}
+          footer={<PayablesDue currency={currency} />}
+        >
+          {position ? (
+            <Link to="/bills?tab=reports" className="hover:underline" aria-describedby="payables-kpi-link">
+              <Money minor={position.payables} currency={currency} />
+              <span id="payables-kpi-link" className="sr-only">
+                Open the payables aging
+              </span>
+            </Link>
+          ) : null}
         </Kpi>
         <Kpi
           label={`Net income, ${fiscalYearLabel(fy)} to date`}
