@@ -1,10 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import { AppError } from '../../../shared/errors.ts';
 import { occurrenceDate } from '../../../shared/invoice-calc.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { companyToday, loadCompany } from '../invoices/common.ts';
 import { submitBillDocument } from './approval.ts';
 import { createBillDocument } from './bills.ts';
+import { type Actor, addBillEvent } from './documents.ts';
 import { type Executor, updatePayablesRow } from './queries.ts';
 import { dueDateOf, occurrenceReference, scheduleLines } from './recurring.ts';
 
@@ -16,6 +19,29 @@ import { dueDateOf, occurrenceReference, scheduleLines } from './recurring.ts';
 // archived, a locked period) is logged and tried again on the next tick; the others go on.
 
 type Step = { billId: string | null } | null;
+
+/**
+ * Submits a scheduled bill. When the submission is refused (a date in a locked period, say)
+ * the bill stays a draft with the reason in its history, rather than the schedule failing
+ * every minute: the draft is created, and someone submits it by hand once the reason is fixed.
+ */
+const autoSubmit = async (trx: Executor, actor: Actor, billId: string) => {
+  await sql`savepoint recurring_bill_submit`.execute(trx);
+  try {
+    await submitBillDocument(trx, actor, billId, { canApprove: false });
+    await sql`release savepoint recurring_bill_submit`.execute(trx);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    await sql`rollback to savepoint recurring_bill_submit`.execute(trx);
+    await addBillEvent(
+      trx,
+      actor,
+      billId,
+      'submit_failed',
+      `Not submitted automatically: ${error.message} Submit it by hand once that is fixed.`,
+    );
+  }
+};
 
 /** Creates the next due occurrence of one schedule; null when none is due. */
 const runNextOccurrence = (db: Executor, organizationId: string, scheduleId: string, now: Date) =>
@@ -76,7 +102,7 @@ const runNextOccurrence = (db: Executor, organizationId: string, scheduleId: str
         })
         .execute();
       // Submitted as a member who cannot approve: above the threshold it waits for approval.
-      if (schedule.auto_submit) await submitBillDocument(trx, actor, billId, { canApprove: false });
+      if (schedule.auto_submit) await autoSubmit(trx, actor, billId);
     }
     const created = await trx
       .selectFrom('bill_schedule_runs')

@@ -173,6 +173,29 @@ describe('recurring bills', () => {
     await endSchedule(large.id);
   });
 
+  it('a refused auto-submit (a locked period) leaves the bill as a draft saying why, and the schedule goes on', async () => {
+    fixture.t.clock.set('2026-03-10T12:00:00Z');
+    const lock = await fixture.client.patch('/ledger/settings', { lockDate: '2026-02-28' });
+    expect(lock.status, JSON.stringify(lock.body)).toBe(200);
+    const s = await schedule({ startDate: '2026-02-15', autoSubmit: true, reference: 'LOCKED' });
+    const result = await run();
+    expect(result.failed).toEqual([]);
+    const bills = await billsOf(s.id);
+    expect(bills.map((b) => [b.issue_date, b.status])).toEqual([['2026-02-15', 'draft']]);
+    const events = await fixture.t.database.db
+      .selectFrom('bill_events')
+      .select(['kind', 'message'])
+      .where('organization_id', '=', fixture.company.id)
+      .where('bill_id', '=', bills[0]!.id)
+      .execute();
+    expect(events.map((e) => e.kind)).toContain('submit_failed');
+    expect(await listed(s.id)).toMatchObject({ nextDate: '2026-03-15', createdCount: 1, status: 'active' });
+    const agreement = await payablesAgreement(fixture.t.database, fixture.company.id, fixture.fx.payableId);
+    expect(agreement.trialBalance).toBe(0);
+    expect((await fixture.client.patch('/ledger/settings', { lockDate: null })).status).toBe(200);
+    await endSchedule(s.id);
+  });
+
   it('never meets duplicate detection: each occurrence has its own reference', async () => {
     fixture.t.clock.set('2026-03-10T12:00:00Z');
     // A bill typed by hand with the schedule's bare reference does not block the schedule.
