@@ -64,7 +64,6 @@ const HeaderCard = ({ ed }: { ed: BillEditorState }) => {
           hint="Their invoice number"
           error={fieldError('reference')}
         />
-        <div />
         <TextField
           label="Issue date"
           type="date"

@@ -168,15 +168,15 @@ export const BillLinesCard = ({ ed }: { ed: BillLinesEditor }) => {
         description="What the supplier billed, and the expense or asset account each cost is booked to."
       />
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[880px] text-sm">
+        <table className="w-full min-w-[960px] text-sm">
           <caption className="sr-only">Bill lines</caption>
           <LinesHead
             columns={[
               { label: 'Description' },
-              { label: 'Account', className: 'w-56' },
-              { label: 'Qty', className: 'w-24' },
+              { label: 'Account', className: 'w-52' },
+              { label: 'Qty', className: 'w-20' },
               { label: 'Unit price', className: 'w-32' },
-              { label: 'Tax', className: 'w-44' },
+              { label: 'Tax', className: 'w-40' },
               { label: 'Amount', numeric: true, className: 'w-32' },
               { label: 'Remove', shown: '', className: 'w-12' },
             ]}

@@ -110,7 +110,7 @@ const StatusChips = ({
               className={`rounded-full px-1.5 text-xs ${active ? 'bg-white/20' : 'bg-slate-100 dark:bg-slate-800'}`}
             >
               {t.count}
-              {t.count > 0 && amount !== undefined && totals ? (
+              {t.count > 0 && chip !== 'all' && amount !== undefined && totals ? (
                 <>
                   <span aria-hidden="true"> · </span>
                   <span className="sr-only">, </span>
@@ -203,6 +203,7 @@ export const BillList = ({ onOpen, onNew }: { onOpen: (id: string) => void; onNe
             {
               header: 'Number',
               rowHeader: true,
+              className: 'whitespace-nowrap',
               cell: (b) => (
                 <LinkButton onClick={() => onOpen(b.id)}>
                   {b.number || 'Draft'}
@@ -223,7 +224,11 @@ export const BillList = ({ onOpen, onNew }: { onOpen: (id: string) => void; onNe
                   formatDate(b.dueDate)
                 ),
             },
-            { header: 'Status', cell: (b) => <BillStatusBadge status={b.status} /> },
+            {
+              header: 'Status',
+              className: 'whitespace-nowrap',
+              cell: (b) => <BillStatusBadge status={b.status} />,
+            },
             { header: 'Total', numeric: true, cell: (b) => <Money minor={b.total} currency={b.currency} /> },
             {
               header: 'Amount due',
