@@ -7,8 +7,8 @@ import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { useAging, useTaxReport } from './invoicesApi.ts';
 import { todayIso } from './parts.tsx';
 
-// Receivables aging per customer (checked against the ledger's receivable balance) and the
-// sales tax collected per rate for a period.
+// Receivables aging per customer (checked against the ledger's receivable balance) and tax
+// per rate for a period: collected on sales, paid on purchases (bills), and the net owed.
 
 export const ReportsTab = () => {
   const today = todayIso();
@@ -95,8 +95,8 @@ export const ReportsTab = () => {
       </Card>
       <Card>
         <CardHeader
-          title="Sales tax"
-          description="Tax collected per rate on invoices less credit notes, as posted to the ledger."
+          title="Tax"
+          description="Per rate: tax collected on invoices less credit notes, tax paid on bills less supplier credits, and the net you owe (a negative net is due back to you), as posted to the ledger."
           actions={
             <div className="flex gap-2">
               <div className="w-40">
@@ -113,44 +113,59 @@ export const ReportsTab = () => {
             <Alert tone="warning">The start date must be on or before the end date.</Alert>
           </div>
         ) : null}
+        {tax.error ? <CardError message={tax.error.message} onRetry={() => void tax.refetch()} /> : null}
         {tax.data && tax.data.rows.length === 0 ? (
           <EmptyState title="No tax in this period" />
         ) : tax.data ? (
-          <Table caption={`Sales tax from ${from} to ${to}`} captionHidden>
-            <thead>
-              <tr>
-                <Th>Rate</Th>
-                <Th numeric>Taxable amount</Th>
-                <Th numeric>Tax collected</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {tax.data.rows.map((r) => (
-                <tr key={r.taxRateId}>
-                  <RowTh>
-                    {r.name} ({r.percent}%)
-                  </RowTh>
-                  <Td numeric>
-                    <Money minor={r.taxable} currency={tax.data.currency} />
-                  </Td>
-                  <Td numeric>
-                    <Money minor={r.tax} currency={tax.data.currency} />
-                  </Td>
+          <div className="overflow-x-auto">
+            <Table caption={`Tax from ${from} to ${to}`} captionHidden>
+              <thead>
+                <tr>
+                  <Th>Rate</Th>
+                  <Th numeric>Sales taxable</Th>
+                  <Th numeric>Tax collected</Th>
+                  <Th numeric>Purchases taxable</Th>
+                  <Th numeric>Tax paid</Th>
+                  <Th numeric>Net tax</Th>
                 </tr>
-              ))}
-              <tr className="font-semibold">
-                <RowTh className="font-semibold">Total</RowTh>
-                <Td numeric>
-                  <Money minor={tax.data.totals.taxable} currency={tax.data.currency} />
-                </Td>
-                <Td numeric>
-                  <Money minor={tax.data.totals.tax} currency={tax.data.currency} />
-                </Td>
-              </tr>
-            </tbody>
-          </Table>
+              </thead>
+              <tbody>
+                {tax.data.rows.map((r) => (
+                  <tr key={r.taxRateId}>
+                    <RowTh>
+                      {r.name} ({r.percent}%)
+                    </RowTh>
+                    <TaxCells row={r} currency={tax.data.currency} />
+                  </tr>
+                ))}
+                <tr className="font-semibold">
+                  <RowTh className="font-semibold">Total</RowTh>
+                  <TaxCells row={tax.data.totals} currency={tax.data.currency} />
+                </tr>
+              </tbody>
+            </Table>
+          </div>
         ) : null}
       </Card>
     </div>
   );
 };
+
+const TAX_COLUMNS = ['taxable', 'tax', 'purchaseTaxable', 'purchaseTax', 'netTax'] as const;
+
+/** A tax report row's figures: sales taxable and tax, purchases taxable and tax, the net. */
+const TaxCells = ({
+  row,
+  currency,
+}: {
+  row: Record<(typeof TAX_COLUMNS)[number], number>;
+  currency: string;
+}) => (
+  <>
+    {TAX_COLUMNS.map((k) => (
+      <Td key={k} numeric className={k === 'netTax' ? 'font-medium' : undefined}>
+        <Money minor={row[k]} currency={currency} blankZero={k !== 'netTax'} />
+      </Td>
+    ))}
+  </>
+);
