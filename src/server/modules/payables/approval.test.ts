@@ -157,6 +157,23 @@ describe('the threshold flow', () => {
     await agreement();
   });
 
+  it('approving a bill dated in a locked period is refused (409) and it keeps waiting', async () => {
+    const bill = await createTestBill(asMember, fixture.fx, { ...big, issueDate: '2026-01-20' });
+    expect((await asMember.post(`/bills/${bill.id}/submit`)).body.status).toBe('awaiting_approval');
+    expect((await fixture.client.patch('/ledger/settings', { lockDate: '2026-01-31' })).status).toBe(200);
+    const refused = await asAccountant.post(`/bills/${bill.id}/approve`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('period_locked');
+    const read = await fixture.client.get(`/bills/${bill.id}`);
+    expect(read.body.status).toBe('awaiting_approval');
+    expect(read.body.journalEntryId).toBeNull();
+    expect(read.body.approvedBy).toBeNull();
+    expect(await auditActions(bill.id)).toEqual(['bill.created', 'bill.submitted']);
+    expect((await fixture.client.patch('/ledger/settings', { lockDate: null })).status).toBe(200);
+    expect((await asMember.delete(`/bills/${bill.id}`)).status).toBe(204);
+    await agreement();
+  });
+
   it('a bill waiting for approval can be deleted but not paid or voided; no threshold opens everything', async () => {
     const waiting = await createTestBill(asMember, fixture.fx, big);
     await asMember.post(`/bills/${waiting.id}/submit`);
