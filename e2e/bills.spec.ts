@@ -193,7 +193,7 @@ test('a bill from entry to paid: submit, approval by the owner, two payments, ac
     const tb = (await ok(await page.request.get(`${o}/reports/trial-balance?to=2026-12-31`))) as {
       rows: { accountId: string; closingBalance: number }[];
     };
-    return -(tb.rows.find((r) => r.accountId === payable.id)?.closingBalance ?? 0);
+    return 0 - (tb.rows.find((r) => r.accountId === payable.id)?.closingBalance ?? 0);
   };
   expect(await apBalance()).toBe(128_000);
 

@@ -160,7 +160,7 @@ export const BillList = ({ onOpen, onNew }: { onOpen: (id: string) => void; onNe
                 label="Search bills"
                 value={searchText}
                 onChange={setSearchText}
-                placeholder="Search number, supplier, reference"
+                placeholder="Number, supplier or reference"
               />
               <div className="w-64">
                 <SelectField

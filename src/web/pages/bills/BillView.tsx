@@ -157,19 +157,18 @@ const BillDetail = ({ bill, onBack, onEdit }: Navigation & { bill: Bill }) => {
         </Alert>
       ) : null}
 
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,6fr)_minmax(0,5fr)]">
+      <div className="grid gap-6 lg:grid-cols-2">
+        <SupplierCard bill={bill} />
+        <BillSummaryCard bill={bill} />
+      </div>
+      <BillLinesTable bill={bill} />
+      {bill.notes ? (
+        <Alert tone="info">
+          <span className="whitespace-pre-line">{bill.notes}</span>
+        </Alert>
+      ) : null}
+      <div className="grid gap-6 lg:grid-cols-2">
         <div className="space-y-6">
-          <SupplierCard bill={bill} />
-          <BillLinesTable bill={bill} />
-          {bill.notes ? (
-            <Alert tone="info">
-              <span className="whitespace-pre-line">{bill.notes}</span>
-            </Alert>
-          ) : null}
-          <BillHistoryCard bill={bill} />
-        </div>
-        <div className="space-y-6">
-          <BillSummaryCard bill={bill} />
           <BillPaymentsCard
             bill={bill}
             removing={unpay.isPending ? unpay.variables : undefined}
@@ -178,6 +177,7 @@ const BillDetail = ({ bill, onBack, onEdit }: Navigation & { bill: Bill }) => {
           <CreditsAppliedCard bill={bill} />
           <BillAttachmentsCard bill={bill} />
         </div>
+        <BillHistoryCard bill={bill} />
       </div>
 
       {open === 'pay' ? <PaymentDialog bill={bill} {...dialog('pay')} /> : null}
