@@ -5,7 +5,7 @@ import type { Executor } from './queries.ts';
 // SQL of bills (beside queries.ts's shared pieces): the payables settings row and the bill
 // numbering, a supplier, a bill's lines, payments, credits applied, history and attachments,
 // and the live bill with a supplier's reference (duplicate detection). Every query filters by
-// organization_id first. The list's SQL is in bills-list-queries.ts.
+// organization_id first. The list's SQL is in bills-list.ts.
 
 /** The company's payables settings, created with its defaults the first time it is read. */
 export const ensurePayablesSettings = async (db: Executor, organizationId: string) => {
