@@ -40,7 +40,7 @@ const pdfText = (pdf: Buffer) => {
 };
 
 const ledgerPayable = async (asOf = '2999-12-31') =>
-  -((await balancesOn(fixture.t.database, fixture.company.id, asOf)).byId.get(fixture.fx.payableId) ?? 0);
+  0 - ((await balancesOn(fixture.t.database, fixture.company.id, asOf)).byId.get(fixture.fx.payableId) ?? 0);
 
 describe('AP aging', () => {
   it('puts each bill in its bucket by days past due on the boundary days', async () => {

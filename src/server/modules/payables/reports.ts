@@ -58,7 +58,7 @@ export const payablesAging = async (
   const payable = await findSystemAccount(db, organizationId, 'accounts_payable');
   const tb = await trialBalance(db, organizationId, { to: asOf });
   // The trial balance is debit minus credit; a payable is a credit balance.
-  const ledgerBalance = -(tb.rows.find((r) => r.accountId === payable.id)?.closingBalance ?? 0);
+  const ledgerBalance = 0 - (tb.rows.find((r) => r.accountId === payable.id)?.closingBalance ?? 0);
   return {
     asOf,
     currency: company.base_currency,
