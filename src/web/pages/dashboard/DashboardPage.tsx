@@ -153,12 +153,14 @@ const DashboardPage = () => {
           footer={<PayablesDue currency={currency} />}
         >
           {position ? (
-            <Link to="/bills?tab=reports" className="hover:underline" aria-describedby="payables-kpi-link">
-              <Money minor={position.payables} currency={currency} />
+            <>
+              <Link to="/bills?tab=reports" className="hover:underline" aria-describedby="payables-kpi-link">
+                <Money minor={position.payables} currency={currency} />
+              </Link>
               <span id="payables-kpi-link" className="sr-only">
-                Open the payables aging
+                Opens the payables aging by supplier
               </span>
-            </Link>
+            </>
           ) : null}
         </Kpi>
         <Kpi
