@@ -134,4 +134,82 @@ describe('supplier statement', () => {
       '',
     ]);
   });
+
+  it('takes supplier credits, their application and refund, into the statement, the aging and the tax report', async () => {
+    const supplierId = await addTestSupplier(fixture.t.database, fixture.company, {
+      name: 'Credit Supplier',
+    });
+    const { taxRateId } = fixture.fx;
+    const b = await createOpenTestBill(fixture.client, fixture.fx, {
+      supplierId,
+      issueDate: '2026-03-02',
+      lines: [{ description: 'Chairs', quantity: '1', unitPrice: 10_000, taxRateIds: [taxRateId] }],
+    });
+    expect(b.total).toBe(12_000);
+    const credit = await fixture.client.post('/supplier-credits', {
+      supplierId,
+      date: '2026-03-04',
+      reference: 'CN-7',
+      lines: [{ description: 'Broken chair', quantity: '1', unitPrice: 5_000, taxRateIds: [taxRateId] }],
+    });
+    expect(credit.status, JSON.stringify(credit.body)).toBe(201);
+    expect(credit.body.total).toBe(6_000);
+    const creditId = credit.body.id;
+    const applied = await fixture.client.post(`/supplier-credits/${creditId}/apply`, {
+      billId: b.id,
+      amount: 2_000,
+      date: '2026-03-05',
+    });
+    expect([200, 201], JSON.stringify(applied.body)).toContain(applied.status);
+    const refunded = await fixture.client.post(`/supplier-credits/${creditId}/refunds`, {
+      date: '2026-03-06',
+      amount: 1_000,
+      paymentAccountId: fixture.fx.bankId,
+    });
+    expect([200, 201], JSON.stringify(refunded.body)).toContain(refunded.status);
+
+    // Owed 12,000 - 2,000 applied on the bill = 10,000; credit left 6,000 - 2,000 - 1,000 = 3,000.
+    const supplier = (await fixture.client.get(`/suppliers/${supplierId}`)).body;
+    expect(supplier).toMatchObject({ balance: 10_000, credit: 3_000 });
+
+    const s = (await fixture.client.get(`/suppliers/${supplierId}/statement?to=2026-03-31`)).body;
+    expect(
+      s.lines.map((l: { date: string; kind: string; charges: number; payments: number; balance: number }) => [
+        l.date,
+        l.kind,
+        l.charges,
+        l.payments,
+        l.balance,
+      ]),
+    ).toEqual([
+      ['2026-03-02', 'bill', 12_000, 0, 12_000],
+      ['2026-03-04', 'credit', 0, 6_000, 6_000],
+      ['2026-03-05', 'credit_applied', 0, 0, 6_000],
+      ['2026-03-06', 'refund', 1_000, 0, 7_000],
+    ]);
+    expect(s.closingBalance).toBe(supplier.balance - supplier.credit);
+    expect(s.closingBalance).toBe(await ledgerShare(supplierId, '2026-03-31'));
+
+    // The aging nets the credit left from what the supplier is owed, in current; it equals the
+    // ledger on each date: before the credit, before the application, after the refund.
+    for (const [asOf, total] of [
+      ['2026-03-03', 12_000],
+      ['2026-03-04', 6_000],
+      ['2026-03-05', 6_000],
+      ['2026-03-31', 7_000],
+    ] as const) {
+      const aging = (await fixture.client.get(`/payables/aging?asOf=${asOf}`)).body;
+      const row = aging.rows.find((r: { supplierId: string }) => r.supplierId === supplierId);
+      expect(row.total, asOf).toBe(total);
+      expect(aging.totals.total, asOf).toBe(aging.ledgerBalance);
+    }
+
+    // The credit takes its input tax back: purchase tax 2,000 on the bill, -1,000 on the credit.
+    const tax = (await fixture.client.get('/reports/sales-tax?from=2026-03-04&to=2026-03-04')).body;
+    expect(tax.rows.find((r: { taxRateId: string }) => r.taxRateId === taxRateId)).toMatchObject({
+      purchaseTaxable: -5_000,
+      purchaseTax: -1_000,
+      netTax: 1_000,
+    });
+  });
 });
