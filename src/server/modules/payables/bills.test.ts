@@ -151,11 +151,25 @@ describe('recording a bill', () => {
       [{ lines: [{ quantity: '1', unitPrice: 1 }] }, 400, 'line_description_required'],
       [{ currency: 'EUR' }, 400, 'exchange_rate_required'],
       [{ currency: 'XYZ', exchangeRate: '1.1' }, 400, 'invalid_currency'],
+      [{ issueDate: '2026-02-30' }, 400, 'validation_failed'],
+      [{ lines: [{ description: 'x', quantity: '1', unitPrice: '12' }] }, 400, 'validation_failed'],
+      [
+        { lines: [{ description: 'x', quantity: '99999999999999999999', unitPrice: 999_999_999_999 }] },
+        400,
+        '',
+      ],
+      [
+        { lines: [{ description: 'x', quantity: '1', unitPrice: 1, taxRateIds: ['a', 'b', 'c', 'd'] }] },
+        400,
+        'validation_failed',
+      ],
+      [{ reference: 'bad\u0000ref' }, 400, ''],
+      [{ currency: 'EUR', exchangeRate: '-1' }, 400, 'validation_failed'],
     ];
     for (const [overrides, status, code] of cases) {
       const res = await fixture.client.post('/bills', testBillBody(fixture.fx, overrides));
       expect(res.status, `${JSON.stringify(overrides)} → ${JSON.stringify(res.body)}`).toBe(status);
-      expect(res.body.error.code, JSON.stringify(overrides)).toBe(code);
+      if (code) expect(res.body.error.code, JSON.stringify(overrides)).toBe(code);
       expect(res.body.error.message.length).toBeGreaterThan(10);
     }
     expect(await counts()).toEqual(before);
