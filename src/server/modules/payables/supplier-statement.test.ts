@@ -212,4 +212,67 @@ describe('supplier statement', () => {
       netTax: 1_000,
     });
   });
+
+  it('shows the exchange difference of a foreign credit applied at another rate, and a void credit', async () => {
+    const supplierId = await addTestSupplier(fixture.t.database, fixture.company, {
+      name: 'Euro Supplier',
+      currency: 'EUR',
+    });
+    const b = await createOpenTestBill(fixture.client, fixture.fx, {
+      supplierId,
+      issueDate: '2026-03-02',
+      currency: 'EUR',
+      exchangeRate: '1.2',
+      lines: [{ description: 'Machine', quantity: '1', unitPrice: 10_000, taxRateIds: [] }],
+    });
+    expect(b.totalBase).toBe(12_000);
+    const credit = await fixture.client.post('/supplier-credits', {
+      supplierId,
+      date: '2026-03-03',
+      currency: 'EUR',
+      exchangeRate: '1.1',
+      lines: [{ description: 'Discount', quantity: '1', unitPrice: 5_000, taxRateIds: [] }],
+    });
+    expect(credit.status, JSON.stringify(credit.body)).toBe(201);
+    const applied = await fixture.client.post(`/supplier-credits/${credit.body.id}/apply`, {
+      billId: b.id,
+      amount: 5_000,
+      date: '2026-03-04',
+    });
+    expect([200, 201], JSON.stringify(applied.body)).toContain(applied.status);
+    const other = await fixture.client.post('/supplier-credits', {
+      supplierId,
+      date: '2026-03-05',
+      currency: 'EUR',
+      exchangeRate: '1.2',
+      lines: [{ description: 'Wrong', quantity: '1', unitPrice: 1_000, taxRateIds: [] }],
+    });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    const voided = await fixture.client.post(`/supplier-credits/${other.body.id}/void`, { reason: 'Typo' });
+    expect(voided.status, JSON.stringify(voided.body)).toBe(200);
+
+    const s = (await fixture.client.get(`/suppliers/${supplierId}/statement?to=2026-03-31`)).body;
+    expect(s.currency).toBe('USD');
+    const rows = s.lines.map((l: { kind: string; charges: number; payments: number; balance: number }) => [
+      l.kind,
+      l.charges,
+      l.payments,
+      l.balance,
+    ]);
+    // The bill owed 120.00 in base; the credit took 55.00; applying it cleared 60.00 of the bill
+    // (its rate), so the ledger posted a 5.00 exchange gain on accounts payable.
+    expect(rows.slice(0, 3)).toEqual([
+      ['bill', 12_000, 0, 12_000],
+      ['credit', 0, 5_500, 6_500],
+      ['credit_applied', 0, 500, 6_000],
+    ]);
+    expect(s.lines[2].description).toMatch(/exchange gain/);
+    expect(rows.slice(3).map((r: unknown[]) => r[0])).toEqual(['credit', 'void']);
+    expect(s.closingBalance).toBe(6_000);
+    const supplier = (await fixture.client.get(`/suppliers/${supplierId}`)).body;
+    expect(s.closingBalance).toBe(supplier.balance - supplier.credit);
+    expect(s.closingBalance).toBe(await ledgerShare(supplierId, '2026-03-31'));
+    const aging = (await fixture.client.get('/payables/aging?asOf=2026-03-31')).body;
+    expect(aging.totals.total).toBe(aging.ledgerBalance);
+  });
 });
