@@ -153,6 +153,7 @@ export const AUDIT_ACTIONS = [
   'recurring_bill.active',
   'recurring_bill.paused',
   'recurring_bill.ended',
+  'recurring_bill.deleted',
   // matching: a money-out bank line to bills (matching/bills.ts)
   'bank_transaction.matched_to_bills',
   'bank_transaction.unmatched_from_bills',

@@ -196,6 +196,27 @@ describe('recurring bills', () => {
     await endSchedule(s.id);
   });
 
+  it('deletes a schedule that created nothing; one that did is refused and stays', async () => {
+    fixture.t.clock.set('2026-03-10T12:00:00Z');
+    const unused = await schedule({ startDate: '2026-09-01' });
+    const used = await schedule({ startDate: '2026-03-01' });
+    await run();
+    expect(await billsOf(used.id)).toHaveLength(1);
+    const refused = await fixture.client.delete(`/bill-schedules/${used.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('schedule_has_bills');
+    expect(await listed(used.id)).toMatchObject({ createdCount: 1 });
+    const viewer = await addTestMember(fixture.t.app, fixture.company, 'viewer');
+    expect(
+      (await api(fixture.t.app, fixture.company, viewer.cookie).delete(`/bill-schedules/${unused.id}`))
+        .status,
+    ).toBe(403);
+    expect((await fixture.client.delete(`/bill-schedules/${unused.id}`)).status).toBe(204);
+    expect(await listed(unused.id)).toBeUndefined();
+    expect((await fixture.client.delete(`/bill-schedules/${unused.id}`)).status).toBe(404);
+    await endSchedule(used.id);
+  });
+
   it('never meets duplicate detection: each occurrence has its own reference', async () => {
     fixture.t.clock.set('2026-03-10T12:00:00Z');
     // A bill typed by hand with the schedule's bare reference does not block the schedule.

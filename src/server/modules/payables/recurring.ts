@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import { badRequest, notFound } from '../../../shared/errors.ts';
+import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import { type RecurringFrequency, addDaysIso, occurrenceDate } from '../../../shared/invoice-calc.ts';
 import {
   type BillLineInput,
@@ -191,6 +191,46 @@ export const setBillScheduleStatus = (
     });
     return scheduleById(trx, organizationId, scheduleId);
   });
+
+/** Deletes a schedule that has created no bill yet (a mistake); one that has is ended instead. */
+export const deleteBillSchedule = inMemberTransaction(
+  async (trx, member, { scheduleId }: { scheduleId: string }) => {
+    const { organizationId } = member;
+    const row = await trx
+      .selectFrom('bill_schedules')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', scheduleId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) throw notFound('Recurring bill schedule not found.');
+    const bill = await trx
+      .selectFrom('bills')
+      .select('number')
+      .where('organization_id', '=', organizationId)
+      .where('schedule_id', '=', scheduleId)
+      .executeTakeFirst();
+    if (bill) {
+      throw conflict(
+        'schedule_has_bills',
+        `This schedule has created bills (${bill.number} and perhaps others), so it stays for their history. End it instead.`,
+      );
+    }
+    await trx
+      .deleteFrom('bill_schedule_runs')
+      .where('organization_id', '=', organizationId)
+      .where('schedule_id', '=', scheduleId)
+      .execute();
+    await trx
+      .deleteFrom('bill_schedules')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', scheduleId)
+      .execute();
+    await recordMemberAudit(trx, member, 'recurring_bill.deleted', ['bill_schedule', scheduleId], {
+      before: { supplierId: row.supplier_id, frequency: row.frequency, startDate: row.start_date },
+    });
+  },
+);
 
 /** The period an occurrence stands for, added to the schedule's reference ("RENT-2026-11"). */
 export const occurrencePeriod = (frequency: RecurringFrequency, date: string) => {

@@ -5,7 +5,12 @@ import {
   billScheduleStatusSchema,
 } from '../../../shared/payables.ts';
 import { companyRoutePlugin } from '../../http/routes.ts';
-import { createBillSchedule, listBillSchedules, setBillScheduleStatus } from './recurring.ts';
+import {
+  createBillSchedule,
+  deleteBillSchedule,
+  listBillSchedules,
+  setBillScheduleStatus,
+} from './recurring.ts';
 
 // Recurring bill schedules (rent, subscriptions): members record them, as they draft bills; a
 // scheduled bill that is submitted above the approval threshold still waits for an approver.
@@ -36,5 +41,14 @@ export const payablesRecurringRoutes = companyRoutePlugin(['payables'], (route) 
       response: billScheduleSchema,
     },
     setBillScheduleStatus,
+  );
+  route.delete(
+    '/bill-schedules/:scheduleId',
+    {
+      summary: 'Delete a recurring bill schedule that has created no bill yet (end one that has)',
+      permission: 'record',
+      response: null,
+    },
+    deleteBillSchedule,
   );
 });
