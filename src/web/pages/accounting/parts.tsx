@@ -1,7 +1,12 @@
 import { Download, FileText } from 'lucide-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { ACCOUNT_TYPES, type AccountTypeName, type JournalEntry } from '../../../shared/ledger.ts';
+import {
+  ACCOUNT_TYPES,
+  type AccountTypeName,
+  type JournalEntry,
+  type JournalSourceName,
+} from '../../../shared/ledger.ts';
 import { Spinner } from '../../components/Spinner.tsx';
 import { Money } from '../../components/money/Money.tsx';
 import { buttonClasses } from '../../components/ui/Button.tsx';
@@ -14,7 +19,8 @@ import { type ReportName, type ReportQuery, exportHref } from './ledgerApi.ts';
 // Small pieces the accounting tabs share: status and source labels, export links, loading
 // and error notices that say what to do next.
 
-export const SOURCE_LABELS: Record<string, string> = {
+/** Every journal source's label: a source added to JOURNAL_SOURCES fails tsc until it is named here. */
+export const SOURCE_LABELS: Record<JournalSourceName, string> & Record<string, string | undefined> = {
   manual: 'Manual',
   invoice: 'Invoice',
   payment: 'Payment',
@@ -23,6 +29,9 @@ export const SOURCE_LABELS: Record<string, string> = {
   opening_balance: 'Opening balance',
   year_end_close: 'Year-end close',
   reversal: 'Reversal',
+  bill: 'Bill',
+  bill_payment: 'Bill payment',
+  supplier_credit: 'Supplier credit',
 };
 
 export const StatusBadge = ({ entry }: { entry: Pick<JournalEntry, 'status' | 'reversedByEntryId'> }) => {
