@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { addTestSupplier, createOpenTestBill, setUpTestPayables } from '../../testing/payables.ts';
@@ -274,5 +275,25 @@ describe('supplier statement', () => {
     expect(s.closingBalance).toBe(await ledgerShare(supplierId, '2026-03-31'));
     const aging = (await fixture.client.get('/payables/aging?asOf=2026-03-31')).body;
     expect(aging.totals.total).toBe(aging.ledgerBalance);
+  });
+
+  it('neutralises formula text in the statement and aging CSV, keeping amounts numbers', async () => {
+    const evil = '=HYPERLINK("http://x")';
+    const supplierId = await addTestSupplier(fixture.t.database, fixture.company, { name: evil });
+    await createOpenTestBill(fixture.client, fixture.fx, {
+      supplierId,
+      issueDate: '2026-03-03',
+      reference: '+SUM(A1)',
+      lines: [{ description: 'Formula', quantity: '1', unitPrice: 4_200, taxRateIds: [] }],
+    });
+    const statement = await fixture.client.get(`/suppliers/${supplierId}/statement.csv?to=2026-03-31`);
+    const rows = parse(statement.body as string) as string[][];
+    const bill = rows.find((r) => r[1] === 'Bill')!;
+    expect(bill[3]).toBe("'+SUM(A1)");
+    expect(bill[5]).toBe('42.00');
+    const aging = await fixture.client.get('/payables/aging?asOf=2026-03-31&format=csv');
+    const agingRows = parse(aging.body as string) as string[][];
+    expect(agingRows.find((r) => r[0] === `'${evil}`)?.[6]).toBe('42.00');
+    expect(agingRows.some((r) => r[0] === evil)).toBe(false);
   });
 });
