@@ -148,6 +148,13 @@ test('a bill from entry to paid: submit, approval by the owner, two payments, ac
   await expect(bk.getByTestId('bill-status')).toHaveText('Awaiting approval');
   await expect(bk.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await expect(bk.getByText(/waits for an accountant or admin/)).toBeVisible();
+  // The supplier's PDF, attached for the approver.
+  await bk.getByLabel(/Attach the supplier's bill/).setInputFiles({
+    name: 'DP-1187.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'),
+  });
+  await expect(bk.getByRole('link', { name: 'DP-1187.pdf' })).toBeVisible();
   const billUrl = bk.url();
   const billId = new URL(billUrl).searchParams.get('bill')!;
 
@@ -180,6 +187,9 @@ test('a bill from entry to paid: submit, approval by the owner, two payments, ac
   await expect(page.getByText('12345678')).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Rent, December' })).toBeVisible();
   await expect(page.getByTestId('bill-total')).toHaveText('$1,280.00');
+  const href = await page.getByRole('link', { name: 'DP-1187.pdf' }).getAttribute('href');
+  const download = await page.request.get(href!);
+  expect((await download.body()).subarray(0, 5).toString()).toBe('%PDF-');
   await both(page, 'bills-view-awaiting');
   await page.getByRole('button', { name: 'Approve', exact: true }).click();
   const approve = page.getByRole('dialog', { name: /^Approve bill/ });

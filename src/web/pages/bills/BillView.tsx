@@ -167,7 +167,7 @@ const BillDetail = ({ bill, onBack, onEdit }: Navigation & { bill: Bill }) => {
           <span className="whitespace-pre-line">{bill.notes}</span>
         </Alert>
       ) : null}
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid items-start gap-6 lg:grid-cols-2">
         <div className="space-y-6">
           <BillPaymentsCard
             bill={bill}
