@@ -4,15 +4,18 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Badge, CardError } from '../../components/ui/Card.tsx';
 import { DataTable } from '../../components/ui/DataTable.tsx';
 import { ListCard, LoadingState } from '../../components/ui/ListCard.tsx';
+import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { formatDate } from '../../lib/format.ts';
+import { useAction } from '../../lib/useAction.ts';
 import { LinkButton, RecordHeader, StatCard } from '../invoices/parts.tsx';
 import { useBillAccounts } from './billsApi.ts';
 import { CreditActionButtons, CreditActionDialog, type CreditDialogKind } from './CreditActions.tsx';
-import { useSupplierCredit } from './SupplierApi.ts';
+import { usePayablesMutation, useSupplierCredit } from './SupplierApi.ts';
 
 // One supplier credit: its figures (total, applied, refunded, left), its lines, the bills it
-// was applied to and the refunds received, with Apply, Refund and Void.
+// was applied to and the refunds received, with Apply, Refund and Void, and Undo on an
+// application or a refund (reversed, never deleted: the row stays, struck through).
 
 export const CreditDetail = ({
   id,
@@ -30,6 +33,18 @@ export const CreditDetail = ({
   const accounts = useBillAccounts();
   const [dialog, setDialog] = useState<CreditDialogKind | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const undo = useAction();
+  const remove = usePayablesMutation((base, path: string) =>
+    api.delete(`${base}/supplier-credits/${id}/${path}`),
+  );
+  const undoRow = (path: string, message: string) =>
+    undo.run(
+      async () => {
+        await remove.mutateAsync(path);
+        setDone(message);
+      },
+      { key: path },
+    );
   if (credit.isLoading) return <LoadingState label="Loading the credit..." />;
   if (!credit.data)
     return (
@@ -66,6 +81,7 @@ export const CreditDetail = ({
         actions={can('approve') ? <CreditActionButtons credit={c} onAction={setDialog} /> : null}
       />
       {message ? <Alert tone="success">{message}</Alert> : null}
+      {undo.error ? <Alert>{undo.error}</Alert> : null}
       {c.reason ? <p className="text-sm text-slate-600 dark:text-slate-300">Reason: {c.reason}</p> : null}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard label="Total">
@@ -126,6 +142,27 @@ export const CreditDetail = ({
               numeric: true,
               cell: (a) => <Money minor={a.amount} currency={c.currency} />,
             },
+            can('approve') && {
+              header: 'Actions',
+              actions: true,
+              cell: (a) =>
+                a.reversed ? null : (
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    busy={undo.busyKey === `allocations/${a.id}`}
+                    aria-label={`Undo applying ${c.number} to ${a.billNumber}`}
+                    onClick={() =>
+                      void undoRow(
+                        `allocations/${a.id}`,
+                        `Undid the credit applied to ${a.billNumber}: the bill is owed again and the credit is back.`,
+                      )
+                    }
+                  >
+                    Undo
+                  </Button>
+                ),
+            },
           ]}
         />
       </ListCard>
@@ -146,6 +183,27 @@ export const CreditDetail = ({
               header: 'Amount',
               numeric: true,
               cell: (r) => <Money minor={r.amount} currency={c.currency} />,
+            },
+            can('approve') && {
+              header: 'Actions',
+              actions: true,
+              cell: (r) =>
+                r.reversed ? null : (
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    busy={undo.busyKey === `refunds/${r.id}`}
+                    aria-label={`Remove the refund of ${formatDate(r.date)}`}
+                    onClick={() =>
+                      void undoRow(
+                        `refunds/${r.id}`,
+                        'Removed the refund: its entry and bank line are reversed and the credit is back.',
+                      )
+                    }
+                  >
+                    Remove
+                  </Button>
+                ),
             },
           ]}
         />

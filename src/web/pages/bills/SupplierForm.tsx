@@ -44,7 +44,15 @@ export const SupplierFormDialog = ({
     bankCode: supplier?.bankCode ?? '',
     notes: supplier?.notes ?? '',
   });
-  const [errors, setErrors] = useState<{ name?: string; terms?: string }>({});
+  const [tried, setTried] = useState(false);
+  const terms = Number(form.paymentTermsDays);
+  const termsOk =
+    form.paymentTermsDays.trim() !== '' && Number.isInteger(terms) && terms >= 0 && terms <= 365;
+  // Checked as the person types once they tried to save, so a corrected field clears at once.
+  const errors = {
+    name: tried && !form.name.trim() ? 'Enter the supplier name.' : null,
+    terms: tried && !termsOk ? 'Payment terms are 0 to 365 days.' : null,
+  };
   const save = usePayablesMutation(
     (base, body: Record<string, unknown>) =>
       supplier
@@ -54,16 +62,8 @@ export const SupplierFormDialog = ({
   );
 
   const submit = async () => {
-    const terms = Number(form.paymentTermsDays);
-    const found = {
-      name: form.name.trim() ? undefined : 'Enter the supplier name.',
-      terms:
-        form.paymentTermsDays.trim() !== '' && Number.isInteger(terms) && terms >= 0 && terms <= 365
-          ? undefined
-          : 'Payment terms are 0 to 365 days.',
-    };
-    setErrors(found);
-    if (found.name || found.terms) return;
+    setTried(true);
+    if (!form.name.trim() || !termsOk) return;
     const saved = await save.mutateAsync({
       ...form,
       paymentTermsDays: terms,
@@ -119,7 +119,7 @@ export const SupplierFormDialog = ({
         <div className="grid gap-4 sm:grid-cols-3">
           <TextField label="Account name" {...bind('bankAccountName')} />
           <TextField label="Account number or IBAN" {...bind('bankAccountNumber')} />
-          <TextField label="Sort code, routing number or BIC" {...bind('bankCode')} />
+          <TextField label="Sort code, routing or BIC" {...bind('bankCode')} />
         </div>
       </fieldset>
       <TextAreaField id="supplier-address" label="Address" rows={3} {...bind('address')} />
