@@ -78,7 +78,14 @@ export const invoiceInputSchema = z.object({
   lines: lineInputs.max(200, 'At most 200 lines.'),
 });
 export type InvoiceInput = z.input<typeof invoiceInputSchema>;
-export const invoiceUpdateSchema = invoiceInputSchema.partial();
+/** Only the fields sent change: the texts have no default here, so leaving one out keeps it. */
+export const invoiceUpdateSchema = invoiceInputSchema
+  .extend({
+    reference: optionalText(100).optional(),
+    notes: optionalText(4000).optional(),
+    terms: optionalText(4000).optional(),
+  })
+  .partial();
 
 export const invoiceLineSchema = z.object({
   lineNo: z.number(),

@@ -99,6 +99,12 @@ describe('drafts', () => {
     });
     expect(edited.status).toBe(200);
     expect(edited.body.total).toBe(1502); // 1501.5 → 1502
+    // An edit changes only what it sends: the reference, notes and terms set before stay.
+    const texts = { reference: 'PO-77', notes: 'Thank you', terms: 'Net 15' };
+    expect((await fixture.client.patch(`/invoices/${d.id}`, texts)).status).toBe(200);
+    const kept = await fixture.client.patch(`/invoices/${d.id}`, { dueDate: '2026-04-30' });
+    expect(kept.status).toBe(200);
+    expect({ reference: kept.body.reference, notes: kept.body.notes, terms: kept.body.terms }).toEqual(texts);
     expect((await fixture.client.delete(`/invoices/${d.id}`)).status).toBe(204);
     expect((await fixture.client.get(`/invoices/${d.id}`)).status).toBe(404);
     const after = await balancesOn(fixture.t.database, fixture.company.id);

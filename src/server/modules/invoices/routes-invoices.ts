@@ -1,6 +1,7 @@
 import {
   emailInvoiceSchema,
   invoiceInputSchema,
+  invoiceUpdateSchema,
   invoiceListQuerySchema,
   invoiceListSchema,
   invoicePdfQuerySchema,
@@ -69,7 +70,7 @@ export const invoiceDocumentRoutes = companyRoutePlugin(['invoices'], (route) =>
     {
       summary: 'Edit a draft',
       permission: 'record',
-      body: invoiceInputSchema.partial(),
+      body: invoiceUpdateSchema,
       response: invoiceSchema,
     },
     updateInvoice,
