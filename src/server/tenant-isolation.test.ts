@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './testing/app.ts';
 import { type TestCompany, createTestCompany } from './testing/companies.ts';
+import { seedTestPayables } from './testing/payables-seed.ts';
 import { verifyTestUser } from './testing/users.ts';
 
 // Walks every /api route registered on the app and proves that a member of company A gets
@@ -49,6 +50,8 @@ describe('tenant isolation over every route', () => {
     // A verified owner, so routes that mail (invoice email, invitations) reach their lookups
     // instead of stopping at the verified-sender check.
     await verifyTestUser(t.app, a.owner);
+    // B holds one of every payables resource, so its lists hand the walk real ids of each kind.
+    await seedTestPayables(t.app, t.database, b);
     routes = t.app.registeredRoutes.filter(
       (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !isInfrastructure(r.url),
     );
