@@ -114,7 +114,6 @@ export const refuseCreditUse = (credit: LockedCredit, amount: number, what: stri
 
 // --- Reading -------------------------------------------------------------------------------------
 
-
 const creditRows = (db: Executor, organizationId: string) =>
   db
     .selectFrom('supplier_credits as c')
@@ -443,7 +442,6 @@ export const applyCredit = (
     // Lock order everywhere: the bill, then the credit.
     const bill = await lockBill(trx, organizationId, input.billId);
     const credit = await lockCredit(trx, organizationId, input.creditId);
-    refuseCreditUse(credit, input.amount, 'apply');
     if (bill.supplier_id !== credit.supplier_id) {
       throw badRequest(
         'credit_other_supplier',
@@ -457,6 +455,7 @@ export const applyCredit = (
       );
     }
     refuseBillUnpayable(bill.status, 'credited');
+    refuseCreditUse(credit, input.amount, 'apply');
     refuseOverpayment(bill, input.amount, 'credit of');
     const company = await loadCompany(trx, organizationId);
     const base = company.base_currency;
