@@ -7,6 +7,7 @@ import { ensureLedger } from './testing/invoices.ts';
 import { createTestApp } from './testing/app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from './testing/companies.ts';
 import { testDatabaseKind } from './testing/db.ts';
+import { seedTestPayables } from './testing/payables-seed.ts';
 
 // Bad input never makes the API answer 5xx. This walks every operation of the app's own
 // /api/openapi.json and, for each path parameter, query parameter, header and JSON body field
@@ -300,7 +301,20 @@ const KIND_BY_NAME: Record<string, string> = {
   ids: 'transaction',
   reconciliationId: 'reconciliation',
   importId: 'statementImport',
+  supplierId: 'supplier',
+  billId: 'bill',
+  batchId: 'billBatch',
+  creditId: 'supplierCredit',
+  allocationId: 'creditAllocation',
+  refundId: 'supplierRefund',
+  paymentAccountId: 'bankLedger',
 };
+// Where a parameter's name means another kind under one path (a bill's payment, a bill schedule).
+const KIND_BY_PATH: [RegExp, string, string][] = [
+  [/^\/api\/orgs\/\{organizationId\}\/bills\/\{billId\}\/payments\//, 'paymentId', 'billPayment'],
+  [/^\/api\/orgs\/\{organizationId\}\/bill-schedules\//, 'scheduleId', 'billSchedule'],
+  [/^\/api\/orgs\/\{organizationId\}\/bills\/\{billId\}\/attachments\//, 'attachmentId', 'billAttachment'],
+];
 const KIND_BY_COLLECTION: Record<string, string> = {
   accounts: 'moneyAccount',
   transfers: 'transfer',
@@ -411,6 +425,8 @@ const operationsOf = (doc: {
 };
 
 const kindOfPathParam = (path: string, name: string) => {
+  const special = KIND_BY_PATH.find(([pattern, param]) => param === name && pattern.test(path));
+  if (special) return special[2];
   if (KIND_BY_NAME[name]) return KIND_BY_NAME[name];
   const segments = path.split('/');
   const at = segments.indexOf(`{${name}}`);
@@ -645,6 +661,17 @@ describe('bad input never answers 5xx (OpenAPI fuzz)', () => {
     if (invitation.statusCode < 300) add('invitation', invitation.json().id);
     const member = await addTestMember(t.app, company, 'accountant').catch(() => undefined);
     if (member) add('user', member.id);
+    // Payables: the open bill first (paying and its sub-routes), then the draft and the paid one.
+    const payables = await seedTestPayables(t.app, t.database, company);
+    add('supplier', payables.supplierId);
+    for (const id of [payables.openBillId, payables.draftBillId, payables.paidBillId]) add('bill', id);
+    add('billPayment', payables.paymentId);
+    add('billBatch', payables.batchId);
+    add('supplierCredit', payables.creditId);
+    add('creditAllocation', payables.allocationId);
+    add('supplierRefund', payables.refundId);
+    add('billSchedule', payables.scheduleId);
+    add('billAttachment', payables.attachmentId);
   };
 
   // Bodies the schema alone cannot make valid (balanced lines, distinct accounts, files).
@@ -680,6 +707,13 @@ describe('bad input never answers 5xx (OpenAPI fuzz)', () => {
     if (p === '/invoices' || p === '/recurring-invoices' || p === '/invoices/{invoiceId}/credit-notes')
       extra.lines = [{ description: 'Work', quantity: '1', unitPrice: 1_000 }];
     if (p === '/invoices/{invoiceId}/send') extra.email = false;
+    if (p === '/bills' || p === '/bills/{billId}' || p === '/bill-schedules' || p === '/supplier-credits')
+      Object.assign(extra, {
+        lines: [{ description: 'Paper', quantity: '1', unitPrice: 1_000, accountId: pools.account![0] }],
+        ...(p === '/bills' ? { reference: '' } : {}),
+      });
+    if (p === '/bills/{billId}/attachments') extra.dataBase64 = Buffer.from('bill').toString('base64');
+    if (p === '/suppliers/import') extra.csv = 'name,email\nFuzz Supplies,fuzz@example.com\n';
     if (p === '/transactions/{id}/match')
       Object.assign(extra, {
         invoices: [{ invoiceId: pools.invoice![1], amount: 5_000 }],
@@ -763,7 +797,10 @@ describe('bad input never answers 5xx (OpenAPI fuzz)', () => {
         // Payments, credit notes and emails need the issued invoice (seeded second).
         const issued =
           kind === 'invoice' && /\{invoiceId\}\/(payments|credit-notes|email|void)/.test(op.path);
-        const fromPool = kind ? poolsA[kind]?.at(issued ? -1 : 0) : undefined;
+        // A bill's money and void routes need the open bill (seeded first), its edits the draft.
+        const draftBill =
+          kind === 'bill' && !/\{billId\}\/(payments|void|attachments)/.test(op.path) && op.method !== 'GET';
+        const fromPool = kind ? poolsA[kind]?.at(issued ? -1 : draftBill ? 1 : 0) : undefined;
         validPath[p.name] =
           fromPool ?? (p.name === 'answer' ? 'accept' : p.name === 'endDate' ? '2026-12-31' : randomUUID());
       }
