@@ -77,7 +77,12 @@ export const PaymentRunSupplier = ({
           ))}
         </p>
       </div>
-      <Table caption={`Bills of ${group.supplierName} in the payment run`} captionHidden dense>
+      <Table
+        caption={`Bills of ${group.supplierName} in the payment run`}
+        captionHidden
+        dense
+        className="[&_table]:table-fixed"
+      >
         <thead>
           <tr>
             {canPay ? (
@@ -85,10 +90,12 @@ export const PaymentRunSupplier = ({
                 <span className="sr-only">Pay</span>
               </Th>
             ) : null}
-            <Th>Bill</Th>
+            <Th className="w-36">Bill</Th>
             <Th>Reference</Th>
-            <Th>Due</Th>
-            <Th numeric>Amount due</Th>
+            <Th className="w-52">Due</Th>
+            <Th numeric className="w-36">
+              Amount due
+            </Th>
             {canPay ? (
               <Th numeric className="w-44">
                 Pay now

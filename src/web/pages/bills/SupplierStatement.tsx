@@ -93,7 +93,9 @@ export const SupplierStatementCard = ({
                 <Th>Document</Th>
                 <Th>Description</Th>
                 <Th numeric>Billed</Th>
-                <Th numeric>Paid or credited</Th>
+                <Th numeric className="whitespace-nowrap">
+                  Paid or credited
+                </Th>
                 <Th numeric>Balance</Th>
               </tr>
             </thead>
@@ -110,7 +112,7 @@ export const SupplierStatementCard = ({
                 <tr key={`${l.kind}-${l.documentId}-${l.date}`} data-testid="supplier-statement-line">
                   <Td className="whitespace-nowrap">{formatDate(l.date)}</Td>
                   <Td>{STATEMENT_KIND_LABELS[l.kind]}</Td>
-                  <Td>{[l.number, l.reference].filter(Boolean).join(' · ')}</Td>
+                  <Td className="whitespace-nowrap">{[l.number, l.reference].filter(Boolean).join(' · ')}</Td>
                   <Td>{l.description}</Td>
                   <Td numeric>{l.charges ? <Money minor={l.charges} currency={s.currency} /> : null}</Td>
                   <Td numeric>{l.payments ? <Money minor={l.payments} currency={s.currency} /> : null}</Td>
