@@ -55,7 +55,7 @@ export const invoiceRecurringRoutes = companyRoutePlugin(['invoices'], (route) =
   route.get(
     '/reports/sales-tax',
     {
-      summary: 'Sales tax collected per rate for a period',
+      summary: 'Tax per rate for a period: collected on invoices, paid on bills (less supplier credits) and the net owed',
       permission: 'read',
       query: taxReportQuerySchema,
       response: taxReportSchema,
