@@ -595,3 +595,96 @@ export const payablesAgingQuerySchema = z.object({
   asOf: isoDate.optional(),
   format: z.enum(['json', 'csv', 'pdf']).default('json'),
 });
+
+// --- OpenAPI examples --------------------------------------------------------------------------
+// A request body an integrator can start from, for each payables write. Registered on the schema
+// instances themselves (zod's global registry, which the OpenAPI document reads), so the
+// schemas' shapes do not change; derived schemas (partial, extend) carry none.
+
+const SUPPLIER = '5f0c2a7e-9b1d-4c3e-8f2a-1d2e3f4a5b6c';
+const BILL = 'a41e7c90-3d2b-4f1a-9e8c-7b6a5d4c3b2a';
+const ACCOUNT = '0b9f6e2d-8c7a-4b5d-a3e1-f2c4d6e8a0b1';
+const TAX_RATE = 'c3d5e7f9-1a2b-4c6d-8e0f-2a4b6c8d0e1f';
+const MONEY_LEDGER = '7e6d5c4b-3a29-4180-9f8e-7d6c5b4a3928';
+const paperLine = {
+  description: 'Printer paper, A4 box',
+  quantity: '10',
+  unitPrice: 1250,
+  accountId: ACCOUNT,
+  taxRateIds: [TAX_RATE],
+};
+export const PAYABLES_EXAMPLES: [z.ZodType, unknown][] = [
+  [
+    supplierInputSchema,
+    {
+      name: 'Northwind Paper Ltd',
+      email: 'accounts@northwind-paper.example',
+      taxNumber: 'GB123456789',
+      currency: 'GBP',
+      paymentTermsDays: 30,
+      defaultAccountId: ACCOUNT,
+      defaultTaxRateId: TAX_RATE,
+      bankAccountName: 'Northwind Paper Ltd',
+      bankAccountNumber: 'GB33BUKB20201555555555',
+      bankCode: 'BUKBGB22',
+    },
+  ],
+  [
+    supplierImportSchema,
+    {
+      csv: 'name,email,payment_terms_days\nNorthwind Paper Ltd,accounts@northwind-paper.example,30\n',
+      dryRun: true,
+    },
+  ],
+  [
+    billInputSchema,
+    { supplierId: SUPPLIER, reference: 'INV-2291', issueDate: '2026-11-20', lines: [paperLine] },
+  ],
+  [payablesSettingsUpdateSchema, { approvalThreshold: 100000, billPrefix: 'BILL-' }],
+  [
+    billPaymentInputSchema,
+    {
+      date: '2026-11-27',
+      amount: 15000,
+      paymentAccountId: MONEY_LEDGER,
+      method: 'bank_transfer',
+      reference: 'INV-2291',
+    },
+  ],
+  [
+    billBatchPaymentInputSchema,
+    {
+      date: '2026-11-27',
+      paymentAccountId: MONEY_LEDGER,
+      reference: 'Payment run 48',
+      bills: [{ billId: BILL, amount: 15000 }],
+    },
+  ],
+  [
+    supplierCreditInputSchema,
+    {
+      supplierId: SUPPLIER,
+      reference: 'CN-118',
+      date: '2026-11-24',
+      reason: 'Two boxes returned',
+      lines: [{ ...paperLine, quantity: '2' }],
+    },
+  ],
+  [applySupplierCreditSchema, { billId: BILL, amount: 3000 }],
+  [
+    supplierRefundInputSchema,
+    { date: '2026-11-28', amount: 3000, paymentAccountId: MONEY_LEDGER, reference: 'Refund CN-118' },
+  ],
+  [
+    billScheduleInputSchema,
+    {
+      supplierId: SUPPLIER,
+      frequency: 'monthly',
+      startDate: '2026-12-01',
+      autoSubmit: true,
+      reference: 'RENT',
+      lines: [{ description: 'Office rent', quantity: '1', unitPrice: 150000, accountId: ACCOUNT }],
+    },
+  ],
+];
+for (const [schema, example] of PAYABLES_EXAMPLES) z.globalRegistry.add(schema, { examples: [example] });
