@@ -1,8 +1,6 @@
-import { Plus } from 'lucide-react';
 import { Money } from '../../components/money/Money.tsx';
-import { Button } from '../../components/ui/Button.tsx';
-import { Card, CardHeader } from '../../components/ui/Card.tsx';
-import { LineInput, LineSelect, LinesHead, RemoveLineButton } from '../../components/ui/LineItems.tsx';
+import { LineInput, LineSelect, RemoveLineButton } from '../../components/ui/LineItems.tsx';
+import { DocumentTotals, LinesCard } from '../../components/ui/LinesCard.tsx';
 import type { BillEditorLine, BillLineCheck } from './billEditorState.ts';
 import type { BillEditorState } from './useBillEditor.ts';
 
@@ -121,36 +119,9 @@ const LINE_FIELD_NAMES: Record<string, string> = {
   taxes: 'tax',
 };
 
-const BillTotals = ({ ed }: { ed: BillLinesEditor }) => {
-  const { totals, currency } = ed;
-  return (
-    <dl className="w-full max-w-xs space-y-1.5 text-sm" aria-label="Bill totals" aria-live="polite">
-      <div className="flex justify-between">
-        <dt>Subtotal</dt>
-        <dd data-testid="editor-subtotal">
-          <Money minor={totals.subtotal} currency={currency} />
-        </dd>
-      </div>
-      {totals.taxes.map((t) => {
-        const rate = ed.taxRates?.find((r) => r.id === t.taxRateId);
-        return (
-          <div key={t.taxRateId} className="flex justify-between">
-            <dt>{rate ? `${rate.name} (${rate.percent}%)` : 'Tax'}</dt>
-            <dd>
-              <Money minor={t.amount} currency={currency} />
-            </dd>
-          </div>
-        );
-      })}
-      <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold dark:border-slate-700">
-        <dt>Total</dt>
-        <dd data-testid="editor-total">
-          <Money minor={totals.total} currency={currency} />
-        </dd>
-      </div>
-    </dl>
-  );
-};
+const BillTotals = ({ ed }: { ed: BillLinesEditor }) => (
+  <DocumentTotals label="Bill totals" totals={ed.totals} currency={ed.currency} taxRates={ed.taxRates} />
+);
 
 export const BillLinesCard = ({ ed }: { ed: BillLinesEditor }) => {
   const lineProblems = ed.lines.flatMap((line, i) =>
@@ -162,45 +133,26 @@ export const BillLinesCard = ({ ed }: { ed: BillLinesEditor }) => {
     ),
   );
   return (
-    <Card>
-      <CardHeader
-        title="Lines"
-        description="What the supplier billed, and the expense or asset account each cost is booked to."
-      />
-      <div className="overflow-x-auto">
-        <table className="w-full min-w-[960px] text-sm">
-          <caption className="sr-only">Bill lines</caption>
-          <LinesHead
-            columns={[
-              { label: 'Description' },
-              { label: 'Account', className: 'w-52' },
-              { label: 'Qty', className: 'w-20' },
-              { label: 'Unit price', className: 'w-32' },
-              { label: 'Tax', className: 'w-40' },
-              { label: 'Amount', numeric: true, className: 'w-32' },
-              { label: 'Remove', shown: '', className: 'w-12' },
-            ]}
-          />
-          <tbody>
-            {ed.lines.map((line, i) => (
-              <LineRow key={line.key} ed={ed} line={line} i={i} />
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {lineProblems.length ? (
-        <ul className="mx-5 mb-3 list-disc space-y-1 pl-5 text-sm text-red-700 dark:text-red-400">
-          {lineProblems.map((p) => (
-            <li key={p.key}>{p.text}</li>
-          ))}
-        </ul>
-      ) : null}
-      <div className="flex flex-wrap items-start justify-between gap-6 border-t border-slate-200 px-5 py-4 dark:border-slate-800">
-        <Button variant="secondary" onClick={ed.addLine}>
-          <Plus className="h-4 w-4" aria-hidden="true" /> Add line
-        </Button>
-        <BillTotals ed={ed} />
-      </div>
-    </Card>
+    <LinesCard
+      description="What the supplier billed, and the expense or asset account each cost is booked to."
+      caption="Bill lines"
+      tableClassName="min-w-[960px]"
+      columns={[
+        { label: 'Description' },
+        { label: 'Account', className: 'w-52' },
+        { label: 'Qty', className: 'w-20' },
+        { label: 'Unit price', className: 'w-32' },
+        { label: 'Tax', className: 'w-40' },
+        { label: 'Amount', numeric: true, className: 'w-32' },
+        { label: 'Remove', shown: '', className: 'w-12' },
+      ]}
+      problems={lineProblems}
+      onAddLine={ed.addLine}
+      totals={<BillTotals ed={ed} />}
+    >
+      {ed.lines.map((line, i) => (
+        <LineRow key={line.key} ed={ed} line={line} i={i} />
+      ))}
+    </LinesCard>
   );
 };

@@ -1,9 +1,6 @@
-import { Plus } from 'lucide-react';
-import type { ReactNode } from 'react';
 import { Money } from '../../components/money/Money.tsx';
-import { Button } from '../../components/ui/Button.tsx';
-import { Card, CardHeader } from '../../components/ui/Card.tsx';
-import { LineInput, LineSelect, LinesHead, RemoveLineButton } from '../../components/ui/LineItems.tsx';
+import { LineInput, LineSelect, RemoveLineButton } from '../../components/ui/LineItems.tsx';
+import { DocumentTotals, LinesCard, TotalsLine } from '../../components/ui/LinesCard.tsx';
 import type { EditorLine } from './editorState.ts';
 import type { InvoiceEditorState } from './useInvoiceEditor.ts';
 
@@ -133,99 +130,46 @@ const LineRow = ({ ed, line, i }: { ed: InvoiceEditorState; line: EditorLine; i:
   );
 };
 
-/** One figure of the editor's totals: its label, then the amount (`testId` on the amount). */
-const TotalsLine = ({
-  label,
-  className = '',
-  testId,
-  children,
-}: {
-  label: string;
-  className?: string;
-  testId?: string;
-  children: ReactNode;
-}) => (
-  <div className={`flex justify-between ${className}`}>
-    <dt>{label}</dt>
-    <dd data-testid={testId}>{children}</dd>
-  </div>
+const InvoiceTotals = ({ ed }: { ed: InvoiceEditorState }) => (
+  <DocumentTotals label="Invoice totals" totals={ed.totals} currency={ed.currency} taxRates={ed.taxRates}>
+    {ed.totals.discountTotal > 0 ? (
+      <TotalsLine label="Discounts" className="text-slate-500 dark:text-slate-400">
+        <Money minor={-ed.totals.discountTotal} currency={ed.currency} tintNegative={false} />
+      </TotalsLine>
+    ) : null}
+  </DocumentTotals>
 );
 
-const InvoiceTotals = ({ ed }: { ed: InvoiceEditorState }) => {
-  const { totals, currency } = ed;
-  return (
-    <dl className="w-full max-w-xs space-y-1.5 text-sm" aria-label="Invoice totals" aria-live="polite">
-      {totals.discountTotal > 0 ? (
-        <TotalsLine label="Discounts" className="text-slate-500 dark:text-slate-400">
-          <Money minor={-totals.discountTotal} currency={currency} tintNegative={false} />
-        </TotalsLine>
-      ) : null}
-      <TotalsLine label="Subtotal" testId="editor-subtotal">
-        <Money minor={totals.subtotal} currency={currency} />
-      </TotalsLine>
-      {totals.taxes.map((t) => {
-        const rate = ed.taxRates?.find((r) => r.id === t.taxRateId);
-        return (
-          <TotalsLine key={t.taxRateId} label={rate ? `${rate.name} (${rate.percent}%)` : 'Tax'}>
-            <Money minor={t.amount} currency={currency} />
-          </TotalsLine>
-        );
-      })}
-      <TotalsLine
-        label="Total"
-        className="border-t border-slate-200 pt-2 text-base font-semibold dark:border-slate-700"
-        testId="editor-total"
-      >
-        <Money minor={totals.total} currency={currency} />
-      </TotalsLine>
-    </dl>
-  );
-};
-
 export const InvoiceLinesCard = ({ ed }: { ed: InvoiceEditorState }) => (
-  <Card>
-    <CardHeader
-      title="Lines"
-      description="Choose an item or type a description; amounts update as you type."
-    />
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[880px] text-sm">
-        <caption className="sr-only">Invoice lines</caption>
-        <LinesHead
-          columns={[
-            { label: 'Item', className: 'w-44' },
-            { label: 'Description' },
-            { label: 'Qty', className: 'w-24' },
-            { label: 'Unit price', className: 'w-32' },
-            { label: 'Disc. %', className: 'w-24' },
-            { label: 'Tax', className: 'w-40' },
-            { label: 'Amount', numeric: true, className: 'w-32' },
-            { label: 'Remove', shown: '', className: 'w-12' },
-          ]}
-        />
-        <tbody>
-          {ed.lines.map((line, i) => (
-            <LineRow key={line.key} ed={ed} line={line} i={i} />
-          ))}
-        </tbody>
-      </table>
-    </div>
-    {ed.showErrors && ed.problems.some((p) => Object.keys(p).length) ? (
-      <ul className="mx-5 mb-3 list-disc space-y-1 pl-5 text-sm text-red-700 dark:text-red-400">
-        {ed.lines.flatMap((line, i) =>
-          Object.values(ed.problems[i] ?? {}).map((msg) => (
-            <li key={`${line.key}-${msg}`}>
-              Line {i + 1}: {msg}
-            </li>
-          )),
-        )}
-      </ul>
-    ) : null}
-    <div className="flex flex-wrap items-start justify-between gap-6 border-t border-slate-200 px-5 py-4 dark:border-slate-800">
-      <Button variant="secondary" onClick={ed.addLine}>
-        <Plus className="h-4 w-4" aria-hidden="true" /> Add line
-      </Button>
-      <InvoiceTotals ed={ed} />
-    </div>
-  </Card>
+  <LinesCard
+    description="Choose an item or type a description; amounts update as you type."
+    caption="Invoice lines"
+    tableClassName="min-w-[880px]"
+    columns={[
+      { label: 'Item', className: 'w-44' },
+      { label: 'Description' },
+      { label: 'Qty', className: 'w-24' },
+      { label: 'Unit price', className: 'w-32' },
+      { label: 'Disc. %', className: 'w-24' },
+      { label: 'Tax', className: 'w-40' },
+      { label: 'Amount', numeric: true, className: 'w-32' },
+      { label: 'Remove', shown: '', className: 'w-12' },
+    ]}
+    problems={
+      ed.showErrors
+        ? ed.lines.flatMap((line, i) =>
+            Object.values(ed.problems[i] ?? {}).map((msg) => ({
+              key: `${line.key}-${msg}`,
+              text: `Line ${i + 1}: ${msg}`,
+            })),
+          )
+        : []
+    }
+    onAddLine={ed.addLine}
+    totals={<InvoiceTotals ed={ed} />}
+  >
+    {ed.lines.map((line, i) => (
+      <LineRow key={line.key} ed={ed} line={line} i={i} />
+    ))}
+  </LinesCard>
 );
