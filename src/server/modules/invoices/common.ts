@@ -144,6 +144,49 @@ export const normalizeDecimal = (text: string) => {
   return fraction ? `${whole}.${fraction}` : whole;
 };
 
+/** A tax rate row as the line resolvers look it up. */
+type TaxRateRow = Awaited<ReturnType<typeof selectTaxRatesByIds>>[number];
+
+/**
+ * Calculates a document's resolved lines (invoice, bill or credit) with the one shared
+ * calculation; a calculation error is a 400 naming the line.
+ */
+export const calculatePreparedLines = (
+  prepared: Omit<PreparedLine, 'result'>[],
+  taxes: Map<string, TaxRateRow>,
+) => {
+  const calcTaxes = (ids: string[]): TaxForCalc[] =>
+    ids.map((id) => {
+      const t = taxes.get(id)!;
+      return { id, percent: t.percent, compound: t.compound, inclusive: t.inclusive };
+    });
+  let totals: ReturnType<typeof calculateInvoice>;
+  try {
+    totals = calculateInvoice(
+      prepared.map((p) => ({
+        quantity: p.quantity,
+        unitPrice: p.unitPrice,
+        discountPercent: p.discountPercent,
+        taxes: calcTaxes(p.taxRateIds),
+      })),
+    );
+  } catch (error) {
+    if (error instanceof InvoiceCalcError) {
+      throw badRequest(
+        'invalid_line',
+        error.line !== undefined ? `Line ${error.line + 1}: ${error.message}` : error.message,
+        error.line !== undefined ? { line: error.line + 1 } : undefined,
+      );
+    }
+    throw error;
+  }
+  return {
+    lines: prepared.map((p, i): PreparedLine => ({ ...p, result: totals.lines[i]! })),
+    totals,
+    taxRates: taxes,
+  };
+};
+
 /**
  * Looks up each line's item, tax rates and income account in the company, fills defaults
  * from the item, and calculates the document with the shared function.
@@ -242,36 +285,7 @@ export const prepareLines = async (
     };
   });
 
-  const calcTaxes = (ids: string[]): TaxForCalc[] =>
-    ids.map((id) => {
-      const t = taxes.get(id)!;
-      return { id, percent: t.percent, compound: t.compound, inclusive: t.inclusive };
-    });
-  let totals: ReturnType<typeof calculateInvoice>;
-  try {
-    totals = calculateInvoice(
-      prepared.map((p) => ({
-        quantity: p.quantity,
-        unitPrice: p.unitPrice,
-        discountPercent: p.discountPercent,
-        taxes: calcTaxes(p.taxRateIds),
-      })),
-    );
-  } catch (error) {
-    if (error instanceof InvoiceCalcError) {
-      throw badRequest(
-        'invalid_line',
-        error.line !== undefined ? `Line ${error.line + 1}: ${error.message}` : error.message,
-        error.line !== undefined ? { line: error.line + 1 } : undefined,
-      );
-    }
-    throw error;
-  }
-  return {
-    lines: prepared.map((p, i): PreparedLine => ({ ...p, result: totals.lines[i]! })),
-    totals,
-    taxRates: taxes,
-  };
+  return calculatePreparedLines(prepared, taxes);
 };
 
 /** Rows for invoice_lines. */

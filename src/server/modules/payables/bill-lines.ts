@@ -1,7 +1,6 @@
 import { badRequest } from '../../../shared/errors.ts';
-import { InvoiceCalcError, type TaxForCalc, calculateInvoice } from '../../../shared/invoice-calc.ts';
 import type { BillLineInput } from '../../../shared/payables.ts';
-import { type PreparedLine, lineRows, normalizeDecimal } from '../invoices/common.ts';
+import { type PreparedLine, calculatePreparedLines, lineRows, normalizeDecimal } from '../invoices/common.ts';
 import { selectItemsByIds, selectTaxRatesByIds } from '../invoices/queries.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
 import type { Executor } from './queries.ts';
@@ -96,36 +95,7 @@ export const resolveBillLines = async (
     };
   });
 
-  const calcTaxes = (ids: string[]): TaxForCalc[] =>
-    ids.map((id) => {
-      const t = taxes.get(id)!;
-      return { id, percent: t.percent, compound: t.compound, inclusive: t.inclusive };
-    });
-  let totals: ReturnType<typeof calculateInvoice>;
-  try {
-    totals = calculateInvoice(
-      prepared.map((p) => ({
-        quantity: p.quantity,
-        unitPrice: p.unitPrice,
-        discountPercent: p.discountPercent,
-        taxes: calcTaxes(p.taxRateIds),
-      })),
-    );
-  } catch (error) {
-    if (error instanceof InvoiceCalcError) {
-      throw badRequest(
-        'invalid_line',
-        error.line !== undefined ? `Line ${error.line + 1}: ${error.message}` : error.message,
-        error.line !== undefined ? { line: error.line + 1 } : undefined,
-      );
-    }
-    throw error;
-  }
-  return {
-    lines: prepared.map((p, i): PreparedLine => ({ ...p, result: totals.lines[i]! })),
-    totals,
-    taxRates: taxes,
-  };
+  return calculatePreparedLines(prepared, taxes);
 };
 
 /** Rows for bill_lines (the same columns as invoice_lines). */
