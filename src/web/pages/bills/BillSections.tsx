@@ -1,12 +1,11 @@
 import { Link } from 'react-router';
 import type { Bill } from '../../../shared/payables.ts';
-import { Money, formatAmount } from '../../components/money/Money.tsx';
-import { Button } from '../../components/ui/Button.tsx';
+import { Money } from '../../components/money/Money.tsx';
 import { Card, CardHeader } from '../../components/ui/Card.tsx';
 import { DataTable } from '../../components/ui/DataTable.tsx';
-import { ListCard } from '../../components/ui/ListCard.tsx';
 import { useCompany } from '../../lib/company.tsx';
-import { formatDate, formatDateTime } from '../../lib/format.ts';
+import { formatDate } from '../../lib/format.ts';
+import { PaymentsCard, struck } from '../shared-documents/DocumentCards.tsx';
 import { useBillAccounts } from './billsApi.ts';
 import { BILL_METHOD_LABELS } from './parts.tsx';
 
@@ -170,8 +169,6 @@ export const BillLinesTable = ({ bill }: { bill: Bill }) => {
   );
 };
 
-const struck = (gone: boolean) => (gone ? 'text-slate-400 line-through' : '');
-
 export const BillPaymentsCard = ({
   bill,
   removing,
@@ -184,51 +181,27 @@ export const BillPaymentsCard = ({
   const { can } = useCompany();
   const payable = bill.storedStatus === 'open' || bill.storedStatus === 'partially_paid';
   return (
-    <ListCard
-      title="Payments"
-      state={{
-        empty: bill.payments.length === 0,
-        emptyTitle: 'No payments yet',
-        emptyDescription: payable ? 'Record a payment when the money leaves your account.' : undefined,
+    <PaymentsCard
+      payments={bill.payments}
+      emptyDescription={payable ? 'Record a payment when the money leaves your account.' : undefined}
+      account={{
+        header: 'From',
+        cell: (p) => (
+          <>
+            {p.paymentAccountName}
+            <span className="block text-xs text-slate-500 dark:text-slate-400">
+              {BILL_METHOD_LABELS[p.method as keyof typeof BILL_METHOD_LABELS] ?? p.method}
+              {p.reference ? ` · ${p.reference}` : ''}
+              {p.batchId ? ' · batch payment' : ''}
+              {p.reversed ? ' · removed' : ''}
+            </span>
+          </>
+        ),
       }}
-    >
-      <DataTable
-        caption="Payments"
-        dense
-        rows={bill.payments}
-        rowKey={(p) => p.id}
-        rowClassName={(p) => struck(p.reversed)}
-        columns={[
-          { header: 'Date', className: 'whitespace-nowrap', cell: (p) => formatDate(p.date) },
-          {
-            header: 'From',
-            cell: (p) => (
-              <>
-                {p.paymentAccountName}
-                <span className="block text-xs text-slate-500 dark:text-slate-400">
-                  {BILL_METHOD_LABELS[p.method as keyof typeof BILL_METHOD_LABELS] ?? p.method}
-                  {p.reference ? ` · ${p.reference}` : ''}
-                  {p.batchId ? ' · batch payment' : ''}
-                  {p.reversed ? ' · removed' : ''}
-                </span>
-              </>
-            ),
-          },
-          { header: 'Amount', numeric: true, cell: (p) => <Money minor={p.amount} currency={p.currency} /> },
-          {
-            header: 'Actions',
-            actions: true,
-            cell: (p) =>
-              !p.reversed && can('approve') && !p.batchId ? (
-                <Button size="sm" variant="ghost" busy={removing === p.id} onClick={() => onRemove(p.id)}>
-                  Remove
-                  <span className="sr-only"> payment of {formatAmount(p.amount, p.currency)}</span>
-                </Button>
-              ) : null,
-          },
-        ]}
-      />
-    </ListCard>
+      removable={(p) => !p.reversed && can('approve') && !p.batchId}
+      removing={removing}
+      onRemove={onRemove}
+    />
   );
 };
 
@@ -254,27 +227,3 @@ export const CreditsAppliedCard = ({ bill }: { bill: Bill }) =>
       />
     </Card>
   );
-
-export const BillHistoryCard = ({ bill }: { bill: Bill }) => (
-  <Card>
-    <CardHeader title="History" />
-    {bill.history.length === 0 ? (
-      <p className="px-5 py-4 text-sm text-slate-500 dark:text-slate-400">Nothing has happened yet.</p>
-    ) : (
-      <ol className="space-y-3 px-5 py-4 text-sm">
-        {bill.history.map((h) => (
-          <li key={h.id} className="flex gap-3">
-            <span aria-hidden="true" className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-brand-500" />
-            <div>
-              <p className="text-slate-800 dark:text-slate-100">{h.message}</p>
-              <p className="text-xs text-slate-500 dark:text-slate-400">
-                {formatDateTime(h.at)}
-                {h.actorName ? ` · ${h.actorName}` : ''}
-              </p>
-            </div>
-          </li>
-        ))}
-      </ol>
-    )}
-  </Card>
-);

@@ -17,13 +17,13 @@ import {
   VoidBillDialog,
 } from './BillDialogs.tsx';
 import {
-  BillHistoryCard,
   BillLinesTable,
   BillPaymentsCard,
   BillSummaryCard,
   CreditsAppliedCard,
   SupplierCard,
 } from './BillSections.tsx';
+import { HistoryCard } from '../shared-documents/DocumentCards.tsx';
 import { useBill, useBillMutation } from './billsApi.ts';
 import { BillStatusBadge } from './parts.tsx';
 
@@ -177,7 +177,7 @@ const BillDetail = ({ bill, onBack, onEdit }: Navigation & { bill: Bill }) => {
           <CreditsAppliedCard bill={bill} />
           <BillAttachmentsCard bill={bill} />
         </div>
-        <BillHistoryCard bill={bill} />
+        <HistoryCard history={bill.history} emptyText="Nothing has happened yet." />
       </div>
 
       {open === 'pay' ? <PaymentDialog bill={bill} {...dialog('pay')} /> : null}

@@ -4,9 +4,8 @@ import { Money, formatAmount } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card, CardHeader } from '../../components/ui/Card.tsx';
 import { DataTable } from '../../components/ui/DataTable.tsx';
-import { ListCard } from '../../components/ui/ListCard.tsx';
 import { useCompany } from '../../lib/company.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { PaymentsCard, struck } from '../shared-documents/DocumentCards.tsx';
 import { formatDate, paymentMethodText } from './parts.tsx';
 
 // The cards of one invoice's page: its figures, payments, credit notes and history.
@@ -63,8 +62,6 @@ export const InvoiceSummaryCard = ({ invoice, creditHere }: { invoice: Invoice; 
   );
 };
 
-const struck = (gone: boolean) => (gone ? 'text-slate-400 line-through' : '');
-
 export const InvoicePaymentsCard = ({
   invoice,
   isOpen,
@@ -79,54 +76,26 @@ export const InvoicePaymentsCard = ({
 }) => {
   const { can } = useCompany();
   return (
-    <ListCard
-      title="Payments"
-      state={{
-        empty: invoice.payments.length === 0,
-        emptyTitle: 'No payments yet',
-        emptyDescription: isOpen ? 'Record a payment when the money arrives.' : undefined,
+    <PaymentsCard
+      payments={invoice.payments}
+      emptyDescription={isOpen ? 'Record a payment when the money arrives.' : undefined}
+      account={{
+        header: 'Account',
+        cell: (p) => (
+          <>
+            {p.depositAccountName}
+            <span className="block text-xs text-slate-500">
+              {paymentMethodText(p)}
+              {p.creditAmount > 0 ? ` · ${formatAmount(p.creditAmount, p.currency)} kept as credit` : ''}
+              {p.reversed ? ' · removed' : ''}
+            </span>
+          </>
+        ),
       }}
-    >
-      <DataTable
-        caption="Payments"
-        dense
-        rows={invoice.payments}
-        rowKey={(p) => p.id}
-        rowClassName={(p) => struck(p.reversed)}
-        columns={[
-          { header: 'Date', className: 'whitespace-nowrap', cell: (p) => formatDate(p.date) },
-          {
-            header: 'Account',
-            cell: (p) => (
-              <>
-                {p.depositAccountName}
-                <span className="block text-xs text-slate-500">
-                  {paymentMethodText(p)}
-                  {p.creditAmount > 0 ? ` · ${formatAmount(p.creditAmount, p.currency)} kept as credit` : ''}
-                  {p.reversed ? ' · removed' : ''}
-                </span>
-              </>
-            ),
-          },
-          {
-            header: 'Amount',
-            numeric: true,
-            cell: (p) => <Money minor={p.amount} currency={p.currency} />,
-          },
-          {
-            header: 'Actions',
-            actions: true,
-            cell: (p) =>
-              !p.reversed && can('post') ? (
-                <Button size="sm" variant="ghost" busy={removing === p.id} onClick={() => onRemove(p.id)}>
-                  Remove
-                  <span className="sr-only"> payment of {formatAmount(p.amount, p.currency)}</span>
-                </Button>
-              ) : null,
-          },
-        ]}
-      />
-    </ListCard>
+      removable={(p) => !p.reversed && can('post')}
+      removing={removing}
+      onRemove={onRemove}
+    />
   );
 };
 
@@ -201,23 +170,3 @@ export const CreditNotesCard = ({
     </Card>
   );
 };
-
-export const HistoryCard = ({ invoice }: { invoice: Invoice }) => (
-  <Card>
-    <CardHeader title="History" />
-    <ol className="space-y-3 px-5 py-4 text-sm">
-      {invoice.history.map((h) => (
-        <li key={h.id} className="flex gap-3">
-          <span aria-hidden="true" className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-brand-500" />
-          <div>
-            <p className="text-slate-800 dark:text-slate-100">{h.message}</p>
-            <p className="text-xs text-slate-500 dark:text-slate-400">
-              {formatDateTime(h.at)}
-              {h.actorName ? ` · ${h.actorName}` : ''}
-            </p>
-          </div>
-        </li>
-      ))}
-    </ol>
-  </Card>
-);

@@ -23,7 +23,8 @@ import { CreditNoteDialog, EmailDialog, PaymentDialog, VoidDialog } from './Invo
 import { useCustomerCredit, useInvoice, useInvoicingMutation, useOrgPath } from './invoicesApi.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { RecordHeader, StatusBadge, errorMessage, formatDate } from './parts.tsx';
-import { CreditNotesCard, HistoryCard, InvoicePaymentsCard, InvoiceSummaryCard } from './InvoiceSections.tsx';
+import { HistoryCard } from '../shared-documents/DocumentCards.tsx';
+import { CreditNotesCard, InvoicePaymentsCard, InvoiceSummaryCard } from './InvoiceSections.tsx';
 
 // One invoice: status and actions that fit it, the PDF as the customer sees it, what was
 // paid and credited, and its history.
@@ -189,7 +190,7 @@ const InvoiceDetail = ({ invoice, onBack, onEdit }: Navigation & { invoice: Invo
             onRefund={(noteId) => setOpen(`refund-note:${noteId}`)}
             onVoid={(noteId) => uncredit.mutate(noteId)}
           />
-          <HistoryCard invoice={invoice} />
+          <HistoryCard history={invoice.history} />
         </div>
 
         <Card className="overflow-hidden">
