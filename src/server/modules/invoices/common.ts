@@ -18,6 +18,7 @@ import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
+import type { PostingLineInput } from '../ledger/posting.ts';
 import { selectAccountsByIds } from '../ledger/queries.ts';
 import {
   type Executor,
@@ -344,6 +345,68 @@ export const splitToBase = (
   }
   if (difference !== 0) throw new Error('could not spread the rounding difference over the document lines');
   return splits;
+};
+
+/**
+ * The lines side of a posted invoice or bill: its lines' net per account and tax per rate,
+ * spread over totalBase in base currency, as ledger lines on one side (credit for an
+ * invoice's income and output tax, debit for a bill's expense and input tax; a tax line goes
+ * to its rate's account) and the tax-posting rows per rate that the tax report reads.
+ */
+export const postLinesSplit = (
+  lines: { account_id: string; net: number; taxes: { taxRateId: string; amount: number; base: number }[] }[],
+  taxRates: Map<string, { account_id: string; name: string }>,
+  doc: {
+    organizationId: string;
+    documentId: string;
+    date: string;
+    number: string;
+    currency: string;
+    exchangeRate: string;
+    contactId: string;
+  },
+  posting: { base: string; totalBase: number; side: 'debit' | 'credit'; memo: string },
+) => {
+  const { base, totalBase, side, memo } = posting;
+  const byAccount = new Map<string, number>();
+  const taxes = new Map<string, { amount: number; taxable: number }>();
+  for (const line of lines) {
+    byAccount.set(line.account_id, (byAccount.get(line.account_id) ?? 0) + line.net);
+    for (const t of line.taxes) {
+      const sum = taxes.get(t.taxRateId) ?? { amount: 0, taxable: 0 };
+      sum.amount += t.amount;
+      sum.taxable += t.base;
+      taxes.set(t.taxRateId, sum);
+    }
+  }
+  const parts = [
+    ...[...byAccount].map(([accountId, amount]) => ({ key: `account:${accountId}`, amount })),
+    ...[...taxes].map(([taxRateId, t]) => ({ key: `tax:${taxRateId}`, amount: t.amount })),
+  ].filter((p) => p.amount > 0);
+  const splits = splitToBase(parts, doc.currency, doc.exchangeRate, base, totalBase);
+  const foreign = doc.currency !== base ? { currency: doc.currency, rate: doc.exchangeRate } : null;
+  const ledgerLines = splits
+    .filter((s) => s.base > 0)
+    .map((s): PostingLineInput => {
+      const [kind, ref] = s.key.split(':') as [string, string];
+      const rate = kind === 'tax' ? taxRates.get(ref)! : null;
+      return {
+        accountId: rate ? rate.account_id : ref,
+        ...(side === 'debit' ? { debit: s.base } : { credit: s.base }),
+        ...(foreign ? { ...foreign, amount: s.amount } : {}),
+        description: rate ? `${rate.name} on ${doc.number}` : memo,
+        contactId: doc.contactId,
+      };
+    });
+  const taxRows = [...taxes].map(([taxRateId, t]) => ({
+    organization_id: doc.organizationId,
+    document_id: doc.documentId,
+    tax_rate_id: taxRateId,
+    date: doc.date,
+    taxable_base: toBase(t.taxable, doc.currency, doc.exchangeRate, base),
+    tax_base: splits.find((s) => s.key === `tax:${taxRateId}`)?.base ?? 0,
+  }));
+  return { ledgerLines, taxRows };
 };
 
 /** The status an open invoice has from what has been paid and credited. */

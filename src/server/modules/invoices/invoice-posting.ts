@@ -7,7 +7,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
-import { loadCompany, splitToBase, toBase } from './common.ts';
+import { loadCompany, postLinesSplit, toBase } from './common.ts';
 import { type Actor, actorOf, addEvent, lockInvoice, refuseTransition, invoiceChange } from './documents.ts';
 import { emailInvoice } from './email.ts';
 import { auditInvoice, getInvoice } from './invoice-read.ts';
@@ -48,21 +48,6 @@ export const postInvoice = (db: Executor, actor: Actor, id: string) =>
     const receivable = await findSystemAccount(trx, organizationId, 'accounts_receivable');
     const customer = await selectCustomer(trx, organizationId, row.customer_id);
 
-    const income = new Map<string, number>();
-    const taxes = new Map<string, { amount: number; taxable: number }>();
-    for (const line of lines) {
-      income.set(line.account_id, (income.get(line.account_id) ?? 0) + line.net);
-      for (const t of line.taxes) {
-        const sum = taxes.get(t.taxRateId) ?? { amount: 0, taxable: 0 };
-        sum.amount += t.amount;
-        sum.taxable += t.base;
-        taxes.set(t.taxRateId, sum);
-      }
-    }
-    const parts = [
-      ...[...income].map(([accountId, amount]) => ({ key: `income:${accountId}`, amount })),
-      ...[...taxes].map(([taxRateId, t]) => ({ key: `tax:${taxRateId}`, amount: t.amount })),
-    ].filter((p) => p.amount > 0);
     const totalBase = toBase(row.total, row.currency, row.exchange_rate, base);
     if (totalBase <= 0) {
       throw badRequest(
@@ -70,11 +55,24 @@ export const postInvoice = (db: Executor, actor: Actor, id: string) =>
         `The invoice comes to nothing in ${base} at this exchange rate.`,
       );
     }
-    const splits = splitToBase(parts, row.currency, row.exchange_rate, base, totalBase);
     const foreign = row.currency !== base ? { currency: row.currency, rate: row.exchange_rate } : null;
     const settings = await takeDocumentNumber(trx, organizationId, 'invoice');
     const number = formatDocumentNumber(settings.prefix, settings.number);
     const memo = `Invoice ${number} to ${customer?.name ?? 'customer'}`;
+    const { ledgerLines: incomeLines, taxRows } = postLinesSplit(
+      lines,
+      taxRates,
+      {
+        organizationId,
+        documentId: id,
+        date: row.issue_date,
+        number,
+        currency: row.currency,
+        exchangeRate: row.exchange_rate,
+        contactId: row.customer_id,
+      },
+      { base, totalBase, side: 'credit', memo },
+    );
     const ledgerLines: PostingLineInput[] = [
       {
         accountId: receivable.id,
@@ -83,19 +81,7 @@ export const postInvoice = (db: Executor, actor: Actor, id: string) =>
         description: memo,
         contactId: row.customer_id,
       },
-      ...splits
-        .filter((s) => s.base > 0)
-        .map((s): PostingLineInput => {
-          const [kind, ref] = s.key.split(':') as [string, string];
-          const accountId = kind === 'income' ? ref : taxRates.get(ref)!.account_id;
-          return {
-            accountId,
-            credit: s.base,
-            ...(foreign ? { ...foreign, amount: s.amount } : {}),
-            description: kind === 'tax' ? `${taxRates.get(ref)!.name} on ${number}` : memo,
-            contactId: row.customer_id,
-          };
-        }),
+      ...incomeLines,
     ];
     const entry = await postJournalEntry(trx, {
       organizationId,
@@ -107,14 +93,6 @@ export const postInvoice = (db: Executor, actor: Actor, id: string) =>
       lines: ledgerLines,
       actorUserId: actor.userId,
     });
-    const taxRows = [...taxes].map(([taxRateId, t]) => ({
-      organization_id: organizationId,
-      document_id: id,
-      tax_rate_id: taxRateId,
-      date: row.issue_date,
-      taxable_base: toBase(t.taxable, row.currency, row.exchange_rate, base),
-      tax_base: splits.find((s) => s.key === `tax:${taxRateId}`)?.base ?? 0,
-    }));
     if (taxRows.length > 0) await trx.insertInto('invoice_tax_postings').values(taxRows).execute();
     const before = await getInvoice(trx, organizationId, id, actor.now);
     await updateCompanyRow(trx, 'invoices', organizationId, id, {

@@ -2,7 +2,7 @@ import { badRequest } from '../../../shared/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
-import { loadCompany, splitToBase, toBase } from '../invoices/common.ts';
+import { loadCompany, postLinesSplit, toBase } from '../invoices/common.ts';
 import { selectTaxRates } from '../invoices/queries.ts';
 import { auditBill, getBill } from './bill-read.ts';
 import { deleteBillTaxPostings, selectBillLines, selectSupplier } from './bills-queries.ts';
@@ -41,42 +41,28 @@ export const postBill = (db: Executor, actor: Actor, billId: string) =>
       selectSupplier(trx, organizationId, row.supplier_id),
     ]);
     const taxRates = new Map(taxRateRows.map((t) => [t.id, t]));
-    const expense = new Map<string, number>();
-    const taxes = new Map<string, { amount: number; taxable: number }>();
-    for (const line of lines) {
-      expense.set(line.account_id, (expense.get(line.account_id) ?? 0) + line.net);
-      for (const t of line.taxes) {
-        const sum = taxes.get(t.taxRateId) ?? { amount: 0, taxable: 0 };
-        sum.amount += t.amount;
-        sum.taxable += t.base;
-        taxes.set(t.taxRateId, sum);
-      }
-    }
-    const parts = [
-      ...[...expense].map(([accountId, amount]) => ({ key: `account:${accountId}`, amount })),
-      ...[...taxes].map(([taxRateId, t]) => ({ key: `tax:${taxRateId}`, amount: t.amount })),
-    ].filter((p) => p.amount > 0);
     const totalBase = toBase(row.total, row.currency, row.exchange_rate, base);
     if (totalBase <= 0)
       throw badRequest('bill_total_zero', `The bill comes to nothing in ${base} at this exchange rate.`);
-    const splits = splitToBase(parts, row.currency, row.exchange_rate, base, totalBase);
     const foreign = row.currency !== base ? { currency: row.currency, rate: row.exchange_rate } : null;
     const supplierName = supplier?.name ?? 'supplier';
     const memo = `Bill ${row.number} from ${supplierName}${row.reference ? ` (${row.reference})` : ''}`;
+    const { ledgerLines: expenseLines, taxRows } = postLinesSplit(
+      lines,
+      taxRates,
+      {
+        organizationId,
+        documentId: billId,
+        date: row.issue_date,
+        number: row.number,
+        currency: row.currency,
+        exchangeRate: row.exchange_rate,
+        contactId: row.supplier_id,
+      },
+      { base, totalBase, side: 'debit', memo },
+    );
     const ledgerLines: PostingLineInput[] = [
-      ...splits
-        .filter((s) => s.base > 0)
-        .map((s): PostingLineInput => {
-          const [kind, ref] = s.key.split(':') as [string, string];
-          const rate = kind === 'tax' ? taxRates.get(ref)! : null;
-          return {
-            accountId: rate ? rate.account_id : ref,
-            debit: s.base,
-            ...(foreign ? { ...foreign, amount: s.amount } : {}),
-            description: rate ? `${rate.name} on ${row.number}` : memo,
-            contactId: row.supplier_id,
-          };
-        }),
+      ...expenseLines,
       {
         accountId: payable.id,
         credit: totalBase,
@@ -95,14 +81,6 @@ export const postBill = (db: Executor, actor: Actor, billId: string) =>
       lines: ledgerLines,
       actorUserId: actor.userId,
     });
-    const taxRows = [...taxes].map(([taxRateId, t]) => ({
-      organization_id: organizationId,
-      document_id: billId,
-      tax_rate_id: taxRateId,
-      date: row.issue_date,
-      taxable_base: toBase(t.taxable, row.currency, row.exchange_rate, base),
-      tax_base: splits.find((s) => s.key === `tax:${taxRateId}`)?.base ?? 0,
-    }));
     if (taxRows.length > 0) await trx.insertInto('bill_tax_postings').values(taxRows).execute();
     await updatePayablesRow(trx, 'bills', organizationId, billId, {
       status: 'open',
