@@ -2,7 +2,7 @@ import { Ban, Check, Pencil, Send, Trash2, Wallet, X } from 'lucide-react';
 import { useState } from 'react';
 import type { Bill } from '../../../shared/payables.ts';
 import { Money } from '../../components/money/Money.tsx';
-import { Button, type ButtonVariant } from '../../components/ui/Button.tsx';
+import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
@@ -24,6 +24,12 @@ import {
   SupplierCard,
 } from './BillSections.tsx';
 import { HistoryCard } from '../shared-documents/DocumentCards.tsx';
+import {
+  DocumentLoading,
+  DocumentMissing,
+  DocumentTitle,
+  shownActions,
+} from '../shared-documents/DocumentView.tsx';
 import { useBill, useBillMutation } from './billsApi.ts';
 import { BillStatusBadge } from './parts.tsx';
 
@@ -37,25 +43,10 @@ type Navigation = { onBack: () => void; onEdit: () => void };
 export const BillView = ({ billId, ...nav }: Navigation & { billId: string }) => {
   const query = useBill(billId);
   if (query.isLoading) {
-    return (
-      <div className="mx-auto max-w-7xl space-y-4" aria-busy="true">
-        <div className="h-8 w-64 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-        <div className="h-96 animate-pulse rounded-xl bg-slate-100 dark:bg-slate-800/60" />
-        <span className="sr-only" role="status">
-          Loading bill...
-        </span>
-      </div>
-    );
+    return <DocumentLoading noun="bill" />;
   }
   if (query.error || !query.data) {
-    return (
-      <div className="mx-auto max-w-xl space-y-4 py-10">
-        <Alert>{query.error?.message ?? 'Bill not found.'}</Alert>
-        <Button variant="secondary" onClick={nav.onBack}>
-          Back to bills
-        </Button>
-      </div>
-    );
+    return <DocumentMissing noun="bill" error={query.error} onBack={nav.onBack} />;
   }
   return <BillDetail bill={query.data} {...nav} />;
 };
@@ -77,36 +68,27 @@ const BillDetail = ({ bill, onBack, onEdit }: Navigation & { bill: Bill }) => {
   const approver = can('approve');
   const untouched = bill.amountPaid === 0 && bill.amountCredited === 0;
 
-  const actions = (
+  const actions = shownActions([
+    [stored === 'draft' && can('record'), 'Submit', Send, 'primary', () => submit.mutate(undefined)],
+    [stored === 'awaiting_approval' && approver, 'Approve', Check, 'primary', () => setOpen('approve')],
+    [stored === 'awaiting_approval' && approver, 'Reject', X, 'secondary', () => setOpen('reject')],
+    [payable && approver, 'Record payment', Wallet, 'primary', () => setOpen('pay')],
     [
-      [stored === 'draft' && can('record'), 'Submit', Send, 'primary', () => submit.mutate(undefined)],
-      [stored === 'awaiting_approval' && approver, 'Approve', Check, 'primary', () => setOpen('approve')],
-      [stored === 'awaiting_approval' && approver, 'Reject', X, 'secondary', () => setOpen('reject')],
-      [payable && approver, 'Record payment', Wallet, 'primary', () => setOpen('pay')],
-      [
-        (stored === 'draft' || stored === 'awaiting_approval') && can('record'),
-        'Edit',
-        Pencil,
-        'secondary',
-        onEdit,
-      ],
-      [
-        (stored === 'draft' || stored === 'awaiting_approval') && can('record'),
-        'Delete',
-        Trash2,
-        'ghost',
-        () => setOpen('delete'),
-      ],
-      [payable && untouched && approver, 'Void', Ban, 'ghost', () => setOpen('void')],
-    ] as const
-  )
-    .filter(([shown]) => shown)
-    .map(([, label, Icon, variant, onClick]) => ({
-      label,
-      Icon,
-      variant: variant as ButtonVariant,
-      onClick,
-    }));
+      (stored === 'draft' || stored === 'awaiting_approval') && can('record'),
+      'Edit',
+      Pencil,
+      'secondary',
+      onEdit,
+    ],
+    [
+      (stored === 'draft' || stored === 'awaiting_approval') && can('record'),
+      'Delete',
+      Trash2,
+      'ghost',
+      () => setOpen('delete'),
+    ],
+    [payable && untouched && approver, 'Void', Ban, 'ghost', () => setOpen('void')],
+  ]);
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -114,14 +96,11 @@ const BillDetail = ({ bill, onBack, onEdit }: Navigation & { bill: Bill }) => {
         backLabel="Back to bills"
         onBack={onBack}
         heading={
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="text-2xl font-bold text-slate-900 dark:text-white">
-              {bill.number ? `Bill ${bill.number}` : 'Draft bill'}
-            </h1>
-            <span data-testid="bill-status">
-              <BillStatusBadge status={bill.status} />
-            </span>
-          </div>
+          <DocumentTitle
+            title={bill.number ? `Bill ${bill.number}` : 'Draft bill'}
+            statusTestId="bill-status"
+            badge={<BillStatusBadge status={bill.status} />}
+          />
         }
         subtitle={
           <>

@@ -13,7 +13,7 @@ import {
 import { useEffect, useState } from 'react';
 import type { Invoice } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
-import { Button, type ButtonVariant, buttonClasses } from '../../components/ui/Button.tsx';
+import { Button, buttonClasses } from '../../components/ui/Button.tsx';
 import { Alert, Card, CardHeader } from '../../components/ui/Card.tsx';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
@@ -24,6 +24,12 @@ import { useCustomerCredit, useInvoice, useInvoicingMutation, useOrgPath } from 
 import { formatDateTime } from '../../lib/format.ts';
 import { RecordHeader, StatusBadge, errorMessage, formatDate } from './parts.tsx';
 import { HistoryCard } from '../shared-documents/DocumentCards.tsx';
+import {
+  DocumentLoading,
+  DocumentMissing,
+  DocumentTitle,
+  shownActions,
+} from '../shared-documents/DocumentView.tsx';
 import { CreditNotesCard, InvoicePaymentsCard, InvoiceSummaryCard } from './InvoiceSections.tsx';
 
 // One invoice: status and actions that fit it, the PDF as the customer sees it, what was
@@ -48,25 +54,10 @@ export const InvoiceView = ({ invoiceId, ...nav }: Navigation & { invoiceId: str
   const query = useInvoice(invoiceId);
   const invoice = query.data;
   if (query.isLoading) {
-    return (
-      <div className="mx-auto max-w-7xl space-y-4" aria-busy="true">
-        <div className="h-8 w-64 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-        <div className="h-96 animate-pulse rounded-xl bg-slate-100 dark:bg-slate-800/60" />
-        <span className="sr-only" role="status">
-          Loading invoice...
-        </span>
-      </div>
-    );
+    return <DocumentLoading noun="invoice" />;
   }
   if (query.error || !invoice) {
-    return (
-      <div className="mx-auto max-w-xl space-y-4 py-10">
-        <Alert>{query.error?.message ?? 'Invoice not found.'}</Alert>
-        <Button variant="secondary" onClick={nav.onBack}>
-          Back to invoices
-        </Button>
-      </div>
-    );
+    return <DocumentMissing noun="invoice" error={query.error} onBack={nav.onBack} />;
   }
   return <InvoiceDetail invoice={invoice} {...nav} />;
 };
@@ -104,33 +95,24 @@ const InvoiceDetail = ({ invoice, onBack, onEdit }: Navigation & { invoice: Invo
   const post = can('post');
   const live = stored !== 'draft' && stored !== 'void';
   // The actions that fit the invoice's state and the member's role, in this order.
-  const actions = (
+  const actions = shownActions([
+    [stored === 'draft' && can('record'), 'Edit', Pencil, 'secondary', onEdit],
+    [stored === 'draft' && can('record'), 'Delete', Trash2, 'ghost', () => setOpen('delete')],
+    [stored === 'draft' && post, 'Send', Send, 'primary', () => setOpen('send')],
+    [isOpen && post, 'Record payment', Wallet, 'primary', () => setOpen('pay')],
+    [isOpen && post, 'Credit note', FileMinus, 'secondary', () => setOpen('credit')],
+    [isOpen && creditHere > 0 && post, 'Apply credit', WalletCards, 'secondary', () => setOpen('apply')],
+    [live && creditHere > 0 && post, 'Refund', Undo2, 'secondary', () => setOpen('refund')],
+    [live && post, 'Email', Mail, 'secondary', () => setOpen('email')],
+    [true, 'PDF', Download, 'secondary', () => undefined],
     [
-      [stored === 'draft' && can('record'), 'Edit', Pencil, 'secondary', onEdit],
-      [stored === 'draft' && can('record'), 'Delete', Trash2, 'ghost', () => setOpen('delete')],
-      [stored === 'draft' && post, 'Send', Send, 'primary', () => setOpen('send')],
-      [isOpen && post, 'Record payment', Wallet, 'primary', () => setOpen('pay')],
-      [isOpen && post, 'Credit note', FileMinus, 'secondary', () => setOpen('credit')],
-      [isOpen && creditHere > 0 && post, 'Apply credit', WalletCards, 'secondary', () => setOpen('apply')],
-      [live && creditHere > 0 && post, 'Refund', Undo2, 'secondary', () => setOpen('refund')],
-      [live && post, 'Email', Mail, 'secondary', () => setOpen('email')],
-      [true, 'PDF', Download, 'secondary', () => undefined],
-      [
-        isOpen && invoice.amountPaid === 0 && invoice.amountCredited === 0 && post,
-        'Void',
-        Ban,
-        'ghost',
-        () => setOpen('void'),
-      ],
-    ] as const
-  )
-    .filter(([shown]) => shown)
-    .map(([, label, Icon, variant, onClick]) => ({
-      label,
-      Icon,
-      variant: variant as ButtonVariant,
-      onClick,
-    }));
+      isOpen && invoice.amountPaid === 0 && invoice.amountCredited === 0 && post,
+      'Void',
+      Ban,
+      'ghost',
+      () => setOpen('void'),
+    ],
+  ]);
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -138,14 +120,11 @@ const InvoiceDetail = ({ invoice, onBack, onEdit }: Navigation & { invoice: Invo
         backLabel="Back to invoices"
         onBack={onBack}
         heading={
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="text-2xl font-bold text-slate-900 dark:text-white">
-              {invoice.number ? `Invoice ${invoice.number}` : 'Draft invoice'}
-            </h1>
-            <span data-testid="invoice-status">
-              <StatusBadge status={invoice.status} />
-            </span>
-          </div>
+          <DocumentTitle
+            title={invoice.number ? `Invoice ${invoice.number}` : 'Draft invoice'}
+            statusTestId="invoice-status"
+            badge={<StatusBadge status={invoice.status} />}
+          />
         }
         subtitle={
           <>
