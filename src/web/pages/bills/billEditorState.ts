@@ -1,8 +1,14 @@
 import type { Bill, BillLineInput, Supplier } from '../../../shared/payables.ts';
 import type { TaxRate } from '../../../shared/invoices.ts';
 import { addDaysIso } from '../../../shared/invoices.ts';
-import { parseMoney } from '../../../shared/money.ts';
-import { type EditorLine, type LineCheck, checkLine, newLine, priceText } from '../invoices/editorState.ts';
+import {
+  type EditorLine,
+  type LineCheck,
+  checkLine,
+  fromInvoiceLines,
+  newLine,
+  toApiLines,
+} from '../invoices/editorState.ts';
 
 // The bill editor's lines as typed: an invoice editor line (description, quantity, price,
 // discount, taxes — the same checks and the same shared calculation the server uses) with the
@@ -31,28 +37,10 @@ export const checkBillLine = (
 };
 
 export const toApiBillLines = (lines: BillEditorLine[], currency: string): BillLineInput[] =>
-  lines.map((line) => ({
-    itemId: line.itemId || null,
-    description: line.description.trim(),
-    quantity: line.quantity.trim(),
-    unitPrice: parseMoney(line.unitPrice, currency),
-    discountPercent: line.discountPercent.trim() || '0',
-    taxRateIds: line.taxRateIds,
-    accountId: line.accountId || null,
-  }));
+  toApiLines(lines, currency).map((l, i) => ({ ...l, accountId: lines[i]!.accountId || null }));
 
 export const fromBillLines = (lines: Bill['lines'], currency: string): BillEditorLine[] =>
-  lines.map((l) => ({
-    ...newLine({
-      itemId: l.itemId ?? '',
-      description: l.description,
-      quantity: l.quantity,
-      unitPrice: priceText(l.unitPrice, currency),
-      discountPercent: l.discountPercent === '0' ? '' : l.discountPercent,
-      taxRateIds: l.taxRateIds,
-    }),
-    accountId: l.accountId,
-  }));
+  fromInvoiceLines(lines, currency).map((l, i) => ({ ...l, accountId: lines[i]!.accountId }));
 
 /** When a line left on the supplier's old defaults is still untouched, the new supplier's defaults apply. */
 export const applySupplierDefaults = (
