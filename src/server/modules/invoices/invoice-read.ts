@@ -32,7 +32,23 @@ import { type InvoiceListRow, selectInvoicePage, selectStatusTotals } from './qu
 
 type LineRow = Awaited<ReturnType<typeof selectLines>>[number];
 
-const toLine = (l: LineRow) => ({
+/** A stored document line (invoice, credit note, bill or supplier credit) as the API shows it. */
+export const toDocumentLine = (
+  l: Pick<
+    LineRow,
+    | 'line_no'
+    | 'item_id'
+    | 'description'
+    | 'quantity'
+    | 'unit_price'
+    | 'discount_percent'
+    | 'tax_rate_ids'
+    | 'account_id'
+    | 'net'
+    | 'tax'
+    | 'total'
+  >,
+) => ({
   lineNo: l.line_no,
   itemId: l.item_id,
   description: l.description,
@@ -45,6 +61,29 @@ const toLine = (l: LineRow) => ({
   tax: l.tax,
   total: l.total,
 });
+
+/** A document's tax per rate (taxable and amount, in its currency) with the rate's name and percent. */
+export const documentTaxes = (
+  lines: { taxes: { taxRateId: string; base: number; amount: number }[] }[],
+  taxRates: { id: string; name: string; percent: string }[],
+) => {
+  const rates = new Map(taxRates.map((t) => [t.id, t]));
+  const taxSummary = new Map<string, { taxable: number; amount: number }>();
+  for (const line of lines) {
+    for (const t of line.taxes) {
+      const s = taxSummary.get(t.taxRateId) ?? { taxable: 0, amount: 0 };
+      s.taxable += t.base;
+      s.amount += t.amount;
+      taxSummary.set(t.taxRateId, s);
+    }
+  }
+  return [...taxSummary].map(([taxRateId, s]) => ({
+    taxRateId,
+    name: rates.get(taxRateId)?.name ?? 'Tax',
+    percent: rates.get(taxRateId)?.percent ?? '0',
+    ...s,
+  }));
+};
 
 export const getInvoice = async (
   db: Executor,
@@ -66,16 +105,6 @@ export const getInvoice = async (
   ]);
   const lines = await selectLines(db, organizationId, [id, ...creditNotes.map((n) => n.id)]);
   const currency = row.currency.trim();
-  const rates = new Map(taxRates.map((t) => [t.id, t]));
-  const taxSummary = new Map<string, { taxable: number; amount: number }>();
-  for (const line of lines.filter((l) => l.document_id === id)) {
-    for (const t of line.taxes) {
-      const s = taxSummary.get(t.taxRateId) ?? { taxable: 0, amount: 0 };
-      s.taxable += t.base;
-      s.amount += t.amount;
-      taxSummary.set(t.taxRateId, s);
-    }
-  }
   return {
     ...toSummary({ ...row, customer_name: customer?.name ?? '' }, today),
     exchangeRate: row.exchange_rate,
@@ -90,13 +119,11 @@ export const getInvoice = async (
     amountCredited: row.amount_credited,
     totalBase: row.total_base,
     balanceBase: row.balance_base,
-    taxes: [...taxSummary].map(([taxRateId, s]) => ({
-      taxRateId,
-      name: rates.get(taxRateId)?.name ?? 'Tax',
-      percent: rates.get(taxRateId)?.percent ?? '0',
-      ...s,
-    })),
-    lines: lines.filter((l) => l.document_id === id).map(toLine),
+    taxes: documentTaxes(
+      lines.filter((l) => l.document_id === id),
+      taxRates,
+    ),
+    lines: lines.filter((l) => l.document_id === id).map(toDocumentLine),
     payments: payments.map((p) => ({
       id: p.id,
       invoiceId: p.invoice_id,
@@ -126,7 +153,7 @@ export const getInvoice = async (
       status: n.status,
       journalEntryId: n.journal_entry_id,
       toCredit: n.to_credit,
-      lines: lines.filter((l) => l.document_id === n.id).map(toLine),
+      lines: lines.filter((l) => l.document_id === n.id).map(toDocumentLine),
       createdAt: iso(n.created_at as Date)!,
     })),
     history: events.map((e) => ({

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import type { AuditAction } from '../audit/actions.ts';
 import { companyToday, iso, loadCompany, toBase } from '../invoices/common.ts';
+import { documentTaxes, toDocumentLine } from '../invoices/invoice-read.ts';
 import { selectTaxRates } from '../invoices/queries.ts';
 import {
   selectBillAttachments,
@@ -19,21 +20,8 @@ import { type Executor, selectBill } from './queries.ts';
 // Reading one bill: its lines, taxes, payments, credits applied, history, attachments and
 // whether it needs approval. Overdue is derived from the due date and the company's today.
 
-type LineRow = Awaited<ReturnType<typeof selectBillLines>>[number];
-
-export const toBillLine = (l: LineRow) => ({
-  lineNo: l.line_no,
-  itemId: l.item_id,
-  description: l.description,
-  quantity: l.quantity,
-  unitPrice: l.unit_price,
-  discountPercent: l.discount_percent,
-  taxRateIds: l.tax_rate_ids,
-  accountId: l.account_id,
-  net: l.net,
-  tax: l.tax,
-  total: l.total,
-});
+/** A bill line as the API shows it (the one shape of every document line). */
+export const toBillLine = toDocumentLine;
 
 export type BillSummaryRow = Pick<
   BillRow,
@@ -87,16 +75,6 @@ export const getBill = async (db: Executor, organizationId: string, id: string, 
       .where('organization_id', '=', organizationId)
       .executeTakeFirst(),
   ]);
-  const rates = new Map(taxRates.map((t) => [t.id, t]));
-  const taxSummary = new Map<string, { taxable: number; amount: number }>();
-  for (const line of lines) {
-    for (const t of line.taxes) {
-      const s = taxSummary.get(t.taxRateId) ?? { taxable: 0, amount: 0 };
-      s.taxable += t.base;
-      s.amount += t.amount;
-      taxSummary.set(t.taxRateId, s);
-    }
-  }
   const currency = row.currency.trim();
   const threshold = settings?.approval_threshold ?? null;
   const totalBase =
@@ -115,12 +93,7 @@ export const getBill = async (db: Executor, organizationId: string, id: string, 
     amountCredited: row.amount_credited,
     totalBase: row.total_base,
     balanceBase: row.balance_base,
-    taxes: [...taxSummary].map(([taxRateId, s]) => ({
-      taxRateId,
-      name: rates.get(taxRateId)?.name ?? 'Tax',
-      percent: rates.get(taxRateId)?.percent ?? '0',
-      ...s,
-    })),
+    taxes: documentTaxes(lines, taxRates),
     lines: lines.map(toBillLine),
     payments: payments.map((p) => ({
       id: p.id,
