@@ -1,12 +1,11 @@
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { Bill } from '../../../shared/payables.ts';
 import { ApiError, api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
-import { editorTotals } from '../invoices/editorState.ts';
 import { useTaxRates } from '../invoices/invoicesApi.ts';
+import { useEditorLines } from '../invoices/useEditorLines.ts';
 import { todayIso } from '../invoices/parts.tsx';
 import {
-  type BillEditorLine,
   applySupplierDefaults,
   checkBillLine,
   dueFromTerms,
@@ -44,10 +43,19 @@ export const useBillEditor = ({
   const [currency, setCurrency] = useState('');
   const [exchangeRate, setExchangeRate] = useState('');
   const [notes, setNotes] = useState('');
-  const [lines, setLines] = useState<BillEditorLine[]>([newBillLine()]);
   const [showErrors, setShowErrors] = useState(false);
   const [loaded, setLoaded] = useState(false);
   const [defaultsFor, setDefaultsFor] = useState<string | null>(null);
+  const supplierList = suppliers.data ?? [];
+  const supplier = supplierList.find((s) => s.id === supplierId);
+  const billCurrency = currency || supplier?.currency || company.baseCurrency;
+  const { lines, setLines, rates, totals, problems, update, addLine, removeLine } = useEditorLines({
+    first: newBillLine(),
+    blank: () => newBillLine(supplier),
+    check: checkBillLine,
+    taxRates: taxRates.data,
+    currency: billCurrency,
+  });
 
   useEffect(() => {
     const bill = existing.data;
@@ -63,10 +71,7 @@ export const useBillEditor = ({
     setNotes(bill.notes);
     setLines(fromBillLines(bill.lines, bill.currency));
     setLoaded(true);
-  }, [existing.data, loaded, company.baseCurrency]);
-
-  const supplierList = suppliers.data ?? [];
-  const supplier = supplierList.find((s) => s.id === supplierId);
+  }, [existing.data, loaded, company.baseCurrency, setLines]);
 
   // A supplier chosen (or the one a new bill was opened for, once the list loads) brings its
   // defaults to the lines still on the previous supplier's, and its currency.
@@ -76,18 +81,11 @@ export const useBillEditor = ({
     setLines((ls) => applySupplierDefaults(ls, previous, supplier));
     setCurrency(supplier.currency);
     setDefaultsFor(supplier.id);
-  }, [supplier, defaultsFor, supplierList, billId, loaded]);
+  }, [supplier, defaultsFor, supplierList, billId, loaded, setLines]);
 
-  const billCurrency = currency || supplier?.currency || company.baseCurrency;
   const foreign = billCurrency !== company.baseCurrency;
   const computedDue = dueFromTerms(issueDate, supplier);
   const effectiveDue = dueTouched && dueDate ? dueDate : computedDue;
-  const rates = (taxRates.data ?? []).filter((t) => !t.archived);
-  const totals = useMemo(
-    () => editorTotals(lines, taxRates.data ?? [], billCurrency),
-    [lines, taxRates.data, billCurrency],
-  );
-  const problems = lines.map((l) => checkBillLine(l, billCurrency, taxRates.data ?? []));
   const rateProblem =
     foreign && exchangeRate.trim() !== '' && !/^\d{1,12}(\.\d{1,10})?$/.test(exchangeRate.trim())
       ? `Enter the rate as a number (${company.baseCurrency} per ${billCurrency}), or leave it empty for the day's rate.`
@@ -128,12 +126,6 @@ export const useBillEditor = ({
       ? save.error.details
       : undefined,
   );
-
-  const update = (key: string, patch: Partial<BillEditorLine>) =>
-    setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l)));
-  const addLine = () => setLines((ls) => [...ls, newBillLine(supplier)]);
-  const removeLine = (key: string) =>
-    setLines((ls) => (ls.length > 1 ? ls.filter((l) => l.key !== key) : ls));
 
   return {
     loading: Boolean(billId && existing.isLoading),

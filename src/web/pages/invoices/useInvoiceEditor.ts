@@ -1,18 +1,11 @@
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { type Invoice, addDaysIso } from '../../../shared/invoices.ts';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
-import {
-  type EditorLine,
-  checkLine,
-  editorTotals,
-  fromInvoiceLines,
-  newLine,
-  priceText,
-  toApiLines,
-} from './editorState.ts';
+import { checkLine, fromInvoiceLines, newLine, priceText, toApiLines } from './editorState.ts';
 import { useCustomers, useInvoice, useInvoicingMutation, useItems, useTaxRates } from './invoicesApi.ts';
 import { todayIso } from './parts.tsx';
+import { useEditorLines } from './useEditorLines.ts';
 
 // The invoice editor's state: the form fields, the loaded draft, the derived currency, due date,
 // totals and line problems, and the save-as-draft / save-and-send mutation.
@@ -39,11 +32,21 @@ export const useInvoiceEditor = ({
   const [reference, setReference] = useState('');
   const [notes, setNotes] = useState('');
   const [terms, setTerms] = useState('');
-  const [lines, setLines] = useState<EditorLine[]>([newLine()]);
   const [emailOnSend, setEmailOnSend] = useState(true);
   const [showErrors, setShowErrors] = useState(false);
   const [addingCustomer, setAddingCustomer] = useState(false);
   const [loaded, setLoaded] = useState(false);
+  const customerList = customers.data?.customers ?? [];
+  const customer = customerList.find((c) => c.id === customerId);
+  const currency = customer?.currency ?? company.baseCurrency;
+  const foreign = currency !== company.baseCurrency;
+  const { lines, setLines, rates, totals, problems, update, addLine, removeLine } = useEditorLines({
+    first: newLine(),
+    blank: () => newLine(),
+    check: checkLine,
+    taxRates: taxRates.data,
+    currency,
+  });
 
   useEffect(() => {
     const inv = existing.data;
@@ -58,20 +61,9 @@ export const useInvoiceEditor = ({
     setTerms(inv.terms);
     setLines(fromInvoiceLines(inv.lines, inv.currency));
     setLoaded(true);
-  }, [existing.data, loaded]);
-
-  const customerList = customers.data?.customers ?? [];
-  const customer = customerList.find((c) => c.id === customerId);
-  const currency = customer?.currency ?? company.baseCurrency;
-  const foreign = currency !== company.baseCurrency;
+  }, [existing.data, loaded, setLines]);
   const computedDue = customer && issueDate ? addDaysIso(issueDate, customer.paymentTermsDays) : '';
   const effectiveDue = dueTouched && dueDate ? dueDate : computedDue;
-  const rates = (taxRates.data ?? []).filter((t) => !t.archived);
-  const totals = useMemo(
-    () => editorTotals(lines, taxRates.data ?? [], currency),
-    [lines, taxRates.data, currency],
-  );
-  const problems = lines.map((l) => checkLine(l, currency, taxRates.data ?? []));
   const hasProblems =
     problems.some((p) => Object.keys(p).length > 0) || !customerId || (foreign && !exchangeRate.trim());
 
@@ -104,8 +96,6 @@ export const useInvoiceEditor = ({
     if (saved) onSaved(saved.id);
   };
 
-  const update = (key: string, patch: Partial<EditorLine>) =>
-    setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l)));
   const chooseItem = (key: string, itemId: string) => {
     const item = items.data?.find((i) => i.id === itemId);
     update(
@@ -120,9 +110,6 @@ export const useInvoiceEditor = ({
         : { itemId: '' },
     );
   };
-  const addLine = () => setLines((ls) => [...ls, newLine()]);
-  const removeLine = (key: string) =>
-    setLines((ls) => (ls.length > 1 ? ls.filter((l) => l.key !== key) : ls));
 
   return {
     loading: Boolean(invoiceId && existing.isLoading),
