@@ -258,24 +258,42 @@ export const lockInvoiceDocument = async <T extends 'invoice_payments' | 'credit
     .forUpdate()
     .executeTakeFirst()) as Selectable<Database[T]> | undefined;
 
-export const selectLines = (db: Executor, organizationId: string, documentIds: string[]) =>
+/** A document's lines (invoice_lines or the same columns in bill_lines), in document and line order. */
+export const selectDocumentLines = async <T extends 'invoice_lines' | 'bill_lines'>(
+  db: Executor,
+  table: T,
+  organizationId: string,
+  documentIds: string[],
+) =>
   documentIds.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('invoice_lines')
+    ? []
+    : ((await db
+        .selectFrom(table as 'invoice_lines')
         .selectAll()
         .where('organization_id', '=', organizationId)
         .where('document_id', 'in', documentIds)
         .orderBy('document_id')
         .orderBy('line_no')
-        .execute();
+        .execute()) as Selectable<Database[T]>[]);
 
-export const deleteLines = (db: Executor, organizationId: string, documentId: string) =>
+export const selectLines = (db: Executor, organizationId: string, documentIds: string[]) =>
+  selectDocumentLines(db, 'invoice_lines', organizationId, documentIds);
+
+/** Removes one document's rows from a table keyed by document_id (its lines or its tax postings). */
+export const deleteDocumentRows = (
+  db: Executor,
+  table: 'invoice_lines' | 'bill_lines' | 'invoice_tax_postings' | 'bill_tax_postings',
+  organizationId: string,
+  documentId: string,
+) =>
   db
-    .deleteFrom('invoice_lines')
+    .deleteFrom(table as 'invoice_lines')
     .where('organization_id', '=', organizationId)
     .where('document_id', '=', documentId)
     .execute();
+
+export const deleteLines = (db: Executor, organizationId: string, documentId: string) =>
+  deleteDocumentRows(db, 'invoice_lines', organizationId, documentId);
 
 export const selectPayments = (db: Executor, organizationId: string, invoiceId: string) =>
   db
@@ -413,11 +431,7 @@ export const selectCustomerPayments = (db: Executor, organizationId: string, cus
 
 /** Removes a document's lines from the tax report (a void invoice or credit note). */
 export const deleteTaxPostings = (db: Executor, organizationId: string, documentId: string) =>
-  db
-    .deleteFrom('invoice_tax_postings')
-    .where('organization_id', '=', organizationId)
-    .where('document_id', '=', documentId)
-    .execute();
+  deleteDocumentRows(db, 'invoice_tax_postings', organizationId, documentId);
 
 /** Accounts invoicing offers: income for lines, bank/cash for deposits, liabilities for tax. */
 export const selectInvoicingAccounts = (db: Executor, organizationId: string) =>

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { sameCompany } from '../invoices/queries.ts';
+import { deleteDocumentRows, sameCompany, selectDocumentLines } from '../invoices/queries.ts';
 import type { Executor } from './queries.ts';
 
 // SQL of bills (beside queries.ts's shared pieces): the payables settings row and the bill
@@ -41,30 +41,13 @@ export const selectSupplier = (db: Executor, organizationId: string, id: string)
     .executeTakeFirst();
 
 export const selectBillLines = (db: Executor, organizationId: string, documentIds: string[]) =>
-  documentIds.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('bill_lines')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .where('document_id', 'in', documentIds)
-        .orderBy('document_id')
-        .orderBy('line_no')
-        .execute();
+  selectDocumentLines(db, 'bill_lines', organizationId, documentIds);
 
 export const deleteBillLines = (db: Executor, organizationId: string, documentId: string) =>
-  db
-    .deleteFrom('bill_lines')
-    .where('organization_id', '=', organizationId)
-    .where('document_id', '=', documentId)
-    .execute();
+  deleteDocumentRows(db, 'bill_lines', organizationId, documentId);
 
 export const deleteBillTaxPostings = (db: Executor, organizationId: string, documentId: string) =>
-  db
-    .deleteFrom('bill_tax_postings')
-    .where('organization_id', '=', organizationId)
-    .where('document_id', '=', documentId)
-    .execute();
+  deleteDocumentRows(db, 'bill_tax_postings', organizationId, documentId);
 
 /** A bill's payments, oldest first, with the money account's name and the bank line matched to each. */
 export const selectBillPayments = (db: Executor, organizationId: string, billId: string) =>
