@@ -6,7 +6,6 @@ import {
   type BillTotals,
 } from '../../../shared/payables.ts';
 import { Money } from '../../components/money/Money.tsx';
-import { Card } from '../../components/ui/Card.tsx';
 import { DataTable } from '../../components/ui/DataTable.tsx';
 import { SelectField } from '../../components/ui/Field.tsx';
 import { ListCard, NewButton, SearchField } from '../../components/ui/ListCard.tsx';
@@ -14,6 +13,7 @@ import { useCompany } from '../../lib/company.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { Pager, useCursorPages } from '../accounting/Pager.tsx';
 import { LinkButton } from '../invoices/parts.tsx';
+import { FigureCard, StatusChip, StatusChipGroup } from '../shared-documents/DocumentList.tsx';
 import { type BillListParams, useBillList, useBillTotals, useSupplierChoices } from './billsApi.ts';
 import { BillStatusBadge } from './parts.tsx';
 
@@ -53,23 +53,14 @@ const SummaryFigures = ({ totals }: { totals: BillTotals | undefined }) => {
   return (
     <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
       {figures.map(([label, amount, tone]) => (
-        <Card key={label} className="px-5 py-4">
-          <p className="text-sm text-slate-500 dark:text-slate-400">{label}</p>
-          <p
-            className={`mt-1 text-xl font-semibold ${tone || 'text-slate-900 dark:text-white'}`}
-            data-testid={`bills-figure-${label.toLowerCase().replace(/ /g, '-')}`}
-          >
-            {amount === null ? (
-              <span
-                className="inline-block h-6 w-28 animate-pulse rounded bg-slate-200 dark:bg-slate-800"
-                role="status"
-                aria-label="Loading"
-              />
-            ) : (
-              <Money minor={amount} currency={currency} />
-            )}
-          </p>
-        </Card>
+        <FigureCard
+          key={label}
+          label={label}
+          amount={amount}
+          currency={currency}
+          tone={tone || 'text-slate-900 dark:text-white'}
+          testId={`bills-figure-${label.toLowerCase().replace(/ /g, '-')}`}
+        />
       ))}
     </div>
   );
@@ -84,45 +75,36 @@ const StatusChips = ({
   totals: BillTotals | undefined;
   onChange: (chip: Chip) => void;
 }) => (
-  <fieldset className="flex flex-wrap gap-2">
-    <legend className="sr-only">Filter by status</legend>
+  <StatusChipGroup>
     {CHIPS.map((chip) => {
       const active = value === chip;
       const t = totals?.totals[chip];
       const amount = chipAmount(chip, t);
       return (
-        <button
+        <StatusChip
           key={chip}
-          type="button"
-          aria-pressed={active}
+          label={chip === 'all' ? 'All' : BILL_STATUS_LABELS[chip]}
+          active={active}
+          alert={chip === 'overdue' && Boolean(t?.count)}
           onClick={() => onChange(chip)}
-          className={`inline-flex min-h-11 items-center gap-2 rounded-full border px-4 text-sm font-medium transition-colors ${
-            active
-              ? 'border-brand-600 bg-brand-600 text-white dark:border-brand-400 dark:bg-brand-500 dark:text-slate-950'
-              : chip === 'overdue' && t?.count
-                ? 'border-red-300 bg-white text-red-700 hover:bg-red-50 dark:border-red-800 dark:bg-slate-900 dark:text-red-300 dark:hover:bg-red-950/40'
-                : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800'
-          }`}
-        >
-          {chip === 'all' ? 'All' : BILL_STATUS_LABELS[chip]}
-          {t ? (
-            <span
-              className={`rounded-full px-1.5 text-xs ${active ? 'bg-white/20' : 'bg-slate-100 dark:bg-slate-800'}`}
-            >
-              {t.count}
-              {t.count > 0 && chip !== 'all' && amount !== undefined && totals ? (
-                <>
-                  <span aria-hidden="true"> · </span>
-                  <span className="sr-only">, </span>
-                  <Money minor={amount} currency={totals.baseCurrency} tintNegative={false} />
-                </>
-              ) : null}
-            </span>
-          ) : null}
-        </button>
+          badge={
+            t ? (
+              <>
+                {t.count}
+                {t.count > 0 && chip !== 'all' && amount !== undefined && totals ? (
+                  <>
+                    <span aria-hidden="true"> · </span>
+                    <span className="sr-only">, </span>
+                    <Money minor={amount} currency={totals.baseCurrency} tintNegative={false} />
+                  </>
+                ) : null}
+              </>
+            ) : undefined
+          }
+        />
       );
     })}
-  </fieldset>
+  </StatusChipGroup>
 );
 
 export const BillList = ({ onOpen, onNew }: { onOpen: (id: string) => void; onNew: () => void }) => {

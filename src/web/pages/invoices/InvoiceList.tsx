@@ -9,6 +9,7 @@ import { SortTh, Table, Td } from '../../components/ui/Table.tsx';
 import { useCompany } from '../../lib/company.tsx';
 import { type ListParams, useInvoiceList, useOrgPath } from './invoicesApi.ts';
 import { StatusBadge, formatDate } from './parts.tsx';
+import { FigureCard, StatusChip, StatusChipGroup } from '../shared-documents/DocumentList.tsx';
 
 // The invoice list: status chips with counts, totals by status, search, sortable columns,
 // pagination and CSV export of exactly what the filter shows.
@@ -90,54 +91,27 @@ export const InvoiceList = ({ onOpen, onNew }: { onOpen: (id: string) => void; o
             ['Drafts', totals?.draft.total ?? null, 'text-slate-700 dark:text-slate-300'],
           ] as const
         ).map(([label, amount, tone]) => (
-          <Card key={label} className="px-5 py-4">
-            <p className="text-sm text-slate-500 dark:text-slate-400">{label}</p>
-            <p className={`mt-1 text-xl font-semibold ${tone}`}>
-              {amount === null ? (
-                <span
-                  className="inline-block h-6 w-28 animate-pulse rounded bg-slate-200 dark:bg-slate-800"
-                  role="status"
-                  aria-label="Loading"
-                />
-              ) : (
-                <Money minor={amount} currency={currency} />
-              )}
-            </p>
-          </Card>
+          <FigureCard key={label} label={label} amount={amount} currency={currency} tone={tone} />
         ))}
       </div>
 
       <Card>
         <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 px-4 py-3 dark:border-slate-800">
-          <fieldset className="flex flex-wrap gap-2">
-            <legend className="sr-only">Filter by status</legend>
+          <StatusChipGroup>
             {CHIPS.map((chip) => {
               const active = params.status === chip;
               const count = totals?.[chip]?.count;
               return (
-                <button
+                <StatusChip
                   key={chip}
-                  type="button"
-                  aria-pressed={active}
+                  label={chip === 'all' ? 'All' : STATUS_LABELS[chip]}
+                  active={active}
                   onClick={() => setParams((p) => ({ ...p, status: chip, page: 1 }))}
-                  className={`inline-flex min-h-11 items-center gap-2 rounded-full border px-4 text-sm font-medium transition-colors ${
-                    active
-                      ? 'border-brand-600 bg-brand-600 text-white dark:border-brand-400 dark:bg-brand-500 dark:text-slate-950'
-                      : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800'
-                  }`}
-                >
-                  {chip === 'all' ? 'All' : STATUS_LABELS[chip]}
-                  {count !== undefined ? (
-                    <span
-                      className={`rounded-full px-1.5 text-xs ${active ? 'bg-white/20' : 'bg-slate-100 dark:bg-slate-800'}`}
-                    >
-                      {count}
-                    </span>
-                  ) : null}
-                </button>
+                  badge={count}
+                />
               );
             })}
-          </fieldset>
+          </StatusChipGroup>
           <div className="ml-auto flex flex-wrap items-center gap-2">
             <SearchField
               label="Search invoices"
