@@ -17,6 +17,7 @@ import {
 } from '../invoices/parts.tsx';
 import { useBillMutation } from './billsApi.ts';
 import { BILL_METHOD_LABELS } from './parts.tsx';
+import { DeleteDraftConfirm } from '../shared-documents/DocumentDialogs.tsx';
 
 // Dialogs on a bill: record a payment, approve, reject with a reason, void, delete a draft.
 
@@ -188,20 +189,11 @@ export const DeleteBillDialog = ({
 }: BillDialogProps & { onDeleted: () => void }) => {
   const remove = useBillMutation((base) => api.delete(`${base}/bills/${bill.id}`), 'payables');
   return (
-    <FormDialog
+    <DeleteDraftConfirm
       open={open}
-      onClose={() => onOpenChange(false)}
-      title="Delete this draft?"
-      description="Drafts have no effect on your books; deleting one cannot be undone."
-      onSubmit={async () => {
-        await remove.mutateAsync(undefined);
-        onDeleted();
-      }}
-      cancelLabel="Keep draft"
-      submitLabel="Delete draft"
-      submitVariant="danger"
-    >
-      {null}
-    </FormDialog>
+      onOpenChange={onOpenChange}
+      remove={() => remove.mutateAsync(undefined)}
+      onDeleted={onDeleted}
+    />
   );
 };

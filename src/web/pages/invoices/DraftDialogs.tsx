@@ -2,11 +2,11 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { FormActions } from '../../components/ui/Form.tsx';
-import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { api } from '../../lib/api.ts';
 import type { DialogProps } from './InvoiceDialogs.tsx';
 import { useInvoicingMutation } from './invoicesApi.ts';
 import { errorMessage } from './parts.tsx';
+import { DeleteDraftConfirm } from '../shared-documents/DocumentDialogs.tsx';
 
 // A draft's dialogs: send it (numbered and posted, emailed when the customer has an address),
 // or delete it.
@@ -79,20 +79,11 @@ export const DeleteDraftDialog = ({
 }: DialogProps & { onDeleted: () => void }) => {
   const remove = useInvoicingMutation((base) => api.delete(`${base}/invoices/${invoice.id}`));
   return (
-    <FormDialog
+    <DeleteDraftConfirm
       open={open}
-      onClose={() => onOpenChange(false)}
-      title="Delete this draft?"
-      description="Drafts have no effect on your books; deleting one cannot be undone."
-      onSubmit={async () => {
-        await remove.mutateAsync(undefined);
-        onDeleted();
-      }}
-      cancelLabel="Keep draft"
-      submitLabel="Delete draft"
-      submitVariant="danger"
-    >
-      {null}
-    </FormDialog>
+      onOpenChange={onOpenChange}
+      remove={() => remove.mutateAsync(undefined)}
+      onDeleted={onDeleted}
+    />
   );
 };
