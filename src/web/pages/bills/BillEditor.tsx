@@ -1,4 +1,3 @@
-import { ArrowLeft, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card } from '../../components/ui/Card.tsx';
@@ -9,6 +8,7 @@ import { RateInput, errorMessage } from '../invoices/parts.tsx';
 import { BillLinesCard } from './BillLinesCard.tsx';
 import { SupplierFormDialog } from './SupplierForm.tsx';
 import { type BillEditorState, useBillEditor } from './useBillEditor.ts';
+import { EditorTitle, NewPartyButton } from '../shared-documents/DocumentEditor.tsx';
 
 // The bill editor, new or a draft (or a bill awaiting approval, which an edit sends back to
 // draft): the supplier and their reference, dates (due from the supplier's terms until typed),
@@ -42,13 +42,7 @@ const HeaderCard = ({ ed }: { ed: BillEditorState }) => {
             }
           />
           {can('record') ? (
-            <button
-              type="button"
-              onClick={() => setAddingSupplier(true)}
-              className="mt-1 inline-flex min-h-11 items-center gap-1 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
-            >
-              <Plus className="h-4 w-4" aria-hidden="true" /> New supplier
-            </button>
+            <NewPartyButton label="New supplier" onClick={() => setAddingSupplier(true)} />
           ) : null}
           {addingSupplier ? (
             <SupplierFormDialog
@@ -163,14 +157,10 @@ export const BillEditor = ({
 
   return (
     <form className="mx-auto max-w-6xl space-y-6" onSubmit={(e) => submit(false, e)} noValidate>
-      <div className="flex items-center gap-2">
-        <Button variant="ghost" onClick={onCancel} aria-label="Back">
-          <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-        </Button>
-        <h1 className="text-2xl font-bold text-slate-900 dark:text-white">
-          {billId ? `Edit bill ${ed.bill?.number ?? ''}`.trim() : 'New bill'}
-        </h1>
-      </div>
+      <EditorTitle
+        title={billId ? `Edit bill ${ed.bill?.number ?? ''}`.trim() : 'New bill'}
+        onBack={onCancel}
+      />
       {stored === 'awaiting_approval' ? (
         <Alert tone="warning">
           This bill is awaiting approval. Saving a change sends it back to draft: it must be submitted and

@@ -1,11 +1,10 @@
-import { ArrowLeft } from 'lucide-react';
-import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { CustomerFormDialog } from './CustomerForm.tsx';
 import { InvoiceEditorActions, InvoiceHeaderCard, InvoiceNotesCard } from './InvoiceEditorSections.tsx';
 import { InvoiceLinesCard } from './InvoiceLinesCard.tsx';
 import { errorMessage } from './parts.tsx';
 import { useInvoiceEditor } from './useInvoiceEditor.ts';
+import { EditorTitle } from '../shared-documents/DocumentEditor.tsx';
 
 // The New Invoice editor (and the draft editor): customer, dates, currency, lines from items
 // or free text, and live totals computed by the same shared function the server posts with.
@@ -35,14 +34,7 @@ export const InvoiceEditor = ({
   return (
     <form className="mx-auto max-w-6xl space-y-6" onSubmit={(e) => submit('draft', e)} noValidate>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="flex items-center gap-2">
-          <Button variant="ghost" onClick={onCancel} aria-label="Back">
-            <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-          </Button>
-          <h1 className="text-2xl font-bold text-slate-900 dark:text-white">
-            {invoiceId ? 'Edit draft invoice' : 'New Invoice'}
-          </h1>
-        </div>
+        <EditorTitle title={invoiceId ? 'Edit draft invoice' : 'New Invoice'} onBack={onCancel} />
       </div>
       {save.error ? <Alert>{errorMessage(save.error)}</Alert> : null}
       {showErrors && hasProblems ? (

@@ -1,4 +1,3 @@
-import { Plus } from 'lucide-react';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
@@ -6,6 +5,7 @@ import { useCompany } from '../../lib/company.tsx';
 import { RateInput } from './parts.tsx';
 import type { InvoiceEditorState } from './useInvoiceEditor.ts';
 import { CheckboxField } from '../../components/ui/Form.tsx';
+import { NewPartyButton } from '../shared-documents/DocumentEditor.tsx';
 
 // The invoice editor's sections around the lines: the header fields (customer, dates,
 // reference, currency, rate), the notes and terms, and the save/send actions.
@@ -30,13 +30,7 @@ export const InvoiceHeaderCard = ({ ed }: { ed: InvoiceEditorState }) => {
               label: c.company ? `${c.name} (${c.company})` : c.name,
             }))}
           />
-          <button
-            type="button"
-            onClick={() => setAddingCustomer(true)}
-            className="mt-1 inline-flex min-h-11 items-center gap-1 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
-          >
-            <Plus className="h-4 w-4" aria-hidden="true" /> New customer
-          </button>
+          <NewPartyButton label="New customer" onClick={() => setAddingCustomer(true)} />
         </div>
         <TextField
           label="Issue date"
