@@ -31,7 +31,16 @@ type CompanyTable =
   | 'invoice_payments'
   | 'credit_notes'
   | 'customer_credit_entries'
-  | 'recurring_schedules';
+  | 'recurring_schedules'
+  // payables' tables (payables/queries.ts narrows these helpers to them)
+  | 'suppliers'
+  | 'bills'
+  | 'bill_payments'
+  | 'bill_payment_batches'
+  | 'supplier_credits'
+  | 'supplier_credit_allocations'
+  | 'supplier_credit_refunds'
+  | 'bill_schedules';
 
 /** Inserts one row of a company's table under a new id; answers the id. */
 export const insertCompanyRow = async <T extends CompanyTable>(

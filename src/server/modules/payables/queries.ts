@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
 import type { Database } from '../../db/types.ts';
+import { insertCompanyRow, updateCompanyRow } from '../invoices/queries.ts';
 
 // SQL the payables module's files share: inserting and updating one row of its company tables,
 // and reading a bill. Every query filters by organization_id first, the leading column of
@@ -20,35 +21,22 @@ export type PayablesTable =
   | 'supplier_credit_refunds'
   | 'bill_schedules';
 
-/** Inserts one row of a company's table under a new id; answers the id. */
-export const insertPayablesRow = async <T extends PayablesTable>(
+/** Inserts one row of a company's table under a new id; answers the id (invoices' insertCompanyRow). */
+export const insertPayablesRow: <T extends PayablesTable>(
   db: Executor,
   table: T,
   organizationId: string,
   values: Omit<Insertable<Database[T]>, 'organization_id' | 'id'>,
-) => {
-  const id = randomUUID();
-  await db
-    .insertInto(table as 'suppliers')
-    .values({ organization_id: organizationId, id, ...values } as Insertable<Database['suppliers']>)
-    .execute();
-  return id;
-};
+) => Promise<string> = insertCompanyRow;
 
-/** Updates one row of a company's table by its id. */
-export const updatePayablesRow = <T extends PayablesTable>(
+/** Updates one row of a company's table by its id (invoices' updateCompanyRow). */
+export const updatePayablesRow: <T extends PayablesTable>(
   db: Executor,
   table: T,
   organizationId: string,
   id: string,
   set: Updateable<Database[T]>,
-) =>
-  db
-    .updateTable(table as 'suppliers')
-    .set(set as Updateable<Database['suppliers']>)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .execute();
+) => ReturnType<typeof updateCompanyRow> = updateCompanyRow;
 
 export const selectBill = (
   db: Executor,
