@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Money } from '../money/Money.tsx';
 import { Button } from './Button.tsx';
 import { Card, CardHeader } from './Card.tsx';
-import { type LineHeading, LinesHead } from './LineItems.tsx';
+import { type LineHeading, LinesHead, RemoveLineButton } from './LineItems.tsx';
 
 // A document editor's Lines card (an invoice's, a bill's): the lines table under its headings,
 // the list of line problems, Add line and the live totals. Each editor draws its own rows and
@@ -118,4 +118,29 @@ export const LinesCard = ({
       {totals}
     </div>
   </Card>
+);
+
+/** A line's last two cells: its amount (`line-N-amount`) and its remove button (off for the only line). */
+export const LineEndCells = ({
+  line,
+  net,
+  currency,
+  onlyLine,
+  onRemove,
+}: {
+  /** The line's number, from 1. */
+  line: number;
+  net: number;
+  currency: string;
+  onlyLine: boolean;
+  onRemove: () => void;
+}) => (
+  <>
+    <td className="px-3 py-2 pt-4 text-right font-medium" data-testid={`line-${line}-amount`}>
+      <Money minor={net} currency={currency} />
+    </td>
+    <td className="px-1 py-2">
+      <RemoveLineButton line={line} disabled={onlyLine} onRemove={onRemove} />
+    </td>
+  </>
 );

@@ -1,6 +1,5 @@
-import { Money } from '../../components/money/Money.tsx';
-import { LineInput, LineSelect, RemoveLineButton } from '../../components/ui/LineItems.tsx';
-import { DocumentTotals, LinesCard } from '../../components/ui/LinesCard.tsx';
+import { LineInput, LineSelect } from '../../components/ui/LineItems.tsx';
+import { DocumentTotals, LineEndCells, LinesCard } from '../../components/ui/LinesCard.tsx';
 import type { BillEditorLine, BillLineCheck } from './billEditorState.ts';
 import type { BillEditorState } from './useBillEditor.ts';
 
@@ -96,16 +95,13 @@ const LineRow = ({ ed, line, i }: { ed: BillLinesEditor; line: BillEditorLine; i
           ))}
         </LineSelect>
       </td>
-      <td className="px-3 py-2 pt-4 text-right font-medium" data-testid={`line-${n}-amount`}>
-        <Money minor={ed.totals.lines[i]?.net ?? 0} currency={ed.currency} />
-      </td>
-      <td className="px-1 py-2">
-        <RemoveLineButton
-          line={n}
-          disabled={ed.lines.length === 1}
-          onRemove={() => ed.removeLine(line.key)}
-        />
-      </td>
+      <LineEndCells
+        line={n}
+        net={ed.totals.lines[i]?.net ?? 0}
+        currency={ed.currency}
+        onlyLine={ed.lines.length === 1}
+        onRemove={() => ed.removeLine(line.key)}
+      />
     </tr>
   );
 };

@@ -1,6 +1,6 @@
 import { Money } from '../../components/money/Money.tsx';
-import { LineInput, LineSelect, RemoveLineButton } from '../../components/ui/LineItems.tsx';
-import { DocumentTotals, LinesCard, TotalsLine } from '../../components/ui/LinesCard.tsx';
+import { LineInput, LineSelect } from '../../components/ui/LineItems.tsx';
+import { DocumentTotals, LineEndCells, LinesCard, TotalsLine } from '../../components/ui/LinesCard.tsx';
 import type { EditorLine } from './editorState.ts';
 import type { InvoiceEditorState } from './useInvoiceEditor.ts';
 
@@ -116,16 +116,13 @@ const LineRow = ({ ed, line, i }: { ed: InvoiceEditorState; line: EditorLine; i:
         </td>
       ))}
       <LineTaxCell ed={ed} line={line} n={n} problem={p.taxes} />
-      <td className="px-3 py-2 pt-4 text-right font-medium" data-testid={`line-${n}-amount`}>
-        <Money minor={ed.totals.lines[i]?.net ?? 0} currency={ed.currency} />
-      </td>
-      <td className="px-1 py-2">
-        <RemoveLineButton
-          line={n}
-          disabled={ed.lines.length === 1}
-          onRemove={() => ed.removeLine(line.key)}
-        />
-      </td>
+      <LineEndCells
+        line={n}
+        net={ed.totals.lines[i]?.net ?? 0}
+        currency={ed.currency}
+        onlyLine={ed.lines.length === 1}
+        onRemove={() => ed.removeLine(line.key)}
+      />
     </tr>
   );
 };
