@@ -409,9 +409,17 @@ export const postLinesSplit = (
   return { ledgerLines, taxRows };
 };
 
-/** The status an open invoice has from what has been paid and credited. */
-export const settledStatus = (total: number, paid: number, credited: number) => {
+/**
+ * The status an open invoice (or, with unsettled 'open', an open bill) has from what has been
+ * paid and credited.
+ */
+export const settledStatus = <U extends 'sent' | 'open' = 'sent'>(
+  total: number,
+  paid: number,
+  credited: number,
+  unsettled: U = 'sent' as U,
+) => {
   if (paid + credited >= total) return 'paid' as const;
   if (paid + credited > 0) return 'partially_paid' as const;
-  return 'sent' as const;
+  return unsettled;
 };

@@ -116,27 +116,36 @@ export const describeAmount = (amount: number, currency: string) =>
   `${formatMinorPlain(amount, currency)} ${currency}`;
 
 /**
- * Writes an invoice's new amount paid or credited and its open base balance, with the status
- * they give; returns that status.
+ * Writes a posted document's (an invoice's, or a bill's) new amount paid or credited and its
+ * open base balance, with the status they give; returns that status.
  */
-export const settleInvoice = async (
+export const settleDocument = async <U extends 'sent' | 'open'>(
   trx: Executor,
   actor: Actor,
-  row: Pick<InvoiceRow, 'id' | 'total' | 'amount_paid' | 'amount_credited'>,
+  [table, unsettled]: [table: 'invoices' | 'bills', unsettled: U],
+  row: { id: string; total: number; amount_paid: number; amount_credited: number },
   change: { paid?: number; credited?: number; balanceBase: number },
 ) => {
   const paid = change.paid ?? row.amount_paid;
   const credited = change.credited ?? row.amount_credited;
-  const status = settledStatus(row.total, paid, credited);
-  await updateCompanyRow(trx, 'invoices', actor.organizationId, row.id, {
+  const status = settledStatus(row.total, paid, credited, unsettled);
+  await updateCompanyRow(trx, table as 'invoices', actor.organizationId, row.id, {
     ...(change.paid !== undefined ? { amount_paid: paid } : {}),
     ...(change.credited !== undefined ? { amount_credited: credited } : {}),
     balance_base: change.balanceBase,
-    status,
+    status: status as 'sent',
     updated_at: actor.now,
   });
   return status;
 };
+
+/** Settles an invoice (settleDocument): with nothing paid or credited it is 'sent'. */
+export const settleInvoice = (
+  trx: Executor,
+  actor: Actor,
+  row: Pick<InvoiceRow, 'id' | 'total' | 'amount_paid' | 'amount_credited'>,
+  change: { paid?: number; credited?: number; balanceBase: number },
+) => settleDocument(trx, actor, ['invoices', 'sent'], row, change);
 
 /** "paid in full" or "partially paid", for the history line of a settlement. */
 export const settledWords = (status: string) => (status === 'paid' ? 'paid in full' : 'partially paid');

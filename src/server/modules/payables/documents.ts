@@ -2,8 +2,8 @@ import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
-import { type Actor, actorOf } from '../invoices/documents.ts';
-import { type Executor, insertBillEvent, selectBill, updatePayablesRow } from './queries.ts';
+import { type Actor, actorOf, settleDocument } from '../invoices/documents.ts';
+import { type Executor, insertBillEvent, selectBill } from './queries.ts';
 
 // What every service that changes a bill does inside its transaction (as invoices/documents.ts
 // does for invoices): lock the bill, refuse a transition it is not in the state for, write its
@@ -89,32 +89,10 @@ export const addBillEvent = (db: Executor, actor: Actor, billId: string, kind: s
     at: actor.now,
   });
 
-/** The stored status an approved bill has with what is paid and credited on it. */
-export const billSettledStatus = (total: number, paid: number, credited: number) => {
-  if (paid + credited >= total) return 'paid' as const;
-  if (paid + credited > 0) return 'partially_paid' as const;
-  return 'open' as const;
-};
-
-/**
- * Writes a bill's new amount paid or credited and its open base balance, with the status they
- * give; returns that status.
- */
-export const settleBill = async (
+/** Settles a bill (invoices' settleDocument): with nothing paid or credited it is 'open'. */
+export const settleBill = (
   trx: Executor,
   actor: Actor,
   row: Pick<BillRow, 'id' | 'total' | 'amount_paid' | 'amount_credited'>,
   change: { paid?: number; credited?: number; balanceBase: number },
-) => {
-  const paid = change.paid ?? row.amount_paid;
-  const credited = change.credited ?? row.amount_credited;
-  const status = billSettledStatus(row.total, paid, credited);
-  await updatePayablesRow(trx, 'bills', actor.organizationId, row.id, {
-    ...(change.paid !== undefined ? { amount_paid: paid } : {}),
-    ...(change.credited !== undefined ? { amount_credited: credited } : {}),
-    balance_base: change.balanceBase,
-    status,
-    updated_at: actor.now,
-  });
-  return status;
-};
+) => settleDocument(trx, actor, ['bills', 'open'], row, change);
