@@ -178,16 +178,8 @@ export const BillEditor = ({
             >
               bill {duplicate.number || 'draft'}
             </button>
-            . Open it to check, or save this one anyway if the supplier really billed twice.
-          </span>
-          <span className="mt-2 block">
-            <Button
-              size="sm"
-              variant="secondary"
-              onClick={() => submit(Boolean(save.variables?.submitIt), undefined, true)}
-            >
-              Save anyway
-            </Button>
+            . Open it to check; if the supplier really sent two bills with one reference, add a suffix to this
+            one's reference (for example "-2") and save again.
           </span>
         </Alert>
       ) : save.error ? (

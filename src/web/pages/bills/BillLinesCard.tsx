@@ -23,6 +23,8 @@ export type BillLinesEditor = Pick<
   | 'update'
   | 'addLine'
   | 'removeLine'
+  | 'items'
+  | 'chooseItem'
 >;
 
 const LineRow = ({ ed, line, i }: { ed: BillLinesEditor; line: BillEditorLine; i: number }) => {
@@ -33,6 +35,22 @@ const LineRow = ({ ed, line, i }: { ed: BillLinesEditor; line: BillEditorLine; i
   const n = i + 1;
   return (
     <tr className="align-top">
+      <td className="px-3 py-2">
+        <LineSelect
+          label={`Line ${n} item`}
+          value={line.itemId}
+          onChange={(e) => ed.chooseItem(line.key, e.target.value)}
+        >
+          <option value="">Free text</option>
+          {ed.items
+            .filter((it) => !it.archived || it.id === line.itemId)
+            .map((it) => (
+              <option key={it.id} value={it.id}>
+                {it.name}
+              </option>
+            ))}
+        </LineSelect>
+      </td>
       <td className="px-3 py-2">
         <LineInput
           label={`Line ${n} description`}
@@ -132,8 +150,9 @@ export const BillLinesCard = ({ ed }: { ed: BillLinesEditor }) => {
     <LinesCard
       description="What the supplier billed, and the expense or asset account each cost is booked to."
       caption="Bill lines"
-      tableClassName="min-w-[960px]"
+      tableClassName="min-w-[1120px]"
       columns={[
+        { label: 'Item', className: 'w-40' },
         { label: 'Description' },
         { label: 'Account', className: 'w-52' },
         { label: 'Qty', className: 'w-20' },

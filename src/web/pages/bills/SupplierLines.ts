@@ -3,6 +3,7 @@ import type { Supplier } from '../../../shared/payables.ts';
 import { ApiError } from '../../lib/api.ts';
 import { editorTotals } from '../invoices/editorState.ts';
 import { useTaxRates } from '../invoices/invoicesApi.ts';
+import { useItemChoice } from '../invoices/useItemChoice.ts';
 import {
   type BillEditorLine,
   applySupplierDefaults,
@@ -38,7 +39,10 @@ export const useSupplierLines = (
     [lines, taxRates.data, currency],
   );
   const problems = lines.map((l) => checkBillLine(l, currency, taxRates.data ?? []));
+  const update = (key: string, patch: Partial<BillEditorLine>) =>
+    setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l)));
   return {
+    ...useItemChoice(update, currency),
     lines,
     currency,
     totals,
@@ -52,8 +56,7 @@ export const useSupplierLines = (
     accounts: accounts.accounts,
     taxRates: taxRates.data,
     rates: (taxRates.data ?? []).filter((t) => !t.archived),
-    update: (key: string, patch: Partial<BillEditorLine>) =>
-      setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l))),
+    update,
     addLine: () => setLines((ls) => [...ls, newBillLine(supplier)]),
     removeLine: (key: string) => setLines((ls) => (ls.length > 1 ? ls.filter((l) => l.key !== key) : ls)),
     /** The lines as the API takes them (call once `hasProblems` is false). */

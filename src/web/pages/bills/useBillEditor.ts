@@ -4,6 +4,7 @@ import { ApiError, api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { useTaxRates } from '../invoices/invoicesApi.ts';
 import { useEditorLines } from '../invoices/useEditorLines.ts';
+import { useItemChoice } from '../invoices/useItemChoice.ts';
 import { todayIso } from '../invoices/parts.tsx';
 import {
   applySupplierDefaults,
@@ -93,33 +94,32 @@ export const useBillEditor = ({
   const hasProblems =
     problems.some((p) => Object.keys(p).length > 0) || !supplierId || !issueDate || Boolean(rateProblem);
 
-  const save = useBillMutation(
-    async (base, { submitIt, allowDuplicate }: { submitIt: boolean; allowDuplicate: boolean }) => {
-      const body = {
-        supplierId,
-        reference,
-        issueDate,
-        dueDate: effectiveDue || undefined,
-        currency: billCurrency,
-        exchangeRate: foreign && exchangeRate.trim() ? exchangeRate.trim() : undefined,
-        notes,
-        lines: toApiBillLines(lines, billCurrency),
-        ...(allowDuplicate ? { allowDuplicate: true } : {}),
-      };
-      const saved = billId
-        ? await api.patch<Bill>(`${base}/bills/${billId}`, body)
-        : await api.post<Bill>(`${base}/bills`, body);
-      return submitIt ? api.post<Bill>(`${base}/bills/${saved.id}/submit`) : saved;
-    },
-  );
+  const save = useBillMutation(async (base, { submitIt }: { submitIt: boolean }) => {
+    const body = {
+      supplierId,
+      reference,
+      issueDate,
+      dueDate: effectiveDue || undefined,
+      currency: billCurrency,
+      exchangeRate: foreign && exchangeRate.trim() ? exchangeRate.trim() : undefined,
+      notes,
+      lines: toApiBillLines(lines, billCurrency),
+    };
+    const saved = billId
+      ? await api.patch<Bill>(`${base}/bills/${billId}`, body)
+      : await api.post<Bill>(`${base}/bills`, body);
+    return submitIt ? api.post<Bill>(`${base}/bills/${saved.id}/submit`) : saved;
+  });
 
-  const submit = async (submitIt: boolean, e?: FormEvent, allowDuplicate = false) => {
+  const submit = async (submitIt: boolean, e?: FormEvent) => {
     e?.preventDefault();
     setShowErrors(true);
     if (hasProblems) return;
-    const saved = await save.mutateAsync({ submitIt, allowDuplicate }).catch(() => null);
+    const saved = await save.mutateAsync({ submitIt }).catch(() => null);
     if (saved) onSaved(saved.id);
   };
+
+  const { items, chooseItem } = useItemChoice(update, billCurrency);
 
   const serverProblems = serverFieldProblems(
     save.error instanceof ApiError && save.error.code === 'validation_failed'
@@ -167,6 +167,8 @@ export const useBillEditor = ({
     update,
     addLine,
     removeLine,
+    items,
+    chooseItem,
   };
 };
 

@@ -2,10 +2,11 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { type Invoice, addDaysIso } from '../../../shared/invoices.ts';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
-import { checkLine, fromInvoiceLines, newLine, priceText, toApiLines } from './editorState.ts';
-import { useCustomers, useInvoice, useInvoicingMutation, useItems, useTaxRates } from './invoicesApi.ts';
+import { checkLine, fromInvoiceLines, newLine, toApiLines } from './editorState.ts';
+import { useCustomers, useInvoice, useInvoicingMutation, useTaxRates } from './invoicesApi.ts';
 import { todayIso } from './parts.tsx';
 import { useEditorLines } from './useEditorLines.ts';
+import { useItemChoice } from './useItemChoice.ts';
 
 // The invoice editor's state: the form fields, the loaded draft, the derived currency, due date,
 // totals and line problems, and the save-as-draft / save-and-send mutation.
@@ -22,7 +23,6 @@ export const useInvoiceEditor = ({
   const { company } = useCompany();
   const existing = useInvoice(invoiceId);
   const customers = useCustomers();
-  const items = useItems();
   const taxRates = useTaxRates();
   const [customerId, setCustomerId] = useState(initialCustomer ?? '');
   const [issueDate, setIssueDate] = useState(todayIso());
@@ -96,27 +96,14 @@ export const useInvoiceEditor = ({
     if (saved) onSaved(saved.id);
   };
 
-  const chooseItem = (key: string, itemId: string) => {
-    const item = items.data?.find((i) => i.id === itemId);
-    update(
-      key,
-      item
-        ? {
-            itemId,
-            description: item.name,
-            unitPrice: priceText(item.unitPrice, currency),
-            taxRateIds: item.taxRateId ? [item.taxRateId] : [],
-          }
-        : { itemId: '' },
-    );
-  };
+  const { items: itemList, chooseItem } = useItemChoice(update, currency);
 
   return {
     loading: Boolean(invoiceId && existing.isLoading),
     customers,
     customerList,
     customer,
-    items: items.data ?? [],
+    items: itemList,
     taxRates: taxRates.data,
     rates,
     customerId,
