@@ -104,6 +104,24 @@ describe('recording a bill', () => {
     expect(bill.total).toBe(2_200);
   });
 
+  it("keeps a line's item and names the line after it when the description is empty", async () => {
+    const bill = await createTestBill(fixture.client, fixture.fx, {
+      reference: 'ITEM-1',
+      lines: [{ itemId: fixture.fx.itemId, quantity: '2', unitPrice: 4_000, taxRateIds: [] }],
+    });
+    expect(bill.lines[0]).toMatchObject({
+      itemId: fixture.fx.itemId,
+      description: 'Consulting hour',
+      net: 8_000,
+    });
+    expect(bill.lines[0].accountId).toBe(fixture.fx.expenseAccountId);
+    const res = await fixture.client.post('/bills', {
+      ...testBillBody(fixture.fx, { reference: 'ITEM-2' }),
+      lines: [{ itemId: 'no-such-item', quantity: '1', unitPrice: 100 }],
+    });
+    expect(res.status).toBe(400);
+  });
+
   it('refuses bad input with a 4xx and writes nothing', async () => {
     const before = await counts();
     const otherCompanySupplier = await (async () => {
