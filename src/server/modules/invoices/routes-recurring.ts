@@ -55,7 +55,8 @@ export const invoiceRecurringRoutes = companyRoutePlugin(['invoices'], (route) =
   route.get(
     '/reports/sales-tax',
     {
-      summary: 'Tax per rate for a period: collected on invoices, paid on bills (less supplier credits) and the net owed',
+      summary:
+        'Tax per rate for a period: collected on invoices, paid on bills (less supplier credits) and the net owed',
       permission: 'read',
       query: taxReportQuerySchema,
       response: taxReportSchema,
