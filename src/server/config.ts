@@ -3,6 +3,13 @@ import { z } from 'zod';
 import { APP_VERSION, type AppConfig, ConfigError, buildConfig } from '../shared/config/config.ts';
 import { ENVIRONMENTS, ENVIRONMENT_SETTINGS, PLAID_ENVS } from '../shared/config/environments.ts';
 import { trustedOrigins } from './http/origins.ts';
+import {
+  BILLING_INTERVALS,
+  type BillingInterval,
+  PLAN_IDS,
+  type PlanId,
+  priceVariable,
+} from '../shared/plans.ts';
 
 // Server settings come from environment variables (documented in .env.example and the
 // README). A bad value stops start-up with one line naming the setting.
@@ -52,6 +59,18 @@ const schema = z.object({
   API_ANONYMOUS_LIMIT_PER_MINUTE: limitPerMinute.optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Kontor <no-reply@kontor.local>'),
+  // Platform admins by email, comma-separated (issue 16; `npm run admin -- grant EMAIL` adds more).
+  ADMIN_EMAILS: z.string().optional(),
+  // Stripe (docs/billing.md): with a secret key Kontor bills through Stripe, else the local provider.
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Where the SDK sends its calls (tests point it at a local fake): http(s)://host:port. */
+  STRIPE_API_BASE: z.string().url({ error: 'must be a URL such as http://127.0.0.1:12111' }).optional(),
+  ...Object.fromEntries(
+    PLAN_IDS.flatMap((plan) =>
+      BILLING_INTERVALS.map((interval) => [priceVariable(plan, interval), z.string().optional()]),
+    ),
+  ),
 });
 
 const isPostgresUrl = (value: string) => {
@@ -107,8 +126,46 @@ export type ServerConfig = {
   trustedOrigins: string[];
   smtpUrl: string | null;
   mailFrom: string;
+  /** Lower-cased addresses from ADMIN_EMAILS. */
+  adminEmails: string[];
+  /** Stripe's settings when STRIPE_SECRET_KEY is set; null means the built-in local provider. */
+  stripe: StripeSettings | null;
   version: string;
   app: AppConfig;
+};
+
+export type StripeSettings = {
+  secretKey: string;
+  webhookSecret: string | null;
+  /** Price ids by plan and interval, from STRIPE_PRICE_<PLAN>_<INTERVAL>; a missing one is null. */
+  prices: Record<PlanId, Record<BillingInterval, string | null>>;
+  /** STRIPE_API_BASE, split for the SDK (tests only). */
+  api: { protocol: 'http' | 'https'; host: string; port: number } | null;
+};
+
+const stripeSettings = (v: Record<string, string | undefined>): StripeSettings | null => {
+  if (!v.STRIPE_SECRET_KEY) return null;
+  const base = v.STRIPE_API_BASE ? new URL(v.STRIPE_API_BASE) : null;
+  const prices = Object.fromEntries(
+    PLAN_IDS.map((plan) => [
+      plan,
+      Object.fromEntries(
+        BILLING_INTERVALS.map((interval) => [interval, v[priceVariable(plan, interval)] ?? null]),
+      ),
+    ]),
+  ) as StripeSettings['prices'];
+  return {
+    secretKey: v.STRIPE_SECRET_KEY,
+    webhookSecret: v.STRIPE_WEBHOOK_SECRET ?? null,
+    prices,
+    api: base
+      ? {
+          protocol: base.protocol === 'http:' ? 'http' : 'https',
+          host: base.hostname,
+          port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
+        }
+      : null,
+  };
 };
 
 export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
@@ -161,6 +218,11 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
     }),
     smtpUrl: v.SMTP_URL ?? null,
     mailFrom: v.MAIL_FROM,
+    adminEmails: (v.ADMIN_EMAILS ?? '')
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+    stripe: stripeSettings(v as unknown as Record<string, string | undefined>),
     version: APP_VERSION,
     app,
   };

@@ -11,13 +11,33 @@ export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 export const TRIAL_DAYS = 14;
 export const PLAN_CURRENCY = 'USD';
 
-/** null means unlimited. */
+/**
+ * What a plan allows, enforced on the server (a 402 naming the limit and the plan that lifts
+ * it; nothing is deleted when a limit is reached). null means unlimited.
+ * - companies: companies the account owns;
+ * - members: people in one company (the owner included, pending invitations counted);
+ * - invoicesPerMonth: invoices a company issues in a calendar month (UTC);
+ * - bankFeeds: linked bank connections of one company (issue 18);
+ * - storageBytes: attachments stored across the account's companies.
+ */
 export type PlanLimits = {
-  users: number | null;
   companies: number | null;
+  members: number | null;
   invoicesPerMonth: number | null;
-  bankConnections: number | null;
+  bankFeeds: number | null;
+  storageBytes: number | null;
 };
+
+export const PLAN_LIMIT_KEYS = [
+  'companies',
+  'members',
+  'invoicesPerMonth',
+  'bankFeeds',
+  'storageBytes',
+] as const;
+export type PlanLimitKey = (typeof PLAN_LIMIT_KEYS)[number];
+
+const GB = 1024 * 1024 * 1024;
 
 export type Plan = {
   id: PlanId;
@@ -39,7 +59,7 @@ export const PLANS: readonly Plan[] = [
     tagline: 'For freelancers and sole traders keeping their books straight.',
     monthlyPrice: 1900,
     yearlyPrice: 19000,
-    limits: { users: 1, companies: 1, invoicesPerMonth: 50, bankConnections: 2 },
+    limits: { companies: 1, members: 1, invoicesPerMonth: 50, bankFeeds: 2, storageBytes: 1 * GB },
     features: [
       'Double-entry bookkeeping',
       'Invoices and quotes',
@@ -55,7 +75,7 @@ export const PLANS: readonly Plan[] = [
     tagline: 'For growing teams that invoice, pay and report every week.',
     monthlyPrice: 4900,
     yearlyPrice: 49000,
-    limits: { users: 10, companies: 3, invoicesPerMonth: null, bankConnections: 10 },
+    limits: { companies: 3, members: 10, invoicesPerMonth: null, bankFeeds: 10, storageBytes: 10 * GB },
     features: [
       'Everything in Personal',
       'Role-based permissions and approvals',
@@ -72,7 +92,13 @@ export const PLANS: readonly Plan[] = [
     tagline: 'For finance teams running several entities with audit needs.',
     monthlyPrice: 14900,
     yearlyPrice: 149000,
-    limits: { users: null, companies: null, invoicesPerMonth: null, bankConnections: null },
+    limits: {
+      companies: null,
+      members: null,
+      invoicesPerMonth: null,
+      bankFeeds: null,
+      storageBytes: 100 * GB,
+    },
     features: [
       'Everything in Business',
       'Unlimited users and companies',
@@ -105,6 +131,20 @@ export const monthlyEquivalent = (plan: Plan, interval: BillingInterval): number
 
 /** How much a year costs less when billed yearly, in minor units. */
 export const yearlySaving = (plan: Plan): number => plan.monthlyPrice * 12 - plan.yearlyPrice;
+
+/** The cheapest plan whose limit is above `needed` for `key` (the upgrade a 402 offers), or null. */
+export const planLifting = (key: PlanLimitKey, needed: number): Plan | null =>
+  PLANS.find((plan) => plan.limits[key] === null || (plan.limits[key] as number) >= needed) ?? null;
+
+/** Plans in price order (personal < business < enterprise): a change up or down. */
+export const planRank = (id: PlanId): number => PLAN_IDS.indexOf(id);
+
+/**
+ * The environment variable holding the provider's price identifier of a plan and interval
+ * (SPEC section 9: one per plan and interval), e.g. STRIPE_PRICE_BUSINESS_YEARLY.
+ */
+export const priceVariable = (plan: PlanId, interval: BillingInterval): string =>
+  `STRIPE_PRICE_${plan.toUpperCase()}_${interval.toUpperCase()}`;
 
 export const describeLimit = (value: number | null, singular: string, plural: string): string =>
   value === null ? `Unlimited ${plural}` : `${value} ${value === 1 ? singular : plural}`;

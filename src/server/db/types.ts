@@ -65,6 +65,9 @@ export type ContactMessagesTable = {
   ip: string | null;
   user_agent: string | null;
   created_at: Timestamp;
+  /** The admin console's inbox state (migration 20261128_0100). */
+  read_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  replied_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 };
 
 /** Better Auth's user table (read-only here: the auth module writes it). */
@@ -283,6 +286,12 @@ export type PromoCodesTable = {
   max_redemptions: number | null;
   redemption_count: Generated<number>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** Migration 20261128_0100: what the code does (PromoKind in src/shared/billing.ts). */
+  kind: ColumnType<'plan_access' | 'trial_extension' | 'discount', string | undefined, string>;
+  trial_days: ColumnType<number | null, number | null | undefined, number | null>;
+  percent_off: ColumnType<number | null, number | null | undefined, number | null>;
+  access_days: ColumnType<number | null, number | null | undefined, number | null>;
+  updated_at: Timestamp;
 };
 
 export type PromoRedemptionsTable = {
@@ -290,6 +299,104 @@ export type PromoRedemptionsTable = {
   user_id: string;
   plan_access: string;
   redeemed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  kind: ColumnType<string, string | undefined, string>;
+};
+
+// Billing and the admin console (modules/billing, modules/admin): migration 20261128_0100.
+type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
+type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export type BillingAccountsTable = {
+  user_id: string;
+  plan: 'personal' | 'business' | 'enterprise';
+  interval: 'monthly' | 'yearly';
+  status: ColumnType<
+    SubscriptionStatusColumn,
+    SubscriptionStatusColumn | undefined,
+    SubscriptionStatusColumn
+  >;
+  trial_ends_at: Timestamp;
+  provider: ColumnType<'local' | 'stripe', 'local' | 'stripe' | undefined, 'local' | 'stripe'>;
+  customer_id: Nullable<string>;
+  subscription_id: Nullable<string>;
+  current_period_end: NullableTime;
+  cancel_at_period_end: ColumnType<boolean, boolean | undefined, boolean>;
+  canceled_at: NullableTime;
+  payment_method: ColumnType<unknown | null, string | null | undefined, string | null>;
+  discount_code: Nullable<string>;
+  percent_off: Nullable<number>;
+  granted_plan: Nullable<'personal' | 'business' | 'enterprise'>;
+  granted_until: NullableTime;
+  state_changed_at: NullableTime;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+export type SubscriptionStatusColumn =
+  | 'trialing'
+  | 'active'
+  | 'past_due'
+  | 'canceled'
+  | 'unpaid'
+  | 'incomplete';
+
+export type BillingEventsTable = {
+  provider: string;
+  event_id: string;
+  type: string;
+  user_id: string | null;
+  event_created_at: Date | string;
+  outcome: 'applied' | 'stale' | 'ignored';
+  received_at: Timestamp;
+};
+
+export type BillingInvoicesTable = {
+  provider: string;
+  id: string;
+  user_id: string;
+  number: ColumnType<string, string | undefined, string>;
+  status: 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
+  currency: string;
+  amount_due: number;
+  amount_paid: number;
+  description: ColumnType<string, string | undefined, string>;
+  period_start: NullableTime;
+  period_end: NullableTime;
+  hosted_url: Nullable<string>;
+  pdf_url: Nullable<string>;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+};
+
+export type BillingCheckoutsTable = {
+  id: string;
+  user_id: string;
+  plan: 'personal' | 'business' | 'enterprise';
+  interval: 'monthly' | 'yearly';
+  percent_off: Nullable<number>;
+  status: ColumnType<
+    'open' | 'requires_action' | 'complete' | 'failed' | 'expired',
+    'open' | 'requires_action' | 'complete' | 'failed' | 'expired' | undefined,
+    'open' | 'requires_action' | 'complete' | 'failed' | 'expired'
+  >;
+  failure: Nullable<string>;
+  created_at: Timestamp;
+  completed_at: NullableTime;
+};
+
+export type PlatformAdminsTable = {
+  user_id: string;
+  granted_by: Nullable<string>;
+  granted_at: Timestamp;
+};
+
+export type AdminAuditLogTable = {
+  id: Generated<string>;
+  admin_user_id: string;
+  admin_email: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  details: ColumnType<unknown | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
 };
 
 // Invoices (modules/invoices): see migration 20261121_0500_invoices.ts.
@@ -945,6 +1052,12 @@ export type Database = {
   mail_outbox: MailOutboxTable;
   promo_codes: PromoCodesTable;
   promo_redemptions: PromoRedemptionsTable;
+  billing_accounts: BillingAccountsTable;
+  billing_events: BillingEventsTable;
+  billing_invoices: BillingInvoicesTable;
+  billing_checkouts: BillingCheckoutsTable;
+  platform_admins: PlatformAdminsTable;
+  admin_audit_log: AdminAuditLogTable;
   contact_messages: ContactMessagesTable;
   audit_log: AuditLogTable;
   organizations: OrganizationsTable;

@@ -90,12 +90,12 @@ const PlanCard = ({
         className={`mt-8 space-y-3 text-sm ${featured ? 'text-slate-200' : 'text-slate-700 dark:text-slate-300'}`}
       >
         {[
-          describeLimit(plan.limits.users, 'user', 'users'),
+          describeLimit(plan.limits.members, 'user', 'users'),
           describeLimit(plan.limits.companies, 'company', 'companies'),
           plan.limits.invoicesPerMonth === null
             ? 'Unlimited invoices'
             : `${plan.limits.invoicesPerMonth} invoices a month`,
-          describeLimit(plan.limits.bankConnections, 'bank connection', 'bank connections'),
+          describeLimit(plan.limits.bankFeeds, 'bank connection', 'bank connections'),
           ...plan.features,
         ].map((item) => (
           <li key={item} className="flex gap-2.5">
