@@ -23,6 +23,8 @@ export const keys = {
   myInvitations: ['my-invitations'] as const,
   health: ['health'] as const,
   sessions: ['auth', 'sessions'] as const,
+  /** The platform admin console (not per company): `keys.admin('me')`, `keys.admin('users', params)`, … */
+  admin: (...rest: unknown[]) => ['admin', ...rest] as const,
   devMailbox: (messageId?: string | null) =>
     messageId === undefined ? (['dev-mailbox'] as const) : (['dev-mailbox', messageId] as const),
 
@@ -99,6 +101,8 @@ export const touches = {
   companies: (): QueryKey[] => [keys.companies],
   myInvitations: (): QueryKey[] => [keys.myInvitations],
   sessions: (): QueryKey[] => [keys.sessions],
+  /** An admin's change (a user disabled, a promo code edited, a message marked): every admin view. */
+  admin: (): QueryKey[] => [keys.admin()],
 } satisfies Record<string, (...args: never[]) => QueryKey[]>;
 
 const invalidate = async (client: QueryClient, prefixes: QueryKey[]) => {
@@ -118,6 +122,7 @@ export const invalidateAfter = {
   companies: (client: QueryClient) => invalidate(client, touches.companies()),
   myInvitations: (client: QueryClient) => invalidate(client, touches.myInvitations()),
   sessions: (client: QueryClient) => invalidate(client, touches.sessions()),
+  admin: (client: QueryClient) => invalidate(client, touches.admin()),
 };
 
 /** On switching company: drops every cached query except the list of companies. */
