@@ -119,6 +119,8 @@ describe('counts and sizes', () => {
     [formatBytes(512), '512 B'],
     [formatBytes(1536), '1.5 KB'],
     [formatBytes(2 * 1024 * 1024), '2.0 MB'],
+    [formatBytes(1.5 * 1024 * 1024 * 1024), '1.5 GB'],
+    [formatBytes(10 * 1024 * 1024 * 1024), '10 GB'],
   ])('writes file sizes: %s', (actual, expected) => expect(actual).toBe(expected));
 });
 

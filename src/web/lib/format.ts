@@ -141,13 +141,15 @@ export const formatCount = (n: number) => COUNT.format(n);
 export const plural = (n: number, one: string, many = `${one}s`) =>
   `${formatCount(n)} ${n === 1 ? one : many}`;
 
-/** "512 B", "1.5 KB", "2.0 MB" (1024-based, as file pickers show). */
+/** "512 B", "1.5 KB", "2.0 MB", "1.5 GB", "10 GB" (1024-based, as file pickers show). */
 export const formatBytes = (bytes: number) =>
   bytes < 1024
     ? `${bytes} B`
     : bytes < 1024 * 1024
       ? `${(bytes / 1024).toFixed(1)} KB`
-      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+      : bytes < 1024 * 1024 * 1024
+        ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
+        : `${(bytes / 1024 / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} GB`;
 
 /** "1.2 s" for a duration in milliseconds. */
 export const formatSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
