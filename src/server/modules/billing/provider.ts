@@ -105,7 +105,11 @@ export interface BillingProvider {
   setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<SubscriptionSnapshot>;
   /**
    * Verifies a webhook (signature over the raw body) and normalises it. Throws a 400 AppError
-   * for a missing or bad signature or a timestamp outside the tolerance.
+   * for a missing or bad signature or a timestamp outside the tolerance. May answer a promise
+   * (Stripe's checkout.session.completed retrieves its subscription): callers await it.
    */
-  parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): BillingEvent;
+  parseWebhook(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): BillingEvent | Promise<BillingEvent>;
 }
