@@ -25,6 +25,8 @@ export const keys = {
   sessions: ['auth', 'sessions'] as const,
   /** The platform admin console (not per company): `keys.admin('me')`, `keys.admin('users', params)`, … */
   admin: (...rest: unknown[]) => ['admin', ...rest] as const,
+  /** The signed-in user's billing account (not per company): `keys.billing('overview')`, `keys.billing('invoices')`, … */
+  billing: (...rest: unknown[]) => ['billing', ...rest] as const,
   devMailbox: (messageId?: string | null) =>
     messageId === undefined ? (['dev-mailbox'] as const) : (['dev-mailbox', messageId] as const),
 
@@ -103,6 +105,8 @@ export const touches = {
   sessions: (): QueryKey[] => [keys.sessions],
   /** An admin's change (a user disabled, a promo code edited, a message marked): every admin view. */
   admin: (): QueryKey[] => [keys.admin()],
+  /** A billing change (plan, checkout, card, cancel, resume, promo code): the overview, invoices, the trial banner. */
+  billing: (): QueryKey[] => [keys.billing()],
 } satisfies Record<string, (...args: never[]) => QueryKey[]>;
 
 const invalidate = async (client: QueryClient, prefixes: QueryKey[]) => {
@@ -123,6 +127,7 @@ export const invalidateAfter = {
   myInvitations: (client: QueryClient) => invalidate(client, touches.myInvitations()),
   sessions: (client: QueryClient) => invalidate(client, touches.sessions()),
   admin: (client: QueryClient) => invalidate(client, touches.admin()),
+  billing: (client: QueryClient) => invalidate(client, touches.billing()),
 };
 
 /** On switching company: drops every cached query except the list of companies. */
