@@ -22,6 +22,7 @@ import { PageSpinner } from '../../components/Spinner.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { CompaniesProvider, useCompanies } from '../../lib/company.tsx';
 import { useTheme } from '../../lib/theme.tsx';
+import { useIsAdmin } from '../admin/useIsAdmin.ts';
 import { CreateCompanyOnboarding } from '../onboarding/CreateCompany.tsx';
 import { CompanySwitcher } from './CompanySwitcher.tsx';
 import { ConnectionStatus } from './ConnectionStatus.tsx';
@@ -119,9 +120,15 @@ const ThemeToggle = () => {
   );
 };
 
+/** The menu's items: Admin only for platform admins (GET /api/admin/me). */
+const useShownNav = () => {
+  const { isAdmin } = useIsAdmin();
+  return NAV.filter((item) => item.page !== 'admin' || isAdmin);
+};
+
 const NavList = ({ onNavigate }: { onNavigate?: () => void }) => (
   <ul className="space-y-1">
-    {NAV.map((item) => (
+    {useShownNav().map((item) => (
       <li key={item.page}>
         <NavLink
           to={`/${item.page}`}
