@@ -12,6 +12,7 @@ import {
   recordSecurityEvent,
   syncTwoFactor,
 } from '../modules/profile/service.ts';
+import { disabledAccountMessage } from './accounts.ts';
 import { isCommonPassword } from './common-passwords.ts';
 import { deliverAuthMail } from './delivery.ts';
 import { existingAccountSignUpMail, loginAlertMail, resetPasswordMail, verificationMail } from './mails.ts';
@@ -290,7 +291,8 @@ export const createAuth = (ctx: AppContext) => {
     },
     plugins: [
       twoFactor({ issuer: 'Kontor' }),
-      admin({ bannedUserMessage: AUTH_ERROR_MESSAGES['user-disabled'] }),
+      // The disabled user is told why (the reason an admin gave: src/server/modules/admin).
+      admin({ bannedUserMessage: (user) => disabledAccountMessage(user.banReason) }),
       bearer(),
     ],
     telemetry: { enabled: false },

@@ -55,10 +55,16 @@ const call = async (path: string, body?: unknown, method = body === undefined ? 
   const raw: Raw = { status: response.status, data, headers: response.headers };
   if (!response.ok) {
     // Better Auth answers { code, message }; the API's own refusals { error: { code, message } }.
-    const body = data as { code?: string; error?: { code?: string } } | null;
+    const body = data as { code?: string; message?: string; error?: { code?: string } } | null;
     const code = authErrorCode(response.status, body?.code ?? body?.error?.code ?? null);
     // A refused origin is not "authentication failed": say where the page is open and what to do.
-    const message = code === 'untrusted-origin' ? untrustedOriginMessage(window.location.origin) : undefined;
+    // A disabled account's answer names the reason the admin gave: shown as the server says it.
+    const message =
+      code === 'untrusted-origin'
+        ? untrustedOriginMessage(window.location.origin)
+        : code === 'user-disabled' && typeof body?.message === 'string'
+          ? body.message
+          : undefined;
     throw new AuthError(code, response.status, message);
   }
   return raw;
