@@ -47,6 +47,8 @@ export default defineConfig({
       WEB_DIR: process.env.E2E_WEB_DIR ?? '',
       // The whole suite signs up dozens of users from one address within a minute.
       AUTH_SIGNUP_LIMIT_PER_MINUTE: '500',
+      // e2e/admin.spec.ts signs up as this platform admin.
+      ADMIN_EMAILS: 'admin@e2e.test',
     },
   },
 });
