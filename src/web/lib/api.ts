@@ -3,9 +3,23 @@ import { type ApiErrorBody, AppError, isApiErrorBody } from '../../shared/errors
 // The browser's API client: same-origin JSON with the session cookie; errors become
 // ApiError with the server's code and message.
 
+/**
+ * What a 402 (a plan limit reached, a read-only account) ends with: the way to upgrade. The ui
+ * kit's Alert and ErrorState turn it into a link to /billing (components/ui/Card.tsx).
+ */
+export const UPGRADE_HINT = 'See plans';
+
 /** An error answer of the API: the shared AppError shape (status, code, message, details). */
 export class ApiError extends AppError {
   override name = 'ApiError';
+  constructor(status: number, code: string, message: string, details?: unknown) {
+    super(
+      status,
+      code,
+      status === 402 && !message.endsWith(UPGRADE_HINT) ? `${message} ${UPGRADE_HINT}` : message,
+      details,
+    );
+  }
 }
 
 /** What to show for a failed call or action: an Error's (ApiError's) own message, or a general one. */

@@ -1,5 +1,7 @@
 import { RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Link, useInRouterContext } from 'react-router';
+import { UPGRADE_HINT } from '../../lib/api.ts';
 
 // Surfaces of the kit: a card with its header, the empty state of a list, the error state of
 // a view that could not load (with Try again), alerts and badges.
@@ -67,6 +69,31 @@ export const EmptyState = ({
   </div>
 );
 
+const UpgradeLink = () => {
+  const routed = useInRouterContext();
+  const className = 'font-semibold underline underline-offset-2';
+  return routed ? (
+    <Link to="/billing" className={className}>
+      {UPGRADE_HINT}
+    </Link>
+  ) : (
+    <a href="/billing" className={className}>
+      {UPGRADE_HINT}
+    </a>
+  );
+};
+
+/** An error's text whose end is the 402's upgrade hint (lib/api.ts) gets it as a link to /billing. */
+const withUpgradeLink = (message: ReactNode): ReactNode =>
+  typeof message === 'string' && message.endsWith(UPGRADE_HINT) ? (
+    <>
+      {message.slice(0, -UPGRADE_HINT.length)}
+      <UpgradeLink />
+    </>
+  ) : (
+    message
+  );
+
 export const Alert = ({
   tone = 'error',
   children,
@@ -87,7 +114,7 @@ export const Alert = ({
       role={tone === 'error' ? 'alert' : 'status'}
       className={`rounded-lg border px-4 py-3 text-sm ${tones[tone]}`}
     >
-      {children}
+      {withUpgradeLink(children)}
     </div>
   );
 };
@@ -123,7 +150,7 @@ export const Badge = ({
 export const ErrorState = ({ message, onRetry }: { message: ReactNode; onRetry?: () => void }) => (
   <Alert>
     <div className="flex flex-wrap items-center justify-between gap-3">
-      <span>{message}</span>
+      <span>{withUpgradeLink(message)}</span>
       {onRetry ? (
         <button
           type="button"
