@@ -1,0 +1,205 @@
+import { Download } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { buttonClasses, Button } from '../../components/ui/Button.tsx';
+import { DataTable } from '../../components/ui/DataTable.tsx';
+import { TextField } from '../../components/ui/Field.tsx';
+import { ListCard } from '../../components/ui/ListCard.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { useFormFields } from '../../lib/useFormFields.ts';
+import { Pager, useCursorPages } from '../accounting/Pager.tsx';
+import { type AuditFilter, auditCsvHref, useAdminActions, useAdminAudit } from './adminApi.ts';
+import { loadError } from './parts.tsx';
+
+// The audit log across every company: filter by company id, user id, action and dates, page
+// through, download the same filter as CSV. Below it, what platform admins did (every admin
+// action is recorded with the admin's id).
+
+const NO_FILTER: AuditFilter = { organizationId: '', userId: '', action: '', from: '', to: '' };
+
+export const AuditTab = () => (
+  <div className="space-y-6">
+    <CompanyAudit />
+    <AdminActions />
+  </div>
+);
+
+const CompanyAudit = () => {
+  const form = useFormFields(NO_FILTER);
+  const [filter, setFilter] = useState<AuditFilter>(NO_FILTER);
+  const [problem, setProblem] = useState<string | null>(null);
+  const pages = useCursorPages();
+  const list = useAdminAudit(filter, pages.cursor);
+  const rows = list.data?.entries ?? [];
+  const filtered = Object.values(filter).some((v) => v.trim() !== '');
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    const next = { ...form.values };
+    if (next.from && next.to && next.from > next.to) {
+      setProblem('The From date is after the To date.');
+      return;
+    }
+    setProblem(null);
+    pages.reset();
+    setFilter(next);
+  };
+  const clear = () => {
+    form.set(NO_FILTER);
+    setProblem(null);
+    pages.reset();
+    setFilter(NO_FILTER);
+  };
+  return (
+    <ListCard
+      title="Audit log"
+      description="What members did in every company, newest first."
+      actions={
+        <a href={auditCsvHref(filter)} download className={buttonClasses('secondary')}>
+          <Download className="h-4 w-4" aria-hidden="true" /> Export CSV
+        </a>
+      }
+      toolbar={
+        <form
+          onSubmit={apply}
+          className="grid w-full gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto_auto_auto]"
+          aria-label="Audit log filters"
+        >
+          <TextField label="Company id" autoComplete="off" {...form.bind('organizationId')} />
+          <TextField label="User id" autoComplete="off" {...form.bind('userId')} />
+          <TextField label="Action" placeholder="invoice.sent" autoComplete="off" {...form.bind('action')} />
+          <TextField label="From" type="date" {...form.bind('from')} />
+          <TextField label="To" type="date" {...form.bind('to')} />
+          <div className="flex items-end gap-2">
+            <Button type="submit">Filter</Button>
+            {filtered ? (
+              <Button variant="ghost" onClick={clear}>
+                Clear
+              </Button>
+            ) : null}
+          </div>
+        </form>
+      }
+      notices={[{ message: problem }]}
+      state={{
+        loading: list.isLoading,
+        loadingLabel: 'Loading the audit log...',
+        error: list.isError ? loadError('the audit log', list.error) : null,
+        onRetry: () => void list.refetch(),
+        empty: rows.length === 0,
+        emptyTitle: filtered ? 'No entries match' : 'No entries yet',
+        emptyDescription: filtered ? 'Try other filters, or Clear them.' : undefined,
+      }}
+      footer={<Pager label="Audit log" pages={pages} nextCursor={list.data?.nextCursor} />}
+    >
+      <DataTable
+        caption="Audit log entries"
+        rows={rows}
+        rowKey={(r) => r.id}
+        dense
+        columns={[
+          {
+            header: 'When',
+            cell: (r) => <span className="whitespace-nowrap">{formatDateTime(r.createdAt)}</span>,
+          },
+          {
+            header: 'Company',
+            cell: (r) => (
+              <>
+                {r.organizationName ?? 'Deleted company'}
+                <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
+                  {r.organizationId}
+                </code>
+              </>
+            ),
+          },
+          {
+            header: 'User',
+            cell: (r) =>
+              r.actorUserId ? (
+                <>
+                  <span className="break-all">{r.actorEmail ?? 'Deleted user'}</span>
+                  <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
+                    {r.actorUserId}
+                  </code>
+                </>
+              ) : (
+                'System'
+              ),
+          },
+          { header: 'Action', rowHeader: true, cell: (r) => <code className="text-xs">{r.action}</code> },
+          {
+            header: 'Record',
+            cell: (r) => (
+              <>
+                {r.entityType}
+                <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
+                  {r.entityId}
+                </code>
+              </>
+            ),
+          },
+        ]}
+      />
+    </ListCard>
+  );
+};
+
+const detailsText = (details: unknown) => {
+  if (details === null || details === undefined) return '';
+  const text = typeof details === 'string' ? details : JSON.stringify(details);
+  return text.length > 140 ? `${text.slice(0, 140)}…` : text;
+};
+
+const AdminActions = () => {
+  const pages = useCursorPages();
+  const list = useAdminActions(pages.cursor);
+  const rows = list.data?.actions ?? [];
+  return (
+    <ListCard
+      title="Admin actions"
+      description="What platform admins did here, with who did it."
+      state={{
+        loading: list.isLoading,
+        loadingLabel: 'Loading admin actions...',
+        error: list.isError ? loadError('the admin actions', list.error) : null,
+        onRetry: () => void list.refetch(),
+        empty: rows.length === 0,
+        emptyTitle: 'No admin actions yet',
+      }}
+      footer={<Pager label="Admin actions" pages={pages} nextCursor={list.data?.nextCursor} />}
+    >
+      <DataTable
+        caption="Admin actions"
+        rows={rows}
+        rowKey={(r) => r.id}
+        dense
+        columns={[
+          {
+            header: 'When',
+            cell: (r) => <span className="whitespace-nowrap">{formatDateTime(r.createdAt)}</span>,
+          },
+          { header: 'Admin', cell: (r) => <span className="break-all">{r.adminEmail}</span> },
+          { header: 'Action', rowHeader: true, cell: (r) => <code className="text-xs">{r.action}</code> },
+          {
+            header: 'Target',
+            cell: (r) => (
+              <>
+                {r.targetType}
+                <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
+                  {r.targetId}
+                </code>
+              </>
+            ),
+          },
+          {
+            header: 'Details',
+            cell: (r) => (
+              <span className="text-xs break-all text-slate-600 dark:text-slate-300">
+                {detailsText(r.details)}
+              </span>
+            ),
+          },
+        ]}
+      />
+    </ListCard>
+  );
+};
