@@ -17,7 +17,11 @@ import { useAdminChanges } from './adminApi.ts';
 // The expiry is the last day it works; max redemptions caps how many accounts may use it.
 
 const KIND_FIELD = {
-  plan_access: { key: 'accessDays', label: 'Days of plan access', hint: 'From the day it is redeemed.' },
+  plan_access: {
+    key: 'accessDays',
+    label: 'Days of plan access',
+    hint: 'From the day it is redeemed; blank: no end.',
+  },
   trial_extension: {
     key: 'trialDays',
     label: 'Extra trial days',
