@@ -12,6 +12,7 @@ import { AUTH_OTHER_MESSAGES } from '../../shared/auth/errors.ts';
 import { buildSignupProfile } from '../../shared/auth/profile.ts';
 import type { UserProfile } from '../../shared/auth/profile.ts';
 import { normalizeEmail } from '../../shared/auth/rules.ts';
+import type { PlanChoice } from '../../shared/plans.ts';
 import { api } from '../lib/api.ts';
 import {
   AuthError,
@@ -36,6 +37,8 @@ export type SignupInput = {
   email: string;
   password: string;
   promoCode?: string;
+  /** The plan and interval the trial starts on (from /pricing). */
+  plan?: PlanChoice;
 };
 
 export type LoginOutcome = { twoFactorRequired: boolean };
@@ -173,7 +176,12 @@ export const AuthProvider = ({ children }: { children: ReactNode }) => {
       try {
         await ensureReady();
         const profile = buildSignupProfile(input.firstName, input.lastName, browserTimeZone());
-        const created = await signUpWithEmail(normalizeEmail(input.email), input.password, profile);
+        const created = await signUpWithEmail(
+          normalizeEmail(input.email),
+          input.password,
+          profile,
+          input.plan,
+        );
         if (!created.user) throw new Error(AUTH_OTHER_MESSAGES.signupNoUser);
         const user = await loadSession();
         // An address that already has an account gets a new account's answer whose session

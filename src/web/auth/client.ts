@@ -5,6 +5,7 @@ import {
   untrustedOriginMessage,
 } from '../../shared/auth/errors.ts';
 import type { SignupProfile } from '../../shared/auth/profile.ts';
+import type { PlanChoice } from '../../shared/plans.ts';
 
 // The browser side of our own auth server (Better Auth under /api/auth). Same origin, the
 // session lives in an httpOnly cookie; every failure becomes an AuthError carrying SPEC's
@@ -91,12 +92,19 @@ export const verifyTwoFactorCode = async (code: string, kind: 'totp' | 'backup' 
 };
 
 /** Creates the account (the profile payload rides along) and returns the user and its bearer token. */
-export const signUpWithEmail = async (email: string, password: string, profile: SignupProfile) => {
+export const signUpWithEmail = async (
+  email: string,
+  password: string,
+  profile: SignupProfile,
+  /** The plan chosen on /pricing: the new account's 14-day trial starts on it. */
+  plan?: PlanChoice,
+) => {
   const { data, headers } = await call('/sign-up/email', {
     email,
     password,
     name: profile.displayName || email.split('@')[0],
     profile,
+    ...(plan ? { plan } : {}),
     callbackURL: '/dashboard?verified=1',
   });
   const user = (data as { user?: AuthUser } | null)?.user ?? null;
