@@ -21,12 +21,14 @@ import { apiRateLimitOptions } from './http/rate-limit.ts';
 import { registerRequestSecurity } from './http/request-security.ts';
 import { authRoutes } from './auth/routes.ts';
 import { registerCompanyMembershipCheck } from './http/tenancy.ts';
+import { registerReadOnlyGuard } from './modules/billing/read-only.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { payablesRoutes } from './modules/payables/routes.ts';
 import { matchingRoutes } from './modules/matching/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
+import { adminRoutes } from './modules/admin/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { ledgerRoutes } from './modules/ledger/routes.ts';
 import { mailRoutes } from './modules/mail/routes.ts';
@@ -76,6 +78,8 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
   });
   app.decorate('registeredRoutes', registeredRoutes);
   registerCompanyMembershipCheck(app, ctx);
+  // A read-only billing account's companies refuse every change with 402 (docs/billing-limits.md).
+  registerReadOnlyGuard(app, ctx);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -129,6 +133,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(auditRoutes(ctx));
       await api.register(invoiceRoutes(ctx));
       await api.register(payablesRoutes(ctx));
+      await api.register(adminRoutes(ctx));
     },
     { prefix: '/api' },
   );

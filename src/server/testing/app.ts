@@ -21,6 +21,13 @@ export const createClock = (start: Date = new Date()): TestClock => {
   };
 };
 
+// The context each test app was built with, so helpers that get only the app (signUpTestUser)
+// can reach its database and clock.
+const testContexts = new WeakMap<object, AppContext>();
+
+/** The context a test app was built with (createTestApp), or undefined for another app. */
+export const testContextOf = (app: object): AppContext | undefined => testContexts.get(app);
+
 export const createTestApp = async (
   options: { env?: Record<string, string>; database?: DatabaseHandle; webDir?: string } = {},
 ) => {
@@ -36,6 +43,7 @@ export const createTestApp = async (
   const ctx: AppContext = { config, database, now: clock.now };
   const app = await buildApp(ctx, { webDir: options.webDir ?? '/nonexistent' });
   await app.ready();
+  testContexts.set(app, ctx);
   return {
     app,
     ctx,

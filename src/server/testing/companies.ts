@@ -2,20 +2,28 @@ import { randomUUID } from 'node:crypto';
 import type { App } from '../app.ts';
 import type { Executor } from '../db/transaction.ts';
 import { initializeLedger } from '../modules/ledger/accounts.ts';
-import { type TestUser, signUpTestUser, verifyTestUser } from './users.ts';
+import { type TestBilling, type TestUser, signUpTestUser, verifyTestUser } from './users.ts';
 
 // Test companies, two ways: `createTestCompany` signs an owner up and creates the company
 // through the API (integration tests of company routes); `createTestCompanyInDatabase` writes
 // the company row and sets its ledger up straight in the database, with no HTTP and no user
-// (property tests, service-level tests and the benches).
+// (property tests, service-level tests and the benches). Such a company has no owner, so no
+// payer: plan limits and the read-only guard (issue 16) do not apply to it.
 
 export type TestCompany = { id: string; owner: TestUser; baseCurrency: string };
 
 export const createTestCompany = async (
   app: App,
-  options: { owner?: TestUser; name?: string; baseCurrency?: string; fiscalYearStartMonth?: number } = {},
+  options: {
+    owner?: TestUser;
+    name?: string;
+    baseCurrency?: string;
+    fiscalYearStartMonth?: number;
+    /** The new owner's billing (signUpTestUser): an Enterprise grant unless 'trial'. */
+    billing?: TestBilling;
+  } = {},
 ): Promise<TestCompany> => {
-  const owner = options.owner ?? (await signUpTestUser(app));
+  const owner = options.owner ?? (await signUpTestUser(app, { billing: options.billing }));
   const res = await app.inject({
     method: 'POST',
     url: '/api/orgs',

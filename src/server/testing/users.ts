@@ -1,4 +1,7 @@
 import type { App } from '../app.ts';
+import { TRIAL_DAYS } from '../../shared/plans.ts';
+import type { Executor } from '../db/transaction.ts';
+import { testContextOf } from './app.ts';
 
 // Signs a user up through the real auth routes and returns the session cookie, for
 // integration tests of routes that need a signed-in user.
@@ -24,6 +27,8 @@ export const signUpTestUser = async (
     profile?: Record<string, unknown>;
     /** Open the confirmation link from the sign-up mail right away. */
     verified?: boolean;
+    /** 'trial' keeps the plain 14-day trial a real sign-up gets; default: see grantTestPlan. */
+    billing?: TestBilling;
   } = {},
 ): Promise<TestUser> => {
   counter += 1;
@@ -45,7 +50,38 @@ export const signUpTestUser = async (
   if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
   const body = res.json() as { user: { id: string } };
   const user: TestUser = { id: body.user.id, email, password, cookie: cookieFrom(res.headers['set-cookie']) };
+  if (overrides.billing !== 'trial') {
+    const ctx = testContextOf(app);
+    if (ctx) await grantTestPlan(ctx.database.db, user.id, ctx.now());
+  }
   return overrides.verified ? verifyTestUser(app, user) : user;
+};
+
+/**
+ * How a test user's billing account starts: 'granted' (the default) with Enterprise granted
+ * without end, 'trial' with the 14-day trial of a real sign-up. Why a grant: since issue 16 a
+ * trial ends after 14 days and the account turns read-only (402 on every change), and plan
+ * limits apply (companies, members, invoices a month, storage). Many tests move the clock
+ * weeks or months ahead (overdue invoices, recurring runs, aging) or make several companies,
+ * and they test those features, not billing; billing's own tests ask for { billing: 'trial' }.
+ */
+export type TestBilling = 'granted' | 'trial';
+
+/** Gives a user Enterprise without end (a plan-access grant), making the billing row if needed. */
+export const grantTestPlan = async (db: Executor, userId: string, now: Date) => {
+  await db
+    .insertInto('billing_accounts')
+    .values({
+      user_id: userId,
+      plan: 'business',
+      interval: 'monthly',
+      status: 'trialing',
+      trial_ends_at: new Date(now.getTime() + TRIAL_DAYS * 86_400_000),
+      granted_plan: 'enterprise',
+      granted_until: null,
+    })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ granted_plan: 'enterprise', granted_until: null }))
+    .execute();
 };
 
 /** The confirmation link of the newest verification mail to an address (development mailbox). */
