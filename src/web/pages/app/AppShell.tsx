@@ -27,6 +27,7 @@ import { CreateCompanyOnboarding } from '../onboarding/CreateCompany.tsx';
 import { CompanySwitcher } from './CompanySwitcher.tsx';
 import { ConnectionStatus } from './ConnectionStatus.tsx';
 import { PendingInvitations } from './PendingInvitations.tsx';
+import { TrialBanner } from './TrialBanner.tsx';
 import type { AppPage } from './pages.ts';
 import { UserMenuSlot } from './UserMenuSlot.tsx';
 
@@ -243,7 +244,8 @@ const ShellLayout = ({ page }: { page: AppPage }) => {
         <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
           <MenuButton label="Open menu" icon={Menu} onClick={() => setMenuOpen(true)} className="lg:hidden" />
           <CompanySwitcher />
-          <div className="ml-auto flex items-center gap-1">
+          <div className="ml-auto flex min-w-0 items-center gap-1">
+            <TrialBanner />
             <ThemeToggle />
             <UserMenuSlot />
           </div>
