@@ -1,5 +1,5 @@
 import { Download } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { buttonClasses, Button } from '../../components/ui/Button.tsx';
 import { DataTable } from '../../components/ui/DataTable.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
@@ -13,6 +13,9 @@ import { loadError } from './parts.tsx';
 // The audit log across every company: filter by company id, user id, action and dates, page
 // through, download the same filter as CSV. Below it, what platform admins did (every admin
 // action is recorded with the admin's id).
+
+/** A cell of a name and an id: wide enough to read on a phone (the table scrolls sideways). */
+const Wide = ({ children }: { children: ReactNode }) => <div className="min-w-48">{children}</div>;
 
 const NO_FILTER: AuditFilter = { organizationId: '', userId: '', action: '', from: '', to: '' };
 
@@ -103,38 +106,42 @@ const CompanyAudit = () => {
           {
             header: 'Company',
             cell: (r) => (
-              <>
+              <Wide>
                 {r.organizationName ?? 'Deleted company'}
                 <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
                   {r.organizationId}
                 </code>
-              </>
+              </Wide>
             ),
           },
           {
             header: 'User',
             cell: (r) =>
               r.actorUserId ? (
-                <>
+                <Wide>
                   <span className="break-all">{r.actorEmail ?? 'Deleted user'}</span>
                   <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
                     {r.actorUserId}
                   </code>
-                </>
+                </Wide>
               ) : (
                 'System'
               ),
           },
-          { header: 'Action', rowHeader: true, cell: (r) => <code className="text-xs">{r.action}</code> },
+          {
+            header: 'Action',
+            rowHeader: true,
+            cell: (r) => <code className="text-xs whitespace-nowrap">{r.action}</code>,
+          },
           {
             header: 'Record',
             cell: (r) => (
-              <>
+              <Wide>
                 {r.entityType}
                 <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
                   {r.entityId}
                 </code>
-              </>
+              </Wide>
             ),
           },
         ]}
@@ -143,10 +150,18 @@ const CompanyAudit = () => {
   );
 };
 
+/** An admin action's details as "key: value" pairs (an object's), shortened past 160 characters. */
 const detailsText = (details: unknown) => {
   if (details === null || details === undefined) return '';
-  const text = typeof details === 'string' ? details : JSON.stringify(details);
-  return text.length > 140 ? `${text.slice(0, 140)}…` : text;
+  const value = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+  const text =
+    typeof details === 'object' && !Array.isArray(details)
+      ? Object.entries(details as Record<string, unknown>)
+          .filter(([, v]) => v !== null && v !== undefined)
+          .map(([k, v]) => `${k}: ${value(v)}`)
+          .join(' · ')
+      : value(details);
+  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
 };
 
 const AdminActions = () => {
@@ -177,17 +192,21 @@ const AdminActions = () => {
             header: 'When',
             cell: (r) => <span className="whitespace-nowrap">{formatDateTime(r.createdAt)}</span>,
           },
-          { header: 'Admin', cell: (r) => <span className="break-all">{r.adminEmail}</span> },
-          { header: 'Action', rowHeader: true, cell: (r) => <code className="text-xs">{r.action}</code> },
+          { header: 'Admin', cell: (r) => <Wide>{r.adminEmail}</Wide> },
+          {
+            header: 'Action',
+            rowHeader: true,
+            cell: (r) => <code className="text-xs whitespace-nowrap">{r.action}</code>,
+          },
           {
             header: 'Target',
             cell: (r) => (
-              <>
+              <Wide>
                 {r.targetType}
                 <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
                   {r.targetId}
                 </code>
-              </>
+              </Wide>
             ),
           },
           {

@@ -20,7 +20,7 @@ const FILTERS: readonly { value: MessageFilter; label: string }[] = [
 ];
 
 const replyHref = (m: AdminContactMessage) =>
-  `mailto:${encodeURIComponent(m.email)}?subject=${encodeURIComponent('Re: your message to Kontor')}&body=${encodeURIComponent(
+  `mailto:${encodeURIComponent(m.email).replace('%40', '@')}?subject=${encodeURIComponent('Re: your message to Kontor')}&body=${encodeURIComponent(
     `\n\n> ${m.message.split('\n').join('\n> ')}`,
   )}`;
 

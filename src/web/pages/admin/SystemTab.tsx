@@ -62,6 +62,7 @@ const SystemView = ({
         <Card>
           <CardHeader title="Database" actions={<Health ok={database.ok} />} />
           <Facts
+            columns={1}
             items={[
               ['Kind', database.kind === 'pglite' ? 'PGlite (embedded)' : 'PostgreSQL'],
               ['Response time', `${database.latencyMs.toFixed(1)} ms`],
@@ -78,6 +79,7 @@ const SystemView = ({
         <Card>
           <CardHeader title="Mail" actions={<Health ok={mail.ok} />} />
           <Facts
+            columns={1}
             items={[
               ['Transport', mail.transport === 'smtp' ? 'SMTP' : 'Outbox (not sent)'],
               ['Detail', mail.detail],
@@ -87,6 +89,7 @@ const SystemView = ({
         <Card>
           <CardHeader title="Billing" />
           <Facts
+            columns={1}
             items={[
               [
                 'Provider',

@@ -9,7 +9,7 @@ import { LoadingState } from '../../components/ui/ListCard.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useAction } from '../../lib/useAction.ts';
 import { useAdminChanges, useAdminUser, userExportHref } from './adminApi.ts';
-import { Facts, SubscriptionBadge, YesNo, loadError, planName } from './parts.tsx';
+import { Facts, SubscriptionBadge, YesNo, capitalized, loadError, planName } from './parts.tsx';
 import { DeleteUserDialog, DisableUserDialog } from './UserDialogs.tsx';
 
 // One user: their account, plan and companies, and what an admin can do about them — disable
@@ -179,7 +179,7 @@ const UserView = ({ user, onDeleted }: { user: AdminUserDetail; onDeleted: (mess
             rowKey={(c) => c.id}
             columns={[
               { header: 'Company', rowHeader: true, cell: (c) => c.name },
-              { header: 'Role', cell: (c) => c.role },
+              { header: 'Role', cell: (c) => capitalized(c.role) },
               { header: 'Members', numeric: true, cell: (c) => c.members },
               {
                 header: 'If the user is deleted',

@@ -112,11 +112,14 @@ const UserList = ({ onOpen, notice }: { onOpen: (id: string) => void; notice: st
           },
           {
             header: 'Plan',
-            cell: (u) => (
-              <span className="flex flex-wrap items-center gap-1">
-                {planName(u.plan)} <SubscriptionBadge status={u.status} />
-              </span>
-            ),
+            cell: (u) =>
+              u.plan ? (
+                <span className="flex flex-wrap items-center gap-1">
+                  {planName(u.plan)} <SubscriptionBadge status={u.status} />
+                </span>
+              ) : (
+                <span className="whitespace-nowrap text-slate-500 dark:text-slate-400">No plan yet</span>
+              ),
           },
           {
             header: 'Last sign-in',

@@ -25,8 +25,15 @@ export const Figure = ({
 );
 
 /** Label and value pairs, two columns from small screens up. */
-export const Facts = ({ items }: { items: [label: string, value: ReactNode][] }) => (
-  <dl className="grid gap-x-6 gap-y-3 px-5 py-4 sm:grid-cols-2">
+export const Facts = ({
+  items,
+  columns = 2,
+}: {
+  items: [label: string, value: ReactNode][];
+  /** One column for a narrow card. */
+  columns?: 1 | 2;
+}) => (
+  <dl className={`grid gap-x-6 gap-y-3 px-5 py-4 ${columns === 2 ? 'sm:grid-cols-2' : ''}`}>
     {items.map(([label, value]) => (
       <div key={label} className="min-w-0">
         <dt className="text-xs font-medium text-slate-500 uppercase dark:text-slate-400">{label}</dt>
@@ -37,6 +44,9 @@ export const Facts = ({ items }: { items: [label: string, value: ReactNode][] })
 );
 
 export const planName = (plan: PlanId | null | undefined) => (plan ? findPlan(plan).name : '—');
+
+/** "Owner" for "owner". */
+export const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const STATUS_TONES: Record<SubscriptionStatus, 'green' | 'blue' | 'amber' | 'red' | 'slate'> = {
   trialing: 'blue',
