@@ -118,8 +118,40 @@ test('a platform admin runs the console; a non-admin is kept out', async ({ page
   await expect(otherPage).toHaveURL(/\/dashboard/);
   await other.close();
 
-  // Promo codes: create one, see it listed.
+  // A reset link goes out, and their data downloads as a JSON attachment.
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByText(`A password reset link was sent to ${targetEmail}.`)).toBeVisible();
+  const exportHref = await page.getByRole('link', { name: 'Export data' }).getAttribute('href');
+  const exported = await page.request.get(exportHref!);
+  expect(exported.status()).toBe(200);
+  expect(exported.headers()['content-disposition']).toContain('attachment');
+  expect(await exported.text()).toContain(targetEmail);
+
+  // Deleting a user takes their email typed out, and names the company that goes with them.
+  const goneEmail = `gone-${stamp}@example.com`;
+  const gone = await browser.newContext();
+  await signUpWithCompany(gone.request, goneEmail, 'Gus Gone', 'Gone Shop');
+  await gone.close();
   await page.getByRole('button', { name: 'Back to users' }).click();
+  await page.getByLabel('Search users').fill(goneEmail);
+  await page
+    .getByRole('row')
+    .filter({ hasText: goneEmail })
+    .getByRole('button', { name: 'Gus Gone' })
+    .click();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  const del = page.getByRole('dialog', { name: `Delete ${goneEmail}?` });
+  await expect(del.getByRole('listitem').filter({ hasText: 'Gone Shop' })).toBeVisible();
+  await expect(del.getByRole('button', { name: 'Delete user' })).toBeDisabled();
+  await del.getByLabel(`Type ${goneEmail} to confirm`).fill('someone@example.com');
+  await expect(del.getByRole('button', { name: 'Delete user' })).toBeDisabled();
+  await del.getByLabel(`Type ${goneEmail} to confirm`).fill(goneEmail);
+  await del.getByRole('button', { name: 'Delete user' }).click();
+  await expect(page.getByText(`Deleted ${goneEmail} and 1 company (Gone Shop).`)).toBeVisible();
+  await page.getByLabel('Search users').fill(goneEmail);
+  await expect(page.getByText('No users match')).toBeVisible();
+
+  // Promo codes: create one, see it listed.
   await adminTab(page, 'Promo codes').click();
   await page.getByRole('button', { name: 'New promo code' }).click();
   const promoDialog = page.getByRole('dialog', { name: 'New promo code' });
@@ -177,9 +209,11 @@ test('a platform admin runs the console; a non-admin is kept out', async ({ page
   // Subscriptions: the summary and the list.
   await adminTab(page, 'Subscriptions').click();
   await expect(page.getByText('Monthly recurring revenue')).toBeVisible();
-  await expect.soft(
-    page.getByRole('table', { name: 'Subscriptions' }).getByRole('row').filter({ hasText: targetEmail }),
-  ).toBeVisible();
+  await expect
+    .soft(
+      page.getByRole('table', { name: 'Subscriptions' }).getByRole('row').filter({ hasText: targetEmail }),
+    )
+    .toBeVisible();
   await shot(page, 'admin-subscriptions');
 
   // Dark mode and a phone.

@@ -13,7 +13,7 @@ import {
   useAdminSubscriptionSummary,
   useAdminSubscriptions,
 } from './adminApi.ts';
-import { FilterSelect, Figure, SubscriptionBadge, loadError, planName } from './parts.tsx';
+import { FilterSelect, Figure, SubscriptionBadge, capitalized, loadError, planName } from './parts.tsx';
 
 // Subscriptions: what they bring in a month (MRR), how many are in each state, the trials
 // ending this week and the last 30 days' churn; then every account's subscription, by state.
@@ -170,7 +170,7 @@ const SubscriptionList = () => {
                   ? `${s.cancelAtPeriodEnd ? 'Ends' : 'Renews'} ${formatDate(s.currentPeriodEnd)}`
                   : '—',
           },
-          { header: 'Provider', cell: (s) => s.provider },
+          { header: 'Provider', cell: (s) => capitalized(s.provider) },
           { header: 'MRR', numeric: true, cell: (s) => formatAmount(s.mrr, PLAN_CURRENCY) },
         ]}
       />

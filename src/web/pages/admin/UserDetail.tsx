@@ -156,7 +156,7 @@ const UserView = ({ user, onDeleted }: { user: AdminUserDetail; onDeleted: (mess
                   billing.cancelAtPeriodEnd ? 'Ends on' : 'Renews on',
                   billing.currentPeriodEnd ? formatDate(billing.currentPeriodEnd) : '—',
                 ],
-                ['Provider', billing.provider],
+                ['Provider', capitalized(billing.provider)],
               ]}
             />
           ) : (

@@ -123,11 +123,12 @@ const UserList = ({ onOpen, notice }: { onOpen: (id: string) => void; notice: st
           },
           {
             header: 'Last sign-in',
+            className: 'whitespace-nowrap',
             cell: (u) => (u.lastLoginAt ? formatDateTime(u.lastLoginAt) : 'Never'),
           },
           { header: '2FA', cell: (u) => <YesNo value={u.twoFactorEnabled} yes="On" no="Off" /> },
           { header: 'Verified', cell: (u) => <YesNo value={u.emailVerified} /> },
-          { header: 'Joined', cell: (u) => formatDate(u.createdAt) },
+          { header: 'Joined', className: 'whitespace-nowrap', cell: (u) => formatDate(u.createdAt) },
         ]}
       />
     </ListCard>
