@@ -15,7 +15,7 @@ import {
   yearlySaving,
 } from '../../../shared/plans.ts';
 import { SiteLayout } from '../../components/site/SiteLayout.tsx';
-import { formatPrice } from '../../lib/format.ts';
+import { formatBytes, formatPrice } from '../../lib/format.ts';
 
 // /pricing: the three plans from the shared plans module with a monthly/yearly switch.
 // Subscribe goes to sign-up with the plan remembered (query string and local storage);
@@ -96,6 +96,9 @@ const PlanCard = ({
             ? 'Unlimited invoices'
             : `${plan.limits.invoicesPerMonth} invoices a month`,
           describeLimit(plan.limits.bankFeeds, 'bank connection', 'bank connections'),
+          plan.limits.storageBytes === null
+            ? 'Unlimited file storage'
+            : `${formatBytes(plan.limits.storageBytes)} of file storage`,
           ...plan.features,
         ].map((item) => (
           <li key={item} className="flex gap-2.5">

@@ -20,12 +20,14 @@ import {
   SubmitButton,
 } from '../../auth/ui.tsx';
 import { capitalise, usePromoCheck } from './usePromoCheck.ts';
+import { PlanChoiceNote, usePlanChoice } from './PlanChoice.tsx';
 import { BUTTON_LINK } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 
 // /signup (SPEC sections 2, 4, 5, 7). After the account exists, a promo code that was
 // checked valid is redeemed with the new user's bearer token; a failed redemption is only
-// logged and never blocks sign-up.
+// logged and never blocks sign-up. The plan chosen on /pricing goes with the sign-up and the
+// 14-day trial starts on it (PlanChoice.tsx).
 
 const redeemPromo = async (code: string, token: string | null) => {
   try {
@@ -62,6 +64,7 @@ const SignupPage = () => {
   const promoRef = useRef<HTMLInputElement>(null);
   const inboxRef = useRef<HTMLDivElement>(null);
   const promo = usePromoCheck(showPromo ? form.promoCode : '');
+  const plan = usePlanChoice();
 
   useEffect(() => {
     clearError();
@@ -132,7 +135,7 @@ const SignupPage = () => {
     }
     setBusy(true);
     try {
-      const { user, token } = await signup(form);
+      const { user, token } = await signup({ ...form, plan: plan.choice });
       if (!user) {
         setCheckInbox(normalizeEmail(form.email));
         setBusy(false);
@@ -160,6 +163,7 @@ const SignupPage = () => {
     >
       <FormError message={message} />
       <form onSubmit={submit} noValidate className="space-y-5">
+        <PlanChoiceNote choice={plan.choice} onChange={plan.change} />
         <div className="grid gap-5 sm:grid-cols-2">
           <AuthField
             label="First name"
