@@ -47,6 +47,9 @@ const NAV: { page: AppPage; label: string; icon: ComponentType<{ className?: str
   { page: 'admin', label: 'Admin', icon: Shield },
 ];
 
+/** Pages about the platform, not a company: shown to a user who has none yet (a new admin). */
+const NO_COMPANY_PAGES: readonly AppPage[] = ['admin'];
+
 // Each page lives at pages/<page>/<Page>Page.tsx and is split into its own chunk.
 const PAGE_MODULES = import.meta.glob<{ default: ComponentType }>('../*/*Page.tsx');
 
@@ -164,7 +167,7 @@ const ShellLayout = ({ page }: { page: AppPage }) => {
         <Alert>Could not load your companies: {error.message} Reload the page to try again.</Alert>
       </div>
     );
-  } else if (!current) {
+  } else if (!current && !NO_COMPANY_PAGES.includes(page)) {
     content = (
       <>
         <PendingInvitations
@@ -192,7 +195,7 @@ const ShellLayout = ({ page }: { page: AppPage }) => {
         />
         {Page ? (
           <Suspense fallback={<PageSpinner />}>
-            <Page key={current.id} />
+            <Page key={current?.id ?? 'no-company'} />
           </Suspense>
         ) : (
           <NotBuiltYet label={label} />
