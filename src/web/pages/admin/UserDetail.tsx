@@ -152,10 +152,14 @@ const UserView = ({ user, onDeleted }: { user: AdminUserDetail; onDeleted: (mess
                   billing.status === 'trialing' ? 'Trial ends' : 'Trial ended',
                   formatDate(billing.trialEndsAt),
                 ],
-                [
-                  billing.cancelAtPeriodEnd ? 'Ends on' : 'Renews on',
-                  billing.currentPeriodEnd ? formatDate(billing.currentPeriodEnd) : '—',
-                ],
+                ...(billing.currentPeriodEnd
+                  ? [
+                      [
+                        billing.cancelAtPeriodEnd ? 'Ends on' : 'Renews on',
+                        formatDate(billing.currentPeriodEnd),
+                      ] as [string, string],
+                    ]
+                  : []),
                 ['Provider', capitalized(billing.provider)],
               ]}
             />
