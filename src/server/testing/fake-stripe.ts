@@ -379,8 +379,8 @@ export const startFakeStripe = async (
       livemode: false,
       metadata: {},
     };
+    // As Checkout does: the card is the subscription's default, not the customer's.
     paymentMethods.set(paymentMethod.id, paymentMethod);
-    customers.get(customerId)!.invoice_settings.default_payment_method = paymentMethod.id;
     const start = now();
     const price = priceObjects.get(extras.price)!;
     const subId = newId('sub');

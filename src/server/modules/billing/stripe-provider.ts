@@ -25,6 +25,8 @@ import type {
 // Tests drive this file against src/server/testing/fake-stripe.ts (STRIPE_API_BASE).
 //
 // Mapping Stripe to Kontor:
+// - the card shown is the subscription's default payment method, a newly attached card
+//   (payment_method.attached) or the customer's default card (customer.updated);
 // - plan and interval come from the subscription's first item's price id, looked up in the
 //   STRIPE_PRICE_* settings; an event whose price is not one of them is kind 'other' (logged,
 //   never applied: Kontor cannot tell which limits it buys);
@@ -314,15 +316,13 @@ export const createStripeProvider = (
       }
       case 'customer.updated': {
         const customer = event.data.object;
-        return {
-          ...base,
-          customerId: customer.id,
-          userId: metadataUserId(customer.metadata),
-          kind: 'payment_method',
-          paymentMethod: await paymentMethodOf(
-            customer.invoice_settings?.default_payment_method as string | Stripe.PaymentMethod | null,
-          ),
-        };
+        const at = { ...base, customerId: customer.id, userId: metadataUserId(customer.metadata) };
+        // Checkout keeps the card on the subscription, not as the customer's default: a customer
+        // without a default card (or a name or email change) says nothing about the card on file.
+        const card = await paymentMethodOf(
+          customer.invoice_settings?.default_payment_method as string | Stripe.PaymentMethod | null,
+        );
+        return card ? { ...at, kind: 'payment_method', paymentMethod: card } : other(at);
       }
       default:
         return other(base);
