@@ -484,11 +484,11 @@ describe('Stripe provider (real SDK, fake Stripe API)', () => {
       const oldError = await caught(() => provider.parseWebhook(Buffer.from(old.payload), old.headers));
       expect(oldError).toMatchObject({ status: 400, code: 'webhook_signature' });
       expect(oldError.message).toContain('timestamp');
-      expect(
-        await caught(() =>
-          provider.parseWebhook(Buffer.from(hook.payload), { 'stripe-signature': 'garbage' }),
-        ),
-      ).toMatchObject({ status: 400, code: 'webhook_signature' });
+      const garbage = await caught(() =>
+        provider.parseWebhook(Buffer.from(hook.payload), { 'stripe-signature': 'garbage' }),
+      );
+      expect(garbage).toMatchObject({ status: 400, code: 'webhook_signature' });
+      expect(garbage.message).toContain('signature does not match');
       // Still accepted when untouched.
       expect((await provider.parseWebhook(body, hook.headers)).kind).toBe('subscription');
     });
@@ -515,6 +515,14 @@ describe('Stripe provider (real SDK, fake Stripe API)', () => {
         provider.parseWebhook(Buffer.from(payload), { ...headers, 'stripe-signature': header }),
       );
       expect(error).toMatchObject({ status: 400, code: 'webhook_payload' });
+      const notJson = 'not json at all';
+      const signed = (await import('stripe')).default.webhooks.generateTestHeaderString({
+        payload: notJson,
+        secret: fake.webhookSecret,
+      });
+      expect(
+        await caught(() => provider.parseWebhook(Buffer.from(notJson), { 'stripe-signature': signed })),
+      ).toMatchObject({ status: 400, code: 'webhook_payload' });
     });
   });
 });

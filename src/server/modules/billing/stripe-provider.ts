@@ -454,10 +454,12 @@ export const createStripeProvider = (
           now().getTime(), // milliseconds: the SDK divides by 1000
         );
       } catch (error) {
-        const reason =
-          error instanceof Error && /timestamp/i.test(error.message)
-            ? 'its timestamp is outside the five-minute tolerance'
-            : 'its signature does not match the signing secret';
+        // Verified, then parsed: a signed body that is not JSON fails after the signature check.
+        if (!(error instanceof Stripe.errors.StripeSignatureVerificationError))
+          throw badRequest('webhook_payload', 'The webhook is not a Stripe event (its body is not JSON).');
+        const reason = /tolerance/i.test(error.message)
+          ? 'its timestamp is outside the five-minute tolerance'
+          : 'its signature does not match the signing secret';
         throw badRequest('webhook_signature', `The webhook was not accepted: ${reason}.`);
       }
       if (
