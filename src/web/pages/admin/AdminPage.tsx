@@ -11,6 +11,7 @@ import { PromoCodesTab } from './PromoCodesTab.tsx';
 import { SubscriptionsTab } from './SubscriptionsTab.tsx';
 import { SystemTab } from './SystemTab.tsx';
 import { UsersTab } from './UsersTab.tsx';
+import { useAdminMessages } from './adminApi.ts';
 import { loadError } from './parts.tsx';
 import { useIsAdmin } from './useIsAdmin.ts';
 
@@ -31,6 +32,9 @@ const AdminsOnly = () => (
 const AdminPage = () => {
   const me = useIsAdmin();
   const [params, setParams] = useSearchParams();
+  // The inbox's unread count on its tab (the Messages tab's first page, shared with it).
+  const messages = useAdminMessages('all', undefined, me.isAdmin);
+  const unread = messages.data?.unread ?? 0;
   if (me.isLoading) return <PageSpinner label="Checking your access..." />;
   if (me.error)
     return (
@@ -54,7 +58,7 @@ const AdminPage = () => {
     },
     { id: 'subscriptions', label: 'Subscriptions', panel: <SubscriptionsTab /> },
     { id: 'promo-codes', label: 'Promo codes', panel: <PromoCodesTab /> },
-    { id: 'messages', label: 'Messages', panel: <MessagesTab /> },
+    { id: 'messages', label: unread ? `Messages (${unread} unread)` : 'Messages', panel: <MessagesTab /> },
     { id: 'audit', label: 'Audit log', panel: <AuditTab /> },
     { id: 'system', label: 'System', panel: <SystemTab /> },
   ];

@@ -72,8 +72,13 @@ export const useAdminRedemptions = (code: string) =>
   );
 
 export type MessageFilter = 'all' | 'unread' | 'unreplied';
-export const useAdminMessages = (status: MessageFilter, cursor?: string) =>
-  useAdminQuery<AdminContactList>('messages', '/admin/contact-messages', { status, cursor, limit: PAGE });
+export const useAdminMessages = (status: MessageFilter, cursor?: string, enabled = true) =>
+  useAdminQuery<AdminContactList>(
+    'messages',
+    '/admin/contact-messages',
+    { status, cursor, limit: PAGE },
+    enabled,
+  );
 
 export type SubscriptionFilter =
   | 'all'
