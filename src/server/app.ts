@@ -30,6 +30,9 @@ import { matchingRoutes } from './modules/matching/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
+import { billingRoutes } from './modules/billing/routes.ts';
+import { startSignUpTrial } from './modules/billing/service.ts';
+import { onSignUp } from './auth/signup-hooks.ts';
 import { ledgerRoutes } from './modules/ledger/routes.ts';
 import { mailRoutes } from './modules/mail/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
@@ -78,6 +81,8 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
   });
   app.decorate('registeredRoutes', registeredRoutes);
   registerCompanyMembershipCheck(app, ctx);
+  // What sign-up does beyond the account and profile: billing's trial on the chosen plan.
+  onSignUp(startSignUpTrial);
   // A read-only billing account's companies refuse every change with 402 (docs/billing-limits.md).
   registerReadOnlyGuard(app, ctx);
 
@@ -123,6 +128,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(contactRoutes(ctx));
       await api.register(profileRoutes(ctx));
       await api.register(promoRoutes(ctx));
+      await api.register(billingRoutes(ctx));
       await api.register(walletRoutes(ctx));
       await api.register(transferRoutes(ctx));
       await api.register(transactionRoutes(ctx));

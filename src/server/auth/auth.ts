@@ -17,6 +17,7 @@ import { isCommonPassword } from './common-passwords.ts';
 import { deliverAuthMail } from './delivery.ts';
 import { existingAccountSignUpMail, loginAlertMail, resetPasswordMail, verificationMail } from './mails.ts';
 import { hashPassword, verifyPassword } from './password.ts';
+import { runSignUpHooks } from './signup-hooks.ts';
 import { consumeSignInAttempt, signInLimitKey } from './sign-in-limit.ts';
 
 // Identity runs on our own server: Better Auth on the app's database (DESIGN.md).
@@ -134,6 +135,8 @@ export const createAuth = (ctx: AppContext) => {
           after: async (user, endpoint) => {
             const body = endpoint?.body as { profile?: unknown } | undefined;
             await createSignupProfile(ctx, user, body?.profile);
+            // Other modules' sign-up work (billing's trial), registered in app.ts.
+            await runSignUpHooks(ctx, user, body);
           },
         },
       },
