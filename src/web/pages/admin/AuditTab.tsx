@@ -150,7 +150,7 @@ const CompanyAudit = () => {
   );
 };
 
-/** An admin action's details as "key: value" pairs (an object's), shortened past 160 characters. */
+/** An admin action's details as "key: value" pairs (an object's), shortened past 120 characters. */
 const detailsText = (details: unknown) => {
   if (details === null || details === undefined) return '';
   const value = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -161,7 +161,7 @@ const detailsText = (details: unknown) => {
           .map(([k, v]) => `${k}: ${value(v)}`)
           .join(' · ')
       : value(details);
-  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 };
 
 const AdminActions = () => {
@@ -212,9 +212,9 @@ const AdminActions = () => {
           {
             header: 'Details',
             cell: (r) => (
-              <span className="text-xs break-all text-slate-600 dark:text-slate-300">
+              <div className="min-w-72 text-xs break-words text-slate-600 dark:text-slate-300">
                 {detailsText(r.details)}
-              </span>
+              </div>
             ),
           },
         ]}
