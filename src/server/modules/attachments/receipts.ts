@@ -38,6 +38,7 @@ export const receiptsOf = (owner: AttachmentOwner) => {
         ownerId: input.id,
         actorUserId: member.userId,
         file: await checkUpload({ fileName: input.fileName, data: decodeBase64Upload(input.dataBase64) }),
+        now: ctx.now(),
       }),
     read: (ctx: AppContext, member: MemberContext, input: Located) =>
       readAttachment(ctx.database.db, owner, locate(ctx, member, input)),

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { notFound } from '../../../shared/errors.ts';
 import { type Executor, inTransaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/record.ts';
+import { assertCompanyWithinLimit } from '../billing/limits.ts';
 import type { CheckedUpload } from './policy.ts';
 
 // Where attachments live: in the database, in each owner's table (journal_attachments for
@@ -103,12 +104,25 @@ export const listAttachments = async (
 export const storeAttachment = (
   db: Executor,
   owner: AttachmentOwner,
-  input: { organizationId: string; ownerId: string; actorUserId: string | null; file: CheckedUpload },
+  input: {
+    organizationId: string;
+    ownerId: string;
+    actorUserId: string | null;
+    file: CheckedUpload;
+    /** The request's time: the payer's plan then decides the storage limit. */
+    now: Date;
+  },
 ) =>
   inTransaction(db, async (trx) => {
     const o = OWNERS[owner];
     await requireOwner(trx, owner, input.organizationId, input.ownerId);
     const { file } = input;
+    // The file's bytes count against the payer's storage (402, nothing written).
+    await assertCompanyWithinLimit(
+      trx,
+      { organizationId: input.organizationId, key: 'storageBytes', adding: file.sizeBytes },
+      input.now,
+    );
     const { rows } = await sql<Row>`
       insert into ${sql.table(o.table)}
         (organization_id, id, ${sql.ref(o.ownerColumn)}, file_name, content_type, size_bytes, sha256, data, created_by)

@@ -1,5 +1,10 @@
 import { sql } from 'kysely';
-import { type BillingUsage, type LimitErrorDetails, PLAN_LIMIT_LABELS } from '../../../shared/billing.ts';
+import {
+  type BillingUsage,
+  type LimitErrorDetails,
+  PLAN_LIMIT_LABELS,
+  READ_ONLY_MESSAGE,
+} from '../../../shared/billing.ts';
 import { AppError } from '../../../shared/errors.ts';
 import {
   PLAN_LIMIT_KEYS,
@@ -9,7 +14,7 @@ import {
   planLifting,
 } from '../../../shared/plans.ts';
 import type { Executor } from '../../db/transaction.ts';
-import { billingStateOf, ensureBillingAccount } from './account.ts';
+import { type BillingAccountRow, billingStateOf, companyPayer, ensureBillingAccount } from './account.ts';
 
 // Plan limits (issue 16 §1; docs/billing-limits.md). What an account uses is counted from the
 // business tables here, in one place, so the billing page's usage and the 402 on a refused
@@ -229,7 +234,18 @@ const MORE: Record<PlanLimitKey, string> = {
  * Call it inside the writing service's transaction, before writing.
  */
 export const assertWithinLimit = async (db: Executor, check: LimitCheck, now: Date): Promise<void> => {
-  const account = await ensureBillingAccount(db, check.payerUserId, now);
+  await ensureBillingAccount(db, check.payerUserId, now);
+  // Locked for the rest of the caller's transaction: two changes of one account check their
+  // limit one after the other, so both cannot squeeze in under it.
+  const account = await db
+    .selectFrom('billing_accounts')
+    .selectAll()
+    .where('user_id', '=', check.payerUserId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  // A read-only account adds nothing (the request guard refuses most changes before this; this
+  // covers the rest: accepting an invitation, a recurring invoice sent by the job runner).
+  refuseIfReadOnly(account, now);
   const plan = billingStateOf(account, now).plan;
   const allowed = findPlan(plan).limits[check.key];
   if (allowed === null) return;
@@ -255,4 +271,48 @@ export const assertWithinLimit = async (db: Executor, check: LimitCheck, now: Da
     `Your ${findPlan(plan).name} plan ${allowanceText(check.key, allowed, used, check.adding)}. ${next}`,
     details,
   );
+};
+
+/** 402 `account_read_only` with billingStateOf's reason when the account is read-only at `now`. */
+export const refuseIfReadOnly = (row: BillingAccountRow | null | undefined, now: Date) => {
+  if (!row) return;
+  const state = billingStateOf(row, now);
+  if (state.access === 'read_only')
+    throw new AppError(402, 'account_read_only', state.readOnlyReason ?? READ_ONLY_MESSAGE);
+};
+
+/** The billing account of the company's payer (its earliest owner), in one query; null if none. */
+export const payerAccountOf = async (
+  db: Executor,
+  organizationId: string,
+): Promise<BillingAccountRow | null> => {
+  const { rows } = await sql<BillingAccountRow>`
+    select b.* from (
+      select user_id from organization_members
+      where organization_id = ${organizationId} and role = 'owner'
+      order by created_at, user_id limit 1
+    ) payer join billing_accounts b on b.user_id = payer.user_id`.execute(db);
+  return rows[0] ?? null;
+};
+
+/**
+ * Refuses (402 `account_read_only`) a change to a company whose payer is read-only; for work
+ * that does not come through a request (the recurring invoice runner). No billing row yet: an
+ * account from before billing, which gets a fresh trial on first need, so full access.
+ */
+export const assertCompanyWritable = async (db: Executor, organizationId: string, now: Date) =>
+  refuseIfReadOnly(await payerAccountOf(db, organizationId), now);
+
+/**
+ * assertWithinLimit for a change inside a company: the plan is its payer's (companyPayer). A
+ * company with no owner (made straight in the database by tests and benches) has no payer and
+ * no limit.
+ */
+export const assertCompanyWithinLimit = async (
+  db: Executor,
+  check: Omit<LimitCheck, 'payerUserId'> & { organizationId: string },
+  now: Date,
+): Promise<void> => {
+  const payerUserId = await companyPayer(db, check.organizationId);
+  if (payerUserId) await assertWithinLimit(db, { ...check, payerUserId }, now);
 };

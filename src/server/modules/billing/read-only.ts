@@ -1,19 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
-import { READ_ONLY_MESSAGE } from '../../../shared/billing.ts';
-import { AppError } from '../../../shared/errors.ts';
-import { getSession } from '../../auth/session.ts';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/transaction.ts';
 import { COMPANY_ROUTE_PREFIX } from '../../http/tenancy.ts';
-import { type BillingAccountRow, billingStateOf } from './account.ts';
+import { payerAccountOf, refuseIfReadOnly } from './limits.ts';
 
 // The read-only account (issue 16 §2; docs/billing-limits.md). When a trial ends without a
 // subscription (or a subscription ends or goes unpaid), the account's data is kept but nothing
 // may change: every state-changing request (POST, PUT, PATCH, DELETE) to a company whose payer
 // (companyPayer: its earliest owner) is read-only answers 402 `account_read_only` with the
-// reason from billingStateOf, and so does creating a company when the signed-in user is
-// read-only. Members of that company are read-only there too: the payer's plan is the
+// reason from billingStateOf. Creating a company (POST /api/orgs, no company yet) is refused
+// by the companies limit check in its service, which refuses a read-only account first
+// (limits.ts assertWithinLimit), as are accepting an invitation and the recurring invoice
+// runner's work (not requests under /api/orgs). Members of that company are read-only there too: the payer's plan is the
 // company's plan. Reads and exports (GET) are never blocked, nor is anything outside
 // /api/orgs (billing, sign-in, promo codes, admin, profile, invitations to me), so the way
 // back — choosing a plan in Billing or redeeming a code — always works.
@@ -42,59 +39,22 @@ const READ_POSTS = new Set([
 /** POSTs that are reads when asked as a dry run (checked and reported, nothing saved). */
 const DRY_RUN_POSTS = new Set([`${COMPANY_ROUTE_PREFIX}/suppliers/import`]);
 
-const COMPANY_CREATE = '/api/orgs';
-
 const isDryRun = (request: FastifyRequest) =>
   typeof request.body === 'object' &&
   request.body !== null &&
   (request.body as { dryRun?: unknown }).dryRun === true;
-
-/** The billing account of the company's payer (its earliest owner), in one query; null if none. */
-export const payerAccountOf = async (
-  db: Executor,
-  organizationId: string,
-): Promise<BillingAccountRow | null> => {
-  const { rows } = await sql<BillingAccountRow>`
-    select b.* from (
-      select user_id from organization_members
-      where organization_id = ${organizationId} and role = 'owner'
-      order by created_at, user_id limit 1
-    ) payer join billing_accounts b on b.user_id = payer.user_id`.execute(db);
-  return rows[0] ?? null;
-};
-
-const refuseIfReadOnly = (row: BillingAccountRow | null | undefined, now: Date) => {
-  if (!row) return;
-  const state = billingStateOf(row, now);
-  if (state.access === 'read_only')
-    throw new AppError(402, 'account_read_only', state.readOnlyReason ?? READ_ONLY_MESSAGE);
-};
 
 /** Registers the guard; call it right after registerCompanyMembershipCheck. */
 export const registerReadOnlyGuard = (app: FastifyInstance, ctx: AppContext) => {
   app.addHook('preValidation', async (request) => {
     if (!CHANGING.has(request.method)) return;
     const url = request.routeOptions.url;
-    if (!url) return;
-    if (url.startsWith(`${COMPANY_ROUTE_PREFIX}/`) || url === COMPANY_ROUTE_PREFIX) {
-      if (READ_POSTS.has(url)) return;
-      if (DRY_RUN_POSTS.has(url) && isDryRun(request)) return;
-      // The membership check ran first: without a member there is nothing to guard here.
-      const organizationId = request.member?.organizationId;
-      if (!organizationId) return;
-      refuseIfReadOnly(await payerAccountOf(ctx.database.db, organizationId), ctx.now());
-      return;
-    }
-    if (url === COMPANY_CREATE && request.method === 'POST') {
-      // Signed out: the route answers 401 itself.
-      const session = await getSession(ctx, request);
-      if (!session) return;
-      const row = await ctx.database.db
-        .selectFrom('billing_accounts')
-        .selectAll()
-        .where('user_id', '=', session.user.id)
-        .executeTakeFirst();
-      refuseIfReadOnly(row, ctx.now());
-    }
+    if (!url?.startsWith(`${COMPANY_ROUTE_PREFIX}/`) && url !== COMPANY_ROUTE_PREFIX) return;
+    if (READ_POSTS.has(url)) return;
+    if (DRY_RUN_POSTS.has(url) && isDryRun(request)) return;
+    // The membership check ran first: without a member there is nothing to guard here.
+    const organizationId = request.member?.organizationId;
+    if (!organizationId) return;
+    refuseIfReadOnly(await payerAccountOf(ctx.database.db, organizationId), ctx.now());
   });
 };

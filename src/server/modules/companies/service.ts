@@ -20,6 +20,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import type { Role } from '../../db/types.ts';
 import { recordAudit, recordMemberAudit } from '../audit/record.ts';
+import { assertCompanyWithinLimit, assertWithinLimit } from '../billing/limits.ts';
 import { initializeLedger } from '../ledger/accounts.ts';
 import { fiscalYearOf } from '../ledger/dates.ts';
 import { adoptChartMoneyAccounts } from '../wallet/queries.ts';
@@ -74,6 +75,8 @@ export const createCompany = async (ctx: AppContext, user: SessionUser, input: C
   const data = createCompanySchema.parse(input);
   const id = randomUUID();
   return ctx.database.db.transaction().execute(async (trx) => {
+    // The creator owns it, so pays for it: their plan's company limit (402, nothing written).
+    await assertWithinLimit(trx, { payerUserId: user.id, key: 'companies', adding: 1 }, ctx.now());
     const row = await trx
       .insertInto('organizations')
       .values({
@@ -262,6 +265,12 @@ export const inviteMember = async (
       .where((eb) => eb(eb.fn('lower', ['email']), '=', input.email))
       .where('status', '=', 'pending')
       .execute();
+    // Members and pending invitations count against the payer's plan (402, nothing written).
+    await assertCompanyWithinLimit(
+      trx,
+      { organizationId: actor.organizationId, key: 'members', adding: 1 },
+      now,
+    );
     const id = randomUUID();
     await trx
       .insertInto('organization_invitations')
@@ -334,6 +343,15 @@ export const respondToInvitation = async (
       throw conflict('invitation_closed', 'This invitation has already been answered or withdrawn.');
     if (new Date(row.expires_at) < now) {
       throw new AppError(410, 'invitation_expired', 'This invitation has expired. Ask for a new one.');
+    }
+    // Joining takes the seat this invitation held: still within the payer's plan (a downgrade
+    // since it was sent may have lowered it), and not while the payer's account is read-only.
+    if (answer === 'accept' && !(await selectMember(trx, row.organization_id, user.id))) {
+      await assertCompanyWithinLimit(
+        trx,
+        { organizationId: row.organization_id, key: 'members', adding: 1, excludeInvitationId: invitationId },
+        now,
+      );
     }
     await trx
       .updateTable('organization_invitations')

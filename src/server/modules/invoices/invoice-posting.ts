@@ -5,6 +5,7 @@ import { requireVerifiedSender } from '../../auth/verification.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
+import { assertCompanyWithinLimit } from '../billing/limits.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import { loadCompany, postLinesSplit, toBase } from './common.ts';
@@ -41,6 +42,8 @@ export const postInvoice = (db: Executor, actor: Actor, id: string) =>
         'invoice_total_zero',
         'An invoice for nothing cannot be sent. Add an amount to a line.',
       );
+    // Issuing (not drafting) counts against the payer's invoices a month (402, nothing written).
+    await assertCompanyWithinLimit(trx, { organizationId, key: 'invoicesPerMonth', adding: 1 }, actor.now);
     const company = await loadCompany(trx, organizationId);
     const base = company.base_currency;
     const lines = await selectLines(trx, organizationId, [id]);

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/invoices.ts';
 import type { AppContext } from '../../context.ts';
 import { recordMemberAudit } from '../audit/record.ts';
+import { assertCompanyWritable } from '../billing/limits.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import {
   checkCurrency,
@@ -165,6 +166,8 @@ const runNextOccurrence = (db: Executor, organizationId: string, scheduleId: str
     const today = companyToday(now, company.time_zone);
     const occurrence = schedule.next_date;
     if (occurrence > today) return null;
+    // A read-only payer's schedules wait (402, reported as failed); they catch up once it pays.
+    await assertCompanyWritable(trx, organizationId, now);
     const nextIndex = schedule.next_index + 1;
     const nextDate = occurrenceDate(schedule.start_date, schedule.frequency, nextIndex);
     const ended =

@@ -189,6 +189,7 @@ export const attachReceipt = (
     ownerId: input.entryId,
     actorUserId: member.userId,
     file: input.file,
+    now: ctx.now(),
   });
 
 export const readReceipt = (ctx: AppContext, member: MemberContext, input: ReceiptRef) =>

@@ -4,6 +4,7 @@ import { AppError } from '../../../shared/errors.ts';
 import { occurrenceDate } from '../../../shared/invoice-calc.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { assertCompanyWritable } from '../billing/limits.ts';
 import { companyToday, loadCompany } from '../invoices/common.ts';
 import { submitBillDocument } from './approval.ts';
 import { createBillDocument } from './bills.ts';
@@ -58,6 +59,8 @@ const runNextOccurrence = (db: Executor, organizationId: string, scheduleId: str
     const today = companyToday(now, company.time_zone);
     const occurrence = schedule.next_date;
     if (occurrence > today) return null;
+    // A read-only payer's schedules wait (402, reported as failed); they catch up once it pays.
+    await assertCompanyWritable(trx, organizationId, now);
     const nextIndex = schedule.next_index + 1;
     const nextDate = occurrenceDate(schedule.start_date, schedule.frequency, nextIndex);
     const outOfRange = schedule.end_date !== null && occurrence > schedule.end_date;
