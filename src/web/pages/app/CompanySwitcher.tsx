@@ -15,7 +15,7 @@ export const CompanySwitcher = () => {
     <>
       <DropdownMenu.Root>
         <DropdownMenu.Trigger
-          className="inline-flex min-h-11 max-w-64 items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+          className="inline-flex min-h-11 max-w-64 min-w-0 items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
           aria-label={`Company: ${current.name}. Switch company`}
         >
           <Building2 className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
