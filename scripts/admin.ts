@@ -4,16 +4,21 @@ import { loadServerConfig } from '../src/server/config.ts';
 import type { AppContext } from '../src/server/context.ts';
 import { openConfiguredDatabase } from '../src/server/db/client.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
+import { grantAdmin, revokeAdmin } from '../src/server/modules/admin/admins.ts';
 import { PLAN_ACCESS, type PlanAccess, createPromoCode } from '../src/server/modules/promo/service.ts';
 import { ConfigError } from '../src/shared/config/config.ts';
 import { AppError } from '../src/shared/errors.ts';
 
-// npm run admin -- <command>: operator tasks until the Admin page exists.
+// npm run admin -- <command>: operator tasks at the shell (the Admin page, /admin, does the rest).
+//   grant EMAIL                              (make a signed-up user a platform admin)
+//   revoke EMAIL                             (take it away; never the last admin)
 //   promo create CODE --plan business [--description "..."] [--expires 2027-01-31] [--max 100]
-//   user disable EMAIL [--reason "..."]     (cannot sign in; sessions end)
+//   user disable EMAIL [--reason "..."]     (cannot sign in, is told the reason; sessions end)
 //   user enable EMAIL
 
 const USAGE = `Usage:
+  npm run admin -- grant EMAIL
+  npm run admin -- revoke EMAIL
   npm run admin -- promo create CODE --plan ${PLAN_ACCESS.join('|')} [--description "..."] [--expires YYYY-MM-DD] [--max N]
   npm run admin -- user disable EMAIL [--reason "..."]
   npm run admin -- user enable EMAIL`;
@@ -64,7 +69,17 @@ try {
   const ctx: AppContext = { config, database, now: () => new Date() };
   try {
     await migrateToLatest(database.db);
-    if (area === 'promo' && action === 'create') {
+    if (area === 'grant' || area === 'revoke') {
+      const email = action;
+      if (!email || subject) fail(`${area} needs one EMAIL.\n${USAGE}`);
+      if (area === 'grant') {
+        const granted = await grantAdmin(ctx, email!);
+        console.log(granted ? `${email} is now a platform admin.` : `${email} was already a platform admin.`);
+      } else {
+        const revoked = await revokeAdmin(ctx, email!);
+        console.log(revoked ? `${email} is no longer a platform admin.` : `${email} had no admin grant.`);
+      }
+    } else if (area === 'promo' && action === 'create') {
       if (!subject) fail(`promo create needs a CODE.\n${USAGE}`);
       const plan = values.plan as PlanAccess | undefined;
       if (!plan || !PLAN_ACCESS.includes(plan)) fail(`--plan must be one of: ${PLAN_ACCESS.join(', ')}`);
