@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { signIn } from './auth-helpers.ts';
 
@@ -34,9 +35,13 @@ const signUpWithCompany = async (
   return (await created.json()).id as string;
 };
 
+/** A full-page screenshot once the page settled, and no WCAG 2 A/AA violation on it. */
 const shot = async (page: Page, name: string) => {
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const summary = violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect.soft(summary, `accessibility of ${name}`).toEqual([]);
 };
 
 /** An admin tab by its name (Messages may say how many are unread after it). */

@@ -17,6 +17,21 @@ import { loadError } from './parts.tsx';
 /** A cell of a name and an id: wide enough to read on a phone (the table scrolls sideways). */
 const Wide = ({ children }: { children: ReactNode }) => <div className="min-w-48">{children}</div>;
 
+/**
+ * A table that may scroll sideways, reachable by keyboard to scroll it (its cells hold nothing
+ * to tab to); the kit's own scroll frame is let out so this one does the scrolling.
+ */
+const ScrollRegion = ({ label, children }: { label: string; children: ReactNode }) => (
+  <section
+    aria-label={label}
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keyboard
+    tabIndex={0}
+    className="overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-500"
+  >
+    {children}
+  </section>
+);
+
 const NO_FILTER: AuditFilter = { organizationId: '', userId: '', action: '', from: '', to: '' };
 
 export const AuditTab = () => (
@@ -93,59 +108,62 @@ const CompanyAudit = () => {
       }}
       footer={<Pager label="Audit log" pages={pages} nextCursor={list.data?.nextCursor} />}
     >
-      <DataTable
-        caption="Audit log entries"
-        rows={rows}
-        rowKey={(r) => r.id}
-        dense
-        columns={[
-          {
-            header: 'When',
-            cell: (r) => <span className="whitespace-nowrap">{formatDateTime(r.createdAt)}</span>,
-          },
-          {
-            header: 'Company',
-            cell: (r) => (
-              <Wide>
-                {r.organizationName ?? 'Deleted company'}
-                <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
-                  {r.organizationId}
-                </code>
-              </Wide>
-            ),
-          },
-          {
-            header: 'User',
-            cell: (r) =>
-              r.actorUserId ? (
+      <ScrollRegion label="Audit log entries">
+        <DataTable
+          caption="Audit log entries"
+          rows={rows}
+          rowKey={(r) => r.id}
+          dense
+          className="overflow-visible!"
+          columns={[
+            {
+              header: 'When',
+              cell: (r) => <span className="whitespace-nowrap">{formatDateTime(r.createdAt)}</span>,
+            },
+            {
+              header: 'Company',
+              cell: (r) => (
                 <Wide>
-                  <span className="break-all">{r.actorEmail ?? 'Deleted user'}</span>
+                  {r.organizationName ?? 'Deleted company'}
                   <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
-                    {r.actorUserId}
+                    {r.organizationId}
                   </code>
                 </Wide>
-              ) : (
-                'System'
               ),
-          },
-          {
-            header: 'Action',
-            rowHeader: true,
-            cell: (r) => <code className="text-xs whitespace-nowrap">{r.action}</code>,
-          },
-          {
-            header: 'Record',
-            cell: (r) => (
-              <Wide>
-                {r.entityType}
-                <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
-                  {r.entityId}
-                </code>
-              </Wide>
-            ),
-          },
-        ]}
-      />
+            },
+            {
+              header: 'User',
+              cell: (r) =>
+                r.actorUserId ? (
+                  <Wide>
+                    <span className="break-all">{r.actorEmail ?? 'Deleted user'}</span>
+                    <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
+                      {r.actorUserId}
+                    </code>
+                  </Wide>
+                ) : (
+                  'System'
+                ),
+            },
+            {
+              header: 'Action',
+              rowHeader: true,
+              cell: (r) => <code className="text-xs whitespace-nowrap">{r.action}</code>,
+            },
+            {
+              header: 'Record',
+              cell: (r) => (
+                <Wide>
+                  {r.entityType}
+                  <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
+                    {r.entityId}
+                  </code>
+                </Wide>
+              ),
+            },
+          ]}
+        />
+      </ScrollRegion>
     </ListCard>
   );
 };
@@ -182,43 +200,46 @@ const AdminActions = () => {
       }}
       footer={<Pager label="Admin actions" pages={pages} nextCursor={list.data?.nextCursor} />}
     >
-      <DataTable
-        caption="Admin actions"
-        rows={rows}
-        rowKey={(r) => r.id}
-        dense
-        columns={[
-          {
-            header: 'When',
-            cell: (r) => <span className="whitespace-nowrap">{formatDateTime(r.createdAt)}</span>,
-          },
-          { header: 'Admin', cell: (r) => <Wide>{r.adminEmail}</Wide> },
-          {
-            header: 'Action',
-            rowHeader: true,
-            cell: (r) => <code className="text-xs whitespace-nowrap">{r.action}</code>,
-          },
-          {
-            header: 'Target',
-            cell: (r) => (
-              <Wide>
-                {r.targetType}
-                <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
-                  {r.targetId}
-                </code>
-              </Wide>
-            ),
-          },
-          {
-            header: 'Details',
-            cell: (r) => (
-              <div className="min-w-72 text-xs break-words text-slate-600 dark:text-slate-300">
-                {detailsText(r.details)}
-              </div>
-            ),
-          },
-        ]}
-      />
+      <ScrollRegion label="Admin actions">
+        <DataTable
+          caption="Admin actions"
+          rows={rows}
+          rowKey={(r) => r.id}
+          dense
+          className="overflow-visible!"
+          columns={[
+            {
+              header: 'When',
+              cell: (r) => <span className="whitespace-nowrap">{formatDateTime(r.createdAt)}</span>,
+            },
+            { header: 'Admin', cell: (r) => <Wide>{r.adminEmail}</Wide> },
+            {
+              header: 'Action',
+              rowHeader: true,
+              cell: (r) => <code className="text-xs whitespace-nowrap">{r.action}</code>,
+            },
+            {
+              header: 'Target',
+              cell: (r) => (
+                <Wide>
+                  {r.targetType}
+                  <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
+                    {r.targetId}
+                  </code>
+                </Wide>
+              ),
+            },
+            {
+              header: 'Details',
+              cell: (r) => (
+                <div className="min-w-72 text-xs break-words text-slate-600 dark:text-slate-300">
+                  {detailsText(r.details)}
+                </div>
+              ),
+            },
+          ]}
+        />
+      </ScrollRegion>
     </ListCard>
   );
 };
