@@ -16,6 +16,7 @@ const CARD = { declined: '4000 0000 0000 0002', authenticate: '4000 0025 0000 31
 
 const shot = async (page: Page, name: string) => {
   await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => undefined);
+  await page.evaluate(() => window.scrollTo(0, 0));
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/billing-${name}.png`, fullPage: true });
 };
@@ -31,6 +32,8 @@ const shots = async (page: Page, name: string) => {
   const size = page.viewportSize()!;
   for (const width of [size.width, 390]) {
     await page.setViewportSize({ width, height: size.height });
+    // Nothing makes the page wider than the screen (a wide table scrolls inside its card).
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     for (const dark of [false, true]) {
       await setDark(page, dark);
       await shot(page, `${name}-${width === 390 ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}`);
@@ -64,6 +67,17 @@ test('from the pricing page through the trial, a declined and an authenticated p
     'Starting a 14-day free trial of Business (yearly)',
   );
   await shot(page, 'signup');
+  // The choice can be changed here (and is kept); back to Business.
+  await page.getByRole('button', { name: 'Change plan' }).click();
+  await page.getByLabel('Plan', { exact: true }).selectOption('enterprise');
+  await expect(page.getByTestId('signup-plan')).toHaveText(
+    'Starting a 14-day free trial of Enterprise (yearly)',
+  );
+  await page.getByLabel('Plan', { exact: true }).selectOption('business');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByTestId('signup-plan')).toHaveText(
+    'Starting a 14-day free trial of Business (yearly)',
+  );
   await page.getByLabel('First name').fill('Bea');
   await page.getByLabel('Last name').fill('Buyer');
   await page.getByLabel('Email address').fill(uniqueEmail('billing'));
@@ -158,4 +172,29 @@ test('from the pricing page through the trial, a declined and an authenticated p
   await page.getByRole('button', { name: 'Save card' }).click();
   await expect(page.getByText('Card saved: Visa •••• 4242, expires 11/33.')).toBeVisible();
   await shots(page, 'portal');
+
+  // A plan limit: Business has room for 3 companies. With 3, a fourth is refused with the way
+  // to upgrade, a "See plans" link to billing; nothing is created.
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  for (const name of ['Bea Books Two', 'Bea Books Three']) {
+    const made = await page.request.post('/api/orgs', {
+      data: { name, baseCurrency: 'USD', fiscalYearStartMonth: 1 },
+      headers: { origin },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+  }
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: /^Company: Bea Books Ltd/ }).click();
+  await page.getByRole('menuitem', { name: 'New company' }).click();
+  const create = page.getByRole('dialog', { name: 'New company' });
+  await create.getByLabel('Company name').fill('Bea Books Four');
+  await create.getByRole('button', { name: 'Create company' }).click();
+  const refusal = create.getByRole('alert');
+  await expect(refusal).toContainText('See plans');
+  await shot(page, 'limit-402');
+  await refusal.getByRole('link', { name: 'See plans' }).click();
+  await expect(page).toHaveURL('/billing');
+  await expect(page.getByTestId('usage-companies')).toContainText('3 of 3');
+  const orgs = await (await page.request.get('/api/orgs')).json();
+  expect(JSON.stringify(orgs)).not.toContain('Bea Books Four');
 });

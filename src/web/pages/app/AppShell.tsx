@@ -247,7 +247,7 @@ const ShellLayout = ({ page }: { page: AppPage }) => {
         <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
           <MenuButton label="Open menu" icon={Menu} onClick={() => setMenuOpen(true)} className="lg:hidden" />
           <CompanySwitcher />
-          <div className="ml-auto flex min-w-0 items-center gap-1">
+          <div className="ml-auto flex items-center gap-1">
             <TrialBanner />
             <ThemeToggle />
             <UserMenuSlot />

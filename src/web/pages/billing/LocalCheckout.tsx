@@ -3,7 +3,8 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { LocalCheckout } from '../../../shared/billing.ts';
 import { Button, buttonClasses } from '../../components/ui/Button.tsx';
-import { Alert, Card, CardHeader, ErrorState } from '../../components/ui/Card.tsx';
+import { Alert, Card, ErrorState } from '../../components/ui/Card.tsx';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Form } from '../../components/ui/Form.tsx';
 import { LoadingState } from '../../components/ui/ListCard.tsx';
 import { errorText } from '../../lib/api.ts';
@@ -185,22 +186,22 @@ export const LocalCheckoutView = ({ id }: { id: string }) => {
       />
     );
   return (
-    <div className="mx-auto max-w-lg space-y-4">
+    <div className="mx-auto max-w-lg space-y-6">
+      <PageHeader
+        title="Checkout"
+        description="Subscribe with a card. Cancel anytime."
+        actions={
+          checkout?.status === 'complete' ? null : (
+            <Link
+              to="/billing"
+              className="inline-flex min-h-11 items-center text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
+            >
+              Back to billing
+            </Link>
+          )
+        }
+      />
       <Card>
-        <CardHeader
-          title="Checkout"
-          description="Subscribe with a card. You can cancel anytime."
-          actions={
-            checkout?.status === 'complete' ? null : (
-              <Link
-                to="/billing"
-                className="inline-flex min-h-11 items-center text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
-              >
-                Back to billing
-              </Link>
-            )
-          }
-        />
         <div className="space-y-5 p-5">
           {checkout ? <Summary checkout={checkout} /> : null}
           {body}

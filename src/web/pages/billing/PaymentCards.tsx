@@ -127,8 +127,9 @@ export const InvoicesCard = ({ provider }: { provider: BillingOverview['provider
     { header: 'Amount', numeric: true, cell: (i) => formatAmount(i.amountDue, i.currency) },
     { header: 'Status', cell: (i) => <Badge tone={STATUS_TONES[i.status]}>{STATUS_LABELS[i.status]}</Badge> },
     {
+      // A visible heading: the kit's screen-reader-only one is positioned against the page and
+      // would widen a phone's page past the scrolling table.
       header: 'PDF',
-      actions: true,
       cell: (i) => {
         const url = invoicePdfUrl(i, provider);
         return url ? (
@@ -137,7 +138,7 @@ export const InvoicesCard = ({ provider }: { provider: BillingOverview['provider
             download={url.startsWith('/') ? `${i.number}.pdf` : undefined}
             target={url.startsWith('/') ? undefined : '_blank'}
             rel="noreferrer"
-            className="inline-flex min-h-11 items-center gap-1.5 font-medium whitespace-nowrap text-brand-700 hover:underline dark:text-brand-300"
+            className="relative inline-flex min-h-11 items-center gap-1.5 font-medium whitespace-nowrap text-brand-700 hover:underline dark:text-brand-300"
           >
             <Download className="h-4 w-4" aria-hidden="true" /> PDF
             <span className="sr-only"> of invoice {i.number}</span>

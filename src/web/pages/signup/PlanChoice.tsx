@@ -62,24 +62,26 @@ export const PlanChoiceNote = ({
   const [open, setOpen] = useState(false);
   const id = useId();
   return (
-    <div className="rounded-xl border border-brand-200 bg-brand-50 px-4 py-3 text-sm text-brand-900 dark:border-brand-900 dark:bg-brand-950/50 dark:text-brand-100">
-      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
-        <p className="flex items-center gap-2 font-medium" data-testid="signup-plan" aria-live="polite">
-          <Sparkles className="h-4 w-4 shrink-0" aria-hidden="true" />
-          {planChoiceText(choice)}
-        </p>
-        <button
-          type="button"
-          aria-expanded={open}
-          aria-controls={id}
-          onClick={() => setOpen((o) => !o)}
-          className={`${LINK} min-h-11 text-sm`}
-        >
-          {open ? 'Done' : 'Change plan'}
-        </button>
+    <div className="rounded-xl border border-brand-200 bg-brand-50 px-4 pt-3 text-sm text-brand-900 dark:border-brand-900 dark:bg-brand-950/50 dark:text-brand-100">
+      <div className="flex items-start gap-2">
+        <Sparkles className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+        <div className="min-w-0 flex-1">
+          <p className="font-medium" data-testid="signup-plan" aria-live="polite">
+            {planChoiceText(choice)}
+          </p>
+          <button
+            type="button"
+            aria-expanded={open}
+            aria-controls={open ? id : undefined}
+            onClick={() => setOpen((o) => !o)}
+            className={`${LINK} min-h-11 text-sm`}
+          >
+            {open ? 'Done' : 'Change plan'}
+          </button>
+        </div>
       </div>
       {open ? (
-        <div id={id} className="mt-2 grid gap-3 pb-1 sm:grid-cols-2">
+        <div id={id} className="grid gap-3 pb-4 sm:grid-cols-2">
           <SelectField
             label="Plan"
             value={choice.plan}
@@ -96,11 +98,7 @@ export const PlanChoiceNote = ({
             }))}
           />
         </div>
-      ) : (
-        <p id={id} className="mt-0.5 pl-6 text-brand-800/80 dark:text-brand-200/80">
-          No credit card required. Cancel anytime.
-        </p>
-      )}
+      ) : null}
     </div>
   );
 };
