@@ -194,6 +194,7 @@ test('from the pricing page through the trial, a declined and an authenticated p
   await shot(page, 'limit-402');
   await refusal.getByRole('link', { name: 'See plans' }).click();
   await expect(page).toHaveURL('/billing');
+  await expect(create).toHaveCount(0);
   await expect(page.getByTestId('usage-companies')).toContainText('3 of 3');
   const orgs = await (await page.request.get('/api/orgs')).json();
   expect(JSON.stringify(orgs)).not.toContain('Bea Books Four');

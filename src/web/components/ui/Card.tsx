@@ -1,6 +1,5 @@
 import { RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link, useInRouterContext } from 'react-router';
 import { UPGRADE_HINT } from '../../lib/api.ts';
 
 // Surfaces of the kit: a card with its header, the empty state of a list, the error state of
@@ -69,19 +68,15 @@ export const EmptyState = ({
   </div>
 );
 
-const UpgradeLink = () => {
-  const routed = useInRouterContext();
-  const className = 'font-semibold underline underline-offset-2';
-  return routed ? (
-    <Link to="/billing" className={className}>
-      {UPGRADE_HINT}
-    </Link>
-  ) : (
-    <a href="/billing" className={className}>
-      {UPGRADE_HINT}
-    </a>
-  );
-};
+/**
+ * The 402's way to upgrade. A full page load on purpose: the error may sit in a dialog (a new
+ * company refused), which a route change inside the app would leave open over the billing page.
+ */
+const UpgradeLink = () => (
+  <a href="/billing" className="font-semibold underline underline-offset-2">
+    {UPGRADE_HINT}
+  </a>
+);
 
 /** An error's text whose end is the 402's upgrade hint (lib/api.ts) gets it as a link to /billing. */
 const withUpgradeLink = (message: ReactNode): ReactNode =>

@@ -121,7 +121,12 @@ export const InvoicesCard = ({ provider }: { provider: BillingOverview['provider
   const list = useBillingInvoices();
   const invoices = list.data?.invoices ?? [];
   const columns: Column<BillingInvoice>[] = [
-    { header: 'Invoice', rowHeader: true, cell: (i) => <span className="font-medium">{i.number}</span> },
+    {
+      header: 'Invoice',
+      rowHeader: true,
+      cell: (i) => <span className="font-medium">{i.number}</span>,
+      className: 'whitespace-nowrap',
+    },
     { header: 'Date', cell: (i) => formatDate(i.createdAt), className: 'whitespace-nowrap' },
     { header: 'Description', cell: (i) => i.description, className: 'min-w-48' },
     { header: 'Amount', numeric: true, cell: (i) => formatAmount(i.amountDue, i.currency) },
