@@ -1,6 +1,8 @@
 import type { Updateable } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
 import type { BillingAccountsTable, BillingCheckoutsTable } from '../../db/types.ts';
+import type { PlanId } from '../../../shared/plans.ts';
+import { ensureBillingAccount } from './account.ts';
 import type { InvoiceSnapshot } from './provider.ts';
 
 // SQL for billing (docs/billing.md). The account row itself is read with findBillingAccount
@@ -154,3 +156,20 @@ export const updateCheckout = (db: Executor, id: string, changes: Updateable<Bil
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+
+// ---- promo code effects (modules/promo decides when; these write the account)
+
+/** The account row locked for a promo code's effect, made with the default trial if missing. */
+export const accountForPromo = async (db: Executor, userId: string, now: Date) => {
+  await ensureBillingAccount(db, userId, now);
+  return (await lockAccount(db, userId))!;
+};
+
+export const grantPlanAccess = (db: Executor, userId: string, plan: PlanId, until: Date | null, now: Date) =>
+  updateAccount(db, userId, { granted_plan: plan, granted_until: until }, now);
+
+export const setTrialEnd = (db: Executor, userId: string, trialEndsAt: Date, now: Date) =>
+  updateAccount(db, userId, { trial_ends_at: trialEndsAt }, now);
+
+export const storeDiscount = (db: Executor, userId: string, code: string, percentOff: number, now: Date) =>
+  updateAccount(db, userId, { discount_code: code, percent_off: percentOff }, now);

@@ -100,7 +100,12 @@ describe('promo codes', () => {
     const token = signUp.headers['set-auth-token'] as string;
     const first = await redeem(c.toLowerCase(), { authorization: `Bearer ${token}` });
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ success: true, planAccess: 'business' });
+    expect(first.json()).toEqual({
+      success: true,
+      planAccess: 'business',
+      kind: 'plan_access',
+      effect: 'You have Business with no end date.',
+    });
     const again = await redeem(c, { authorization: `Bearer ${token}` });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({
@@ -141,6 +146,131 @@ describe('promo codes', () => {
     );
   });
 
+  const account = (userId: string) =>
+    t.database.db
+      .selectFrom('billing_accounts')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+  const billing = async (user: { cookie: string }) =>
+    (await t.app.inject({ method: 'GET', url: '/api/billing', headers: { cookie: user.cookie } })).json();
+  const DAY = 86_400_000;
+
+  it('grants plan access for its days, or without end', async () => {
+    const c = code('ACCESS');
+    await createPromoCode(t.ctx, { code: c, planAccess: 'enterprise', accessDays: 30 });
+    const user = await signUpTestUser(t.app, { billing: 'trial' });
+    const now = t.clock.now();
+    const res = await redeem(c, { cookie: user.cookie });
+    expect(res.statusCode).toBe(200);
+    const until = new Date(now.getTime() + 30 * DAY);
+    expect(res.json()).toEqual({
+      success: true,
+      planAccess: 'enterprise',
+      kind: 'plan_access',
+      effect: `You have Enterprise until ${until.toISOString().slice(0, 10)}.`,
+    });
+    expect(await billing(user)).toMatchObject({
+      plan: 'enterprise',
+      grantedPlan: 'enterprise',
+      grantedUntil: until.toISOString(),
+    });
+    const redemption = await t.database.db
+      .selectFrom('promo_redemptions')
+      .select('kind')
+      .where('code', '=', c)
+      .executeTakeFirstOrThrow();
+    expect(redemption.kind).toBe('plan_access');
+  });
+
+  it('extends a trial by its days, only while never subscribed', async () => {
+    const c = code('LONGER');
+    await createPromoCode(t.ctx, { code: c, planAccess: 'business', kind: 'trial_extension', trialDays: 7 });
+    const user = await signUpTestUser(t.app, { billing: 'trial' });
+    const before = await account(user.id);
+    const res = await redeem(c, { cookie: user.cookie });
+    expect(res.statusCode).toBe(200);
+    const ends = new Date(new Date(before.trial_ends_at).getTime() + 7 * DAY);
+    expect(res.json()).toMatchObject({
+      kind: 'trial_extension',
+      effect: `Your trial now ends on ${ends.toISOString().slice(0, 10)}.`,
+    });
+    expect(new Date((await account(user.id)).trial_ends_at).toISOString()).toBe(ends.toISOString());
+    expect((await billing(user)).trialDaysLeft).toBe(21);
+
+    // A subscribed account is refused, and neither the use nor the redemption is kept.
+    const subscriber = await signUpTestUser(t.app, { billing: 'trial' });
+    await t.database.db
+      .updateTable('billing_accounts')
+      .set({ status: 'active', subscription_id: `lsub_promo_${subscriber.id}`, provider: 'local' })
+      .where('user_id', '=', subscriber.id)
+      .execute();
+    const rowBefore = await account(subscriber.id);
+    const refused = await redeem(c, { cookie: subscriber.cookie });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      success: false,
+      error: { code: 'promo_not_applicable', message: expect.stringContaining('extends a free trial') },
+    });
+    expect(await account(subscriber.id)).toEqual(rowBefore);
+    expect(await redemptionCount(c)).toBe(1);
+  });
+
+  it('keeps a discount for the next checkout, whose first charge it lowers', async () => {
+    const c = code('SAVE');
+    await createPromoCode(t.ctx, { code: c, planAccess: 'business', kind: 'discount', percentOff: 25 });
+    const user = await signUpTestUser(t.app, { billing: 'trial' });
+    const res = await redeem(c, { cookie: user.cookie });
+    expect(res.json()).toMatchObject({
+      kind: 'discount',
+      effect: '25% off your first payment when you subscribe.',
+    });
+    expect((await billing(user)).discount).toEqual({ code: c, percentOff: 25 });
+    const checkout = await t.app.inject({
+      method: 'POST',
+      url: '/api/billing/checkout',
+      headers: { cookie: user.cookie },
+      payload: { plan: 'business', interval: 'yearly' },
+    });
+    const id = new URL(checkout.json().url, 'http://x').searchParams.get('checkout');
+    const session = await t.app.inject({
+      method: 'GET',
+      url: `/api/billing/checkout-sessions/${id}`,
+      headers: { cookie: user.cookie },
+    });
+    // 49000 less 25% = 36750.
+    expect(session.json()).toMatchObject({ amount: 36750, percentOff: 25 });
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `/api/billing/checkout-sessions/${id}/pay`,
+      headers: { cookie: user.cookie },
+      payload: { cardNumber: '4242424242424242', expiry: '12/40', cvc: '123' },
+    });
+    expect(paid.json().status).toBe('complete');
+    const invoices = await t.app.inject({
+      method: 'GET',
+      url: '/api/billing/invoices',
+      headers: { cookie: user.cookie },
+    });
+    expect(invoices.json().invoices[0].amountPaid).toBe(36750);
+    // Used by that checkout.
+    expect((await billing(user)).discount).toBeNull();
+  });
+
+  it('refuses kinds without their numbers at creation', async () => {
+    await expect(
+      createPromoCode(t.ctx, { code: code('NODAYS'), planAccess: 'business', kind: 'trial_extension' }),
+    ).rejects.toThrow(/1 to 365/);
+    await expect(
+      createPromoCode(t.ctx, {
+        code: code('NOPCT'),
+        planAccess: 'business',
+        kind: 'discount',
+        percentOff: 101,
+      }),
+    ).rejects.toThrow(/1 to 100/);
+  });
+
   it('answers a missing code field with 400', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/promo-codes/validate', payload: {} });
     expect(res.statusCode).toBe(400);
@@ -157,7 +287,7 @@ describe('development promo endpoint', () => {
         payload: { code: 'devcode1', planAccess: 'personal' },
       });
       expect(res.statusCode).toBe(201);
-      expect(res.json()).toEqual({ code: 'DEVCODE1', planAccess: 'personal' });
+      expect(res.json()).toEqual({ code: 'DEVCODE1', planAccess: 'personal', kind: 'plan_access' });
       const prod = await createTestApp({
         database: t.database,
         env: { APP_ENV: 'production', AUTH_SECRET: 'y'.repeat(40) },

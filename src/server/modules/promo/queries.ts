@@ -11,9 +11,13 @@ export const insertPromoCode = (
   row: {
     code: string;
     planAccess: string;
+    kind: string;
     description: string | null;
     expiresAt: Date | null;
     maxRedemptions: number | null;
+    trialDays: number | null;
+    percentOff: number | null;
+    accessDays: number | null;
   },
 ) =>
   db
@@ -24,16 +28,23 @@ export const insertPromoCode = (
       description: row.description,
       expires_at: row.expiresAt,
       max_redemptions: row.maxRedemptions,
+      kind: row.kind,
+      trial_days: row.trialDays,
+      percent_off: row.percentOff,
+      access_days: row.accessDays,
     })
     .onConflict((oc) => oc.column('code').doNothing())
     .returningAll()
     .executeTakeFirst();
 
 /** Records one user's redemption; false when this user already redeemed the code. */
-export const insertRedemption = async (db: Db, row: { code: string; userId: string; planAccess: string }) => {
+export const insertRedemption = async (
+  db: Db,
+  row: { code: string; userId: string; planAccess: string; kind: string },
+) => {
   const inserted = await db
     .insertInto('promo_redemptions')
-    .values({ code: row.code, user_id: row.userId, plan_access: row.planAccess })
+    .values({ code: row.code, user_id: row.userId, plan_access: row.planAccess, kind: row.kind })
     .onConflict((oc) => oc.columns(['code', 'user_id']).doNothing())
     .returning('code')
     .executeTakeFirst();

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { promoKindSchema, promoRedeemResultSchema } from '../../../shared/billing.ts';
 import { AppError } from '../../../shared/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { errorBody, errorObject } from '../../http/errors.ts';
@@ -54,9 +55,10 @@ export const promoRoutes =
     userRoutes(app, ctx, tags).post(
       '/promo-codes/redeem',
       {
-        summary: 'Redeem a promo code for the signed-in user',
+        summary:
+          'Redeem a promo code for the signed-in user: plan access, trial extension or discount, once per account',
         body: codeBody,
-        response: z.object({ success: z.literal(true), planAccess: z.string() }),
+        response: promoRedeemResultSchema,
         otherResponses: {
           // Refusals of the service carry success: false; a body that fails validation gets
           // the API's standard error shape.
@@ -67,8 +69,8 @@ export const promoRoutes =
       },
       async (c, user, { code }, { reply }) => {
         try {
-          const result = await redeemPromoCode(c, user.id, code);
-          return { success: true as const, planAccess: result.planAccess };
+          const { planAccess, kind, effect } = await redeemPromoCode(c, user.id, code);
+          return { success: true as const, planAccess, kind, effect };
         } catch (error) {
           if (error instanceof AppError && (error.status === 400 || error.status === 409)) {
             return reply
@@ -94,14 +96,18 @@ export const promoRoutes =
             planAccess: z.enum(PLAN_ACCESS),
             description: z.string().max(500).optional(),
             maxRedemptions: z.number().int().min(1).optional(),
+            kind: promoKindSchema.optional(),
+            trialDays: z.number().int().min(1).max(365).optional(),
+            percentOff: z.number().int().min(1).max(100).optional(),
+            accessDays: z.number().int().min(1).max(3650).optional(),
           }),
-          response: z.object({ code: z.string(), planAccess: z.string() }),
+          response: z.object({ code: z.string(), planAccess: z.string(), kind: promoKindSchema }),
           status: 201,
           otherResponses: { 400: errorBody, 404: errorBody, 409: errorBody },
         },
         async (c, input) => {
           const row = await createPromoCode(c, input);
-          return { code: row.code, planAccess: row.plan_access };
+          return { code: row.code, planAccess: row.plan_access, kind: row.kind };
         },
       );
     });
