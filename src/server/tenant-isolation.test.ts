@@ -22,7 +22,28 @@ const NOT_COMPANY_DATA = new Set([
   'POST /api/promo-codes/validate',
   'POST /api/promo-codes/redeem',
   'POST /api/contact',
+  // Billing's routes answer for the signed-in user's own account (walked below, "keeps one
+  // account's billing to itself"); the webhook is Stripe's, verified by its signature.
+  'GET /api/billing',
+  'POST /api/billing/checkout',
+  'POST /api/billing/portal',
+  'POST /api/billing/change',
+  'POST /api/billing/cancel',
+  'POST /api/billing/resume',
+  'GET /api/billing/invoices',
+  'GET /api/billing/invoices/:id/pdf',
+  'GET /api/billing/checkout-sessions/:id',
+  'POST /api/billing/checkout-sessions/:id/pay',
+  'POST /api/billing/checkout-sessions/:id/authenticate',
+  'POST /api/billing/payment-method',
+  'POST /api/billing/webhook',
+  'GET /api/admin/me',
 ]);
+
+/** The platform admin console: every route answers 403 to anyone who is not a platform admin. */
+const isAdminConsole = (url: string) => url.startsWith('/api/admin/') && url !== '/api/admin/me';
+
+const TEST_CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' };
 
 const isInfrastructure = (url: string) =>
   !url.startsWith('/api') ||
@@ -77,7 +98,9 @@ describe('tenant isolation over every route', () => {
     const unknown = routes
       .filter(
         (r) =>
-          !r.url.startsWith('/api/orgs/:organizationId') && !NOT_COMPANY_DATA.has(`${r.method} ${r.url}`),
+          !r.url.startsWith('/api/orgs/:organizationId') &&
+          !NOT_COMPANY_DATA.has(`${r.method} ${r.url}`) &&
+          !isAdminConsole(r.url),
       )
       .map((r) => `${r.method} ${r.url}`);
     expect(unknown).toEqual([]);
@@ -104,7 +127,7 @@ describe('tenant isolation over every route', () => {
     expect(leaks).toEqual([]);
   });
 
-  it("never shows B's resources through A's own company routes", { timeout: 180_000 }, async () => {
+  it("never shows B's resources through A's own company routes", { timeout: 400_000 }, async () => {
     const leaks: string[] = [];
     const withIds = routes.filter(
       (x) => x.url.startsWith('/api/orgs/:organizationId') && (x.url.match(/:/g) ?? []).length > 1,
@@ -118,6 +141,75 @@ describe('tenant isolation over every route', () => {
         }
       }
     }
+    expect(leaks).toEqual([]);
+  });
+
+  it('keeps the admin console to platform admins: 403 for a company owner, 401 signed out', async () => {
+    const open: string[] = [];
+    for (const r of routes.filter((x) => isAdminConsole(x.url))) {
+      const url = r.url.replace(/:[A-Za-z]+/g, b.owner.id);
+      const asOwner = await asOwnerOfA(r.method, url);
+      if (asOwner.statusCode !== 403)
+        open.push(`${r.method} ${r.url} answered ${asOwner.statusCode} to an owner`);
+      const signedOut = await t.app.inject({
+        method: r.method as 'GET',
+        url,
+        payload: r.method === 'GET' ? undefined : {},
+      });
+      if (signedOut.statusCode !== 401)
+        open.push(`${r.method} ${r.url} answered ${signedOut.statusCode} signed out`);
+    }
+    expect(open).toEqual([]);
+  });
+
+  it("keeps one account's billing to itself: B's checkout and invoices are 404 to A", async () => {
+    const asUser = (cookie: string, method: string, url: string, payload?: object) =>
+      t.app.inject({ method: method as 'GET', url, headers: { cookie }, payload });
+    // B opens a checkout and leaves it open, then subscribes through a second one, which
+    // leaves a paid invoice.
+    const open = await asUser(b.owner.cookie, 'POST', '/api/billing/checkout', {
+      plan: 'enterprise',
+      interval: 'yearly',
+    });
+    const openId = new URL(open.json().url, 'http://x').searchParams.get('checkout')!;
+    const paid = await asUser(b.owner.cookie, 'POST', '/api/billing/checkout', {
+      plan: 'business',
+      interval: 'monthly',
+    });
+    expect(paid.statusCode).toBe(200);
+    const paidId = new URL(paid.json().url, 'http://x').searchParams.get('checkout')!;
+    const pay = await asUser(
+      b.owner.cookie,
+      'POST',
+      `/api/billing/checkout-sessions/${paidId}/pay`,
+      TEST_CARD,
+    );
+    expect(pay.json().status).toBe('complete');
+    const invoices = (await asUser(b.owner.cookie, 'GET', '/api/billing/invoices')).json().invoices as {
+      id: string;
+    }[];
+    expect(invoices.length).toBeGreaterThan(0);
+
+    const leaks: string[] = [];
+    const tries: [string, string, object?][] = [
+      ['GET', `/api/billing/checkout-sessions/${openId}`],
+      ['POST', `/api/billing/checkout-sessions/${openId}/pay`, TEST_CARD],
+      ['POST', `/api/billing/checkout-sessions/${openId}/authenticate`, { approve: true }],
+      ['GET', `/api/billing/checkout-sessions/${paidId}`],
+      ...invoices.map((invoice): [string, string] => ['GET', `/api/billing/invoices/${invoice.id}/pdf`]),
+    ];
+    for (const [method, url, body] of tries) {
+      const res = await asUser(a.owner.cookie, method, url, body);
+      if (res.statusCode !== 404) leaks.push(`${method} ${url} answered ${res.statusCode} to A`);
+    }
+    const aInvoices = await asUser(a.owner.cookie, 'GET', '/api/billing/invoices');
+    for (const invoice of invoices)
+      if (aInvoices.body.includes(invoice.id)) leaks.push(`A's invoices list ${invoice.id}`);
+    const aOverview = await asUser(a.owner.cookie, 'GET', '/api/billing');
+    expect(aOverview.json().hasSubscription).toBe(false);
+    // B's open checkout is still open: A's tries changed nothing.
+    const still = await asUser(b.owner.cookie, 'GET', `/api/billing/checkout-sessions/${openId}`);
+    expect(still.json().status).toBe('open');
     expect(leaks).toEqual([]);
   });
 });
