@@ -314,6 +314,11 @@ const KIND_BY_PATH: [RegExp, string, string][] = [
   [/^\/api\/orgs\/\{organizationId\}\/bills\/\{billId\}\/payments\//, 'paymentId', 'billPayment'],
   [/^\/api\/orgs\/\{organizationId\}\/bill-schedules\//, 'scheduleId', 'billSchedule'],
   [/^\/api\/orgs\/\{organizationId\}\/bills\/\{billId\}\/attachments\//, 'attachmentId', 'billAttachment'],
+  // The admin console (A's owner is a platform admin here) and A's own billing.
+  [/^\/api\/admin\/users\//, 'id', 'adminUser'],
+  [/^\/api\/admin\/promo-codes\//, 'code', 'promoCode'],
+  [/^\/api\/admin\/contact-messages\//, 'id', 'contactMessage'],
+  [/^\/api\/billing\/checkout-sessions\//, 'id', 'checkoutSession'],
 ];
 const KIND_BY_COLLECTION: Record<string, string> = {
   accounts: 'moneyAccount',
@@ -733,6 +738,25 @@ describe('bad input never answers 5xx (OpenAPI fuzz)', () => {
     b = await createTestCompany(t.app, { name: 'Fuzz B' });
     await seed(a, poolsA);
     await seed(b, poolsB);
+    // A's owner is a platform admin, so the admin console's routes are walked past their guard;
+    // its users, promo codes and inbox hold one of each (B's owner as the other user).
+    await t.database.db.insertInto('platform_admins').values({ user_id: a.owner.id }).execute();
+    poolsA.adminUser = [b.owner.id];
+    const promo = await request('POST', '/api/admin/promo-codes', {
+      cookie: a.owner.cookie,
+      body: { code: 'FUZZPLAN', kind: 'plan_access', planAccess: 'business' },
+    });
+    poolsA.promoCode = [promo.json().code];
+    await request('POST', '/api/contact', {
+      body: { name: 'Fuzz', email: 'fuzz@example.com', company: 'Fuzz', message: 'A message for the inbox.' },
+    });
+    const inbox = await request('GET', '/api/admin/contact-messages', { cookie: a.owner.cookie });
+    poolsA.contactMessage = inbox.json().messages.map((m: { id: string }) => m.id);
+    const checkout = await request('POST', '/api/billing/checkout', {
+      cookie: a.owner.cookie,
+      body: { plan: 'business', interval: 'monthly' },
+    });
+    poolsA.checkoutSession = [new URL(checkout.json().url, 'http://x').searchParams.get('checkout')!];
     const doc = await request('GET', '/api/openapi.json');
     ops = operationsOf(doc.json()).filter((o) => !ONLY || ONLY.test(`${o.method} ${o.path}`));
   }, 120_000);
