@@ -25,6 +25,9 @@ import { nextStatus } from './state.ts';
 //    transition is recorded 'ignored' with a log line, never an error answer;
 // 5. invoices are upserted (history with PDF links), a payment method replaces the card on file.
 
+/** The type of the event made from a provider's direct answer to a change (service.ts). */
+export const SYNC_EVENT_TYPE = 'sync.subscription';
+
 export type EventOutcome = 'applied' | 'duplicate' | 'stale' | 'ignored';
 
 const findAccountOf = async (trx: Executor, event: BillingEvent): Promise<BillingAccountRow | undefined> => {
@@ -104,7 +107,11 @@ const applySubscription = async (
       ...(snapshot.paymentMethod && { payment_method: json(snapshot.paymentMethod) }),
       // A new subscription used the discount redeemed for it (applied at its checkout).
       ...(next.fresh && { discount_code: null, percent_off: null }),
-      state_changed_at: event.createdAt,
+      // The provider's own events order the state. Applying its answer to a change at once
+      // (a "sync", service.ts) does not move that clock: our clock and Stripe's differ, and
+      // Stripe stamps its events to the second, so its webhook for the same change (or a
+      // later one) must still count as newer. The webhook brings the same snapshot anyway.
+      state_changed_at: event.type === SYNC_EVENT_TYPE ? account.state_changed_at : event.createdAt,
     },
     ctx.now(),
   );

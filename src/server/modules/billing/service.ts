@@ -17,7 +17,7 @@ import {
   ensureBillingAccount,
   findBillingAccount,
 } from './account.ts';
-import { applyBillingEvent } from './events.ts';
+import { SYNC_EVENT_TYPE, applyBillingEvent } from './events.ts';
 import { billingInvoicePdf } from './invoice-pdf.ts';
 import { accountUsage } from './limits.ts';
 import {
@@ -152,7 +152,7 @@ const applySnapshot = async (
   await applyBillingEvent(ctx, {
     provider: provider.name,
     id: `${provider.name}_sync_${randomUUID()}`,
-    type: 'sync.subscription',
+    type: SYNC_EVENT_TYPE,
     createdAt: ctx.now(),
     customerId: snapshot.customerId,
     userId: user.id,
