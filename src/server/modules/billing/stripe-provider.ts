@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { PaymentMethodSummary, SubscriptionStatus } from '../../../shared/billing.ts';
+import type { PaymentMethodSummary } from '../../../shared/billing.ts';
 import { AppError, badRequest } from '../../../shared/errors.ts';
 import {
   BILLING_INTERVALS,
@@ -9,6 +9,7 @@ import {
   priceVariable,
 } from '../../../shared/plans.ts';
 import type { StripeSettings } from '../../config.ts';
+import { providerStatus } from './state.ts';
 import type {
   BillingCustomer,
   BillingEvent,
@@ -47,17 +48,6 @@ export const couponIdFor = (percentOff: number) => `kontor-forever-${percentOff}
 
 /** How old (seconds) a webhook's signed timestamp may be: Stripe's default, five minutes. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
-
-const STATUS: Record<string, SubscriptionStatus> = {
-  trialing: 'trialing',
-  active: 'active',
-  past_due: 'past_due',
-  canceled: 'canceled',
-  unpaid: 'unpaid',
-  incomplete: 'incomplete',
-  incomplete_expired: 'canceled',
-  paused: 'unpaid',
-};
 
 const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
 
@@ -183,7 +173,7 @@ export const createStripeProvider = (
     const choice = planOfPrice(item?.price?.id);
     if (!choice) return null;
     const currentPeriodEnd = date(item?.current_period_end);
-    const status = STATUS[sub.status];
+    const status = providerStatus(sub.status);
     if (!status) return null;
     return {
       subscriptionId: sub.id,
