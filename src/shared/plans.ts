@@ -8,6 +8,11 @@ export type PlanId = (typeof PLAN_IDS)[number];
 export const BILLING_INTERVALS = ['monthly', 'yearly'] as const;
 export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 
+export const BILLING_INTERVAL_LABELS: Record<BillingInterval, string> = {
+  monthly: 'Monthly',
+  yearly: 'Yearly',
+};
+
 export const TRIAL_DAYS = 14;
 export const PLAN_CURRENCY = 'USD';
 

@@ -2,7 +2,6 @@ import { Check } from 'lucide-react';
 import { useState } from 'react';
 import type { BillingOverview } from '../../../shared/billing.ts';
 import {
-  BILLING_INTERVALS,
   type BillingInterval,
   PLAN_CURRENCY,
   PLANS,
@@ -13,12 +12,13 @@ import {
   yearlySaving,
 } from '../../../shared/plans.ts';
 import { Button } from '../../components/ui/Button.tsx';
+import { IntervalToggle } from '../../components/ui/IntervalToggle.tsx';
 import { Alert, Badge, Card, CardHeader } from '../../components/ui/Card.tsx';
 import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { formatAmount, formatBytes } from '../../lib/format.ts';
 import { useAction } from '../../lib/useAction.ts';
 import { billingCalls, useBillingChange } from './billingApi.ts';
-import { INTERVAL_LABELS, changeKind, planLabel, priceText } from './billingText.ts';
+import { changeKind, planLabel, priceText } from './billingText.ts';
 import { useSubscribe } from './PlanSummary.tsx';
 
 // Change plan or interval: the three plans with their prices for the interval chosen by the
@@ -26,43 +26,6 @@ import { useSubscribe } from './PlanSummary.tsx';
 // first (the change is prorated); after the trial without one, a choice goes to checkout.
 
 type Choice = { plan: Plan; interval: BillingInterval };
-
-const IntervalSwitch = ({
-  value,
-  onChange,
-}: {
-  value: BillingInterval;
-  onChange: (v: BillingInterval) => void;
-}) => (
-  <fieldset className="inline-flex rounded-xl bg-slate-100 p-1 dark:bg-slate-800">
-    <legend className="sr-only">Billing interval</legend>
-    {BILLING_INTERVALS.map((v) => (
-      <label
-        key={v}
-        className={`inline-flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-4 text-sm font-semibold transition has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-500 ${
-          value === v
-            ? 'bg-white text-slate-950 shadow-sm dark:bg-slate-950 dark:text-white'
-            : 'text-slate-600 dark:text-slate-300'
-        }`}
-      >
-        <input
-          type="radio"
-          name="billing-interval"
-          value={v}
-          checked={value === v}
-          onChange={() => onChange(v)}
-          className="sr-only"
-        />
-        {INTERVAL_LABELS[v]}
-        {v === 'yearly' ? (
-          <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300">
-            2 months free
-          </span>
-        ) : null}
-      </label>
-    ))}
-  </fieldset>
-);
 
 const limitsOf = (plan: Plan) => [
   describeLimit(plan.limits.companies, 'company', 'companies'),
@@ -156,7 +119,7 @@ export const PlanPicker = ({ overview: o }: { overview: BillingOverview }) => {
               ? 'Try any plan during your free trial. No credit card required.'
               : 'Choose a plan to subscribe. Cancel anytime.'
         }
-        actions={<IntervalSwitch value={interval} onChange={setInterval} />}
+        actions={<IntervalToggle name="billing-interval" value={interval} onChange={setInterval} />}
       />
       <div className="space-y-4 p-5">
         {done ? <Alert tone="success">{done}</Alert> : null}

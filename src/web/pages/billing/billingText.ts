@@ -5,6 +5,7 @@ import {
   type SubscriptionStatus,
 } from '../../../shared/billing.ts';
 import {
+  BILLING_INTERVAL_LABELS,
   type BillingInterval,
   PLAN_CURRENCY,
   type PlanId,
@@ -16,7 +17,7 @@ import { formatAmount, formatBytes, formatCount, formatDate } from '../../lib/fo
 // What the billing page and the trial banner say, from the billing overview: plain functions,
 // tested in billingText.test.ts.
 
-export const INTERVAL_LABELS: Record<BillingInterval, string> = { monthly: 'Monthly', yearly: 'Yearly' };
+export const INTERVAL_LABELS = BILLING_INTERVAL_LABELS;
 
 /** "Business (yearly)". */
 export const planLabel = (plan: PlanId, interval: BillingInterval) => `${findPlan(plan).name} (${interval})`;

@@ -15,6 +15,7 @@ import {
   yearlySaving,
 } from '../../../shared/plans.ts';
 import { SiteLayout } from '../../components/site/SiteLayout.tsx';
+import { IntervalToggle } from '../../components/ui/IntervalToggle.tsx';
 import { formatBytes, formatPrice } from '../../lib/format.ts';
 
 // /pricing: the three plans from the shared plans module with a monthly/yearly switch.
@@ -141,34 +142,7 @@ const PricingPage = () => {
           </p>
         </div>
         <div className="mt-10 flex justify-center">
-          <fieldset className="inline-flex rounded-xl bg-slate-100 p-1 dark:bg-slate-800">
-            <legend className="sr-only">Billing interval</legend>
-            {(['monthly', 'yearly'] as const).map((value) => (
-              <label
-                key={value}
-                className={`inline-flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-5 text-sm font-semibold transition has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-500 ${
-                  interval === value
-                    ? 'bg-white text-slate-950 shadow-sm dark:bg-slate-950 dark:text-white'
-                    : 'text-slate-600 dark:text-slate-300'
-                }`}
-              >
-                <input
-                  type="radio"
-                  name="interval"
-                  value={value}
-                  checked={interval === value}
-                  onChange={() => setInterval(value)}
-                  className="sr-only"
-                />
-                {value === 'monthly' ? 'Monthly' : 'Yearly'}
-                {value === 'yearly' ? (
-                  <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300">
-                    2 months free
-                  </span>
-                ) : null}
-              </label>
-            ))}
-          </fieldset>
+          <IntervalToggle name="interval" value={interval} onChange={setInterval} />
         </div>
         <div className="mt-12 grid gap-8 lg:grid-cols-3 lg:items-start">
           {PLANS.map((plan) => (
