@@ -67,3 +67,56 @@ export const previousPeriod = (from: string, to: string) => {
   const days = daysBetween(from, to) + 1;
   return { from: addDays(from, -days), to: addDays(from, -1) };
 };
+
+const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
+/** The same calendar day a year earlier; Feb 29 becomes Feb 28. */
+export const sameDayLastYear = (date: string) => {
+  const y = Number(date.slice(0, 4)) - 1;
+  const md = date.slice(5) === '02-29' && !isLeap(y) ? '02-28' : date.slice(5);
+  return `${String(y).padStart(4, '0')}-${md}`;
+};
+
+/**
+ * The same period a year earlier. Each day moves back a year (Feb 29 → Feb 28); a period that
+ * ends on a month's last day ends on that month's last day a year earlier, so "February 2025"
+ * (Feb 1–28) compares with "February 2024" (Feb 1–29).
+ */
+export const samePeriodLastYear = (from: string, to: string) => {
+  const lastYearTo = sameDayLastYear(to);
+  return { from: sameDayLastYear(from), to: to === monthEnd(to) ? monthEnd(lastYearTo) : lastYearTo };
+};
+
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * A period's short name: "Mar 2026", "Jan–Mar 2025", "Nov 2025–Jan 2026" when it is whole
+ * months, else its two days as `formatDay` writes them ("2025-01-15–2025-02-14" by default).
+ */
+export const periodName = (from: string, to: string, formatDay: (date: string) => string = (d) => d) => {
+  if (from !== monthStart(from) || to !== monthEnd(to)) return `${formatDay(from)}–${formatDay(to)}`;
+  const month = (d: string) => MONTH_NAMES[Number(d.slice(5, 7)) - 1]!;
+  const [fy, ty] = [from.slice(0, 4), to.slice(0, 4)];
+  if (from.slice(0, 7) === to.slice(0, 7)) return `${month(from)} ${fy}`;
+  if (fy === ty) return `${month(from)}–${month(to)} ${fy}`;
+  return `${month(from)} ${fy}–${month(to)} ${ty}`;
+};
+
+/** What an income statement compares a period with: the period just before, the same one a year earlier. */
+export const COMPARISONS = ['previous', 'lastYear'] as const;
+export type Comparison = (typeof COMPARISONS)[number];
+export const COMPARISON_LABELS: Record<Comparison, string> = {
+  previous: 'previous period',
+  lastYear: 'same period last year',
+};
+
+/** A comparison period's dates and its label: "Jan–Mar 2025 (same period last year)". */
+export const comparisonPeriod = (
+  kind: Comparison,
+  from: string,
+  to: string,
+  formatDay?: (date: string) => string,
+) => {
+  const p = kind === 'previous' ? previousPeriod(from, to) : samePeriodLastYear(from, to);
+  return { ...p, label: `${periodName(p.from, p.to, formatDay)} (${COMPARISON_LABELS[kind]})` };
+};
