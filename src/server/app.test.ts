@@ -8,6 +8,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createTestApp } from './testing/app.ts';
 import { setUpTestApp } from './testing/per-file-app.ts';
 import { testDatabaseKind } from './testing/db.ts';
+import { WEB_APP_PATHS } from '../shared/web-routes.ts';
 
 describe('the app on a fresh database', () => {
   const t = setUpTestApp();
@@ -64,10 +65,46 @@ describe('the web app and its fallback', () => {
   fs.writeFileSync(path.join(webDir, 'big.txt'), 'x'.repeat(10_000));
   const t = setUpTestApp({ webDir });
 
-  it('returns the app for unknown paths outside /api', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/some/unknown/page' });
+  it('returns the app with 200 at every path it has a screen for', async () => {
+    for (const url of [...WEB_APP_PATHS, '/invoices?invoice=abc', '/pricing/', '/Pricing', '/dev/mailbox']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toContain('<title>Kontor</title>');
+    }
+    const head = await t.app.inject({ method: 'HEAD', url: '/dashboard' });
+    expect(head.statusCode).toBe(200);
+  });
+
+  it('answers 404 with the app (its not-found page) at paths no screen matches', async () => {
+    for (const url of [
+      '/some/unknown/page',
+      '/pricingx',
+      '/invoices/abc',
+      '/dashboard/x/y',
+      '/login/extra',
+      '/%E2%82%AC',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/text\/html/);
+      expect(res.body, url).toContain('<title>Kontor</title>');
+    }
+    const head = await t.app.inject({ method: 'HEAD', url: '/nope' });
+    expect(head.statusCode).toBe(404);
+  });
+
+  it('keeps JSON 404 for unknown API paths and non-GET requests', async () => {
+    const api = await t.app.inject({ method: 'GET', url: '/api/nope' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json().error.code).toBe('not_found');
+    const post = await t.app.inject({ method: 'POST', url: '/pricing' });
+    expect(post.statusCode).toBe(404);
+    expect(post.json().error.code).toBe('not_found');
+  });
+
+  it('serves files of the build as they are', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/big.txt' });
     expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('<title>Kontor</title>');
   });
 
   it('compresses large answers', async () => {

@@ -41,6 +41,7 @@ import { statementImportRoutes } from './modules/statement-import/routes.ts';
 import { transactionRoutes } from './modules/transactions/routes.ts';
 import { transferRoutes } from './modules/transfers/routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
+import { isWebAppPath } from '../shared/web-routes.ts';
 
 // Builds the whole HTTP app without listening: main.ts listens, tests use app.inject.
 
@@ -159,7 +160,9 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
     });
   }
 
-  // SPA fallback: any unknown GET outside /api gets the app; its router decides the title.
+  // SPA fallback: a GET outside /api gets the app; its router decides the title. A path the
+  // app has no screen for (the shared list, src/shared/web-routes.ts) is answered 404 with the
+  // same app, which shows its not-found page.
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     if (
@@ -177,7 +180,10 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
         .type('text/plain')
         .send('The web app is not built yet. Run `npm run build` (npm start does this for you).');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply
+      .status(isWebAppPath(url) ? 200 : 404)
+      .header('cache-control', 'no-cache')
+      .sendFile('index.html');
   });
 
   return app;

@@ -1,10 +1,11 @@
-import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
 import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
 import { PrivateRoute } from './auth/PrivateRoute.tsx';
 import { PageSpinner } from './components/Spinner.tsx';
 import LandingPage from './pages/landing/LandingPage.tsx';
 import { useRouteMeta } from './lib/meta.ts';
 import { APP_PAGES } from './pages/app/pages.ts';
+import { PUBLIC_PATHS, type PublicPath } from '../shared/web-routes.ts';
 
 // Routes (SPEC section 2). Every screen but the landing page loads lazily; all of them are
 // preloaded about 1 s after the first render so navigation is instant.
@@ -77,22 +78,28 @@ export const RouteErrorPage = () => {
   );
 };
 
+// One screen per public path of the shared list (src/shared/web-routes.ts), which the server
+// reads too: any other path is the not-found page, answered with HTTP 404.
+const PUBLIC_SCREENS: Record<PublicPath, ReactElement> = {
+  '/': <Landing />,
+  '/pricing': <Pricing />,
+  '/about': <About />,
+  '/contact': <Contact />,
+  '/login': <Login />,
+  '/signup': <Signup />,
+  '/reset-password': <ResetPassword />,
+  '/dev/mailbox': <DevMailbox />,
+};
+
 export const router = createBrowserRouter([
   {
     element: <Root />,
     errorElement: <RouteErrorPage />,
     children: [
-      { path: '/', element: <Landing /> },
-      { path: '/pricing', element: <Pricing /> },
-      { path: '/about', element: <About /> },
-      { path: '/contact', element: <Contact /> },
-      { path: '/login', element: <Login /> },
-      { path: '/signup', element: <Signup /> },
-      { path: '/reset-password', element: <ResetPassword /> },
-      { path: '/dev/mailbox', element: <DevMailbox /> },
+      ...PUBLIC_PATHS.map((path) => ({ path, element: PUBLIC_SCREENS[path] })),
       {
         element: <PrivateRoute />,
-        children: APP_PAGES.map((page) => ({ path: `/${page}/*`, element: <AppShell page={page} /> })),
+        children: APP_PAGES.map((page) => ({ path: `/${page}`, element: <AppShell page={page} /> })),
       },
       { path: '*', element: <NotFound /> },
     ],
