@@ -268,6 +268,16 @@ export type UserProfilesTable = {
   updated_at: Timestamp;
 };
 
+export type UserPhotosTable = {
+  user_id: string;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  data: Buffer;
+  created_at: Timestamp;
+};
+
 export type MailOutboxTable = {
   id: Generated<string>;
   to_address: string;
@@ -1049,6 +1059,7 @@ export type Database = {
   session: AuthSessionTable;
   verification: VerificationTable;
   user_profiles: UserProfilesTable;
+  user_photos: UserPhotosTable;
   mail_outbox: MailOutboxTable;
   promo_codes: PromoCodesTable;
   promo_redemptions: PromoRedemptionsTable;
