@@ -1041,6 +1041,54 @@ export type BankTransactionBillMatchesTable = {
   created_at: ColumnType<Date, Date | string | undefined, never>;
 };
 
+/** A user's notification (migration 20261128_1200; modules/notifications). */
+export type NotificationsTable = {
+  id: Generated<string>;
+  user_id: string;
+  organization_id: string | null;
+  category: 'transactions' | 'invoices' | 'payments' | 'security';
+  kind: string;
+  title: string;
+  body: string;
+  link: string;
+  dedupe_key: string;
+  in_app: boolean;
+  emailed: ColumnType<boolean, boolean | undefined, boolean>;
+  read_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** 1 while unread, 0 once read (generated from read_at). */
+  unread: ColumnType<number, never, never>;
+  created_at: Timestamp;
+};
+
+export type PushSubscriptionsTable = {
+  id: Generated<string>;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  user_agent: string | null;
+  created_at: Timestamp;
+};
+
+export type SignInEventsTable = {
+  id: Generated<string>;
+  user_id: string;
+  session_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  device: string;
+  device_key: string;
+  new_device: boolean;
+  created_at: Timestamp;
+};
+
+export type NotificationSettingsTable = {
+  organization_id: string;
+  /** Whole units of the transaction's currency from which a bank line is "large". */
+  large_transaction_units: ColumnType<number, number, number>;
+  updated_at: Timestamp;
+};
+
 export type Database = {
   invoice_settings: InvoiceSettingsTable;
   customers: CustomersTable;
@@ -1109,4 +1157,8 @@ export type Database = {
   bill_events: BillEventsTable;
   bill_attachments: BillAttachmentsTable;
   bank_transaction_bill_matches: BankTransactionBillMatchesTable;
+  notifications: NotificationsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  sign_in_events: SignInEventsTable;
+  notification_settings: NotificationSettingsTable;
 };
