@@ -34,9 +34,13 @@ export const APP_PAGES = [
 export type AppPage = (typeof APP_PAGES)[number];
 
 /** Every path the web app shows a screen at (not the not-found page). */
-export const WEB_APP_PATHS: readonly string[] = [...PUBLIC_PATHS, ...APP_PAGES.map((page) => `/${page}`)];
+export type WebAppPath = PublicPath | `/${AppPage}`;
+export const WEB_APP_PATHS: readonly WebAppPath[] = [
+  ...PUBLIC_PATHS,
+  ...APP_PAGES.map((page): WebAppPath => `/${page}`),
+];
 
-const known = new Set(WEB_APP_PATHS);
+const known = new Set<string>(WEB_APP_PATHS);
 
 /**
  * Whether the web app has a screen at `pathname` (no query string). A trailing slash is the

@@ -32,7 +32,7 @@ export const SiteFooter = () => (
       <div className="max-w-xs">
         <Logo size="md" />
         <p className="mt-3 text-sm leading-6 text-slate-600 dark:text-slate-400">
-          Invoices, payments, payroll and double-entry books for growing businesses — in one place.
+          Invoices, bills, bank accounts and double-entry books for growing businesses — in one place.
         </p>
       </div>
       {columns.map((col) => (

@@ -36,7 +36,7 @@ const AboutPage = () => (
           month-end fixing it.
         </p>
         <p>
-          We built one platform where invoices, payments, payroll and bank transactions all post to the same
+          We built one platform where invoices, bills, payments and bank transactions all post to the same
           double-entry ledger. The owner sees cash and profit in real time; the accountant gets clean books,
           reconciliations and tax reports without chasing anyone.
         </p>

@@ -26,8 +26,8 @@ const EMPTY: Required<ContactMessageInput> = { name: '', email: '', company: '',
 const FIELD_ORDER: ContactField[] = ['name', 'email', 'company', 'message'];
 
 const PROMISES = [
-  { icon: Clock, label: 'We reply within one business day; support is open 24/7.' },
-  { icon: Mail, label: 'Existing customers can also write from Settings once signed in.' },
+  { icon: Clock, label: 'A person on the Kontor team reads every message and replies by email.' },
+  { icon: Mail, label: 'Already a customer? Write here with the email address of your account.' },
   { icon: MapPin, label: 'Remote-first team across Europe and North America.' },
 ];
 

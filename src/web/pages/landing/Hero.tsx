@@ -44,8 +44,8 @@ export const Hero = () => (
           </span>
         </h1>
         <p className="mx-auto mt-6 max-w-2xl text-lg leading-8 text-pretty text-slate-600 dark:text-slate-300">
-          Invoices, payments, payroll and double-entry books in one place. Kontor closes your month in hours,
-          not days — and saves teams 15+ hours every week.
+          Invoices, bills, bank accounts and double-entry books in one place. Kontor closes your month in
+          hours, not days — and saves teams 15+ hours every week.
         </p>
         <CtaLinks
           className="mt-9"

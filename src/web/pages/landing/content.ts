@@ -38,7 +38,7 @@ export const SECTION_COPY = {
     eyebrow: 'Interactive demo',
     title: 'Your financial command center',
     intro:
-      'Accounting, invoices, payroll, inventory and analytics side by side. Click around — it runs on sample figures.',
+      'Accounting, invoices, payroll, inventory and analytics side by side. Click around — it runs on sample figures. Payroll, CRM, inventory, projects, HR and supply chain are a preview: they are not in the Kontor app yet.',
   },
   testimonials: {
     eyebrow: 'Customers',
