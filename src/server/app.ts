@@ -41,6 +41,7 @@ import { statementImportRoutes } from './modules/statement-import/routes.ts';
 import { transactionRoutes } from './modules/transactions/routes.ts';
 import { transferRoutes } from './modules/transfers/routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
+import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { isWebAppPath } from '../shared/web-routes.ts';
 
 // Builds the whole HTTP app without listening: main.ts listens, tests use app.inject.
@@ -131,6 +132,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(promoRoutes(ctx));
       await api.register(billingRoutes(ctx));
       await api.register(walletRoutes(ctx));
+      await api.register(dashboardRoutes(ctx));
       await api.register(transferRoutes(ctx));
       await api.register(transactionRoutes(ctx));
       await api.register(matchingRoutes(ctx));

@@ -1,0 +1,253 @@
+import { sql } from 'kysely';
+import { addDays, wholeMonthSpan } from '../../../shared/dates.ts';
+import type { Executor } from '../../db/transaction.ts';
+
+// The dashboard's own reads (it never writes). Sums come from the ledger's kept monthly
+// balances wherever a whole month is asked, and from the lines only for the edge days, as the
+// reports do (ledger/queries.ts selectBalances), so 24 months cost 24 kept rows per account,
+// whatever the number of entries. Every query filters by the company.
+
+export type MonthlyRow = {
+  account_id: string;
+  month: string;
+  closing: boolean;
+  debit: number;
+  credit: number;
+};
+
+/** Debits and credits per account and calendar month over [from, to], closing entries apart. */
+export const selectMonthlyMovements = async (
+  db: Executor,
+  organizationId: string,
+  from: string,
+  to: string,
+): Promise<MonthlyRow[]> => {
+  const { fullFrom, fullTo } = wholeMonthSpan(from, to);
+  const result = await sql<MonthlyRow>`
+    select account_id, to_char(month, 'YYYY-MM-DD') as month, closing,
+           sum(debit)::bigint as debit, sum(credit)::bigint as credit from (
+      select account_id, period::date as month, is_closing as closing, debit, credit
+        from account_period_balances
+       where organization_id = ${organizationId} and period >= ${fullFrom} and period < ${fullTo}
+      union all
+      select account_id, date_trunc('month', date)::date as month, is_closing as closing, debit, credit
+        from journal_lines
+       where organization_id = ${organizationId} and date >= ${from} and date <= ${to}
+         and (date < ${fullFrom} or date >= ${fullTo})
+    ) x
+    group by account_id, month, closing`.execute(db);
+  return result.rows.map((r) => ({ ...r, debit: Number(r.debit), credit: Number(r.credit) }));
+};
+
+export type OpenDocumentRow = {
+  id: string;
+  number: string | null;
+  name: string;
+  due_date: string;
+  balance: number;
+};
+
+/** Sent and partly paid invoices with what is still owed (base currency). */
+export const selectOpenInvoices = async (db: Executor, organizationId: string): Promise<OpenDocumentRow[]> =>
+  (
+    await db
+      .selectFrom('invoices as i')
+      .innerJoin('customers as c', (j) =>
+        j.onRef('c.organization_id', '=', 'i.organization_id').onRef('c.id', '=', 'i.customer_id'),
+      )
+      .select(['i.id', 'i.number', 'c.name', 'i.due_date', 'i.balance_base as balance'])
+      .where('i.organization_id', '=', organizationId)
+      .where('i.status', 'in', ['sent', 'partially_paid'])
+      .where('i.balance_base', '<>', 0)
+      .execute()
+  ).map((r) => ({ ...r, balance: Number(r.balance) }));
+
+/** Open and partly paid bills with what is still owed (base currency). */
+export const selectOpenBills = async (db: Executor, organizationId: string): Promise<OpenDocumentRow[]> =>
+  (
+    await db
+      .selectFrom('bills as b')
+      .innerJoin('suppliers as s', (j) =>
+        j.onRef('s.organization_id', '=', 'b.organization_id').onRef('s.id', '=', 'b.supplier_id'),
+      )
+      .select(['b.id', 'b.number', 's.name', 'b.due_date', 'b.balance_base as balance'])
+      .where('b.organization_id', '=', organizationId)
+      .where('b.status', 'in', ['open', 'partially_paid'])
+      .where('b.balance_base', '<>', 0)
+      .execute()
+  ).map((r) => ({ ...r, balance: Number(r.balance) }));
+
+const scheduleColumns = [
+  'id',
+  'frequency',
+  'start_date',
+  'end_date',
+  'max_count',
+  'next_index',
+  'next_date',
+  'currency',
+  'exchange_rate',
+  'payment_terms_days',
+] as const;
+
+/** Active recurring invoice schedules with what the forecast needs of them. */
+export const selectActiveInvoiceSchedules = (db: Executor, organizationId: string) =>
+  db
+    .selectFrom('recurring_schedules')
+    .select(scheduleColumns)
+    .where('organization_id', '=', organizationId)
+    .where('status', '=', 'active')
+    .where('next_date', 'is not', null)
+    .execute();
+
+/** Active recurring bill schedules with what the forecast needs of them. */
+export const selectActiveBillSchedules = (db: Executor, organizationId: string) =>
+  db
+    .selectFrom('bill_schedules')
+    .select(scheduleColumns)
+    .where('organization_id', '=', organizationId)
+    .where('status', '=', 'active')
+    .where('next_date', 'is not', null)
+    .execute();
+
+export type SpendingRow = { week: number; currency: string; rate: string | null; spent: number };
+
+/**
+ * Money out in the bank register over the `weeks` weeks ending `today` (week 0 the oldest):
+ * every withdrawal that is not a transfer between the company's accounts and not the payment
+ * of an invoice or bill (those the forecast takes from the documents), uncategorised or
+ * categorised to an account or split. Grouped by the account's currency and the line's rate.
+ */
+export const selectSpendingByWeek = async (
+  db: Executor,
+  organizationId: string,
+  today: string,
+  weeks: number,
+): Promise<SpendingRow[]> => {
+  const first = addDays(today, 1 - 7 * weeks);
+  const result = await sql<SpendingRow>`
+    select ((t.date - ${first}::date) / 7)::int as week, m.currency, t.rate,
+           sum(-t.amount)::bigint as spent
+      from bank_transactions t
+      join money_accounts m on m.organization_id = t.organization_id and m.id = t.money_account_id
+     where t.organization_id = ${organizationId} and t.date >= ${first} and t.date <= ${today}
+       and t.amount < 0 and t.category_kind in ('none', 'account', 'split')
+     group by 1, 2, 3`.execute(db);
+  return result.rows.map((r) => ({ ...r, currency: r.currency.trim(), spent: Number(r.spent) }));
+};
+
+/** Invoiced sales (base currency, before payment) issued in [from, to]. */
+export const selectInvoicedSales = async (db: Executor, organizationId: string, from: string, to: string) => {
+  const row = await db
+    .selectFrom('invoices')
+    .select(sql<string>`coalesce(sum(total_base), 0)::bigint`.as('total'))
+    .where('organization_id', '=', organizationId)
+    .where('status', 'in', ['sent', 'partially_paid', 'paid'])
+    .where('issue_date', '>=', from)
+    .where('issue_date', '<=', to)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+};
+
+export type LatePayerRow = {
+  invoice_id: string;
+  invoice_number: string | null;
+  customer_id: string;
+  customer_name: string;
+  due_date: string;
+  balance: number;
+  usual: number;
+  paid_count: number;
+};
+
+/**
+ * Overdue invoices of customers with at least `minPaid` invoices paid since `since`, with the
+ * median number of days after the due date those were paid (by their last live payment).
+ */
+export const selectLatePayerCandidates = async (
+  db: Executor,
+  organizationId: string,
+  today: string,
+  since: string,
+  minPaid: number,
+): Promise<LatePayerRow[]> => {
+  const result = await sql<LatePayerRow>`
+    with paid as (
+      select i.customer_id, (max(p.date) - i.due_date) as late
+        from invoices i
+        join invoice_payments p
+          on p.organization_id = i.organization_id and p.invoice_id = i.id and p.reversal_entry_id is null
+       where i.organization_id = ${organizationId} and i.status = 'paid' and i.issue_date >= ${since}
+       group by i.id, i.customer_id, i.due_date
+    ), usual as (
+      select customer_id, count(*)::int as paid_count,
+             percentile_cont(0.5) within group (order by late) as usual
+        from paid group by customer_id having count(*) >= ${minPaid}
+    )
+    select i.id as invoice_id, i.number as invoice_number, i.customer_id, c.name as customer_name,
+           to_char(i.due_date, 'YYYY-MM-DD') as due_date, i.balance_base::bigint as balance,
+           u.usual::float8 as usual, u.paid_count
+      from invoices i
+      join usual u on u.customer_id = i.customer_id
+      join customers c on c.organization_id = i.organization_id and c.id = i.customer_id
+     where i.organization_id = ${organizationId} and i.status in ('sent', 'partially_paid')
+       and i.balance_base <> 0 and i.due_date < ${today}`.execute(db);
+  return result.rows.map((r) => ({
+    ...r,
+    balance: Number(r.balance),
+    usual: Number(r.usual),
+    paid_count: Number(r.paid_count),
+  }));
+};
+
+export type UnusualRow = {
+  entry_id: string;
+  entry_number: number | null;
+  date: string;
+  account_id: string;
+  memo: string;
+  amount: number;
+  median: number;
+  sample: number;
+};
+
+/**
+ * Expense lines dated in [recentFrom, today] larger than `factor` × the median expense line of
+ * their account over [sampleFrom, today], for accounts with at least `minSample` such lines.
+ */
+export const selectUnusualExpenses = async (
+  db: Executor,
+  organizationId: string,
+  today: string,
+  recentFrom: string,
+  sampleFrom: string,
+  factor: number,
+  minSample: number,
+): Promise<UnusualRow[]> => {
+  const result = await sql<UnusualRow>`
+    with lines as (
+      select l.account_id, l.entry_id, l.entry_number, l.date, l.debit - l.credit as amount
+        from journal_lines l
+        join accounts a on a.organization_id = l.organization_id and a.id = l.account_id
+       where l.organization_id = ${organizationId} and a.type = 'expense'
+         and l.date >= ${sampleFrom} and l.date <= ${today} and not l.is_closing
+    ), medians as (
+      select account_id, percentile_cont(0.5) within group (order by amount) as median, count(*)::int as sample
+        from lines where amount > 0 group by account_id having count(*) >= ${minSample}
+    )
+    select x.entry_id, x.entry_number, to_char(x.date, 'YYYY-MM-DD') as date, x.account_id,
+           e.memo, x.amount::bigint as amount, m.median::float8 as median, m.sample
+      from lines x
+      join medians m on m.account_id = x.account_id
+      join journal_entries e on e.organization_id = ${organizationId} and e.id = x.entry_id
+     where x.date >= ${recentFrom} and x.amount > ${factor} * m.median
+     order by x.amount / m.median desc, x.date desc, x.entry_id
+     limit 5`.execute(db);
+  return result.rows.map((r) => ({
+    ...r,
+    amount: Number(r.amount),
+    median: Math.round(Number(r.median)),
+    sample: Number(r.sample),
+    entry_number: r.entry_number === null ? null : Number(r.entry_number),
+  }));
+};
