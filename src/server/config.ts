@@ -66,6 +66,13 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Where the SDK sends its calls (tests point it at a local fake): http(s)://host:port. */
   STRIPE_API_BASE: z.string().url({ error: 'must be a URL such as http://127.0.0.1:12111' }).optional(),
+  // Web Push (docs/settings.md, Notifications): all three, or none (browser push off).
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .refine((v) => /^(mailto:|https:\/\/)/.test(v), 'must start with mailto: or https://')
+    .optional(),
   ...Object.fromEntries(
     PLAN_IDS.flatMap((plan) =>
       BILLING_INTERVALS.map((interval) => [priceVariable(plan, interval), z.string().optional()]),
@@ -130,6 +137,8 @@ export type ServerConfig = {
   adminEmails: string[];
   /** Stripe's settings when STRIPE_SECRET_KEY is set; null means the built-in local provider. */
   stripe: StripeSettings | null;
+  /** Web Push keys (VAPID_*); null means browser push is not configured on this server. */
+  vapid: { publicKey: string; privateKey: string; subject: string } | null;
   version: string;
   app: AppConfig;
 };
@@ -166,6 +175,20 @@ const stripeSettings = (v: Record<string, string | undefined>): StripeSettings |
         }
       : null,
   };
+};
+
+const vapidSettings = (v: {
+  VAPID_PUBLIC_KEY?: string;
+  VAPID_PRIVATE_KEY?: string;
+  VAPID_SUBJECT?: string;
+}): ServerConfig['vapid'] => {
+  const given = [v.VAPID_PUBLIC_KEY, v.VAPID_PRIVATE_KEY, v.VAPID_SUBJECT].filter(Boolean).length;
+  if (given === 0) return null;
+  if (given < 3 || !v.VAPID_PUBLIC_KEY || !v.VAPID_PRIVATE_KEY || !v.VAPID_SUBJECT)
+    throw new ConfigError(
+      'Invalid configuration: VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT go together (generate keys with `npx web-push generate-vapid-keys`)',
+    );
+  return { publicKey: v.VAPID_PUBLIC_KEY, privateKey: v.VAPID_PRIVATE_KEY, subject: v.VAPID_SUBJECT };
 };
 
 export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
@@ -223,6 +246,7 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
       .map((email) => email.trim().toLowerCase())
       .filter(Boolean),
     stripe: stripeSettings(v as unknown as Record<string, string | undefined>),
+    vapid: vapidSettings(v),
     version: APP_VERSION,
     app,
   };
