@@ -7,6 +7,7 @@ import {
   monthlyEquivalent,
   parsePlanChoice,
   planChoiceQuery,
+  planLimitLines,
   planPrice,
   yearlySaving,
 } from './plans.ts';
@@ -35,6 +36,32 @@ describe('plans', () => {
     expect(describeLimit(1, 'user', 'users')).toBe('1 user');
     expect(describeLimit(10, 'user', 'users')).toBe('10 users');
     expect(describeLimit(1, 'company', 'companies')).toBe('1 company');
+  });
+
+  it('states every plan limits in one wording (pricing page and plan picker)', () => {
+    expect(planLimitLines(findPlan('personal'))).toEqual([
+      '1 company',
+      '1 member per company',
+      '50 invoices a month per company',
+      '1 GB of file storage',
+    ]);
+    expect(planLimitLines(findPlan('business'))).toEqual([
+      '3 companies',
+      '10 members per company',
+      'Unlimited invoices',
+      '10 GB of file storage',
+    ]);
+    expect(planLimitLines(findPlan('enterprise'))).toEqual([
+      'Unlimited companies',
+      'Unlimited members per company',
+      'Unlimited invoices',
+      '100 GB of file storage',
+    ]);
+  });
+
+  it('promises no feature Kontor does not have', () => {
+    const text = PLANS.flatMap((p) => [...p.features, ...planLimitLines(p)]).join(' ');
+    expect(text).not.toMatch(/payroll|quotes|SSO|webhook|24\/7|success manager|bank feed|bank connection/i);
   });
 
   it('round-trips a plan choice through the query string and storage', () => {

@@ -67,10 +67,11 @@ export const PLANS: readonly Plan[] = [
     limits: { companies: 1, members: 1, invoicesPerMonth: 50, bankFeeds: 2, storageBytes: 1 * GB },
     features: [
       'Double-entry bookkeeping',
-      'Invoices and quotes',
+      'Invoices, credit notes and recurring invoices',
       'Bank statement import',
       'Income statement and balance sheet',
-      'Email support',
+      'Audit log of every change',
+      'Help from the team through the contact form',
     ],
     highlighted: false,
   },
@@ -86,8 +87,7 @@ export const PLANS: readonly Plan[] = [
       'Role-based permissions and approvals',
       'Bank reconciliation rules',
       'Multi-currency invoicing',
-      'Payroll and expense tracking',
-      'Priority support, 24/7',
+      'Bills, suppliers and payment runs',
     ],
     highlighted: true,
   },
@@ -106,11 +106,8 @@ export const PLANS: readonly Plan[] = [
     },
     features: [
       'Everything in Business',
-      'Unlimited users and companies',
-      'API access with webhooks',
-      'Audit log export',
-      'SSO and custom permissions',
-      'Dedicated success manager',
+      'Unlimited members and companies',
+      'Several entities, each with its own books',
     ],
     highlighted: false,
   },
@@ -153,6 +150,31 @@ export const priceVariable = (plan: PlanId, interval: BillingInterval): string =
 
 export const describeLimit = (value: number | null, singular: string, plural: string): string =>
   value === null ? `Unlimited ${plural}` : `${value} ${value === 1 ? singular : plural}`;
+
+const MB = 1024 * 1024;
+
+/** Storage as the plans state it: whole gigabytes ("10 GB"), else megabytes. */
+const storageText = (bytes: number): string =>
+  bytes % GB === 0 ? `${bytes / GB} GB` : `${Math.floor(bytes / MB)} MB`;
+
+/**
+ * A plan's limits in words, the one wording used by the pricing page and the billing page's
+ * plan picker: companies the account owns, members per company, invoices a company issues per
+ * month, file storage. Bank feeds are left out: Kontor has none yet (issue 18; statements are
+ * imported instead), so the pricing does not promise them.
+ */
+export const planLimitLines = (plan: Plan): string[] => [
+  describeLimit(plan.limits.companies, 'company', 'companies'),
+  plan.limits.members === null
+    ? 'Unlimited members per company'
+    : describeLimit(plan.limits.members, 'member per company', 'members per company'),
+  plan.limits.invoicesPerMonth === null
+    ? 'Unlimited invoices'
+    : `${plan.limits.invoicesPerMonth} invoices a month per company`,
+  plan.limits.storageBytes === null
+    ? 'Unlimited file storage'
+    : `${storageText(plan.limits.storageBytes)} of file storage`,
+];
 
 // The plan a visitor picked on /pricing travels to sign-up in the query string
 // (?plan=business&interval=yearly) and is also kept under this key so billing can offer it

@@ -6,8 +6,8 @@ import {
   PLAN_CURRENCY,
   PLANS,
   type Plan,
-  describeLimit,
   monthlyEquivalent,
+  planLimitLines,
   planPrice,
   yearlySaving,
 } from '../../../shared/plans.ts';
@@ -15,7 +15,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { IntervalToggle } from '../../components/ui/IntervalToggle.tsx';
 import { Alert, Badge, Card, CardHeader } from '../../components/ui/Card.tsx';
 import { FormDialog } from '../../components/ui/FormDialog.tsx';
-import { formatAmount, formatBytes } from '../../lib/format.ts';
+import { formatAmount } from '../../lib/format.ts';
 import { useAction } from '../../lib/useAction.ts';
 import { billingCalls, useBillingChange } from './billingApi.ts';
 import { changeKind, planLabel, priceText } from './billingText.ts';
@@ -26,18 +26,6 @@ import { useSubscribe } from './PlanSummary.tsx';
 // first (the change is prorated); after the trial without one, a choice goes to checkout.
 
 type Choice = { plan: Plan; interval: BillingInterval };
-
-const limitsOf = (plan: Plan) => [
-  describeLimit(plan.limits.companies, 'company', 'companies'),
-  describeLimit(plan.limits.members, 'member per company', 'members per company'),
-  plan.limits.invoicesPerMonth === null
-    ? 'Unlimited invoices'
-    : `${plan.limits.invoicesPerMonth} invoices a month`,
-  describeLimit(plan.limits.bankFeeds, 'bank feed', 'bank feeds'),
-  plan.limits.storageBytes === null
-    ? 'Unlimited storage'
-    : `${formatBytes(plan.limits.storageBytes)} storage`,
-];
 
 const ConfirmChange = ({
   overview,
@@ -155,7 +143,7 @@ export const PlanPicker = ({ overview: o }: { overview: BillingOverview }) => {
                     : ''}
                 </p>
                 <ul className="mt-3 flex-1 space-y-1.5 text-sm text-slate-600 dark:text-slate-300">
-                  {limitsOf(plan).map((line) => (
+                  {planLimitLines(plan).map((line) => (
                     <li key={line} className="flex gap-2">
                       <Check
                         className="mt-0.5 h-4 w-4 shrink-0 text-emerald-600 dark:text-emerald-400"

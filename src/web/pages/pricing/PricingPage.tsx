@@ -8,7 +8,7 @@ import {
   PLANS,
   type Plan,
   TRIAL_DAYS,
-  describeLimit,
+  planLimitLines,
   monthlyEquivalent,
   planChoiceQuery,
   planPrice,
@@ -16,7 +16,7 @@ import {
 } from '../../../shared/plans.ts';
 import { SiteLayout } from '../../components/site/SiteLayout.tsx';
 import { IntervalToggle } from '../../components/ui/IntervalToggle.tsx';
-import { formatBytes, formatPrice } from '../../lib/format.ts';
+import { formatPrice } from '../../lib/format.ts';
 
 // /pricing: the three plans from the shared plans module with a monthly/yearly switch.
 // Subscribe goes to sign-up with the plan remembered (query string and local storage);
@@ -90,18 +90,7 @@ const PlanCard = ({
       <ul
         className={`mt-8 space-y-3 text-sm ${featured ? 'text-slate-200' : 'text-slate-700 dark:text-slate-300'}`}
       >
-        {[
-          describeLimit(plan.limits.members, 'user', 'users'),
-          describeLimit(plan.limits.companies, 'company', 'companies'),
-          plan.limits.invoicesPerMonth === null
-            ? 'Unlimited invoices'
-            : `${plan.limits.invoicesPerMonth} invoices a month`,
-          describeLimit(plan.limits.bankFeeds, 'bank connection', 'bank connections'),
-          plan.limits.storageBytes === null
-            ? 'Unlimited file storage'
-            : `${formatBytes(plan.limits.storageBytes)} of file storage`,
-          ...plan.features,
-        ].map((item) => (
+        {[...planLimitLines(plan), ...plan.features].map((item) => (
           <li key={item} className="flex gap-2.5">
             <Check
               aria-hidden="true"
