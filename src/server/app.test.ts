@@ -153,5 +153,6 @@ describe.runIf(testDatabaseKind() === 'pglite')('embedded database on disk', () 
     expect(rows).toEqual([{ action: 'test' }]);
     await second.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+    // Two clusters created on disk: slow on a busy 2-core machine.
+  }, 120_000);
 });

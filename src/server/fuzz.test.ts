@@ -21,7 +21,8 @@ import { seedTestPayables } from './testing/payables-seed.ts';
 //
 // The whole catalogue is large, so each field gets the sharpest values ("core") plus a
 // deterministic sample of the rest (seed FUZZ_SEED, default below); FUZZ_FULL=1 sends all,
-// FUZZ_ONLY=<regex on "METHOD /path"> walks only matching operations.
+// FUZZ_ONLY=<regex on "METHOD /path"> walks only matching operations, FUZZ_SAMPLE=<n> sets how
+// many non-core values each field gets (CI's PostgreSQL pass sends 1, with another seed).
 
 type Schema = {
   type?: string | string[];
@@ -59,7 +60,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const FULL = process.env.FUZZ_FULL === '1';
 /** Only operations whose "METHOD /path" matches, while working on one route. */
 const ONLY = process.env.FUZZ_ONLY ? new RegExp(process.env.FUZZ_ONLY) : undefined;
-const SAMPLE_PER_FIELD = 3;
+const SAMPLE_PER_FIELD = Number(process.env.FUZZ_SAMPLE ?? 3);
 const MISSING = Symbol('missing');
 
 // Error codes of src/server/http/input.ts `databaseRefusal`.

@@ -40,7 +40,7 @@ pg.types.setTypeParser(1082, (value) => value);
 
 export type OpenDatabaseOptions =
   | { kind: 'postgres'; url: string; schema?: string; max?: number }
-  | { kind: 'pglite'; dataDir: string | null };
+  | { kind: 'pglite'; dataDir: string | null; loadDataDir?: Blob };
 
 const PGLITE_PARSERS = {
   20: parseInt8,
@@ -66,7 +66,11 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     // Loaded only here: a server on PostgreSQL never maps PGlite's WebAssembly (about 40 MB of
     // resident memory, issue 12's memory goal).
     const { PGlite } = await import('@electric-sql/pglite');
-    const pglite = await PGlite.create(dataPath, { parsers: PGLITE_PARSERS });
+    // loadDataDir: a data directory dumped earlier (tests start from a migrated snapshot).
+    const pglite = await PGlite.create(dataPath, {
+      parsers: PGLITE_PARSERS,
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
     db = new Kysely<Database>({ dialect: new SerializedPGliteDialect(pglite) });
     closeExtra = async () => {
       if (!pglite.closed) await pglite.close();

@@ -7,7 +7,7 @@ import { cashPositionOf } from '../../../shared/cash.ts';
 import type { WalletSummary } from '../../../shared/wallet.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { createTestApp } from '../../testing/app.ts';
-import { createTestDatabase } from '../../testing/db.ts';
+import { createTestDatabase, withTestMigrationLock } from '../../testing/db.ts';
 import { initializeLedger } from '../ledger/accounts.ts';
 import { postJournalEntry } from '../ledger/posting.ts';
 import { balanceSheet } from '../ledger/reports.ts';
@@ -35,7 +35,7 @@ const migrateBefore = async (db: Kysely<any>) => {
     provider: { getMigrations: async () => migrations },
     migrationTableSchema: schema,
   });
-  const { error } = await migrator.migrateToLatest();
+  const { error } = await withTestMigrationLock(() => migrator.migrateToLatest());
   if (error) throw error;
 };
 
@@ -116,7 +116,7 @@ beforeAll(async () => {
       balance: 0,
     })
     .execute();
-  await migrateToLatest(db);
+  await withTestMigrationLock(() => migrateToLatest(db));
 });
 afterAll(async () => {
   await database?.close();
