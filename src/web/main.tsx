@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AuthProvider } from './auth/AuthProvider.tsx';
+import { PreferencesProvider } from './lib/preferences.tsx';
 import { ThemeProvider } from './lib/theme.tsx';
 import { preloadScreens, router } from './router.tsx';
 import './styles.css';
@@ -16,7 +17,9 @@ createRoot(document.getElementById('root')!).render(
     <ThemeProvider>
       <QueryClientProvider client={queryClient}>
         <AuthProvider>
-          <RouterProvider router={router} />
+          <PreferencesProvider>
+            <RouterProvider router={router} />
+          </PreferencesProvider>
         </AuthProvider>
       </QueryClientProvider>
     </ThemeProvider>

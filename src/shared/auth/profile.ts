@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DATE_FORMATS, LANGUAGES, isTimeZone } from '../format.ts';
+import { isCurrencyCode } from '../money.ts';
 
 // The user profile of SPEC section 3, its defaults, and what a user may change.
 
@@ -18,7 +20,7 @@ export type Preferences = {
   theme: Theme;
   language: string;
   currency: string;
-  dateFormat: string;
+  dateFormat: (typeof DATE_FORMATS)[number];
   notifications: { email: NotificationChannels; push: NotificationChannels };
 };
 
@@ -85,6 +87,21 @@ export const buildSignupProfile = (firstName: string, lastName: string, timezone
   timezone,
 });
 
+const LANGUAGE_CODES = LANGUAGES.map((l) => l.code) as [string, ...string[]];
+
+/** An IANA time zone the runtime knows; anything else is refused with the name it was given. */
+export const timeZoneSchema = z
+  .string()
+  .trim()
+  .max(64)
+  .superRefine((value, ctx) => {
+    if (!isTimeZone(value))
+      ctx.addIssue({
+        code: 'custom',
+        message: `Unknown time zone "${value}". Use an IANA name such as Europe/Berlin or America/New_York.`,
+      });
+  });
+
 const channelsPatch = notificationChannelsSchema.partial().strict();
 
 // Theme accepts any string so that an unknown value is ignored, not refused (SPEC section 4).
@@ -96,14 +113,19 @@ export const profilePatchSchema = z
     phone: text(40),
     company: text(200),
     role: text(100),
-    timezone: text(64),
+    timezone: timeZoneSchema,
     photoURL: z.union([z.literal(''), z.url().max(2000)]),
     preferences: z
       .object({
         theme: z.string().max(32),
-        language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as en or en-GB'),
-        currency: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code such as USD'),
-        dateFormat: z.enum(['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD.MM.YYYY']),
+        language: z.enum(LANGUAGE_CODES, {
+          error: `must be a language the app has: ${LANGUAGES.map((l) => `${l.code} (${l.name})`).join(', ')}`,
+        }),
+        currency: z
+          .string()
+          .regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code such as USD')
+          .refine(isCurrencyCode, 'is not a currency code this app knows (ISO 4217, such as USD or EUR)'),
+        dateFormat: z.enum(DATE_FORMATS, { error: `must be one of ${DATE_FORMATS.join(', ')}` }),
         notifications: z.object({ email: channelsPatch, push: channelsPatch }).partial().strict(),
       })
       .partial()

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_AMOUNT_MINOR } from '../../shared/money.ts';
 import {
   formatAmount,
@@ -16,7 +16,9 @@ import {
   formatSignedAmount,
   MONTH_OPTIONS,
   currencyOptions,
+  currentFormatter,
   plural,
+  setFormatPreferences,
 } from './format.ts';
 
 // The web's one formatter: exact from minor units (no float on the way), the currency's own
@@ -89,10 +91,12 @@ describe('formatAmount', () => {
 });
 
 describe('dates', () => {
+  afterEach(() => setFormatPreferences(null));
+
   it.each<[string, string]>([
-    [formatDate('2026-11-21'), 'Nov 21, 2026'],
-    [formatDate('2026-01-01'), 'Jan 1, 2026'],
-    [formatDate('2026-12-31'), 'Dec 31, 2026'],
+    [formatDate('2026-11-21'), '11/21/2026'],
+    [formatDate('2026-01-01'), '01/01/2026'],
+    [formatDate('2026-12-31'), '12/31/2026'],
     [formatDayMonth('2025-06-01'), 'Jun 1'],
     [formatMonth('2026-02-28'), 'Feb'],
     [formatMonthYear('2027-01-01'), 'Jan 27'],
@@ -100,10 +104,17 @@ describe('dates', () => {
     expect(actual).toBe(expected),
   );
 
-  it('formats moments with date and time', () => {
-    const text = formatDateTime('2026-11-21T15:04:00Z');
-    expect(text).toMatch(/Nov 2[01], 2026/);
-    expect(text).toMatch(/\d{1,2}:\d{2}\s?[AP]M/);
+  it('formats moments with date and time in the default time zone (UTC) when no one is signed in', () => {
+    expect(formatDateTime('2026-11-21T15:04:00Z')).toBe('11/21/2026, 3:04 PM');
+  });
+
+  it("writes with the signed-in user's preferences once they are set", () => {
+    setFormatPreferences({ dateFormat: 'DD.MM.YYYY', timeZone: 'Asia/Tokyo', language: 'en' });
+    expect(formatDate('2026-11-21')).toBe('21.11.2026');
+    expect(formatDateTime('2026-11-21T15:04:00Z')).toBe('22.11.2026, 12:04 AM');
+    expect(currentFormatter().prefs.timeZone).toBe('Asia/Tokyo');
+    setFormatPreferences(null);
+    expect(formatDate('2026-11-21')).toBe('11/21/2026');
   });
 });
 
@@ -118,7 +129,7 @@ describe('counts and sizes', () => {
   it.each<[string, string]>([
     [formatBytes(512), '512 B'],
     [formatBytes(1536), '1.5 KB'],
-    [formatBytes(2 * 1024 * 1024), '2.0 MB'],
+    [formatBytes(2 * 1024 * 1024), '2 MB'],
     [formatBytes(1.5 * 1024 * 1024 * 1024), '1.5 GB'],
     [formatBytes(10 * 1024 * 1024 * 1024), '10 GB'],
   ])('writes file sizes: %s', (actual, expected) => expect(actual).toBe(expected));

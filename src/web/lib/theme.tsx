@@ -17,6 +17,9 @@ const readStored = (): ThemeMode | null => {
   }
 };
 
+/** The theme chosen on this device, or null when none was (or the stored value is invalid). */
+export const storedThemeChoice = readStored;
+
 const systemDark = () => window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
 
 type ThemeContextValue = {

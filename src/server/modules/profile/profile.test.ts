@@ -107,6 +107,10 @@ describe('user profile API', () => {
       { preferences: { currency: 'dollars' } },
       { preferences: { language: 'English' } },
       { preferences: { dateFormat: 'YY/MM' } },
+      { preferences: { language: 'fr' } },
+      { preferences: { currency: 'XYZ' } },
+      { timezone: 'Mars/Olympus_Mons' },
+      { timezone: '' },
       { photoURL: 'not a url' },
       { phone: 'x'.repeat(41) },
       { security: { twoFactorEnabled: true } },
@@ -131,5 +135,43 @@ describe('user profile API', () => {
       n: number;
     }>`select count(*)::int as n from user_profiles where user_id = ${user.id}`.execute(t.database.db);
     expect(rows.rows[0]!.n).toBe(1);
+  });
+
+  it('saves a known time zone and refuses an unknown one with its name in the field message', async () => {
+    const user = await signUpTestUser(t.app);
+    const ok = await patch(user.cookie, {
+      timezone: 'Europe/Berlin',
+      preferences: { dateFormat: 'DD.MM.YYYY' },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().timezone).toBe('Europe/Berlin');
+    expect(ok.json().preferences.dateFormat).toBe('DD.MM.YYYY');
+    const before = (await get(user.cookie)).json();
+    const bad = await patch(user.cookie, {
+      timezone: 'Europe/Atlantis',
+      preferences: { dateFormat: 'YYYY-MM-DD' },
+    });
+    expect(bad.statusCode).toBe(400);
+    const body = bad.json();
+    expect(JSON.stringify(body)).toContain('Unknown time zone \\"Europe/Atlantis\\"');
+    expect(body.error.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: expect.stringContaining('timezone') })]),
+    );
+    // Nothing of the refused patch was kept, not even its valid date format.
+    expect((await get(user.cookie)).json()).toEqual(before);
+  });
+
+  it('keeps the display currency, language and date format it is given when they are valid', async () => {
+    const user = await signUpTestUser(t.app);
+    const res = await patch(user.cookie, {
+      preferences: { currency: 'JPY', language: 'en', dateFormat: 'YYYY-MM-DD', theme: 'system' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().preferences).toMatchObject({
+      currency: 'JPY',
+      language: 'en',
+      dateFormat: 'YYYY-MM-DD',
+      theme: 'system',
+    });
   });
 });

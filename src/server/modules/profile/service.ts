@@ -10,6 +10,7 @@ import {
   signupProfileSchema,
 } from '../../../shared/auth/profile.ts';
 import { notFound } from '../../../shared/errors.ts';
+import { type FormatPreferences, isDateFormat } from '../../../shared/format.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import {
@@ -34,6 +35,7 @@ const mergePreferences = (stored: unknown): Preferences => {
     ...DEFAULT_PREFERENCES,
     ...p,
     theme: isTheme(p.theme) ? p.theme : DEFAULT_PREFERENCES.theme,
+    dateFormat: isDateFormat(p.dateFormat) ? p.dateFormat : DEFAULT_PREFERENCES.dateFormat,
     notifications: {
       email: { ...DEFAULT_PREFERENCES.notifications.email, ...p.notifications?.email },
       push: { ...DEFAULT_PREFERENCES.notifications.push, ...p.notifications?.push },
@@ -210,6 +212,22 @@ export const recordSecurityEvent = async (
     security: JSON.stringify(security),
     updated_at: ctx.now(),
   });
+};
+
+/**
+ * The format preferences (date format, language, time zone) of a user, for what the server
+ * writes for them or in their name: PDFs, emails, notifications. No user → null.
+ */
+export const formatPreferencesOfUser = async (
+  ctx: AppContext,
+  userId: string | null | undefined,
+  db: Db = ctx.database.db,
+): Promise<FormatPreferences | null> => {
+  if (!userId) return null;
+  const row = await findProfileRow(db, userId);
+  if (!row) return null;
+  const p = mergePreferences(row.preferences);
+  return { dateFormat: p.dateFormat, language: p.language, timeZone: row.timezone };
 };
 
 export const loginAlertsEnabled = async (ctx: AppContext, userId: string) =>
