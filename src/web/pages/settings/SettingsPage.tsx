@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { Spinner } from '../../components/Spinner.tsx';
 import { CompanySettings } from './CompanySettings.tsx';
 import { MembersSettings } from './MembersSettings.tsx';
+import { PreferencesSettings } from './PreferencesSettings.tsx';
 import { PageTabs, tabFrom } from '../../components/ui/Tabs.tsx';
 
 // /settings: company, members and the signed-in user's own security settings.
@@ -22,6 +23,7 @@ const SettingsPage = () => {
   const tabs = [
     { id: 'company', label: 'Company', panel: <CompanySettings /> },
     { id: 'members', label: 'Members', panel: <MembersSettings /> },
+    { id: 'preferences', label: 'Preferences', panel: <PreferencesSettings /> },
     ...(Security
       ? [
           {
