@@ -1,7 +1,10 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
 import { profilePatchSchema } from '../../../shared/auth/profile.ts';
 import { errorBody } from '../../http/errors.ts';
 import { userRoutePlugin } from '../../http/routes.ts';
+import { profilePhotoRoutes } from './routes-photo.ts';
 import { getOwnProfile, updateOwnProfile } from './service.ts';
 
 // The signed-in user's own profile. There is no route that takes a user id: the id always
@@ -46,7 +49,7 @@ export const userProfileSchema = z.object({
   }),
 });
 
-export const profileRoutes = userRoutePlugin(['accounts'], (route) => {
+const ownProfileRoutes = userRoutePlugin(['accounts'], (route) => {
   route.get(
     '/me/profile',
     {
@@ -67,3 +70,11 @@ export const profileRoutes = userRoutePlugin(['accounts'], (route) => {
     (c, user, patch) => updateOwnProfile(c, user.id, patch),
   );
 });
+
+/** The profile routes and its photo's (routes-photo.ts). */
+export const profileRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    await app.register(ownProfileRoutes(ctx));
+    await app.register(profilePhotoRoutes(ctx));
+  };
