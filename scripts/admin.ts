@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
-import { disableUser, enableUser, findUserIdByEmail } from '../src/server/auth/accounts.ts';
+import { findUserIdByEmail } from '../src/server/auth/accounts.ts';
 import { loadServerConfig } from '../src/server/config.ts';
 import type { AppContext } from '../src/server/context.ts';
 import { openConfiguredDatabase } from '../src/server/db/client.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
-import { grantAdmin, revokeAdmin } from '../src/server/modules/admin/admins.ts';
+import { CLI_ACTOR, grantAdmin, revokeAdmin } from '../src/server/modules/admin/admins.ts';
+import { disableAccount, enableAccount } from '../src/server/modules/admin/users.ts';
+import { adminDisableSchema } from '../src/shared/admin.ts';
 import { PLAN_ACCESS, type PlanAccess, createPromoCode } from '../src/server/modules/promo/service.ts';
 import { ConfigError } from '../src/shared/config/config.ts';
 import { AppError } from '../src/shared/errors.ts';
@@ -13,14 +15,15 @@ import { AppError } from '../src/shared/errors.ts';
 //   grant EMAIL                              (make a signed-up user a platform admin)
 //   revoke EMAIL                             (take it away; never the last admin)
 //   promo create CODE --plan business [--description "..."] [--expires 2027-01-31] [--max 100]
-//   user disable EMAIL [--reason "..."]     (cannot sign in, is told the reason; sessions end)
+//   user disable EMAIL --reason "..."       (cannot sign in, is told the reason; sessions end;
+//                                           refused for the last platform admin; admin log)
 //   user enable EMAIL
 
 const USAGE = `Usage:
   npm run admin -- grant EMAIL
   npm run admin -- revoke EMAIL
   npm run admin -- promo create CODE --plan ${PLAN_ACCESS.join('|')} [--description "..."] [--expires YYYY-MM-DD] [--max N]
-  npm run admin -- user disable EMAIL [--reason "..."]
+  npm run admin -- user disable EMAIL --reason "..."
   npm run admin -- user enable EMAIL`;
 
 const fail = (message: string): never => {
@@ -97,8 +100,13 @@ try {
       if (!subject) fail(`user ${action} needs an EMAIL.\n${USAGE}`);
       const userId = await findUserIdByEmail(ctx, subject!);
       if (!userId) fail(`no user with the email ${subject}`);
-      if (action === 'disable') await disableUser(ctx, userId!, values.reason);
-      else await enableUser(ctx, userId!);
+      // The console's own rules: the last platform admin who can sign in is never disabled,
+      // and the change is written to the admin log (actor "npm run admin").
+      if (action === 'disable') {
+        const parsed = adminDisableSchema.safeParse({ reason: values.reason ?? '' });
+        if (!parsed.success) fail(`--reason: ${parsed.error.issues[0]?.message ?? 'required'}`);
+        await disableAccount(ctx, CLI_ACTOR, { id: userId!, ...parsed.data! });
+      } else await enableAccount(ctx, CLI_ACTOR, { id: userId! });
       console.log(`${action === 'disable' ? 'Disabled' : 'Enabled'} ${subject}.`);
     } else {
       fail(`unknown command "${positionals.join(' ')}".\n${USAGE}`);
