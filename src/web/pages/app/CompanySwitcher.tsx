@@ -63,7 +63,6 @@ export const CompanySwitcher = () => {
         description="Each company keeps its own books."
       >
         <CreateCompanyForm
-          defaultCurrency={current.baseCurrency}
           onCreated={async (company) => {
             await refresh();
             switchTo(company.id);

@@ -5,6 +5,7 @@ import { type MyCompany, createCompanySchema } from '../../../shared/companies.t
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert, Card } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { useAuth } from '../../auth/AuthProvider.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { MONTH_OPTIONS, browserTimeZone, currencyOptions } from '../../lib/format.ts';
 import { useFormFields } from '../../lib/useFormFields.ts';
@@ -12,7 +13,7 @@ import { useFormFields } from '../../lib/useFormFields.ts';
 // First run: a user without a company creates one and lands in it (issue 5).
 
 export const CreateCompanyForm = ({
-  defaultCurrency = 'USD',
+  defaultCurrency,
   onCreated,
   submitLabel = 'Create company',
 }: {
@@ -20,9 +21,11 @@ export const CreateCompanyForm = ({
   onCreated: (company: MyCompany) => void;
   submitLabel?: string;
 }) => {
+  // The user's display currency (Settings → Preferences) is the suggestion unless told otherwise.
+  const { userProfile } = useAuth();
   const { values: v, bind } = useFormFields({
     name: '',
-    baseCurrency: defaultCurrency,
+    baseCurrency: defaultCurrency ?? userProfile?.preferences.currency ?? 'USD',
     fiscalYearStartMonth: '1',
   });
   const [errors, setErrors] = useState<Record<string, string>>({});

@@ -228,7 +228,7 @@ const PreferencesForm = ({ profile }: { profile: UserProfile }) => {
 
 export const PreferencesSettings = () => {
   const { userProfile, currentUser, refreshProfile } = useAuth();
-  const { busy, error, run } = useAction();
+  const { error, run } = useAction();
   const profile = userProfile && currentUser && userProfile.uid === currentUser.id ? userProfile : null;
   // The profile normally arrives with the session; read it here when it has not.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per missing profile
