@@ -1,23 +1,15 @@
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { Money } from '../../components/money/Money.tsx';
-import { Spinner } from '../../components/Spinner.tsx';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { RowTh, Table, TableHead, Td } from '../../components/ui/Table.tsx';
 import { formatDate } from '../../lib/format.ts';
-import type { useJournalEntries } from '../accounting/ledgerApi.ts';
-import { LoadError, SOURCE_LABELS, StatusBadge } from '../accounting/parts.tsx';
+import type { JournalEntry } from '../../../shared/ledger.ts';
+import { SOURCE_LABELS, StatusBadge } from '../accounting/parts.tsx';
 
 // The dashboard's latest posted journal entries, with a way to all of them.
 
-export const RecentEntries = ({
-  recent,
-  currency,
-}: {
-  recent: ReturnType<typeof useJournalEntries>;
-  currency: string;
-}) => {
-  const entries = recent.data?.entries ?? [];
+export const RecentEntries = ({ entries, currency }: { entries: JournalEntry[]; currency: string }) => {
   return (
     <Card>
       <CardHeader
@@ -32,13 +24,7 @@ export const RecentEntries = ({
           </Link>
         }
       />
-      {recent.isLoading ? (
-        <div className="flex min-h-32 items-center justify-center">
-          <Spinner label="Loading recent entries..." />
-        </div>
-      ) : recent.isError ? (
-        <LoadError error={recent.error} what="recent entries" onRetry={() => void recent.refetch()} />
-      ) : entries.length === 0 ? (
+      {entries.length === 0 ? (
         <EmptyState
           title="Nothing posted yet"
           description={
@@ -79,7 +65,14 @@ export const RecentEntries = ({
               <tr key={e.id}>
                 <Td className="tabular-nums text-slate-500 dark:text-slate-400">{e.number}</Td>
                 <Td className="whitespace-nowrap">{formatDate(e.date)}</Td>
-                <RowTh className="text-slate-900 dark:text-white">{e.memo || 'No memo'}</RowTh>
+                <RowTh className="text-slate-900 dark:text-white">
+                  <Link
+                    to={`/accounting?entry=${encodeURIComponent(e.id)}`}
+                    className="inline-flex min-h-11 items-center hover:underline"
+                  >
+                    {e.memo || 'No memo'}
+                  </Link>
+                </RowTh>
                 <Td className="text-slate-600 dark:text-slate-300">{SOURCE_LABELS[e.source] ?? e.source}</Td>
                 <Td>
                   <StatusBadge entry={e} />

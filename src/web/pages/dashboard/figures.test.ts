@@ -1,42 +1,87 @@
 import { describe, expect, it } from 'vitest';
-import type { BalanceSheet, IncomeStatement } from '../../../shared/ledger.ts';
-import { incomeAndExpenses, positionFrom } from './figures.ts';
+import type { Insight } from '../../../shared/dashboard.ts';
+import { insightText, rangeFromParams, signedPercent } from './figures.ts';
 
-const line = (code: string, subtype: string, amount: number, type: 'asset' | 'liability' = 'asset') => ({
-  accountId: `id-${code}`,
-  code,
-  name: `Account ${code}`,
-  type,
-  subtype,
-  amount,
+describe('dashboard range from the address bar', () => {
+  it('reads 24 months, a valid date range, and falls back to 12 months', () => {
+    expect(rangeFromParams(new URLSearchParams('months=24'))).toEqual({
+      choice: '24',
+      query: { months: 24 },
+    });
+    expect(rangeFromParams(new URLSearchParams('from=2026-01-01&to=2026-03-31'))).toEqual({
+      choice: 'custom',
+      query: { from: '2026-01-01', to: '2026-03-31' },
+    });
+    for (const bad of ['', 'months=13', 'from=2026-02-30&to=2026-03-01', 'from=2026-05-01&to=2026-04-01'])
+      expect(rangeFromParams(new URLSearchParams(bad)).query, bad).toEqual({ months: 12 });
+  });
 });
 
-describe('dashboard figures', () => {
-  it('adds bank, cash and cash equivalents for the cash position; AR and AP apart', () => {
-    const bs = {
-      assets: [
-        line('1000', 'cash', 5_00),
-        line('1010', 'bank', 1_234_56),
-        line('1050', 'cash_equivalent', 99),
-        line('1100', 'accounts_receivable', 300_00),
-        line('1500', 'fixed_asset', 10_000_00),
-      ],
-      liabilities: [
-        line('2000', 'accounts_payable', 120_00, 'liability'),
-        line('2200', 'tax', 7_00, 'liability'),
-      ],
-    } as unknown as BalanceSheet;
-    const p = positionFrom(bs);
-    expect(p.cash).toBe(1_240_55);
-    expect(p.cashAccounts.map((a) => a.code)).toEqual(['1000', '1010', '1050']);
-    expect(p.receivables).toBe(300_00);
-    expect(p.payables).toBe(120_00);
+describe('insight sentences', () => {
+  it('says which way spending moved, with both months and the percent', () => {
+    const i: Insight = {
+      kind: 'spend_change',
+      accountId: 'a',
+      accountName: 'Travel',
+      month: '2026-05-01',
+      previousMonth: '2026-04-01',
+      amount: 80_000,
+      previousAmount: 10_000,
+      percent: 700,
+      link: '/x',
+    };
+    const t = insightText(i, 'USD');
+    expect(t.title).toBe('Travel rose (+700.0%)');
+    expect(t.detail).toContain('$800.00');
+    expect(t.detail).toContain('$100.00');
+    expect(insightText({ ...i, amount: 5_000, percent: -50 }, 'USD').title).toBe('Travel fell (−50.0%)');
   });
 
-  it('counts cost of sales as an expense', () => {
-    const is = {
-      totals: { income: 1000_00, costOfSales: 200_00, expenses: 300_00, netIncome: 500_00 },
-    } as unknown as IncomeStatement;
-    expect(incomeAndExpenses(is)).toEqual({ income: 1000_00, expenses: 500_00, net: 500_00 });
+  it('names the late customer, the days and their usual', () => {
+    const t = insightText(
+      {
+        kind: 'late_payer',
+        customerId: 'c',
+        customerName: 'Northwind',
+        invoiceId: 'i',
+        invoiceNumber: 'INV-0004',
+        balance: 40_000,
+        daysLate: 61,
+        usualDaysLate: 2,
+        paidInvoices: 3,
+        link: '/x',
+      },
+      'USD',
+    );
+    expect(t.title).toBe('Northwind is paying later than usual');
+    expect(t.detail).toContain('INV-0004 ($400.00 open) is 61 days past due');
+    expect(t.detail).toContain('median 2 days');
+  });
+
+  it('gives the multiple of the median for an unusual expense', () => {
+    const t = insightText(
+      {
+        kind: 'unusual_transaction',
+        entryId: 'e',
+        entryNumber: 7,
+        date: '2026-06-09',
+        accountId: 'a',
+        accountName: 'Software',
+        memo: 'Annual licence',
+        amount: 30_000,
+        median: 2_000,
+        sampleSize: 7,
+        link: '/x',
+      },
+      'USD',
+    );
+    expect(t.title).toBe('Unusual Software expense: $300.00');
+    expect(t.detail).toContain('15.0× the median $20.00 of 7 expenses');
+  });
+
+  it('signs percents', () => {
+    expect(signedPercent(12.34)).toBe('+12.3%');
+    expect(signedPercent(-3)).toBe('−3.0%');
+    expect(signedPercent(0)).toBe('0.0%');
   });
 });

@@ -1,36 +1,56 @@
-import { cashPositionOf } from '../../../shared/cash.ts';
-import type { BalanceSheet, IncomeStatement } from '../../../shared/ledger.ts';
+import type { Dashboard, DashboardQuery, Insight } from '../../../shared/dashboard.ts';
+import { isIsoDate } from '../../../shared/dates.ts';
+import { formatAmount, formatDate, formatMonthYear, formatPercent, plural } from '../../lib/format.ts';
 
-// The dashboard's figures, derived from the ledger's reports (never computed from anything
-// but posted entries): cash is every bank, cash and cash-equivalent account; receivables and
-// payables are the balances of the accounts of those kinds. The balance sheet's lines come
-// from ledgerBalancesAsOf (server ledger/balances.ts), the query the wallet reads too, so the
-// cash here is the wallet's cash total (docs/ledger.md, "Money accounts").
+// What the dashboard page derives from the one answer of GET /dashboard (the server computes
+// every figure; docs/dashboard.md): the range asked in the address bar, the sentences of the
+// insights in the reader's formats, and the rows of the charts.
 
-export type Position = {
-  cash: number;
-  cashAccounts: { accountId: string; code: string; name: string; amount: number }[];
-  receivables: number;
-  payables: number;
+export type RangeChoice = '12' | '24' | 'custom';
+
+/** The range in the address bar (?months=24, or ?from=…&to=…); 12 months when nothing valid is there. */
+export const rangeFromParams = (params: URLSearchParams): { choice: RangeChoice; query: DashboardQuery } => {
+  const from = params.get('from');
+  const to = params.get('to');
+  if (from && to && isIsoDate(from) && isIsoDate(to) && from <= to)
+    return { choice: 'custom', query: { from, to } };
+  if (params.get('months') === '24') return { choice: '24', query: { months: 24 } };
+  return { choice: '12', query: { months: 12 } };
 };
 
-export const positionFrom = (bs: BalanceSheet): Position => {
-  const { cash, cashAccounts } = cashPositionOf(bs);
-  return {
-    cash,
-    cashAccounts,
-    receivables: bs.assets
-      .filter((l) => l.subtype === 'accounts_receivable')
-      .reduce((s, l) => s + l.amount, 0),
-    payables: bs.liabilities
-      .filter((l) => l.subtype === 'accounts_payable')
-      .reduce((s, l) => s + l.amount, 0),
-  };
+/** A signed percent with its direction, e.g. "+12.5%" or "−3.0%". */
+export const signedPercent = (percent: number) =>
+  `${percent > 0 ? '+' : percent < 0 ? '−' : ''}${formatPercent(Math.abs(percent))}`;
+
+/** The sentence of an insight (title and detail), with its figures in the reader's formats. */
+export const insightText = (insight: Insight, currency: string): { title: string; detail: string } => {
+  const money = (minor: number) => formatAmount(minor, currency);
+  switch (insight.kind) {
+    case 'spend_change': {
+      const up = insight.amount > insight.previousAmount;
+      const change = insight.percent === null ? '' : ` (${signedPercent(insight.percent)})`;
+      return {
+        title: `${insight.accountName} ${up ? 'rose' : 'fell'}${change}`,
+        detail: `${money(insight.amount)} in ${formatMonthYear(insight.month)} against ${money(insight.previousAmount)} in ${formatMonthYear(insight.previousMonth)}.`,
+      };
+    }
+    case 'late_payer':
+      return {
+        title: `${insight.customerName} is paying later than usual`,
+        detail: `${insight.invoiceNumber ?? 'An invoice'} (${money(insight.balance)} open) is ${plural(insight.daysLate, 'day')} past due; their last ${plural(insight.paidInvoices, 'paid invoice')} came in a median ${plural(insight.usualDaysLate, 'day')} after the due date.`,
+      };
+    case 'unusual_transaction':
+      return {
+        title: `Unusual ${insight.accountName} expense: ${money(insight.amount)}`,
+        detail: `${insight.memo || 'No memo'}, ${formatDate(insight.date)}: ${(insight.amount / Math.max(insight.median, 1)).toFixed(1)}× the median ${money(insight.median)} of ${plural(insight.sampleSize, 'expense')} on this account in the last 180 days.`,
+      };
+  }
 };
 
-/** Income and expenses (cost of sales included) of a period, from its income statement. */
-export const incomeAndExpenses = (is: IncomeStatement) => ({
-  income: is.totals.income,
-  expenses: is.totals.costOfSales + is.totals.expenses,
-  net: is.totals.netIncome,
-});
+/** Runway in words: "14.5 months", or why there is none. */
+export const runwayText = (kpis: Dashboard['kpis']) =>
+  kpis.runwayMonths === null ? 'Not burning cash' : `${kpis.runwayMonths.toFixed(1)} months of runway`;
+
+/** Whether the months hold nothing to draw. */
+export const monthsEmpty = (months: Dashboard['months']) =>
+  months.every((m) => m.income === 0 && m.expenses === 0 && m.cash === 0);

@@ -3,33 +3,66 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Card } from '../../components/ui/Card.tsx';
 
-// Pieces of the dashboard: a key figure tile, and the first steps for a company with nothing posted yet.
+// Pieces of the dashboard: a key figure tile (a link to what is behind it), its loading
+// placeholder, and the first steps for a company with nothing posted yet.
 
+/** A key figure: its label and value link to the report or list behind it; `footer` adds more links. */
 export const Kpi = ({
   label,
+  to,
+  linkLabel,
   hint,
-  loading,
   children,
   footer,
 }: {
   label: string;
-  hint: string;
-  loading: boolean;
+  to: string;
+  linkLabel: string;
+  hint: ReactNode;
   children: ReactNode;
   footer?: ReactNode;
 }) => (
   <section
     aria-label={label}
-    aria-busy={loading || undefined}
-    className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+    className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
   >
-    <h2 className="text-sm font-medium text-slate-500 dark:text-slate-400">{label}</h2>
-    <div className="mt-2 text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">
-      {loading ? <div className="h-8 w-32 animate-pulse rounded bg-slate-100 dark:bg-slate-800" /> : children}
-    </div>
+    <Link
+      to={to}
+      className="group -m-2 block min-h-11 rounded-lg p-2 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-500 dark:hover:bg-slate-800/60"
+    >
+      <h2 className="flex items-center justify-between gap-2 text-sm font-medium text-slate-500 dark:text-slate-400">
+        {label}
+        <ArrowRight
+          className="h-4 w-4 shrink-0 text-slate-400 transition-transform group-hover:translate-x-0.5"
+          aria-hidden="true"
+        />
+      </h2>
+      <div className="mt-2 text-2xl font-semibold tracking-tight break-words text-slate-900 dark:text-white">
+        {children}
+      </div>
+      <span className="sr-only">{linkLabel}</span>
+    </Link>
     <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{hint}</p>
     {footer}
   </section>
+);
+
+/** The tiles while the figures load. */
+export const KpiSkeletons = ({ count }: { count: number }) => (
+  <>
+    {Array.from({ length: count }, (_, i) => (
+      <div
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders without identity
+        key={i}
+        aria-hidden="true"
+        className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+      >
+        <div className="h-4 w-24 animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
+        <div className="mt-3 h-8 w-32 animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
+        <div className="mt-2 h-3 w-40 animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
+      </div>
+    ))}
+  </>
 );
 
 export const GetStarted = () => {
