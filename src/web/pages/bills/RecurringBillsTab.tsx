@@ -3,6 +3,7 @@ import type { BillSchedule } from '../../../shared/payables.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Badge } from '../../components/ui/Card.tsx';
+import { ConfirmDialog, useConfirm } from '../../components/ui/ConfirmDialog.tsx';
 import { DataTable } from '../../components/ui/DataTable.tsx';
 import { ListCard, NewButton } from '../../components/ui/ListCard.tsx';
 import { api } from '../../lib/api.ts';
@@ -54,6 +55,7 @@ const ScheduleList = ({ notice, onNew }: { notice: string | null; onNew: () => v
   const change = (s: BillSchedule, status: BillSchedule['status']) =>
     action.run(() => setStatus.mutateAsync({ id: s.id, status }), { key: `${s.id}:${status}` });
   const rows = schedules.data?.schedules ?? [];
+  const ending = useConfirm<BillSchedule>();
   return (
     <ListCard
       title="Recurring bills"
@@ -124,14 +126,7 @@ const ScheduleList = ({ notice, onNew }: { notice: string | null; onNew: () => v
                     size="sm"
                     variant="ghost"
                     busy={action.busyKey === `${s.id}:ended`}
-                    onClick={() => {
-                      if (
-                        window.confirm(
-                          `End the schedule of ${s.supplierName}? No more bills are created; the ones made stay.`,
-                        )
-                      )
-                        void change(s, 'ended');
-                    }}
+                    onClick={() => ending.ask(s)}
                     aria-label={`End the schedule of ${s.supplierName}`}
                   >
                     End
@@ -140,6 +135,15 @@ const ScheduleList = ({ notice, onNew }: { notice: string | null; onNew: () => v
               ),
           },
         ]}
+      />
+      <ConfirmDialog
+        open={ending.open}
+        title={`End the schedule of ${ending.item?.supplierName ?? ''}?`}
+        description="No more bills are created; the ones it made stay."
+        confirmLabel="End schedule"
+        cancelLabel="Keep schedule"
+        onCancel={ending.cancel}
+        onConfirm={() => ending.item && setStatus.mutateAsync({ id: ending.item.id, status: 'ended' })}
       />
     </ListCard>
   );

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Button } from '../../components/ui/Button.tsx';
 import { AmountField, TextField } from '../../components/ui/Field.tsx';
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog.tsx';
 import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { useFormFields } from '../../lib/useFormFields.ts';
-import { apiCalls, errorMessage, readAmount, todayIso, useMoneyMutation, useWallet } from './api.ts';
+import { apiCalls, readAmount, todayIso, useMoneyMutation, useWallet } from './api.ts';
 import { formMoneyAccountId } from './defaultAccount.ts';
 import { MoneyAccountField } from './fields.tsx';
 
@@ -50,22 +51,16 @@ export const ReconcileStart = ({
     }
   };
 
+  // Asked in a dialog of its own; a failure shows there, and the reconcile form stays as it was.
+  const [confirmingUndo, setConfirmingUndo] = useState(false);
   const undoLast = async () => {
-    if (
-      !account ||
-      !window.confirm(`Undo the last reconciliation of ${account.name}? Its transactions unlock.`)
-    )
-      return;
+    if (!account) return;
     setUndoError(null);
-    try {
-      const r = await undo.mutateAsync(account.id);
-      onNotice(
-        `The reconciliation through ${formatDate(r.statementDate)} was undone; its transactions are unlocked.`,
-      );
-      onClose();
-    } catch (err) {
-      setUndoError(errorMessage(err));
-    }
+    const r = await undo.mutateAsync(account.id);
+    onNotice(
+      `The reconciliation through ${formatDate(r.statementDate)} was undone; its transactions are unlocked.`,
+    );
+    onClose();
   };
 
   return (
@@ -81,12 +76,25 @@ export const ReconcileStart = ({
           variant="ghost"
           disabled={!account?.lastReconciledDate}
           busy={undo.isPending}
-          onClick={undoLast}
+          onClick={() => setConfirmingUndo(true)}
         >
           Undo last reconciliation
         </Button>
       }
     >
+      <ConfirmDialog
+        open={confirmingUndo && !!account}
+        title={`Undo the last reconciliation of ${account?.name ?? ''}?`}
+        description={
+          account?.lastReconciledDate
+            ? `The reconciliation through ${formatDate(account.lastReconciledDate)} is removed and its transactions unlock.`
+            : 'Its transactions unlock.'
+        }
+        confirmLabel="Undo reconciliation"
+        cancelLabel="Keep it"
+        onCancel={() => setConfirmingUndo(false)}
+        onConfirm={undoLast}
+      />
       <MoneyAccountField
         id="rec-account"
         label="Account"

@@ -4,6 +4,7 @@ import type { Transaction } from '../../../shared/transactions.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Badge } from '../../components/ui/Card.tsx';
+import { ConfirmDialog, useConfirm } from '../../components/ui/ConfirmDialog.tsx';
 import { ActionsTh } from '../../components/ui/ListCard.tsx';
 import { SortTh, Table, Td, Th } from '../../components/ui/Table.tsx';
 import { formatDate } from '../../lib/format.ts';
@@ -150,6 +151,7 @@ export const TransactionTable = ({
     }
   };
   const header = { filters, onSort };
+  const deleting = useConfirm<Transaction>();
 
   return (
     <Table
@@ -238,10 +240,7 @@ export const TransactionTable = ({
                     size="sm"
                     variant="ghost"
                     aria-label={`Delete ${tx.description}`}
-                    onClick={() => {
-                      if (window.confirm(`Delete "${tx.description}"? Its ledger entry is reversed.`))
-                        void run(() => remove.mutateAsync(tx.id));
-                    }}
+                    onClick={() => deleting.ask(tx)}
                     title="Delete"
                   >
                     <Trash2 className="h-4 w-4" aria-hidden="true" />
@@ -252,6 +251,15 @@ export const TransactionTable = ({
           </tr>
         ))}
       </tbody>
+      <ConfirmDialog
+        open={deleting.open}
+        title={`Delete "${deleting.item?.description ?? ''}"?`}
+        description="The transaction is removed and its ledger entry is reversed."
+        confirmLabel="Delete transaction"
+        cancelLabel="Keep it"
+        onCancel={deleting.cancel}
+        onConfirm={() => deleting.item && remove.mutateAsync(deleting.item.id)}
+      />
     </Table>
   );
 };
