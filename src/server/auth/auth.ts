@@ -13,9 +13,10 @@ import {
   syncTwoFactor,
 } from '../modules/profile/service.ts';
 import { disabledAccountMessage } from './accounts.ts';
+import { emailChangeUserHooks, requirePasswordForEmailChange, verificationLinkMail } from './change-email.ts';
 import { isCommonPassword } from './common-passwords.ts';
 import { deliverAuthMail } from './delivery.ts';
-import { existingAccountSignUpMail, loginAlertMail, resetPasswordMail, verificationMail } from './mails.ts';
+import { existingAccountSignUpMail, loginAlertMail, resetPasswordMail } from './mails.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { runSignUpHooks } from './signup-hooks.ts';
 import { consumeSignInAttempt, signInLimitKey } from './sign-in-limit.ts';
@@ -123,12 +124,16 @@ export const createAuth = (ctx: AppContext) => {
       sendOnSignUp: true,
       autoSignInAfterVerification: true,
       expiresIn: 24 * 60 * 60,
-      sendVerificationEmail: async ({ user, url }) => {
-        await deliverAuthMail(ctx, verificationMail(user.email, url));
+      // The sign-up link, or (change-email.ts) the link that moves the account to a new address.
+      sendVerificationEmail: async ({ user, url, token }) => {
+        await deliverAuthMail(ctx, verificationLinkMail(user, url, token));
       },
     },
+    // A new sign-in address: a link to it, the change when the link is opened (change-email.ts).
+    user: { changeEmail: { enabled: true } },
     databaseHooks: {
       user: {
+        update: emailChangeUserHooks(ctx),
         create: {
           // Runs after the account's transaction commits: the profile of SPEC section 3,
           // with the sign-up payload (`profile` in the sign-up body) merged in.
@@ -162,6 +167,7 @@ export const createAuth = (ctx: AppContext) => {
       before: createAuthMiddleware(async (hook) => {
         if (hook.path === '/sign-up/email' && hook.request)
           signUpStarted.set(hook.request, performance.now());
+        if (hook.path === '/change-email') await requirePasswordForEmailChange(hook);
         const body = hook.body as Record<string, unknown> | undefined;
         const field = NEW_PASSWORD_FIELDS[hook.path];
         const password = field ? body?.[field] : undefined;
@@ -279,6 +285,8 @@ export const createAuth = (ctx: AppContext) => {
         '/get-session': false,
         '/request-password-reset': { window: 60, max: 5 },
         '/two-factor/verify-totp': { window: 60, max: 10 },
+        // Each asks for the password and may mail an address: few, like reset requests.
+        '/change-email': { window: 60, max: 5 },
       },
     },
     advanced: {

@@ -84,3 +84,31 @@ export const existingAccountSignUpMail = (to: string, info: { loginUrl: string }
     html: html(lines, { label: 'Sign in to Kontor', url: info.loginUrl }),
   };
 };
+
+export const changeEmailMail = (to: string, link: string, info: { from: string }): Mail => {
+  const lines = [
+    `You asked to change the email address of your Kontor account from ${info.from} to this one.`,
+    'The address changes when you open the link; until then you keep signing in with the old one.',
+    'The link expires in 24 hours. If you did not ask for this, ignore this email.',
+  ];
+  return {
+    to,
+    subject: 'Confirm your new email address for Kontor',
+    text: [lines[0], '', `Open this link to confirm: ${link}`, '', lines[1], lines[2]].join('\n'),
+    html: html(lines, { label: 'Confirm new email address', url: link }),
+  };
+};
+
+export const emailChangedMail = (to: string, info: { newEmail: string; settingsUrl: string }): Mail => {
+  const lines = [
+    `The email address of your Kontor account was changed to ${info.newEmail}.`,
+    'Kontor now signs you in and writes to you at the new address.',
+    'If you did not do this, reset your password from the sign-in page with the new address or contact support at once.',
+  ];
+  return {
+    to,
+    subject: 'Your Kontor email address was changed',
+    text: [...lines, '', info.settingsUrl].join('\n'),
+    html: html(lines, { label: 'Review your profile', url: info.settingsUrl }),
+  };
+};
