@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { daysBetween } from './dates.ts';
 import { isoDate } from './input.ts';
-import { journalEntrySchema } from './ledger.ts';
+import { JOURNAL_STATUSES } from './ledger.ts';
 
 // The dashboard's one answer (GET /api/orgs/:organizationId/dashboard, issue 17 §3): the
 // monthly series, the key figures, the 13-week cash forecast, the insights and the latest
@@ -208,6 +208,19 @@ export const insightSchema = z.discriminatedUnion('kind', [
 ]);
 export type Insight = z.infer<typeof insightSchema>;
 
+/** One of the latest posted entries, as the dashboard lists them. */
+export const recentEntrySchema = z.object({
+  id: z.string(),
+  number: z.number().nullable(),
+  date: z.string(),
+  memo: z.string(),
+  source: z.string(),
+  status: z.enum(JOURNAL_STATUSES),
+  reversedByEntryId: z.string().nullable(),
+  totalDebit: z.number(),
+});
+export type RecentEntry = z.infer<typeof recentEntrySchema>;
+
 export const dashboardSchema = z.object({
   currency: z.string(),
   today: z.string(),
@@ -217,7 +230,7 @@ export const dashboardSchema = z.object({
   kpis: dashboardKpisSchema,
   forecast: forecastSchema,
   insights: z.array(insightSchema),
-  recent: z.array(journalEntrySchema),
+  recent: z.array(recentEntrySchema),
   /** Whether anything was ever posted: a new company sees its first steps instead. */
   hasEntries: z.boolean(),
 });

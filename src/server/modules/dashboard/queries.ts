@@ -251,3 +251,33 @@ export const selectUnusualExpenses = async (
     entry_number: r.entry_number === null ? null : Number(r.entry_number),
   }));
 };
+
+export type RecentEntryRow = {
+  id: string;
+  number: number | null;
+  date: string;
+  memo: string;
+  source: string;
+  status: string;
+  reversed_by: string | null;
+  total_debit: number;
+};
+
+/** The latest posted entries (by date, then creation), with their debit total and reversal. */
+export const selectRecentEntries = async (db: Executor, organizationId: string, limit: number) => {
+  const result = await sql<RecentEntryRow>`
+    with latest as (
+      select id, number, date, memo, source, status, created_at from journal_entries
+       where organization_id = ${organizationId} and status = 'posted'
+       order by date desc, created_at desc, id desc
+       limit ${limit}
+    )
+    select e.id, e.number, to_char(e.date, 'YYYY-MM-DD') as date, e.memo, e.source, e.status,
+           (select r.id from journal_entries r
+             where r.organization_id = ${organizationId} and r.reverses_entry_id = e.id) as reversed_by,
+           (select coalesce(sum(l.debit), 0) from journal_lines l
+             where l.organization_id = ${organizationId} and l.entry_id = e.id)::bigint as total_debit
+      from latest e
+     order by e.date desc, e.created_at desc, e.id desc`.execute(db);
+  return result.rows.map((r) => ({ ...r, total_debit: Number(r.total_debit) }));
+};

@@ -13,14 +13,13 @@ import { isLiabilityMoneyAccountKind } from '../../../shared/wallet.ts';
 import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { companyToday, loadCompany, toBase } from '../invoices/common.ts';
-import { agingReport } from '../invoices/reports.ts';
+import { selectOpenBalancesAsOf } from '../invoices/queries-reports.ts';
 import { listSchedules } from '../invoices/recurring.ts';
 import { ledgerBalancesAsOf } from '../ledger/balances.ts';
-import { listEntries } from '../ledger/entries.ts';
 import { selectBalances } from '../ledger/queries.ts';
 import { balancesOver, loadContext, netById } from '../ledger/report-basics.ts';
 import { listBillSchedules } from '../payables/recurring.ts';
-import { payablesAging } from '../payables/reports.ts';
+import { selectOpenBillsAsOf, selectUnusedCreditsAsOf } from '../payables/reports-queries.ts';
 import { getWalletSummary } from '../wallet/summary.ts';
 import { TRAILING_WEEKS, buildForecast, forecastEnd, upcomingDueDates } from './forecast.ts';
 import { latePayers, spendChanges, unusualTransactions } from './insights.ts';
@@ -31,6 +30,7 @@ import {
   selectMonthlyMovements,
   selectOpenBills,
   selectOpenInvoices,
+  selectRecentEntries,
   selectSpendingByWeek,
 } from './queries.ts';
 
@@ -95,8 +95,9 @@ export const getDashboard = async (
     burnStart,
     burnEnd,
     previousRows,
-    receivables,
-    payables,
+    receivableRows,
+    payableRows,
+    unusedCredits,
     openInvoices,
     openBills,
     invoiceSchedules,
@@ -116,15 +117,16 @@ export const getDashboard = async (
     cashAt(addDays(burnFrom, -1)),
     cashAt(burnTo),
     balancesOver(db, org, previous.from, previous.to, false),
-    agingReport(db, org, today),
-    payablesAging(db, org, today),
+    selectOpenBalancesAsOf(db, org, today),
+    selectOpenBillsAsOf(db, org, today),
+    selectUnusedCreditsAsOf(db, org, today),
     selectOpenInvoices(db, org),
     selectOpenBills(db, org),
     selectActiveInvoiceSchedules(db, org),
     selectActiveBillSchedules(db, org),
     selectSpendingByWeek(db, org, today, TRAILING_WEEKS),
     selectInvoicedSales(db, org, addDays(today, 1 - DSO_WINDOW_DAYS), today),
-    listEntries(db, org, { status: 'posted', limit: 6 }),
+    selectRecentEntries(db, org, 6),
   ]);
 
   // --- Months: income and expenses as the income statement adds them, cash as the wallet.
@@ -154,17 +156,25 @@ export const getDashboard = async (
     });
   }
 
-  // --- Key figures.
+  // --- Key figures. What is owed comes from the aging reports' own queries (invoices'
+  // selectOpenBalancesAsOf, payables' selectOpenBillsAsOf and selectUnusedCreditsAsOf), without
+  // the reports' ledger cross-check: the totals and the overdue part are theirs.
+  const owed = (rows: { due_date: string; balance: number | string }[], credits = 0) => {
+    const total = rows.reduce((s, r) => s + Number(r.balance), 0) - credits;
+    const late = rows.filter((r) => r.due_date < today);
+    return { total, overdue: late.reduce((s, r) => s + Number(r.balance), 0), overdueCount: late.length };
+  };
+  const receivables = owed(receivableRows);
+  const payables = owed(
+    payableRows,
+    unusedCredits.reduce((s, c) => s + Number(c.credit), 0),
+  );
   const burnMonthly = Math.max(0, Math.round((burnStart - burnEnd) / 3));
   const currentIncome = months.reduce((s, m) => s + m.income, 0);
   const prevNet = netById(previousRows);
   const previousIncome = ledger.accounts
     .filter((a) => a.type === 'income')
     .reduce((s, a) => s - (prevNet.get(a.id) ?? 0), 0);
-  const overdue = <T extends { due_date: string; balance: number }>(rows: T[]) =>
-    rows.filter((r) => r.due_date < today);
-  const overdueInvoices = overdue(openInvoices);
-  const overdueBills = overdue(openBills);
   const kpis: Dashboard['kpis'] = {
     cash: { amount: wallet.cashBase, asOf: today, link: '/wallet' },
     burn: {
@@ -190,23 +200,19 @@ export const getDashboard = async (
       link: reportLink('income-statement', from, to),
     },
     dso: {
-      days: sales > 0 ? round1((receivables.totals.total / sales) * DSO_WINDOW_DAYS) : null,
-      receivables: receivables.totals.total,
+      days: sales > 0 ? round1((receivables.total / sales) * DSO_WINDOW_DAYS) : null,
+      receivables: receivables.total,
       sales,
       windowDays: DSO_WINDOW_DAYS,
       link: '/invoices?tab=reports',
     },
     receivables: {
-      total: receivables.totals.total,
-      overdue: receivables.totals.total - receivables.totals.current,
-      overdueCount: overdueInvoices.length,
+      ...receivables,
       link: '/invoices?tab=reports',
       overdueLink: '/invoices',
     },
     payables: {
-      total: payables.totals.total,
-      overdue: payables.totals.total - payables.totals.current,
-      overdueCount: overdueBills.length,
+      ...payables,
       link: '/bills?tab=reports',
       overdueLink: '/bills?tab=payment-run',
     },
@@ -303,7 +309,16 @@ export const getDashboard = async (
     kpis,
     forecast,
     insights: [...changes, ...late, ...unusual],
-    recent: recent.entries,
-    hasEntries: recent.entries.length > 0,
+    recent: recent.map((e) => ({
+      id: e.id,
+      number: e.number === null ? null : Number(e.number),
+      date: e.date,
+      memo: e.memo,
+      source: e.source,
+      status: e.status as Dashboard['recent'][number]['status'],
+      reversedByEntryId: e.reversed_by,
+      totalDebit: e.total_debit,
+    })),
+    hasEntries: recent.length > 0,
   };
 };

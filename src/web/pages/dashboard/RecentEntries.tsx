@@ -4,12 +4,12 @@ import { Money } from '../../components/money/Money.tsx';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { RowTh, Table, TableHead, Td } from '../../components/ui/Table.tsx';
 import { formatDate } from '../../lib/format.ts';
-import type { JournalEntry } from '../../../shared/ledger.ts';
+import type { RecentEntry } from '../../../shared/dashboard.ts';
 import { SOURCE_LABELS, StatusBadge } from '../accounting/parts.tsx';
 
 // The dashboard's latest posted journal entries, with a way to all of them.
 
-export const RecentEntries = ({ entries, currency }: { entries: JournalEntry[]; currency: string }) => {
+export const RecentEntries = ({ entries, currency }: { entries: RecentEntry[]; currency: string }) => {
   return (
     <Card>
       <CardHeader
