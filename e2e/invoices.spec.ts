@@ -148,7 +148,7 @@ test('invoice from draft to paid: customer, item, tax, send with PDF email, paym
   await expect(page.getByTestId('invoice-status')).toHaveText('Paid');
   await expect(page.getByTestId('amount-due')).toHaveText('$0.00');
   await expect(
-    page.getByText('Payment of 230.00 USD recorded into Business bank account; paid in full'),
+    page.getByText('Payment of $230.00 recorded into Business bank account; paid in full'),
   ).toBeVisible();
   await shot(page, 'invoices-view-paid');
 

@@ -1,5 +1,5 @@
 import type { Invoice } from './invoices.ts';
-import { formatMoney } from './money.ts';
+import { defaultFormatter } from './format.ts';
 
 // The totals block of an invoice — what the invoice page's summary, the PDF and the email all
 // show — built in one place so the three can never disagree on a figure, a label or a sign.
@@ -64,7 +64,7 @@ export const invoiceTotalsRows = (invoice: TotalsSource): InvoiceTotalsRow[] => 
 
 /** An invoice amount as people read it on the page, the PDF and the email ("$2,000.00"). */
 export const formatInvoiceAmount = (minor: number, currency: string) =>
-  formatMoney(minor, currency, { locale: 'en-US' });
+  defaultFormatter.amount(minor, currency);
 
 /** The totals block as text lines ("Paid: $2,000.00"), for the email. */
 export const invoiceTotalsLines = (invoice: TotalsSource & Pick<Invoice, 'currency'>) =>

@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import type { Selectable } from 'kysely';
+import { type Formatter, defaultFormatter } from '../../../shared/format.ts';
 import type { BillingInvoicesTable } from '../../db/types.ts';
 
 // A local provider's invoice as a PDF (pdfkit, as the invoices module draws company invoices):
@@ -9,15 +10,14 @@ import type { BillingInvoicesTable } from '../../db/types.ts';
 
 type InvoiceRow = Selectable<BillingInvoicesTable>;
 
-const money = (minor: number, currency: string) =>
-  `${currency === 'USD' ? '$' : `${currency} `}${(Number(minor) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
-
-const day = (value: Date | string | null) => (value ? new Date(value).toISOString().slice(0, 10) : '');
-
 export const billingInvoicePdf = async (
   invoice: InvoiceRow,
   buyer: { name: string; email: string },
+  format: Formatter = defaultFormatter,
 ): Promise<Buffer> => {
+  // Amounts exact from minor units, days in the account holder's date format and time zone.
+  const money = (minor: number, currency: string) => format.amount(Number(minor), currency);
+  const day = (value: Date | string | null) => (value ? format.dayOf(value) : '');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,

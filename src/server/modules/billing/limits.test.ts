@@ -260,7 +260,7 @@ describe('limit helpers', () => {
   it('describes bytes and bounds the UTC month', () => {
     expect(describeBytes(GB)).toBe('1 GB');
     expect(describeBytes(1.5 * 1024 * 1024)).toBe('1.5 MB');
-    expect(describeBytes(12)).toBe('12 bytes');
+    expect(describeBytes(12)).toBe('12 B');
     const { from, to } = utcMonthRange(new Date('2026-12-31T23:59:59Z'));
     expect(from.toISOString()).toBe('2026-12-01T00:00:00.000Z');
     expect(to.toISOString()).toBe('2027-01-01T00:00:00.000Z');

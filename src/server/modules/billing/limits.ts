@@ -15,6 +15,7 @@ import {
 } from '../../../shared/plans.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { type BillingAccountRow, billingStateOf, companyPayer, ensureBillingAccount } from './account.ts';
+import { formatBytes } from '../../../shared/format.ts';
 
 // Plan limits (issue 16 §1; docs/billing-limits.md). What an account uses is counted from the
 // business tables here, in one place, so the billing page's usage and the 402 on a refused
@@ -187,19 +188,8 @@ const usedFor = async (db: Executor, check: LimitCheck, now: Date): Promise<numb
   }
 };
 
-const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-
-/** 1073741824 → "1 GB", 1572864 → "1.5 MB". */
-export const describeBytes = (bytes: number): string => {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  const shown = unit === 0 ? String(value) : String(Math.round(value * 10) / 10);
-  return `${shown} ${UNITS[unit]}`;
-};
+/** 1073741824 → "1 GB", 1572864 → "1.5 MB": the one wording of sizes (shared/format.ts). */
+export const describeBytes = formatBytes;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

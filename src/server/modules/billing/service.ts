@@ -30,6 +30,8 @@ import {
 import type { BillingCustomer, BillingProvider, SubscriptionSnapshot } from './provider.ts';
 import { billingProvider } from './providers.ts';
 import { findInvoice, listInvoices, updateAccount } from './queries.ts';
+import { formatterFor } from '../../../shared/format.ts';
+import { formatPreferencesOfUser } from '../profile/service.ts';
 
 // The billing routes' rules (issue 16 §3, §6; docs/billing.md): the signed-in user's own
 // account, made on first need. Every change of a subscription is applied as a BillingEvent
@@ -245,7 +247,8 @@ export const billingInvoiceFile = async (ctx: AppContext, user: SessionUser, id:
     if (!url) throw notFound('This invoice has no PDF yet.');
     return { redirect: url } as const;
   }
-  const pdf = await billingInvoicePdf(row, { name: user.name, email: user.email });
+  const format = formatterFor((await formatPreferencesOfUser(ctx, user.id)) ?? {});
+  const pdf = await billingInvoicePdf(row, { name: user.name, email: user.email }, format);
   return { pdf, fileName: `${row.number.replace(/[^A-Za-z0-9._-]/g, '_') || 'invoice'}.pdf` } as const;
 };
 

@@ -1,5 +1,5 @@
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
-import { formatMinorPlain } from '../../../shared/money.ts';
+import { defaultFormatter } from '../../../shared/format.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
@@ -112,8 +112,11 @@ export const recordActorAudit = (
   change: { before?: unknown; after?: unknown } = {},
 ) => recordAudit(db, { organizationId, actorUserId: userId, action, entityType, entityId, ...change });
 
-export const describeAmount = (amount: number, currency: string) =>
-  `${formatMinorPlain(amount, currency)} ${currency}`;
+/**
+ * An amount in a history line or a message: "$2,000.00", "€5.00", "CA$12.00" (the one
+ * formatter; the text is kept as written, and the language sets only the number style).
+ */
+export const describeAmount = (amount: number, currency: string) => defaultFormatter.amount(amount, currency);
 
 /**
  * Writes a posted document's (an invoice's, or a bill's) new amount paid or credited and its

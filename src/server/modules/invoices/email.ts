@@ -2,14 +2,14 @@ import { badRequest } from '../../../shared/errors.ts';
 import { requireVerifiedSender } from '../../auth/verification.ts';
 import type { AppContext } from '../../context.ts';
 import { sendMail } from '../mail/service.ts';
-import { invoiceTotalsLines } from '../../../shared/invoice-totals.ts';
+import { invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import type { emailInvoiceSchema } from '../../../shared/invoices.ts';
 import type { z } from 'zod';
 import { type Actor, actorOf, addEvent, recordActorAudit, refuseTransition } from './documents.ts';
 import { getInvoice } from './invoice-read.ts';
 import { type Executor, updateCompanyRow } from './queries.ts';
-import { pdfFileName, renderInvoicePdf } from './pdf.ts';
+import { actingFormatter, pdfFileName, renderInvoicePdf } from './pdf.ts';
 
 // Emails an invoice with its PDF attached, through the mail service (SMTP, or the outbox
 // when SMTP_URL is unset), and records when and to whom it went.
@@ -24,7 +24,15 @@ export const emailInvoice = async (
   const db = ctx.database.db;
   // Mail to a customer leaves in the sender's name: they must have verified their address.
   await requireVerifiedSender(ctx, actor.userId);
-  const { pdf, invoice, company } = await renderInvoicePdf(db, actor.organizationId, invoiceId, actor.now);
+  // Dates and amounts as the sending user reads them (docs/formatting.md).
+  const format = await actingFormatter(ctx, actor.userId);
+  const { pdf, invoice, company } = await renderInvoicePdf(
+    db,
+    actor.organizationId,
+    invoiceId,
+    actor.now,
+    format,
+  );
   if (invoice.storedStatus === 'draft') {
     throw refuseTransition('emailed', 'draft', 'Send it first so it has a number and is posted.');
   }
@@ -38,13 +46,16 @@ export const emailInvoice = async (
     );
   }
   // The totals as the invoice page and the PDF show them: same rows, labels and signs.
-  const totals = invoiceTotalsLines(invoice);
+  const totals = invoiceTotalsRows(invoice).map(
+    (r) => `${r.label}: ${format.amount(r.amount, invoice.currency)}`,
+  );
+  const dueDate = format.date(invoice.dueDate);
   const intro =
     options.message?.trim() || `Please find attached invoice ${invoice.number} from ${company.name}.`;
-  const text = `${intro}\n\n${totals.join('\n')}\nDue date: ${invoice.dueDate}\n\n${company.name}`;
+  const text = `${intro}\n\n${totals.join('\n')}\nDue date: ${dueDate}\n\n${company.name}`;
   const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
   const totalsHtml = totals.map((line) => `${escapeHtml(line)}<br>`).join('');
-  const html = `<p>${escapeHtml(intro).replace(/\n/g, '<br>')}</p><p>${totalsHtml}Due date: ${invoice.dueDate}</p><p>${escapeHtml(company.name)}</p>`;
+  const html = `<p>${escapeHtml(intro).replace(/\n/g, '<br>')}</p><p>${totalsHtml}Due date: ${dueDate}</p><p>${escapeHtml(company.name)}</p>`;
   await sendMail(ctx, {
     to,
     subject: options.subject ?? `Invoice ${invoice.number} from ${company.name}`,

@@ -1,6 +1,8 @@
 import PDFDocument from 'pdfkit';
 import { type Invoice, STATUS_LABELS } from '../../../shared/invoices.ts';
-import { formatInvoiceAmount, invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
+import { type Formatter, defaultFormatter, formatterFor } from '../../../shared/format.ts';
+import { invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
+import { formatPreferencesOfUser } from '../profile/service.ts';
 import { loadCompany } from './common.ts';
 import { getInvoice } from './invoice-read.ts';
 import type { Executor } from './queries.ts';
@@ -14,9 +16,15 @@ import { getLogo } from './settings.ts';
 
 type Company = Awaited<ReturnType<typeof loadCompany>>;
 
-const money = formatInvoiceAmount;
-
-const draw = (doc: PDFKit.PDFDocument, invoice: Invoice, company: Company, logo: { data: Buffer } | null) => {
+const draw = (
+  doc: PDFKit.PDFDocument,
+  invoice: Invoice,
+  company: Company,
+  logo: { data: Buffer } | null,
+  format: Formatter,
+) => {
+  // Amounts and dates as the user who makes the PDF (or sends it) reads them (docs/formatting.md).
+  const money = (minor: number, currency: string) => format.amount(minor, currency);
   const left = 50;
   const right = doc.page.width - 50;
   const width = right - left;
@@ -55,8 +63,8 @@ const draw = (doc: PDFKit.PDFDocument, invoice: Invoice, company: Company, logo:
   // Below the title, number and status on the right, whatever the logo's height.
   const metaTop = Math.max(y + 20, 50 + 60);
   const meta: [string, string][] = [
-    ['Issue date', invoice.issueDate],
-    ['Due date', invoice.dueDate],
+    ['Issue date', format.date(invoice.issueDate)],
+    ['Due date', format.date(invoice.dueDate)],
     ['Currency', c],
   ];
   if (invoice.reference) meta.push(['Reference', invoice.reference]);
@@ -155,6 +163,7 @@ export const renderInvoicePdf = async (
   organizationId: string,
   invoiceId: string,
   now: Date,
+  format: Formatter = defaultFormatter,
 ) => {
   const [invoice, company, logo] = await Promise.all([
     getInvoice(db, organizationId, invoiceId, now),
@@ -174,13 +183,17 @@ export const renderInvoicePdf = async (
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  draw(doc, invoice, company, logo);
+  draw(doc, invoice, company, logo, format);
   doc.end();
   return { pdf: await done, invoice, company };
 };
 
 export const pdfFileName = (invoice: Invoice) =>
   `${(invoice.number ?? 'draft-invoice').replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`;
+
+/** The formatter of the user who acts (their date format, language, time zone); defaults without one. */
+export const actingFormatter = async (ctx: AppContext, userId: string | null | undefined) =>
+  formatterFor((await formatPreferencesOfUser(ctx, userId)) ?? {});
 
 /** The PDF route: the file and how the browser should name it. */
 export const invoicePdf = async (ctx: AppContext, member: MemberContext, input: { invoiceId: string }) => {
@@ -189,6 +202,7 @@ export const invoicePdf = async (ctx: AppContext, member: MemberContext, input: 
     member.organizationId,
     input.invoiceId,
     ctx.now(),
+    await actingFormatter(ctx, member.userId),
   );
   return { pdf, fileName: pdfFileName(invoice) };
 };

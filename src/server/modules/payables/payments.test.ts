@@ -118,7 +118,7 @@ describe('paying a bill', () => {
     const before = await snapshot();
     const res = await pay(bill.id, 7_501);
     expectRefusal(res, 400, 'overpayment');
-    expect(res.body.error.message).toContain('75.00 USD');
+    expect(res.body.error.message).toContain('$75.00');
     expect(res.body.error.details).toMatchObject({ amountDue: 7_500, billId: bill.id });
     expect(await snapshot()).toEqual(before);
     // Exactly the amount due is fine.
