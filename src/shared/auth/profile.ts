@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROFILE_MESSAGES, profileNameSchema, profilePhoneSchema } from './profile-details.ts';
 import { DATE_FORMATS, LANGUAGES, isTimeZone } from '../format.ts';
 import { isCurrencyCode } from '../money.ts';
 
@@ -107,10 +108,11 @@ const channelsPatch = notificationChannelsSchema.partial().strict();
 // Theme accepts any string so that an unknown value is ignored, not refused (SPEC section 4).
 export const profilePatchSchema = z
   .object({
-    firstName: text(100),
-    lastName: text(100),
+    // Names, phone and job title (role) as the Profile form checks them (profile-details.ts).
+    firstName: profileNameSchema(PROFILE_MESSAGES.firstName),
+    lastName: profileNameSchema(PROFILE_MESSAGES.lastName),
     displayName: text(200),
-    phone: text(40),
+    phone: profilePhoneSchema,
     company: text(200),
     role: text(100),
     timezone: timeZoneSchema,
