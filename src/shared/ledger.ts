@@ -312,6 +312,9 @@ export const reportFormatQuerySchema = z.object({
 });
 export type ReportFormatQuery = z.infer<typeof reportFormatQuerySchema>;
 
+/** The query fields of a report that also downloads as a file: format=json|csv|pdf and the file's style. */
+export const REPORT_FORMAT_QUERY = { ...reportFormat, ...reportFormatQuerySchema.shape };
+
 const accountRef = {
   accountId: z.string(),
   code: z.string(),
@@ -334,23 +337,60 @@ export const trialBalanceSchema = z.object({
 });
 export type TrialBalance = z.infer<typeof trialBalanceSchema>;
 
-const statementLine = z.object({ ...accountRef, amount: z.number(), previousAmount: z.number().optional() });
+const statementLine = z.object({
+  ...accountRef,
+  amount: z.number(),
+  previousAmount: z.number().optional(),
+  lastYearAmount: z.number().optional(),
+});
 
-/** The income statement's figures; its totals hold each for the period and for the one before. */
+/**
+ * The income statement's figures; its totals hold each for the period, for the one before
+ * (`previous…`) and for the same period a year earlier (`lastYear…`).
+ */
 const INCOME_FIGURES = ['income', 'costOfSales', 'grossProfit', 'expenses', 'netIncome'] as const;
 const previousFigure = <K extends string>(name: K) =>
   `previous${name.charAt(0).toUpperCase()}${name.slice(1)}` as `previous${Capitalize<K>}`;
+const lastYearFigure = <K extends string>(name: K) =>
+  `lastYear${name.charAt(0).toUpperCase()}${name.slice(1)}` as `lastYear${Capitalize<K>}`;
+
+/** Which comparison columns the income statement shows (and its CSV and PDF hold). */
+export const INCOME_COMPARE = ['none', 'previous', 'lastYear', 'both'] as const;
+export type IncomeCompare = (typeof INCOME_COMPARE)[number];
+
+export const incomeStatementQuerySchema = reportRangeQuerySchema.extend({
+  compare: z.enum(INCOME_COMPARE).default('both'),
+});
 
 export const incomeStatementSchema = z.object({
   ...reportRange,
   previousFrom: z.string(),
   previousTo: z.string(),
+  lastYearFrom: z.string(),
+  lastYearTo: z.string(),
+  /** The comparisons asked for (compare=…), in column order, each labelled with its dates. */
+  comparisons: z.array(
+    z.object({ kind: z.enum(['previous', 'lastYear']), from: z.string(), to: z.string(), label: z.string() }),
+  ),
   income: z.array(statementLine),
   costOfSales: z.array(statementLine),
   expenses: z.array(statementLine),
-  totals: namedAmounts([...INCOME_FIGURES, ...INCOME_FIGURES.map(previousFigure)]),
+  totals: namedAmounts([
+    ...INCOME_FIGURES,
+    ...INCOME_FIGURES.map(previousFigure),
+    ...INCOME_FIGURES.map(lastYearFigure),
+  ]),
 });
 export type IncomeStatement = z.infer<typeof incomeStatementSchema>;
+export type IncomeFigure = (typeof INCOME_FIGURES)[number];
+
+/**
+ * The change from `previous` to `current` in percent of the previous figure's size, one
+ * decimal (200 → 250 is 25.0, -200 → -100 is 50.0); null when there is nothing to compare
+ * with (the previous figure is zero).
+ */
+export const changePercent = (current: number, previous: number): number | null =>
+  previous === 0 ? null : Math.round(((current - previous) * 1000) / Math.abs(previous)) / 10;
 
 export const balanceSheetSchema = z.object({
   currency: z.string(),
@@ -366,13 +406,32 @@ export const balanceSheetSchema = z.object({
 });
 export type BalanceSheet = z.infer<typeof balanceSheetSchema>;
 
+/**
+ * The cash flow statement, indirect method: net income, then the non-cash items added back
+ * (`adjustments`: depreciation, the movement of accumulated depreciation), the changes in
+ * working capital (`workingCapital`: receivables, payables, inventory, prepaid, tax, credit
+ * cards and other current assets and liabilities), investing and financing. Every line is the
+ * change of one non-cash balance account, cash-signed (an increase of an asset uses cash).
+ * `totals.netChange` is the change in the cash accounts' balance (CASH_SUBTYPES) over the
+ * period, and equals operating + investing + financing.
+ */
 export const cashFlowSchema = z.object({
   ...reportRange,
   netIncome: z.number(),
-  operating: z.array(statementLine),
+  adjustments: z.array(statementLine),
+  workingCapital: z.array(statementLine),
   investing: z.array(statementLine),
   financing: z.array(statementLine),
-  totals: namedAmounts(['operating', 'investing', 'financing', 'netChange', 'openingCash', 'closingCash']),
+  totals: namedAmounts([
+    'adjustments',
+    'workingCapital',
+    'operating',
+    'investing',
+    'financing',
+    'netChange',
+    'openingCash',
+    'closingCash',
+  ]),
 });
 export type CashFlow = z.infer<typeof cashFlowSchema>;
 

@@ -10,7 +10,9 @@ import {
 } from '../../../shared/invoices.ts';
 import { companyRoutePlugin } from '../../http/routes.ts';
 import { createSchedule, listSchedules, setScheduleStatus } from './recurring.ts';
-import { receivablesAging, salesTax } from './reports.ts';
+import { REPORT_FORMAT_QUERY } from '../../../shared/ledger.ts';
+import { sendReport } from '../ledger/report-service.ts';
+import { receivablesAgingReport, taxReportFile } from './report-exports.ts';
 
 // Recurring invoice schedules (changing one needs 'post': it creates and may send invoices)
 // and the invoicing reports: receivables aging and sales tax.
@@ -45,22 +47,23 @@ export const invoiceRecurringRoutes = companyRoutePlugin(['invoices'], (route) =
   route.get(
     '/reports/receivables-aging',
     {
-      summary: 'Receivables aging per customer',
+      summary: 'Receivables aging per customer (format=json|csv|pdf)',
       permission: 'read',
-      query: agingQuerySchema,
+      query: agingQuerySchema.extend(REPORT_FORMAT_QUERY),
       response: agingReportSchema,
     },
-    receivablesAging,
+    async (ctx, member, input, { reply }) =>
+      sendReport(reply, await receivablesAgingReport(ctx, member, input)),
   );
   route.get(
     '/reports/sales-tax',
     {
       summary:
-        'Tax per rate for a period: collected on invoices, paid on bills (less supplier credits) and the net owed',
+        'Tax per rate for a period: collected on invoices, paid on bills (less supplier credits) and the net owed (format=json|csv|pdf)',
       permission: 'read',
-      query: taxReportQuerySchema,
+      query: taxReportQuerySchema.extend(REPORT_FORMAT_QUERY),
       response: taxReportSchema,
     },
-    salesTax,
+    async (ctx, member, input, { reply }) => sendReport(reply, await taxReportFile(ctx, member, input)),
   );
 });

@@ -4,15 +4,20 @@ import type {
   CashFlow,
   DateFormat,
   GeneralLedger,
+  IncomeFigure,
   IncomeStatement,
   TrialBalance,
 } from '../../../shared/ledger.ts';
+import { changePercent } from '../../../shared/ledger.ts';
+import { comparisonPeriod, periodName } from '../../../shared/dates.ts';
 import { formatMoney } from '../../../shared/money.ts';
-import { csvAmount, csvRows } from '../../http/csv.ts';
+import { type CsvCell, csvAmount, csvDecimal, csvRows } from '../../http/csv.ts';
 import type { accountTransactions, journalReport } from './reports.ts';
 
-// Reports as tables, then as CSV (plain decimal amounts, for spreadsheets) or PDF (amounts
-// and dates formatted for people, in the user's chosen style).
+// Reports as tables, then as CSV (ISO dates and plain decimal amounts, for spreadsheets) or
+// PDF (amounts and dates formatted for people, in the user's chosen style). A table's cells
+// say what they hold (text, an amount, a date, a percentage); `formatCell` is the one place
+// that writes them for people, so the PDF follows the one formatter.
 
 export type FormatPreferences = {
   dateFormat: DateFormat;
@@ -34,23 +39,45 @@ export const formatDate = (iso: string, format: DateFormat) => {
   }
 };
 
-type Cell = string | { amount: number } | null;
+/** A cell: text, an amount in minor units, an ISO date, or a change in percent (null: none). */
+export type Cell = string | { amount: number } | { date: string } | { percent: number | null } | null;
 export type ReportTable = {
   title: string;
   subtitle: string;
   currency: string;
+  /** `amount` columns are right-aligned numbers (amounts and percentages). */
   columns: { label: string; amount?: boolean }[];
   rows: { cells: Cell[]; bold?: boolean }[];
+};
+
+/** A cell as a spreadsheet reads it: ISO dates, plain decimal amounts and percentages. */
+const csvCell = (cell: Cell, currency: string): CsvCell => {
+  if (cell === null || typeof cell === 'string') return cell;
+  if ('amount' in cell) return csvAmount(cell.amount, currency);
+  if ('date' in cell) return cell.date;
+  return cell.percent === null ? '' : csvDecimal(cell.percent.toFixed(1));
+};
+
+/** A cell as people read it, in the user's date and number style: the one formatting function of report PDFs. */
+export const formatCell = (cell: Cell, currency: string, prefs: FormatPreferences): string => {
+  if (cell === null) return '';
+  if (typeof cell === 'string') return cell;
+  if ('amount' in cell)
+    return formatMoney(cell.amount, currency, {
+      locale: prefs.locale,
+      display: prefs.currencyDisplay,
+      accounting: true,
+    });
+  if ('date' in cell) return formatDate(cell.date, prefs.dateFormat);
+  return cell.percent === null
+    ? '–'
+    : `${new Intl.NumberFormat(prefs.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(cell.percent)}%`;
 };
 
 export const tableToCsv = (table: ReportTable) =>
   csvRows([
     table.columns.map((c) => c.label),
-    ...table.rows.map((row) =>
-      row.cells.map((cell) =>
-        cell === null || typeof cell === 'string' ? cell : csvAmount(cell.amount, table.currency),
-      ),
-    ),
+    ...table.rows.map((row) => row.cells.map((cell) => csvCell(cell, table.currency))),
   ]);
 
 export const tableToPdf = (
@@ -59,23 +86,24 @@ export const tableToPdf = (
   companyName: string,
 ): Promise<Buffer> =>
   new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: table.title } });
+    // Wide tables (the income statement with both comparisons) go landscape.
+    const landscape = table.columns.length > 7;
+    const doc = new PDFDocument({
+      size: 'A4',
+      layout: landscape ? 'landscape' : 'portrait',
+      margin: 40,
+      info: { Title: table.title },
+    });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
     const width = doc.page.width - 80;
     const amountCols = table.columns.filter((c) => c.amount).length;
-    const amountWidth = amountCols > 0 ? Math.min(95, (width * 0.55) / amountCols) : 0;
+    const amountWidth = amountCols > 0 ? Math.min(95, (width * (landscape ? 0.7 : 0.55)) / amountCols) : 0;
     const textCols = table.columns.length - amountCols;
     const textWidth = textCols > 0 ? (width - amountWidth * amountCols) / textCols : 0;
     const widths = table.columns.map((c) => (c.amount ? amountWidth : textWidth));
-    const money = (n: number) =>
-      formatMoney(n, table.currency, {
-        locale: prefs.locale,
-        display: prefs.currencyDisplay,
-        accounting: true,
-      });
     doc.font('Helvetica-Bold').fontSize(14).text(companyName);
     doc.fontSize(12).text(table.title);
     doc
@@ -111,7 +139,7 @@ export const tableToPdf = (
     doc.y += 3;
     for (const row of table.rows) {
       drawRow(
-        row.cells.map((c) => (c === null ? '' : typeof c === 'string' ? c : money(c.amount))),
+        row.cells.map((c) => formatCell(c, table.currency, prefs)),
         row.bold ?? false,
       );
     }
@@ -172,30 +200,58 @@ export const trialBalanceTable = (r: TrialBalance, prefs: FormatPreferences): Re
 
 export const incomeStatementTable = (r: IncomeStatement, prefs: FormatPreferences): ReportTable => {
   const f = (d: string) => formatDate(d, prefs.dateFormat);
-  const section = (label: string, lines: IncomeStatement['income'], total: number, previous: number) => [
-    { cells: [label, null, null], bold: true },
-    ...lines.map((l) => ({ cells: [`  ${acct(l)}`, amt(l.amount), amt(l.previousAmount ?? 0)] })),
-    { cells: [`Total ${label.toLowerCase()}`, amt(total), amt(previous)], bold: true },
-  ];
   const t = r.totals;
+  // Per comparison: its amount, the change and the change in percent.
+  const pick = {
+    previous: (l: Line) => l.previousAmount ?? 0,
+    lastYear: (l: Line) => l.lastYearAmount ?? 0,
+  };
+  const totalOf = {
+    previous: (k: IncomeFigure) => t[`previous${k.charAt(0).toUpperCase()}${k.slice(1)}` as keyof typeof t],
+    lastYear: (k: IncomeFigure) => t[`lastYear${k.charAt(0).toUpperCase()}${k.slice(1)}` as keyof typeof t],
+  };
+  const compared = (current: number, other: (c: IncomeStatement['comparisons'][number]) => number): Cell[] =>
+    r.comparisons.flatMap((c) => {
+      const was = other(c);
+      return [amt(was), amt(current - was), { percent: changePercent(current, was) }];
+    });
+  const blank = (): Cell[] => [null, ...r.comparisons.flatMap(() => [null, null, null])];
+  const lineRow = (l: Line) => ({
+    cells: [`  ${acct(l)}`, amt(l.amount), ...compared(l.amount, (c) => pick[c.kind](l))],
+  });
+  const totalRow = (label: string, k: IncomeFigure) => ({
+    cells: [label, amt(t[k]), ...compared(t[k], (c) => totalOf[c.kind](k))],
+    bold: true,
+  });
+  const section = (label: string, lines: Line[], k: IncomeFigure) => [
+    { cells: [label, ...blank()], bold: true },
+    ...lines.map(lineRow),
+    totalRow(`Total ${label.toLowerCase()}`, k),
+  ];
+  const labels = r.comparisons.map((c) => comparisonPeriod(c.kind, r.from, r.to, f).label);
   return {
     title: 'Income statement',
-    subtitle: `${f(r.from)} to ${f(r.to)}, compared with ${f(r.previousFrom)} to ${f(r.previousTo)} · ${r.currency}`,
+    subtitle: `${f(r.from)} to ${f(r.to)}${labels.length ? `, compared with ${labels.join(' and ')}` : ''} · ${r.currency}`,
     currency: r.currency,
     columns: [
       { label: 'Account' },
-      { label: 'This period', amount: true },
-      { label: 'Previous period', amount: true },
+      { label: periodName(r.from, r.to, f), amount: true },
+      ...labels.flatMap((label) => [
+        { label, amount: true },
+        { label: 'Change', amount: true },
+        { label: 'Change %', amount: true },
+      ]),
     ],
     rows: [
-      ...section('Income', r.income, t.income, t.previousIncome),
-      ...section('Cost of sales', r.costOfSales, t.costOfSales, t.previousCostOfSales),
-      { cells: ['Gross profit', amt(t.grossProfit), amt(t.previousGrossProfit)], bold: true },
-      ...section('Expenses', r.expenses, t.expenses, t.previousExpenses),
-      { cells: ['Net income', amt(t.netIncome), amt(t.previousNetIncome)], bold: true },
+      ...section('Income', r.income, 'income'),
+      ...section('Cost of sales', r.costOfSales, 'costOfSales'),
+      totalRow('Gross profit', 'grossProfit'),
+      ...section('Expenses', r.expenses, 'expenses'),
+      totalRow('Net income', 'netIncome'),
     ],
   };
 };
+type Line = IncomeStatement['income'][number];
 
 export const balanceSheetTable = (r: BalanceSheet, prefs: FormatPreferences): ReportTable => {
   const section = (label: string, lines: BalanceSheet['assets']) => [
@@ -224,9 +280,11 @@ export const balanceSheetTable = (r: BalanceSheet, prefs: FormatPreferences): Re
 };
 
 export const cashFlowTable = (r: CashFlow, prefs: FormatPreferences): ReportTable => {
-  const section = (label: string, lines: CashFlow['operating'], total: number) => [
+  const lines = (xs: CashFlow['investing'], prefix: string) =>
+    xs.map((l) => ({ cells: [`  ${prefix}${acct(l)}`, amt(l.amount)] }));
+  const section = (label: string, xs: CashFlow['investing'], total: number) => [
     { cells: [label, null], bold: true },
-    ...lines.map((l) => ({ cells: [`  Change in ${acct(l)}`, amt(l.amount)] })),
+    ...lines(xs, 'Change in '),
     { cells: [`Net cash from ${label.toLowerCase()}`, amt(total)], bold: true },
   ];
   return {
@@ -235,8 +293,15 @@ export const cashFlowTable = (r: CashFlow, prefs: FormatPreferences): ReportTabl
     currency: r.currency,
     columns: [{ label: 'Item' }, { label: 'Amount', amount: true }],
     rows: [
-      { cells: ['Net income', amt(r.netIncome)] },
-      ...section('Operating activities', r.operating, r.totals.operating),
+      { cells: ['Operating activities', null], bold: true },
+      { cells: ['  Net income', amt(r.netIncome)] },
+      ...(r.adjustments.length
+        ? [{ cells: ['  Adjustments for non-cash items', null] }, ...lines(r.adjustments, '  Change in ')]
+        : []),
+      ...(r.workingCapital.length
+        ? [{ cells: ['  Changes in working capital', null] }, ...lines(r.workingCapital, '  Change in ')]
+        : []),
+      { cells: ['Net cash from operating activities', amt(r.totals.operating)], bold: true },
       ...section('Investing activities', r.investing, r.totals.investing),
       ...section('Financing activities', r.financing, r.totals.financing),
       { cells: ['Net change in cash', amt(r.totals.netChange)], bold: true },
@@ -262,7 +327,7 @@ export const generalLedgerTable = (r: GeneralLedger, prefs: FormatPreferences): 
     { cells: ['', '', 'Opening balance', null, null, amt(r.openingBalance)], bold: true },
     ...r.rows.map((row) => ({
       cells: [
-        formatDate(row.date, prefs.dateFormat),
+        { date: row.date },
         String(row.entryNumber),
         row.description || row.memo,
         row.debit ? amt(row.debit) : null,
@@ -284,7 +349,7 @@ export const journalTable = (
   rows: r.entries.flatMap((e) =>
     e.lines.map((l, i) => ({
       cells: [
-        i === 0 ? formatDate(e.date, prefs.dateFormat) : '',
+        i === 0 ? { date: e.date } : '',
         i === 0 ? String(e.number) : '',
         `${l.accountCode} ${l.accountName}`,
         i === 0 ? e.memo : (l.description ?? ''),
@@ -310,7 +375,7 @@ export const accountTransactionsTable = (
   ],
   rows: r.rows.map((row) => ({
     cells: [
-      formatDate(row.date, prefs.dateFormat),
+      { date: row.date },
       String(row.entryNumber),
       row.account,
       row.description || row.memo,

@@ -1,14 +1,17 @@
+import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type {
   ReportFormatQuery,
   accountTransactionsQuerySchema,
   asOfQuerySchema,
   generalLedgerQuerySchema,
+  incomeStatementQuerySchema,
   journalReportQuerySchema,
   reportRangeQuerySchema,
 } from '../../../shared/ledger.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/transaction.ts';
+import { csvReply } from '../../http/csv.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import {
   type FormatPreferences,
@@ -69,19 +72,44 @@ const defineReport =
         ? { ...query, limit: exportLimit, cursor: undefined }
         : query;
     const data = await load(db, organizationId, whole);
-    if (query.format === 'json') return { format: 'json', data };
-    const prefs: FormatPreferences = {
-      dateFormat: query.dateFormat,
-      locale: query.locale,
-      currencyDisplay: query.currencyDisplay,
-    };
-    const laidOut = table(data, prefs);
     const fileName = `${name}-${'asOf' in query ? query.asOf : query.to}`;
-    if (query.format === 'csv')
-      return { format: 'csv', fileName: `${fileName}.csv`, body: tableToCsv(laidOut) };
-    const pdf = await tableToPdf(laidOut, prefs, await companyName(db, organizationId));
-    return { format: 'pdf', fileName: `${fileName}.pdf`, body: pdf };
+    if (query.format === 'json') return { format: 'json', data };
+    return reportFile(query, data, table, fileName, await companyName(db, organizationId));
   };
+
+/**
+ * A report's figures as the format asked for: the figures themselves (json), or laid out by
+ * `table` and written as CSV (ISO dates, plain numbers) or PDF (the user's date and number
+ * style, headed with the company's name). Every report export goes through here.
+ */
+export const reportFile = async <T>(
+  query: Query,
+  data: T,
+  table: (data: T, prefs: FormatPreferences) => ReportTable,
+  fileName: string,
+  company: string,
+): Promise<ReportOutput<T>> => {
+  if (query.format === 'json') return { format: 'json', data };
+  const prefs: FormatPreferences = {
+    dateFormat: query.dateFormat,
+    locale: query.locale,
+    currencyDisplay: query.currencyDisplay,
+  };
+  const laidOut = table(data, prefs);
+  if (query.format === 'csv')
+    return { format: 'csv', fileName: `${fileName}.csv`, body: tableToCsv(laidOut) };
+  return { format: 'pdf', fileName: `${fileName}.pdf`, body: await tableToPdf(laidOut, prefs, company) };
+};
+
+/** Sends a report as its route answers: the JSON figures, or the file as a download. */
+export const sendReport = <T>(reply: FastifyReply, output: ReportOutput<T>) => {
+  if (output.format === 'json') return output.data;
+  if (output.format === 'csv') return csvReply(reply, output.fileName).send(output.body);
+  return reply
+    .header('content-type', 'application/pdf')
+    .header('content-disposition', `attachment; filename="${output.fileName}"`)
+    .send(output.body);
+};
 
 type Range = z.infer<typeof reportRangeQuerySchema> & ReportFormatQuery;
 type WithFormat<S extends z.ZodTypeAny> = z.infer<S> & ReportFormatQuery;
@@ -94,7 +122,11 @@ const rangeReport = <T>(
 ) => defineReport(name, load, table);
 
 export const trialBalanceReport = rangeReport('trial-balance', trialBalance, trialBalanceTable);
-export const incomeStatementReport = rangeReport('income-statement', incomeStatement, incomeStatementTable);
+export const incomeStatementReport = defineReport(
+  'income-statement',
+  (db, org, q: WithFormat<typeof incomeStatementQuerySchema>) => incomeStatement(db, org, q),
+  incomeStatementTable,
+);
 export const balanceSheetReport = defineReport(
   'balance-sheet',
   (db, org, q: WithFormat<typeof asOfQuerySchema>) => balanceSheet(db, org, q.asOf),

@@ -2,12 +2,13 @@ import {
   type AccountTypeName,
   type BalanceSheet,
   type CashFlow,
+  type IncomeCompare,
   type IncomeStatement,
   CASH_SUBTYPES,
   type TrialBalance,
 } from '../../../shared/ledger.ts';
 import { ledgerBalancesAsOf } from './balances.ts';
-import { addDays, fiscalYearOf, previousPeriod } from './dates.ts';
+import { addDays, comparisonPeriod, fiscalYearOf } from './dates.ts';
 import type { Executor } from './queries.ts';
 import {
   type AccountInfo,
@@ -73,52 +74,88 @@ const periodContext = async (
   return { ctx, from };
 };
 
+/** Income or expense as the income statement shows it: income positive, expenses positive. */
+const plAmount = (a: AccountInfo, debitMinusCredit: number) =>
+  a.type === 'expense' ? debitMinusCredit : neg(debitMinusCredit);
+
+/**
+ * The income statement for [from, to] with two comparisons: the period just before
+ * (`previous…`, previousPeriod) and the same period a year earlier (`lastYear…`,
+ * samePeriodLastYear). Both are always computed; `compare` names the ones to show
+ * (`comparisons`, in column order, labelled with their dates).
+ */
 export const incomeStatement = async (
   db: Executor,
   organizationId: string,
-  range: { from?: string | null; to: string },
+  range: { from?: string | null; to: string; compare?: IncomeCompare },
 ): Promise<IncomeStatement> => {
   const { ctx, from } = await periodContext(db, organizationId, range);
-  const previous = previousPeriod(from, range.to);
+  const previous = comparisonPeriod('previous', from, range.to);
+  const lastYear = comparisonPeriod('lastYear', from, range.to);
   // Closing entries are left out: they move the year's result, they are not part of it.
-  const current = netById(await balancesOver(db, organizationId, from, range.to, false));
-  const prior = netById(await balancesOver(db, organizationId, previous.from, previous.to, false));
+  const over = async (p: { from: string; to: string }) =>
+    netById(await balancesOver(db, organizationId, p.from, p.to, false));
+  const [current, prior, yearAgo] = await Promise.all([
+    over({ from, to: range.to }),
+    over(previous),
+    over(lastYear),
+  ]);
   const lines = (filter: (a: AccountInfo) => boolean) =>
     ctx.accounts
       .filter(filter)
       .map((a) => ({
         ...ref(a),
-        amount: a.type === 'expense' ? (current.get(a.id) ?? 0) : neg(current.get(a.id) ?? 0),
-        previousAmount: a.type === 'expense' ? (prior.get(a.id) ?? 0) : neg(prior.get(a.id) ?? 0),
+        amount: plAmount(a, current.get(a.id) ?? 0),
+        previousAmount: plAmount(a, prior.get(a.id) ?? 0),
+        lastYearAmount: plAmount(a, yearAgo.get(a.id) ?? 0),
       }))
-      .filter((l) => l.amount !== 0 || l.previousAmount !== 0);
+      .filter((l) => l.amount !== 0 || l.previousAmount !== 0 || l.lastYearAmount !== 0);
   const income = lines((a) => a.type === 'income');
   const costOfSales = lines((a) => a.type === 'expense' && a.subtype === 'cost_of_sales');
   const expenses = lines((a) => a.type === 'expense' && a.subtype !== 'cost_of_sales');
-  const sum = (xs: { amount: number }[]) => xs.reduce((s, x) => s + x.amount, 0);
-  const sumPrev = (xs: { previousAmount: number }[]) => xs.reduce((s, x) => s + x.previousAmount, 0);
-  const totals = {
-    income: sum(income),
-    costOfSales: sum(costOfSales),
-    grossProfit: sum(income) - sum(costOfSales),
-    expenses: sum(expenses),
-    netIncome: sum(income) - sum(costOfSales) - sum(expenses),
-    previousIncome: sumPrev(income),
-    previousCostOfSales: sumPrev(costOfSales),
-    previousGrossProfit: sumPrev(income) - sumPrev(costOfSales),
-    previousExpenses: sumPrev(expenses),
-    previousNetIncome: sumPrev(income) - sumPrev(costOfSales) - sumPrev(expenses),
+  const figures = (key: 'amount' | 'previousAmount' | 'lastYearAmount') => {
+    const sum = (xs: typeof income) => xs.reduce((s, x) => s + x[key], 0);
+    return {
+      income: sum(income),
+      costOfSales: sum(costOfSales),
+      grossProfit: sum(income) - sum(costOfSales),
+      expenses: sum(expenses),
+      netIncome: sum(income) - sum(costOfSales) - sum(expenses),
+    };
   };
+  const now = figures('amount');
+  const prev = figures('previousAmount');
+  const ago = figures('lastYearAmount');
+  const compare = range.compare ?? 'both';
+  const comparisons = [
+    ...(compare === 'previous' || compare === 'both' ? [{ kind: 'previous' as const, ...previous }] : []),
+    ...(compare === 'lastYear' || compare === 'both' ? [{ kind: 'lastYear' as const, ...lastYear }] : []),
+  ];
   return {
     currency: ctx.currency,
     from,
     to: range.to,
     previousFrom: previous.from,
     previousTo: previous.to,
+    lastYearFrom: lastYear.from,
+    lastYearTo: lastYear.to,
+    comparisons,
     income,
     costOfSales,
     expenses,
-    totals,
+    totals: {
+      ...now,
+      previousIncome: prev.income,
+      previousCostOfSales: prev.costOfSales,
+      previousGrossProfit: prev.grossProfit,
+      previousExpenses: prev.expenses,
+      previousNetIncome: prev.netIncome,
+      lastYearIncome: ago.income,
+      lastYearCostOfSales: ago.costOfSales,
+      lastYearGrossProfit: ago.grossProfit,
+      lastYearExpenses: ago.expenses,
+      lastYearNetIncome: ago.netIncome,
+    },
   };
 };
 
@@ -170,8 +207,28 @@ export const balanceSheet = async (
   };
 };
 
+/**
+ * How the cash flow statement classifies each non-cash balance account, by subtype:
+ * - cash: bank, cash, cash equivalents (CASH_SUBTYPES), whose change the statement explains;
+ * - non-cash adjustments: accumulated depreciation (its movement is the depreciation charged,
+ *   an expense that used no cash);
+ * - investing: fixed assets and other (long-term) assets;
+ * - financing: loans, long-term liabilities and every equity account (owner's capital,
+ *   drawings, retained earnings, opening balances);
+ * - working capital (operating): everything else, i.e. receivables, inventory, prepaid
+ *   expenses, other current assets, payables, tax, credit cards, other current liabilities.
+ */
+export const cashFlowSection = (subtype: string) => {
+  if (CASH_SUBTYPES.includes(subtype)) return 'cash';
+  if (NON_CASH_SUBTYPES.has(subtype)) return 'adjustments';
+  if (INVESTING_SUBTYPES.has(subtype)) return 'investing';
+  if (FINANCING_SUBTYPES.has(subtype)) return 'financing';
+  return 'workingCapital';
+};
+const NON_CASH_SUBTYPES = new Set(['accumulated_depreciation']);
 const INVESTING_SUBTYPES = new Set(['fixed_asset', 'other_asset']);
 const FINANCING_SUBTYPES = new Set([
+  'loan',
   'long_term_liability',
   'owner_equity',
   'drawings',
@@ -179,34 +236,40 @@ const FINANCING_SUBTYPES = new Set([
   'opening_balance_equity',
 ]);
 
-/** Cash-flow statement, indirect method: net income adjusted by the change of every non-cash balance. */
+/**
+ * Cash-flow statement, indirect method: net income, adjusted by the change of every non-cash
+ * balance account in its section (cashFlowSection). Each posted entry balances, so net income
+ * plus every such change is exactly the change in the cash accounts: the statement adds up.
+ */
 export const cashFlow = async (
   db: Executor,
   organizationId: string,
   range: { from?: string | null; to: string },
 ): Promise<CashFlow> => {
   const { ctx, from } = await periodContext(db, organizationId, range);
-  const movement = netById(await balancesOver(db, organizationId, from, range.to, false));
-  const openingAll = netById(await balancesOver(db, organizationId, null, addDays(from, -1), null));
+  // Closing entries move P&L to retained earnings; both sides are left out, as in net income.
+  const [movement, openingAll] = await Promise.all([
+    balancesOver(db, organizationId, from, range.to, false).then(netById),
+    balancesOver(db, organizationId, null, addDays(from, -1), null).then(netById),
+  ]);
   const balanceAccounts = ctx.accounts.filter(
     (a) => a.type === 'asset' || a.type === 'liability' || a.type === 'equity',
   );
-  const cash = balanceAccounts.filter((a) => CASH_SUBTYPES.includes(a.subtype));
+  const cash = balanceAccounts.filter((a) => cashFlowSection(a.subtype) === 'cash');
   const netIncome = neg(
     ctx.accounts
       .filter((a) => a.type === 'income' || a.type === 'expense')
       .reduce((s, a) => s + (movement.get(a.id) ?? 0), 0),
   );
-  const adjustments = (filter: (a: AccountInfo) => boolean) =>
+  const section = (name: ReturnType<typeof cashFlowSection>) =>
     balanceAccounts
-      .filter((a) => !CASH_SUBTYPES.includes(a.subtype) && filter(a))
+      .filter((a) => cashFlowSection(a.subtype) === name)
       .map((a) => ({ ...ref(a), amount: neg(movement.get(a.id) ?? 0) }))
       .filter((l) => l.amount !== 0);
-  const investing = adjustments((a) => INVESTING_SUBTYPES.has(a.subtype));
-  const financing = adjustments((a) => FINANCING_SUBTYPES.has(a.subtype));
-  const operating = adjustments(
-    (a) => !INVESTING_SUBTYPES.has(a.subtype) && !FINANCING_SUBTYPES.has(a.subtype),
-  );
+  const adjustments = section('adjustments');
+  const workingCapital = section('workingCapital');
+  const investing = section('investing');
+  const financing = section('financing');
   const total = (xs: { amount: number }[]) => xs.reduce((s, x) => s + x.amount, 0);
   const openingCash = cash.reduce((s, a) => s + (openingAll.get(a.id) ?? 0), 0);
   const netChange = cash.reduce((s, a) => s + (movement.get(a.id) ?? 0), 0);
@@ -215,11 +278,14 @@ export const cashFlow = async (
     from,
     to: range.to,
     netIncome,
-    operating,
+    adjustments,
+    workingCapital,
     investing,
     financing,
     totals: {
-      operating: netIncome + total(operating),
+      adjustments: total(adjustments),
+      workingCapital: total(workingCapital),
+      operating: netIncome + total(adjustments) + total(workingCapital),
       investing: total(investing),
       financing: total(financing),
       netChange,

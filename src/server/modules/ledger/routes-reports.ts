@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import {
   accountTransactionsQuerySchema,
@@ -8,6 +7,7 @@ import {
   cashFlowSchema,
   generalLedgerQuerySchema,
   generalLedgerSchema,
+  incomeStatementQuerySchema,
   incomeStatementSchema,
   journalReportQuerySchema,
   journalReportSchema,
@@ -17,7 +17,6 @@ import {
   trialBalanceSchema,
 } from '../../../shared/ledger.ts';
 import type { AppContext } from '../../context.ts';
-import { csvReply } from '../../http/csv.ts';
 import { companyRoutePlugin } from '../../http/routes.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import {
@@ -28,21 +27,13 @@ import {
   generalLedgerReport,
   incomeStatementReport,
   journalReportFile,
+  sendReport,
   trialBalanceReport,
 } from './report-service.ts';
 
 // The financial reports, each as JSON, CSV or PDF (format=json|csv|pdf). Every report is one
 // GET route: its query and response schemas from src/shared/ledger.ts and one service
 // function from report-service.ts.
-
-const send = <T>(reply: FastifyReply, output: ReportOutput<T>) => {
-  if (output.format === 'json') return output.data;
-  if (output.format === 'csv') return csvReply(reply, output.fileName).send(output.body);
-  return reply
-    .header('content-type', 'application/pdf')
-    .header('content-disposition', `attachment; filename="${output.fileName}"`)
-    .send(output.body);
-};
 
 export const ledgerReportRoutes = companyRoutePlugin(['reports'], (route) => {
   const report = <Q extends z.ZodObject, T>(
@@ -65,14 +56,14 @@ export const ledgerReportRoutes = companyRoutePlugin(['reports'], (route) => {
         response,
       },
       async (c, member, input, { reply }) =>
-        send(reply, await run(c, member, input as z.infer<Q> & ReportFormatQuery)),
+        sendReport(reply, await run(c, member, input as z.infer<Q> & ReportFormatQuery)),
     );
 
   report('trial-balance', 'Trial balance', reportRangeQuerySchema, trialBalanceSchema, trialBalanceReport);
   report(
     'income-statement',
-    'Income statement with the previous period',
-    reportRangeQuerySchema,
+    'Income statement compared with the previous period and the same period last year (compare=none|previous|lastYear|both)',
+    incomeStatementQuerySchema,
     incomeStatementSchema,
     incomeStatementReport,
   );

@@ -1,4 +1,11 @@
-import { type ReactNode, useState } from 'react';
+import { Fragment, type ReactNode, useState } from 'react';
+import { comparisonPeriod, periodName } from '../../../shared/dates.ts';
+import {
+  type IncomeCompare,
+  type IncomeFigure,
+  type IncomeStatement,
+  changePercent,
+} from '../../../shared/ledger.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { RowTh, Table, TableHead, Td } from '../../components/ui/Table.tsx';
@@ -10,7 +17,7 @@ import { DateInput, ExportLinks, PeriodInputs, QueryView, Toolbar, useReportPeri
 // The financial statements of the Reports tab, laid out as accountants read them: sections
 // with their lines, subtotals, and a strong total; amounts in accounting style.
 
-type Line = { accountId: string; code: string; name: string; amount: number; previousAmount?: number };
+type Line = { accountId: string; code: string; name: string; amount: number };
 
 const SectionHeading = ({ children, span }: { children: string; span: number }) => (
   <tr>
@@ -18,6 +25,19 @@ const SectionHeading = ({ children, span }: { children: string; span: number }) 
       scope="colgroup"
       colSpan={span}
       className="px-4 pt-5 pb-1.5 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400"
+    >
+      {children}
+    </th>
+  </tr>
+);
+
+/** A heading inside a section (the cash flow's "Changes in working capital"). */
+const SubHeading = ({ children }: { children: string }) => (
+  <tr>
+    <th
+      scope="rowgroup"
+      colSpan={2}
+      className="px-4 pt-2 pb-1 pl-8 text-left text-sm font-medium text-slate-600 italic dark:text-slate-300"
     >
       {children}
     </th>
@@ -68,52 +88,156 @@ const LabelRow = ({ label, minor, indent = true }: { label: ReactNode; minor: nu
   </tr>
 );
 
-const LineRows = ({ lines, compare }: { lines: Line[]; compare: boolean }) => (
+const LineRows = ({ lines }: { lines: Line[] }) => (
   <>
     {lines.map((l) => (
       <tr key={l.accountId}>
-        <RowTh className="pl-8 text-slate-700 dark:text-slate-200">
-          <span className="tabular-nums text-slate-500 dark:text-slate-400">{l.code}</span> {l.name}
-        </RowTh>
+        <AccountTh line={l} />
         <Amount minor={l.amount} />
-        {compare ? (
-          <>
-            <Amount minor={l.previousAmount ?? 0} />
-            <Amount minor={l.amount - (l.previousAmount ?? 0)} />
-          </>
-        ) : null}
       </tr>
     ))}
   </>
 );
 
-/** This period, the one compared with, and the change between them. */
-const withChange = (current: number, previous: number) => [current, previous, current - previous];
+const AccountTh = ({ line }: { line: Pick<Line, 'code' | 'name'> }) => (
+  <RowTh className="pl-8 text-slate-700 dark:text-slate-200">
+    <span className="tabular-nums text-slate-500 dark:text-slate-400">{line.code}</span> {line.name}
+  </RowTh>
+);
+
+/** A change in percent ("+25.0%"), or a dash when there is nothing to compare with. */
+const PercentCell = ({
+  current,
+  previous,
+  strong = false,
+}: {
+  current: number;
+  previous: number;
+  strong?: boolean;
+}) => {
+  const p = changePercent(current, previous);
+  return (
+    <Td numeric className={strong ? 'font-semibold text-slate-900 dark:text-white' : ''}>
+      {p === null ? (
+        <>
+          <span aria-hidden="true">–</span>
+          <span className="sr-only">no comparison</span>
+        </>
+      ) : (
+        `${p > 0 ? '+' : ''}${p.toFixed(1)}%`
+      )}
+    </Td>
+  );
+};
+
+type Comparison = IncomeStatement['comparisons'][number];
+type IncomeLine = IncomeStatement['income'][number];
+
+/** The figure a comparison compares with, for a line. */
+const comparedAmount = (l: IncomeLine, c: Comparison) =>
+  (c.kind === 'previous' ? l.previousAmount : l.lastYearAmount) ?? 0;
+
+/** The figure a comparison compares with, for a total. */
+const comparedTotal = (t: IncomeStatement['totals'], figure: IncomeFigure, c: Comparison) =>
+  t[`${c.kind}${figure.charAt(0).toUpperCase()}${figure.slice(1)}` as keyof IncomeStatement['totals']];
+
+/** One row of the income statement: this period, then per comparison its figure, the change and the change in percent. */
+const ComparedCells = ({
+  current,
+  others,
+  strong = false,
+  grand = false,
+}: {
+  current: number;
+  others: number[];
+  strong?: boolean;
+  grand?: boolean;
+}) => (
+  <>
+    <Amount minor={current} strong={strong} grand={grand} />
+    {others.map((o, i) => (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the comparisons are in a fixed order
+      <Fragment key={i}>
+        <Amount minor={o} strong={strong} grand={grand} />
+        <Amount minor={current - o} strong={strong} grand={grand} />
+        <PercentCell current={current} previous={o} strong={strong} />
+      </Fragment>
+    ))}
+  </>
+);
+
+const COMPARE_OPTIONS: { value: IncomeCompare; label: string }[] = [
+  { value: 'both', label: 'Previous period and same period last year' },
+  { value: 'previous', label: 'Previous period' },
+  { value: 'lastYear', label: 'Same period last year' },
+  { value: 'none', label: 'No comparison' },
+];
 
 export const IncomeStatementReport = ({ defaultFrom, today }: { defaultFrom: string; today: string }) => {
   const period = useReportPeriod(defaultFrom, today);
-  const { query } = period;
+  const [compare, setCompare] = useState<IncomeCompare>('both');
+  const query = { ...period.query, compare };
   const report = useIncomeStatement(query);
   const d = report.data;
+  // Labelled with their dates in the user's style: "Jan–Mar 2025 (same period last year)".
+  const label = (c: Comparison) =>
+    comparisonPeriod(c.kind, d?.from ?? c.from, d?.to ?? c.to, formatDate).label;
   return (
     <Card>
       <CardHeader
         title="Income statement"
         description={
           d
-            ? `${formatDate(d.from)} – ${formatDate(d.to)}, compared with ${formatDate(d.previousFrom)} – ${formatDate(d.previousTo)}`
+            ? `${formatDate(d.from)} – ${formatDate(d.to)}${d.comparisons.length ? `, compared with ${d.comparisons.map(label).join(' and ')}` : ''}`
             : 'Profit and loss'
         }
         actions={<ExportLinks label="income statement" report="income-statement" query={query} />}
       />
       <Toolbar>
         <PeriodInputs period={period} />
+        <label className="flex flex-col gap-1 text-xs font-medium text-slate-600 dark:text-slate-300">
+          Compare with
+          <select
+            value={compare}
+            onChange={(e) => setCompare(e.target.value as IncomeCompare)}
+            className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+          >
+            {COMPARE_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
       </Toolbar>
       <QueryView query={report} what="the income statement">
-        {(d) =>
-          d.income.length + d.costOfSales.length + d.expenses.length === 0 ? (
+        {(d) => {
+          const span = 2 + d.comparisons.length * 3;
+          const lineRows = (lines: IncomeLine[]) =>
+            lines.map((l) => (
+              <tr key={l.accountId}>
+                <AccountTh line={l} />
+                <ComparedCells current={l.amount} others={d.comparisons.map((c) => comparedAmount(l, c))} />
+              </tr>
+            ));
+          const total = (text: string, figure: IncomeFigure, grand = false) => (
+            <tr className={grand ? 'bg-slate-50 dark:bg-slate-900/60' : ''}>
+              <RowTh
+                className={`font-semibold text-slate-900 dark:text-white ${grand ? 'border-t-2 border-slate-300 dark:border-slate-600' : ''}`}
+              >
+                {text}
+              </RowTh>
+              <ComparedCells
+                strong
+                grand={grand}
+                current={d.totals[figure]}
+                others={d.comparisons.map((c) => comparedTotal(d.totals, figure, c))}
+              />
+            </tr>
+          );
+          return d.income.length + d.costOfSales.length + d.expenses.length === 0 ? (
             <EmptyState
-              title="No income or expenses in this period"
+              title="No income or expenses in these periods"
               description="Post entries to income and expense accounts, or choose other dates."
             />
           ) : (
@@ -124,47 +248,34 @@ export const IncomeStatementReport = ({ defaultFrom, today }: { defaultFrom: str
               <TableHead
                 columns={[
                   'Account',
-                  { label: 'This period', numeric: true, className: 'w-40' },
-                  { label: 'Previous period', numeric: true, className: 'w-40' },
-                  { label: 'Change', numeric: true, className: 'w-40' },
+                  { label: periodName(d.from, d.to, formatDate), numeric: true, className: 'min-w-32' },
+                  ...d.comparisons.flatMap((c) => [
+                    { label: label(c), numeric: true, className: 'min-w-36' },
+                    { label: 'Change', numeric: true, className: 'min-w-28' },
+                    { label: 'Change %', numeric: true, className: 'min-w-20' },
+                  ]),
                 ]}
               />
               <tbody>
-                <SectionHeading span={4}>Income</SectionHeading>
-                <LineRows lines={d.income} compare />
-                <TotalRow
-                  label="Total income"
-                  values={withChange(d.totals.income, d.totals.previousIncome)}
-                />
+                <SectionHeading span={span}>Income</SectionHeading>
+                {lineRows(d.income)}
+                {total('Total income', 'income')}
                 {d.costOfSales.length > 0 ? (
                   <>
-                    <SectionHeading span={4}>Cost of sales</SectionHeading>
-                    <LineRows lines={d.costOfSales} compare />
-                    <TotalRow
-                      label="Total cost of sales"
-                      values={withChange(d.totals.costOfSales, d.totals.previousCostOfSales)}
-                    />
-                    <TotalRow
-                      label="Gross profit"
-                      values={withChange(d.totals.grossProfit, d.totals.previousGrossProfit)}
-                    />
+                    <SectionHeading span={span}>Cost of sales</SectionHeading>
+                    {lineRows(d.costOfSales)}
+                    {total('Total cost of sales', 'costOfSales')}
+                    {total('Gross profit', 'grossProfit')}
                   </>
                 ) : null}
-                <SectionHeading span={4}>Expenses</SectionHeading>
-                <LineRows lines={d.expenses} compare />
-                <TotalRow
-                  label="Total expenses"
-                  values={withChange(d.totals.expenses, d.totals.previousExpenses)}
-                />
-                <TotalRow
-                  grand
-                  label={d.totals.netIncome < 0 ? 'Net loss' : 'Net income'}
-                  values={withChange(d.totals.netIncome, d.totals.previousNetIncome)}
-                />
+                <SectionHeading span={span}>Expenses</SectionHeading>
+                {lineRows(d.expenses)}
+                {total('Total expenses', 'expenses')}
+                {total(d.totals.netIncome < 0 ? 'Net loss' : 'Net income', 'netIncome', true)}
               </tbody>
             </Table>
-          )
-        }
+          );
+        }}
       </QueryView>
     </Card>
   );
@@ -199,13 +310,13 @@ export const BalanceSheetReport = ({ today }: { today: string }) => {
             <TableHead columns={['Account', { label: 'Balance', numeric: true, className: 'w-44' }]} />
             <tbody>
               <SectionHeading span={2}>Assets</SectionHeading>
-              <LineRows lines={d.assets} compare={false} />
+              <LineRows lines={d.assets} />
               <TotalRow label="Total assets" values={[d.totals.assets]} grand />
               <SectionHeading span={2}>Liabilities</SectionHeading>
-              <LineRows lines={d.liabilities} compare={false} />
+              <LineRows lines={d.liabilities} />
               <TotalRow label="Total liabilities" values={[d.totals.liabilities]} />
               <SectionHeading span={2}>Equity</SectionHeading>
-              <LineRows lines={d.equity} compare={false} />
+              <LineRows lines={d.equity} />
               {d.priorYearsUnclosedEarnings !== 0 ? (
                 <LabelRow
                   label="Earnings of earlier years not yet closed"
@@ -251,13 +362,24 @@ export const CashFlowReport = ({ defaultFrom, today }: { defaultFrom: string; to
             <tbody>
               <SectionHeading span={2}>Operating activities</SectionHeading>
               <LabelRow label="Net income" minor={d.netIncome} />
-              <LineRows lines={d.operating} compare={false} />
+              {d.adjustments.length > 0 ? (
+                <>
+                  <SubHeading>Adjustments for non-cash items</SubHeading>
+                  <LineRows lines={d.adjustments} />
+                </>
+              ) : null}
+              {d.workingCapital.length > 0 ? (
+                <>
+                  <SubHeading>Changes in working capital</SubHeading>
+                  <LineRows lines={d.workingCapital} />
+                </>
+              ) : null}
               <TotalRow label="Net cash from operating activities" values={[d.totals.operating]} />
               <SectionHeading span={2}>Investing activities</SectionHeading>
-              <LineRows lines={d.investing} compare={false} />
+              <LineRows lines={d.investing} />
               <TotalRow label="Net cash from investing activities" values={[d.totals.investing]} />
               <SectionHeading span={2}>Financing activities</SectionHeading>
-              <LineRows lines={d.financing} compare={false} />
+              <LineRows lines={d.financing} />
               <TotalRow label="Net cash from financing activities" values={[d.totals.financing]} />
               <TotalRow label="Net change in cash" values={[d.totals.netChange]} grand />
               <LabelRow label="Cash at the start of the period" minor={d.totals.openingCash} indent={false} />

@@ -7,6 +7,7 @@ import type {
   CashFlow,
   ChartImportResult,
   GeneralLedger,
+  IncomeCompare,
   IncomeStatement,
   JournalEntry,
   JournalImportResult,
@@ -47,7 +48,10 @@ export type ReportName =
   | 'journal'
   | 'income-statement'
   | 'balance-sheet'
-  | 'cash-flow';
+  | 'cash-flow'
+  // Invoicing's reports, at the same /reports/ path: their CSV and PDF links.
+  | 'receivables-aging'
+  | 'sales-tax';
 
 export type ReportQuery = Record<string, string | number | undefined>;
 
@@ -147,8 +151,10 @@ export const useReport = <T>(name: ReportName, query: ReportQuery, enabled = tru
 
 export const useTrialBalance = (query: { from?: string; to: string }) =>
   useReport<TrialBalance>('trial-balance', query);
-export const useIncomeStatement = (query: { from?: string; to: string }, enabled = true) =>
-  useReport<IncomeStatement>('income-statement', query, enabled);
+export const useIncomeStatement = (
+  query: { from?: string; to: string; compare?: IncomeCompare },
+  enabled = true,
+) => useReport<IncomeStatement>('income-statement', query, enabled);
 export const useBalanceSheet = (query: { asOf: string }) => useReport<BalanceSheet>('balance-sheet', query);
 export const useCashFlow = (query: { from?: string; to: string }) => useReport<CashFlow>('cash-flow', query);
 export const useGeneralLedger = (

@@ -4,6 +4,7 @@ import { Money } from '../../components/money/Money.tsx';
 import { Alert, Card, CardError, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
 import { RowTh, Table, Td, Th } from '../../components/ui/Table.tsx';
+import { ExportLinks } from '../accounting/parts.tsx';
 import { useAging, useTaxReport } from './invoicesApi.ts';
 import { todayIso } from './parts.tsx';
 
@@ -25,13 +26,16 @@ export const ReportsTab = () => {
           title="Receivables aging"
           description="What customers owe, by days past due."
           actions={
-            <div className="w-44">
-              <TextField
-                label="As of"
-                type="date"
-                value={asOf}
-                onChange={(e) => setAsOf(e.target.value || today)}
-              />
+            <div className="flex flex-wrap items-end gap-2">
+              <ExportLinks label="receivables aging" report="receivables-aging" query={{ asOf }} />
+              <div className="w-44">
+                <TextField
+                  label="As of"
+                  type="date"
+                  value={asOf}
+                  onChange={(e) => setAsOf(e.target.value || today)}
+                />
+              </div>
             </div>
           }
         />
@@ -98,7 +102,8 @@ export const ReportsTab = () => {
           title="Tax"
           description="Per rate: tax collected on invoices less credit notes, tax paid on bills less supplier credits, and the net you owe (a negative net is due back to you), as posted to the ledger."
           actions={
-            <div className="flex gap-2">
+            <div className="flex flex-wrap items-end gap-2">
+              {from <= to ? <ExportLinks label="tax report" report="sales-tax" query={{ from, to }} /> : null}
               <div className="w-40">
                 <TextField label="From" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
               </div>
