@@ -70,7 +70,7 @@ describe('trial and status', () => {
   it('says what state the account is in', () => {
     expect(statusChip(overview())).toEqual({ label: 'Free trial', tone: 'blue' });
     expect(planStatusLine(overview())).toBe(
-      'Free trial: 14 days left. It ends on Dec 12, 2026; no credit card required until you subscribe.',
+      'Free trial: 14 days left. It ends on 12/12/2026; no credit card required until you subscribe.',
     );
     const active = overview({
       status: 'active',
@@ -79,10 +79,10 @@ describe('trial and status', () => {
       currentPeriodEnd: '2027-11-28T00:00:00.000Z',
     });
     expect(statusChip(active)).toEqual({ label: 'Active', tone: 'green' });
-    expect(planStatusLine(active)).toBe('Renews on Nov 28, 2027.');
+    expect(planStatusLine(active)).toBe('Renews on 11/28/2027.');
     const canceling = { ...active, cancelAtPeriodEnd: true };
     expect(statusChip(canceling).label).toBe('Cancels at period end');
-    expect(planStatusLine(canceling)).toBe('Your plan cancels on Nov 28, 2027. Resume it to keep it.');
+    expect(planStatusLine(canceling)).toBe('Your plan cancels on 11/28/2027. Resume it to keep it.');
     const pastDue = { ...active, status: 'past_due' as const };
     expect(statusChip(pastDue)).toEqual({ label: 'Past due', tone: 'amber' });
     expect(planStatusLine(pastDue)).toMatch(/Update your card/);

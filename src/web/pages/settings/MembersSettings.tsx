@@ -17,6 +17,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
+import { formatDayOf } from '../../lib/format.ts';
 
 const errorText = (e: unknown) =>
   e instanceof ApiError ? e.message : 'Something went wrong. Please try again.';
@@ -199,7 +200,7 @@ export const MembersSettings = () => {
                   <li key={i.id} className="flex flex-wrap items-center gap-4 px-5 py-3">
                     <span className="flex-1 text-sm text-slate-800 dark:text-slate-100">{i.email}</span>
                     <Badge tone="blue">{ROLE_LABELS[i.role]}</Badge>
-                    <span className="text-xs text-slate-500">expires {i.expiresAt.slice(0, 10)}</span>
+                    <span className="text-xs text-slate-500">expires {formatDayOf(i.expiresAt)}</span>
                     <Button variant="ghost" size="sm" onClick={() => revoke.mutate(i.id)}>
                       Withdraw
                     </Button>

@@ -1,6 +1,6 @@
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { BalanceHistory } from '../../../shared/wallet.ts';
-import { formatAmount, formatAmountCompact, formatMonthYear } from '../../lib/format.ts';
+import { formatAmount, formatAmountCompact, formatDate, formatMonthYear } from '../../lib/format.ts';
 
 // The total across accounts (in the base currency) at each month end.
 
@@ -51,7 +51,7 @@ export const BalanceChart = ({ history }: { history: BalanceHistory }) => {
         <tbody>
           {data.map((d) => (
             <tr key={d.date}>
-              <th scope="row">{d.date}</th>
+              <th scope="row">{formatDate(d.date)}</th>
               <td>{formatAmount(d.total, history.baseCurrency)}</td>
             </tr>
           ))}
