@@ -32,9 +32,12 @@ import { adminRoutes } from './modules/admin/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { billingRoutes } from './modules/billing/routes.ts';
 import { startSignUpTrial } from './modules/billing/service.ts';
+import { onSignIn } from './auth/signin-hooks.ts';
 import { onSignUp } from './auth/signup-hooks.ts';
 import { ledgerRoutes } from './modules/ledger/routes.ts';
 import { mailRoutes } from './modules/mail/routes.ts';
+import { notificationRoutes } from './modules/notifications/routes.ts';
+import { recordSignIn } from './modules/notifications/sign-ins.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { promoRoutes } from './modules/promo/routes.ts';
 import { statementImportRoutes } from './modules/statement-import/routes.ts';
@@ -85,6 +88,8 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
   registerCompanyMembershipCheck(app, ctx);
   // What sign-up does beyond the account and profile: billing's trial on the chosen plan.
   onSignUp(startSignUpTrial);
+  // What a sign-in does beyond the session: the sign-in history and its new-device alert.
+  onSignIn(recordSignIn);
   // A read-only billing account's companies refuse every change with 402 (docs/billing-limits.md).
   registerReadOnlyGuard(app, ctx);
 
@@ -143,6 +148,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(invoiceRoutes(ctx));
       await api.register(payablesRoutes(ctx));
       await api.register(adminRoutes(ctx));
+      await api.register(notificationRoutes(ctx));
     },
     { prefix: '/api' },
   );

@@ -6,6 +6,7 @@ import { openConfiguredDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startRecurringInvoiceRunner } from './modules/invoices/recurring.ts';
 import { startRecurringBillRunner } from './modules/payables/recurring-runner.ts';
+import { startOverdueInvoiceRunner } from './modules/notifications/overdue.ts';
 
 // Entry point: read config, open the database, migrate, listen; shut down cleanly.
 
@@ -45,9 +46,12 @@ const main = async () => {
   // Recurring invoices and bills: the job runners live in the server process (tests call them directly).
   const stopRecurring = startRecurringInvoiceRunner(ctx, app.log);
   const stopRecurringBills = startRecurringBillRunner(ctx, app.log);
+  // Invoices that became overdue notify the company's members once (modules/notifications).
+  const stopOverdue = startOverdueInvoiceRunner(ctx, app.log);
   app.addHook('onClose', async () => {
     stopRecurring();
     stopRecurringBills();
+    stopOverdue();
     await database.close();
   });
 

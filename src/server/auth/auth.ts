@@ -7,7 +7,6 @@ import { AUTH_ERROR_MESSAGES } from '../../shared/auth/errors.ts';
 import type { AppContext } from '../context.ts';
 import {
   createSignupProfile,
-  loginAlertsEnabled,
   recordLogin,
   recordSecurityEvent,
   syncTwoFactor,
@@ -16,8 +15,9 @@ import { disabledAccountMessage } from './accounts.ts';
 import { emailChangeUserHooks, requirePasswordForEmailChange, verificationLinkMail } from './change-email.ts';
 import { isCommonPassword } from './common-passwords.ts';
 import { deliverAuthMail } from './delivery.ts';
-import { existingAccountSignUpMail, loginAlertMail, resetPasswordMail } from './mails.ts';
+import { existingAccountSignUpMail, resetPasswordMail } from './mails.ts';
 import { hashPassword, verifyPassword } from './password.ts';
+import { runSignInHooks } from './signin-hooks.ts';
 import { runSignUpHooks } from './signup-hooks.ts';
 import { consumeSignInAttempt, signInLimitKey } from './sign-in-limit.ts';
 
@@ -31,28 +31,6 @@ const SIGN_IN_PATHS = new Set([
   '/two-factor/verify-totp',
   '/two-factor/verify-backup-code',
 ]);
-
-const sendLoginAlert = async (
-  ctx: AppContext,
-  session: { userId: string; ipAddress?: string | null; userAgent?: string | null; createdAt: Date },
-) => {
-  if (!(await loginAlertsEnabled(ctx, session.userId))) return;
-  const user = await ctx.database.db
-    .selectFrom('user')
-    .select('email')
-    .where('id', '=', session.userId)
-    .executeTakeFirst();
-  if (!user) return;
-  await deliverAuthMail(
-    ctx,
-    loginAlertMail(user.email, {
-      at: new Date(session.createdAt).toISOString(),
-      ip: session.ipAddress ?? 'unknown',
-      device: session.userAgent ?? 'unknown device',
-      settingsUrl: `${ctx.config.publicUrl}/settings`,
-    }),
-  );
-};
 
 // The body field holding a new password, per endpoint: each is checked against the list of
 // common passwords (issue 11 §10b) once it has the minimum length (that message comes first).
@@ -154,11 +132,8 @@ export const createAuth = (ctx: AppContext) => {
             const signedInAlready =
               path.startsWith('/two-factor/') &&
               /session_token=/.test(endpoint?.headers?.get('cookie') ?? '');
-            if (SIGN_IN_PATHS.has(path) && !signedInAlready) {
-              await sendLoginAlert(ctx, session).catch((error: unknown) =>
-                console.warn('kontor: login alert not sent', error),
-              );
-            }
+            // The sign-in history and its new-device alert (notifications, registered in app.ts).
+            if (SIGN_IN_PATHS.has(path) && !signedInAlready) await runSignInHooks(ctx, session);
           },
         },
       },

@@ -59,13 +59,15 @@ export const up = async (db: Kysely<unknown>) => {
       new_device boolean not null,
       created_at timestamptz not null default now()
     )`.execute(db);
-  await sql`create index sign_in_events_user_idx on sign_in_events (user_id, created_at desc, id desc)`.execute(db);
+  await sql`create index sign_in_events_user_idx on sign_in_events (user_id, created_at desc, id desc)`.execute(
+    db,
+  );
   await sql`create index sign_in_events_device_idx on sign_in_events (user_id, device_key)`.execute(db);
 
   await sql`
     create table notification_settings (
       organization_id text primary key references organizations (id) on delete cascade,
-      large_transaction_units bigint not null,
+      large_transaction_units integer not null check (large_transaction_units > 0),
       updated_at timestamptz not null default now()
     )`.execute(db);
 };

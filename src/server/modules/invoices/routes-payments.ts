@@ -13,6 +13,7 @@ import { companyRoutes, orgParams } from '../../http/routes.ts';
 import { memberOf, requirePermission } from '../../http/tenancy.ts';
 import { createCreditNote, voidCreditNote } from './credit-notes.ts';
 import { refundCreditNote, refundForInvoice } from './credit-refunds.ts';
+import { notifyPaymentsRecorded } from '../notifications/events.ts';
 import { deletePayment, paymentAnswer, recordPayment } from './payments.ts';
 
 // Money on a sent invoice: payments (Idempotency-Key accepted), credit notes, and refunds of
@@ -55,7 +56,12 @@ export const invoicePaymentRoutes =
             statusCode: 201,
             what: 'payment',
           },
-          (trxCtx) => recordPayment(trxCtx, member, { ...request.body, invoiceId }),
+          async (trxCtx) => {
+            const paid = await recordPayment(trxCtx, member, { ...request.body, invoiceId });
+            // "Payment received" (and "invoice paid" when settled), in the payment's transaction.
+            await notifyPaymentsRecorded(trxCtx, trxCtx.database.db, member.organizationId, [paid.paymentId]);
+            return paid;
+          },
         );
         if (replayed) reply.header('idempotent-replayed', 'true');
         return reply

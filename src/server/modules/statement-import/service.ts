@@ -29,6 +29,7 @@ import {
   summaryOf,
 } from './prepare.ts';
 import { StatementParseError } from './types.ts';
+import { notifyBankLinesAdded } from '../notifications/events.ts';
 
 // Statement import: parse, mark duplicates, apply rules, show a preview; on commit, insert
 // and post every new row in one database transaction, or nothing at all.
@@ -288,6 +289,9 @@ export const commitStatement = (
       totalByRules += byRules;
     }
     await onProgress?.(posted, toPost, 'finishing');
+    // Large lines, and "N transactions need a category", to the company's members.
+    const importIds = imports.flatMap((i) => (i.id ? [i.id] : []));
+    await notifyBankLinesAdded(ctx, trx, organizationId, { importIds });
     // A large import changes the table's shape at once; fresh statistics keep the list's plans on its indexes.
     if (totalImported >= ANALYZE_FROM) await sql`analyze bank_transactions`.execute(trx);
     return {

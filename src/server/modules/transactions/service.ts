@@ -30,6 +30,7 @@ import {
 } from './posting-context.ts';
 import { selectSplits, selectTransactionsForUpdate } from './queries.ts';
 import { readTransaction } from './read-service.ts';
+import { notifyBankLinesAdded } from '../notifications/events.ts';
 
 // Bank transactions: recording one posts it to the ledger in the same database transaction;
 // changing what it posts (date, amount, category, split, tax) reverses the old entry and posts
@@ -147,6 +148,8 @@ export const recordTransaction = (ctx: AppContext, member: MemberContext, input:
     await recordMemberAudit(trx, member, 'bank_transaction.created', ['bank_transaction', id], {
       after: created,
     });
+    // A line at or above the company's large-transaction threshold notifies its members.
+    await notifyBankLinesAdded(ctx, trx, organizationId, { transactionIds: [id] });
     return created;
   });
 
