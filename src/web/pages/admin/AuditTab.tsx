@@ -1,14 +1,14 @@
 import { Download } from 'lucide-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { buttonClasses, Button } from '../../components/ui/Button.tsx';
-import { DataTable } from '../../components/ui/DataTable.tsx';
+import { type Column, DataTable } from '../../components/ui/DataTable.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
 import { ListCard } from '../../components/ui/ListCard.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useFormFields } from '../../lib/useFormFields.ts';
 import { Pager, useCursorPages } from '../accounting/Pager.tsx';
 import { type AuditFilter, auditCsvHref, useAdminActions, useAdminAudit } from './adminApi.ts';
-import { loadError } from './parts.tsx';
+import { adminListState } from './parts.tsx';
 
 // The audit log across every company: filter by company id, user id, action and dates, page
 // through, download the same filter as CSV. Below it, what platform admins did (every admin
@@ -30,6 +30,34 @@ const ScrollRegion = ({ label, children }: { label: string; children: ReactNode 
   >
     {children}
   </section>
+);
+
+/** A log's table: scrolls inside its own labelled region, newest first, "When" in the first column. */
+const LogTable = <T extends { id: string; createdAt: string }>({
+  label,
+  rows,
+  columns,
+}: {
+  label: string;
+  rows: T[];
+  columns: Column<T>[];
+}) => (
+  <ScrollRegion label={label}>
+    <DataTable
+      caption={label}
+      rows={rows}
+      rowKey={(r) => r.id}
+      dense
+      className="overflow-visible!"
+      columns={[
+        {
+          header: 'When',
+          cell: (r) => <span className="whitespace-nowrap">{formatDateTime(r.createdAt)}</span>,
+        },
+        ...columns,
+      ]}
+    />
+  </ScrollRegion>
 );
 
 const NO_FILTER: AuditFilter = { organizationId: '', userId: '', action: '', from: '', to: '' };
@@ -97,73 +125,59 @@ const CompanyAudit = () => {
         </form>
       }
       notices={[{ message: problem }]}
-      state={{
-        loading: list.isLoading,
-        loadingLabel: 'Loading the audit log...',
-        error: list.isError ? loadError('the audit log', list.error) : null,
-        onRetry: () => void list.refetch(),
-        empty: rows.length === 0,
-        emptyTitle: filtered ? 'No entries match' : 'No entries yet',
-        emptyDescription: filtered ? 'Try other filters, or Clear them.' : undefined,
-      }}
+      state={adminListState(list, 'the audit log', rows.length === 0, {
+        title: filtered ? 'No entries match' : 'No entries yet',
+        description: filtered ? 'Try other filters, or Clear them.' : undefined,
+      })}
       footer={<Pager label="Audit log" pages={pages} nextCursor={list.data?.nextCursor} />}
     >
-      <ScrollRegion label="Audit log entries">
-        <DataTable
-          caption="Audit log entries"
-          rows={rows}
-          rowKey={(r) => r.id}
-          dense
-          className="overflow-visible!"
-          columns={[
-            {
-              header: 'When',
-              cell: (r) => <span className="whitespace-nowrap">{formatDateTime(r.createdAt)}</span>,
-            },
-            {
-              header: 'Company',
-              cell: (r) => (
+      <LogTable
+        label="Audit log entries"
+        rows={rows}
+        columns={[
+          {
+            header: 'Company',
+            cell: (r) => (
+              <Wide>
+                {r.organizationName ?? 'Deleted company'}
+                <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
+                  {r.organizationId}
+                </code>
+              </Wide>
+            ),
+          },
+          {
+            header: 'User',
+            cell: (r) =>
+              r.actorUserId ? (
                 <Wide>
-                  {r.organizationName ?? 'Deleted company'}
+                  <span className="break-all">{r.actorEmail ?? 'Deleted user'}</span>
                   <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
-                    {r.organizationId}
+                    {r.actorUserId}
                   </code>
                 </Wide>
+              ) : (
+                'System'
               ),
-            },
-            {
-              header: 'User',
-              cell: (r) =>
-                r.actorUserId ? (
-                  <Wide>
-                    <span className="break-all">{r.actorEmail ?? 'Deleted user'}</span>
-                    <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
-                      {r.actorUserId}
-                    </code>
-                  </Wide>
-                ) : (
-                  'System'
-                ),
-            },
-            {
-              header: 'Action',
-              rowHeader: true,
-              cell: (r) => <code className="text-xs whitespace-nowrap">{r.action}</code>,
-            },
-            {
-              header: 'Record',
-              cell: (r) => (
-                <Wide>
-                  {r.entityType}
-                  <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
-                    {r.entityId}
-                  </code>
-                </Wide>
-              ),
-            },
-          ]}
-        />
-      </ScrollRegion>
+          },
+          {
+            header: 'Action',
+            rowHeader: true,
+            cell: (r) => <code className="text-xs whitespace-nowrap">{r.action}</code>,
+          },
+          {
+            header: 'Record',
+            cell: (r) => (
+              <Wide>
+                {r.entityType}
+                <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
+                  {r.entityId}
+                </code>
+              </Wide>
+            ),
+          },
+        ]}
+      />
     </ListCard>
   );
 };
@@ -190,56 +204,40 @@ const AdminActions = () => {
     <ListCard
       title="Admin actions"
       description="What platform admins did here, with who did it."
-      state={{
-        loading: list.isLoading,
-        loadingLabel: 'Loading admin actions...',
-        error: list.isError ? loadError('the admin actions', list.error) : null,
-        onRetry: () => void list.refetch(),
-        empty: rows.length === 0,
-        emptyTitle: 'No admin actions yet',
-      }}
+      state={adminListState(list, 'admin actions', rows.length === 0, { title: 'No admin actions yet' })}
       footer={<Pager label="Admin actions" pages={pages} nextCursor={list.data?.nextCursor} />}
     >
-      <ScrollRegion label="Admin actions">
-        <DataTable
-          caption="Admin actions"
-          rows={rows}
-          rowKey={(r) => r.id}
-          dense
-          className="overflow-visible!"
-          columns={[
-            {
-              header: 'When',
-              cell: (r) => <span className="whitespace-nowrap">{formatDateTime(r.createdAt)}</span>,
-            },
-            { header: 'Admin', cell: (r) => <Wide>{r.adminEmail}</Wide> },
-            {
-              header: 'Action',
-              rowHeader: true,
-              cell: (r) => <code className="text-xs whitespace-nowrap">{r.action}</code>,
-            },
-            {
-              header: 'Target',
-              cell: (r) => (
-                <Wide>
-                  {r.targetType}
-                  <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
-                    {r.targetId}
-                  </code>
-                </Wide>
-              ),
-            },
-            {
-              header: 'Details',
-              cell: (r) => (
-                <div className="min-w-72 text-xs break-words text-slate-600 dark:text-slate-300">
-                  {detailsText(r.details)}
-                </div>
-              ),
-            },
-          ]}
-        />
-      </ScrollRegion>
+      <LogTable
+        label="Admin actions"
+        rows={rows}
+        columns={[
+          { header: 'Admin', cell: (r) => <Wide>{r.adminEmail}</Wide> },
+          {
+            header: 'Action',
+            rowHeader: true,
+            cell: (r) => <code className="text-xs whitespace-nowrap">{r.action}</code>,
+          },
+          {
+            header: 'Target',
+            cell: (r) => (
+              <Wide>
+                {r.targetType}
+                <code className="block text-xs break-all text-slate-500 dark:text-slate-400">
+                  {r.targetId}
+                </code>
+              </Wide>
+            ),
+          },
+          {
+            header: 'Details',
+            cell: (r) => (
+              <div className="min-w-72 text-xs break-words text-slate-600 dark:text-slate-300">
+                {detailsText(r.details)}
+              </div>
+            ),
+          },
+        ]}
+      />
     </ListCard>
   );
 };

@@ -8,7 +8,7 @@ import { formatDateTime, plural } from '../../lib/format.ts';
 import { useAction } from '../../lib/useAction.ts';
 import { Pager, useCursorPages } from '../accounting/Pager.tsx';
 import { type MessageFilter, useAdminChanges, useAdminMessages } from './adminApi.ts';
-import { FilterSelect, loadError } from './parts.tsx';
+import { FilterSelect, adminListState } from './parts.tsx';
 
 // Contact messages from the website's /contact form: newest first, unread ones marked, each
 // with Reply (the mail app, to the sender) and mark read / replied.
@@ -41,29 +41,16 @@ export const MessagesTab = () => {
         list.data ? `${plural(unread, 'unread message')} from the contact form.` : 'From the contact form.'
       }
       toolbar={
-        <FilterSelect
-          label="Show"
-          value={status}
-          onChange={(v) => {
-            pages.reset();
-            setStatus(v);
-          }}
-          options={FILTERS}
-        />
+        <FilterSelect label="Show" value={status} pages={pages} onChange={setStatus} options={FILTERS} />
       }
       notices={[{ message: action.error }]}
-      state={{
-        loading: list.isLoading,
-        loadingLabel: 'Loading messages...',
-        error: list.isError ? loadError('the messages', list.error) : null,
-        onRetry: () => void list.refetch(),
-        empty: rows.length === 0,
-        emptyTitle: status === 'all' ? 'No messages yet' : 'Nothing here',
-        emptyDescription:
+      state={adminListState(list, 'messages', rows.length === 0, {
+        title: status === 'all' ? 'No messages yet' : 'Nothing here',
+        description:
           status === 'all'
             ? 'Messages sent from the contact page show here.'
             : 'Every message is read or replied to.',
-      }}
+      })}
       footer={<Pager label="Messages" pages={pages} nextCursor={list.data?.nextCursor} />}
     >
       <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label="Messages">

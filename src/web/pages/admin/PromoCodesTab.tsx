@@ -9,7 +9,7 @@ import { FormDialog } from '../../components/ui/FormDialog.tsx';
 import { ListCard, LoadingState, NewButton } from '../../components/ui/ListCard.tsx';
 import { formatCount, formatDate, formatDateTime, plural } from '../../lib/format.ts';
 import { useAdminChanges, useAdminPromos, useAdminRedemptions } from './adminApi.ts';
-import { loadError, planName } from './parts.tsx';
+import { adminListState, loadError, planName } from './parts.tsx';
 import { PromoFormDialog } from './PromoForm.tsx';
 
 // Promo codes: every code with what it does, whether it still works and how often it was used;
@@ -57,15 +57,10 @@ export const PromoCodesTab = () => {
         </NewButton>
       }
       notices={[{ tone: 'success', message: notice }]}
-      state={{
-        loading: promos.isLoading,
-        loadingLabel: 'Loading promo codes...',
-        error: promos.isError ? loadError('the promo codes', promos.error) : null,
-        onRetry: () => void promos.refetch(),
-        empty: rows.length === 0,
-        emptyTitle: 'No promo codes yet',
-        emptyDescription: 'Create one to give plan access, a longer trial or a discount.',
-      }}
+      state={adminListState(promos, 'promo codes', rows.length === 0, {
+        title: 'No promo codes yet',
+        description: 'Create one to give plan access, a longer trial or a discount.',
+      })}
       footer={
         open?.kind === 'new' ? (
           <PromoFormDialog onClose={() => setOpen(null)} onDone={done} />

@@ -13,7 +13,15 @@ import {
   useAdminSubscriptionSummary,
   useAdminSubscriptions,
 } from './adminApi.ts';
-import { FilterSelect, Figure, SubscriptionBadge, capitalized, loadError, planName } from './parts.tsx';
+import {
+  FilterSelect,
+  Figure,
+  SubscriptionBadge,
+  adminListState,
+  capitalized,
+  loadError,
+  planName,
+} from './parts.tsx';
 
 // Subscriptions: what they bring in a month (MRR), how many are in each state, the trials
 // ending this week and the last 30 days' churn; then every account's subscription, by state.
@@ -125,24 +133,11 @@ const SubscriptionList = () => {
     <ListCard
       title="All subscriptions"
       toolbar={
-        <FilterSelect
-          label="Status"
-          value={status}
-          onChange={(v) => {
-            pages.reset();
-            setStatus(v);
-          }}
-          options={FILTERS}
-        />
+        <FilterSelect label="Status" value={status} pages={pages} onChange={setStatus} options={FILTERS} />
       }
-      state={{
-        loading: list.isLoading,
-        loadingLabel: 'Loading subscriptions...',
-        error: list.isError ? loadError('the subscriptions', list.error) : null,
-        onRetry: () => void list.refetch(),
-        empty: rows.length === 0,
-        emptyTitle: status === 'all' ? 'No subscriptions yet' : 'None in this state',
-      }}
+      state={adminListState(list, 'subscriptions', rows.length === 0, {
+        title: status === 'all' ? 'No subscriptions yet' : 'None in this state',
+      })}
       footer={<Pager label="Subscriptions" pages={pages} nextCursor={list.data?.nextCursor} />}
     >
       <DataTable<AdminSubscriptionRow>

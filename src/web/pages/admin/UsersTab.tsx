@@ -6,7 +6,7 @@ import { ListCard, SearchField } from '../../components/ui/ListCard.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { Pager, useCursorPages } from '../accounting/Pager.tsx';
 import { type UserFilter, useAdminUsers } from './adminApi.ts';
-import { FilterSelect, LinkButton, SubscriptionBadge, YesNo, loadError, planName } from './parts.tsx';
+import { FilterSelect, LinkButton, SubscriptionBadge, YesNo, adminListState, planName } from './parts.tsx';
 import { UserDetail } from './UserDetail.tsx';
 
 // Users: search by name or email, filter active / disabled, page through; a user's name opens
@@ -63,24 +63,17 @@ const UserList = ({ onOpen, notice }: { onOpen: (id: string) => void; notice: st
           <FilterSelect
             label="Status"
             value={status}
-            onChange={(v) => {
-              pages.reset();
-              setStatus(v);
-            }}
+            pages={pages}
+            onChange={setStatus}
             options={STATUS_OPTIONS}
           />
         </>
       }
       notices={[{ tone: 'success', message: notice }]}
-      state={{
-        loading: users.isLoading,
-        loadingLabel: 'Loading users...',
-        error: users.isError ? loadError('the users', users.error) : null,
-        onRetry: () => void users.refetch(),
-        empty: rows.length === 0,
-        emptyTitle: filtered ? 'No users match' : 'No users yet',
-        emptyDescription: filtered ? 'Try another name, email or status.' : undefined,
-      }}
+      state={adminListState(users, 'users', rows.length === 0, {
+        title: filtered ? 'No users match' : 'No users yet',
+        description: filtered ? 'Try another name, email or status.' : undefined,
+      })}
       footer={<Pager label="Users" pages={pages} nextCursor={users.data?.nextCursor} />}
     >
       <DataTable<AdminUserRow>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { SUBSCRIPTION_STATUS_LABELS, type SubscriptionStatus } from '../../../shared/billing.ts';
 import { type PlanId, findPlan } from '../../../shared/plans.ts';
 import { Badge, Card } from '../../components/ui/Card.tsx';
+import type { ListState } from '../../components/ui/ListCard.tsx';
 import { errorText } from '../../lib/api.ts';
 
 // Small pieces the admin console's tabs share: figures, a definition list, status badges and
@@ -71,23 +72,50 @@ export const Health = ({ ok }: { ok: boolean }) =>
 /** What a list could not load for: the server's reason (403 admins only, 400 a bad filter). */
 export const loadError = (what: string, error: unknown) => `Could not load ${what}: ${errorText(error)}`;
 
-/** The filter select of a list's toolbar: a visible label next to the control. */
+/**
+ * The loading / could not load / empty states of an admin list from its query: `what` names
+ * the list in the texts ("Loading the audit log...", "Could not load the audit log: …").
+ */
+export const adminListState = (
+  query: { isLoading: boolean; isError: boolean; error: unknown; refetch: () => unknown },
+  what: string,
+  empty: boolean,
+  emptyTexts: { title: string; description?: ReactNode },
+): ListState => ({
+  loading: query.isLoading,
+  loadingLabel: `Loading ${what}...`,
+  error: query.isError ? loadError(what, query.error) : null,
+  onRetry: () => void query.refetch(),
+  empty,
+  emptyTitle: emptyTexts.title,
+  emptyDescription: emptyTexts.description,
+});
+
+/**
+ * The filter select of a list's toolbar: a visible label next to the control. Given the
+ * list's `pages`, a change goes back to the first page.
+ */
 export const FilterSelect = <V extends string>({
   label,
   value,
   onChange,
   options,
+  pages,
 }: {
   label: string;
   value: V;
   onChange: (value: V) => void;
   options: readonly { value: V; label: string }[];
+  pages?: { reset: () => void };
 }) => (
   <label className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-200">
     <span className="font-medium">{label}</span>
     <select
       value={value}
-      onChange={(e) => onChange(e.target.value as V)}
+      onChange={(e) => {
+        pages?.reset();
+        onChange(e.target.value as V);
+      }}
       className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
     >
       {options.map((o) => (
