@@ -43,7 +43,7 @@ export const SiteFooter = () => (
               <li key={l.label}>
                 <Link
                   to={l.to}
-                  className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white"
+                  className="inline-flex min-h-11 min-w-11 items-center text-sm text-slate-600 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white"
                 >
                   {l.label}
                 </Link>

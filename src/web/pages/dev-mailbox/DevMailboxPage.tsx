@@ -78,7 +78,7 @@ const DevMailboxPage = () => {
               The mailbox is only available in development. {list.error.message}
             </p>
           ) : list.data.messages.length === 0 ? (
-            <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500 dark:border-slate-700">
+            <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
               No mail yet. Sign up or request a reset link and it shows up here.
             </p>
           ) : (
@@ -105,7 +105,7 @@ const DevMailboxPage = () => {
           className="min-h-64 rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900"
         >
           {selected === null ? (
-            <p className="flex items-center gap-2 text-sm text-slate-500">
+            <p className="flex items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
               <Mail className="h-4 w-4" aria-hidden="true" /> Choose a message to read it.
             </p>
           ) : message.isPending ? (

@@ -179,7 +179,11 @@ const LoginPage = () => {
             onChange={edit(setPassword)}
           />
           <div className="mt-2 text-right">
-            <button type="button" className={`${LINK} text-sm`} onClick={() => setResetOpen(true)}>
+            <button
+              type="button"
+              className={`${LINK} inline-flex min-h-11 items-center text-sm`}
+              onClick={() => setResetOpen(true)}
+            >
               Forgot your password?
             </button>
           </div>
