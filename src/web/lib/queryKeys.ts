@@ -23,6 +23,10 @@ export const keys = {
   myInvitations: ['my-invitations'] as const,
   health: ['health'] as const,
   sessions: ['auth', 'sessions'] as const,
+  /** The signed-in user's sign-in history (Settings → Security). */
+  signIns: ['auth', 'sign-ins'] as const,
+  /** The signed-in user's notifications (not per company): `keys.notifications('count')`, `keys.notifications('list', params)`, … */
+  notifications: (...rest: unknown[]) => ['notifications', ...rest] as const,
   /** The platform admin console (not per company): `keys.admin('me')`, `keys.admin('users', params)`, … */
   admin: (...rest: unknown[]) => ['admin', ...rest] as const,
   /** The signed-in user's billing account (not per company): `keys.billing('overview')`, `keys.billing('invoices')`, … */
@@ -86,6 +90,8 @@ export const touches = {
     keys.wallet(orgId),
     keys.invoices(orgId),
     keys.payables(orgId),
+    // A payment, an import or a large transaction may have notified the user: the bell.
+    keys.notifications(),
   ],
   /**
    * A payables change that posts nothing (a draft bill saved, submitted or rejected, a supplier
@@ -107,6 +113,8 @@ export const touches = {
   admin: (): QueryKey[] => [keys.admin()],
   /** A billing change (plan, checkout, card, cancel, resume, promo code): the overview, invoices, the trial banner. */
   billing: (): QueryKey[] => [keys.billing()],
+  /** A notification marked read, or all of them: the bell's count and list. */
+  notifications: (): QueryKey[] => [keys.notifications()],
 } satisfies Record<string, (...args: never[]) => QueryKey[]>;
 
 const invalidate = async (client: QueryClient, prefixes: QueryKey[]) => {
@@ -128,6 +136,7 @@ export const invalidateAfter = {
   sessions: (client: QueryClient) => invalidate(client, touches.sessions()),
   admin: (client: QueryClient) => invalidate(client, touches.admin()),
   billing: (client: QueryClient) => invalidate(client, touches.billing()),
+  notifications: (client: QueryClient) => invalidate(client, touches.notifications()),
 };
 
 /** On switching company: drops every cached query except the list of companies. */
