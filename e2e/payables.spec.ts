@@ -217,9 +217,9 @@ test('suppliers in the UI and from CSV, a batch payment from the payment run, th
 
   // The dashboard's Payables figure is the ledger's and opens the aging.
   await page.goto('/dashboard');
-  const kpi = page.getByRole('region', { name: 'Payables' });
+  const kpi = page.getByRole('region', { name: 'Payables', exact: true });
   await expect(kpi).toContainText('$300.00');
-  await kpi.getByRole('link', { name: '$300.00' }).click();
+  await kpi.getByRole('link', { name: /Open the payables aging/ }).click();
   await expect(page).toHaveURL(/\/bills\?tab=reports/);
   await expect(page.getByRole('heading', { name: 'Payables aging' })).toBeVisible();
 });

@@ -73,6 +73,21 @@ beforeAll(async () => {
       depositAccountId: bankLedgerId,
     });
   }
+  // The bank register: two withdrawals within the trailing twelve weeks (one categorised, one
+  // not), a deposit and one withdrawal before the window; only the first two are other spending.
+  for (const [date, amount, category] of [
+    ['2026-05-20', -10_000, accounts['6500']],
+    ['2026-06-12', -20_000, null],
+    ['2026-06-01', 5_000, accounts['4000']],
+    ['2026-02-01', -70_000, accounts['6500']],
+  ] as const)
+    await post('/transactions', {
+      moneyAccountId: bank.id,
+      date,
+      description: `Register ${date}`,
+      amount,
+      categoryAccountId: category,
+    });
   await invoice('2026-04-01');
   await invoice('2026-06-10');
   await seedTestPayables(fixture.t.app, fixture.t.database, fixture.company);
@@ -181,7 +196,11 @@ describe('GET /dashboard', () => {
     expect(f.totals.recurring_invoice).toBe(3 * 90_000);
     expect(f.totals.recurring_bill).toBeLessThan(0);
     expect(Math.abs(f.totals.recurring_bill) % 70_000).toBe(0);
-    for (const p of f.points) expect(p.low <= p.balance && p.balance <= p.high).toBe(true);
+    expect(f.spending.weeks.reduce((s, w) => s + w, 0)).toBe(30_000);
+    expect(f.spending.weeklyAverage).toBe(2_500);
+    expect(f.totals.unscheduled_spending).toBe(-2_500 * 13);
+    expect(f.spending.spread).toBeGreaterThan(0);
+    for (const p of f.points) expect(p.low < p.balance && p.balance < p.high).toBe(true);
   });
 
   it('notes the spend change, the late payer and the unusual expense, each with its numbers', async () => {

@@ -104,7 +104,7 @@ const MonthsCard = ({ data }: { data: Dashboard }) => {
     cash: m.cash,
   }));
   return (
-    <Card className="h-full lg:col-span-2">
+    <Card>
       <CardHeader
         title="Income, expenses and cash"
         description={`${formatDate(data.from)} – ${formatDate(data.to)}, from posted entries; cash at each month's end`}
@@ -136,31 +136,33 @@ const MonthsCard = ({ data }: { data: Dashboard }) => {
             </div>
           </Suspense>
         )}
-        <table className="sr-only">
-          <caption>Income, expenses, net income and month-end cash by month, in {currency}</caption>
-          <TableHead
-            columns={[
-              'Month',
-              { label: 'Income', numeric: true },
-              { label: 'Expenses', numeric: true },
-              { label: 'Net income', numeric: true },
-              { label: 'Cash', numeric: true },
-            ]}
-          />
-          <tbody>
-            {rows.map((d) => (
-              <tr key={d.period}>
-                <RowTh>{d.period}</RowTh>
-                {([d.income, d.expenses, d.net, d.cash] as const).map((v, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: fixed columns
-                  <Td key={i} numeric>
-                    <Money minor={v} currency={currency} />
-                  </Td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="sr-only">
+          <table>
+            <caption>Income, expenses, net income and month-end cash by month, in {currency}</caption>
+            <TableHead
+              columns={[
+                'Month',
+                { label: 'Income', numeric: true },
+                { label: 'Expenses', numeric: true },
+                { label: 'Net income', numeric: true },
+                { label: 'Cash', numeric: true },
+              ]}
+            />
+            <tbody>
+              {rows.map((d) => (
+                <tr key={d.period}>
+                  <RowTh>{d.period}</RowTh>
+                  {([d.income, d.expenses, d.net, d.cash] as const).map((v, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: fixed columns
+                    <Td key={i} numeric>
+                      <Money minor={v} currency={currency} />
+                    </Td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </div>
     </Card>
   );
@@ -211,10 +213,8 @@ const DashboardPage = () => {
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
             <KpiTiles data={data} />
           </div>
-          <div className="grid items-stretch gap-6 lg:grid-cols-3">
-            <MonthsCard data={data} />
-            <Insights data={data} className="h-full" />
-          </div>
+          <MonthsCard data={data} />
+          <Insights data={data} />
           <ForecastCard data={data} />
           <RecentEntries entries={data.recent} currency={data.currency} />
         </>

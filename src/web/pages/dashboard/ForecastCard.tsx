@@ -53,35 +53,37 @@ export const ForecastCard = ({ data }: { data: Dashboard }) => {
               <ForecastChart data={rows} currency={currency} />
             </div>
           </Suspense>
-          <table className="sr-only">
-            <caption>Expected cash at the end of each week, with its low and high, in {currency}</caption>
-            <TableHead
-              columns={[
-                'Week',
-                { label: 'Expected', numeric: true },
-                { label: 'Low', numeric: true },
-                { label: 'High', numeric: true },
-              ]}
-            />
-            <tbody>
-              {f.points.map((p) => (
-                <tr key={p.weekStart}>
-                  <RowTh>
-                    {formatDate(p.weekStart)} – {formatDate(p.weekEnd)}
-                  </RowTh>
-                  <Td numeric>
-                    <Money minor={p.balance} currency={currency} />
-                  </Td>
-                  <Td numeric>
-                    <Money minor={p.low} currency={currency} />
-                  </Td>
-                  <Td numeric>
-                    <Money minor={p.high} currency={currency} />
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="sr-only">
+            <table>
+              <caption>Expected cash at the end of each week, with its low and high, in {currency}</caption>
+              <TableHead
+                columns={[
+                  'Week',
+                  { label: 'Expected', numeric: true },
+                  { label: 'Low', numeric: true },
+                  { label: 'High', numeric: true },
+                ]}
+              />
+              <tbody>
+                {f.points.map((p) => (
+                  <tr key={p.weekStart}>
+                    <RowTh>
+                      {formatDate(p.weekStart)} – {formatDate(p.weekEnd)}
+                    </RowTh>
+                    <Td numeric>
+                      <Money minor={p.balance} currency={currency} />
+                    </Td>
+                    <Td numeric>
+                      <Money minor={p.low} currency={currency} />
+                    </Td>
+                    <Td numeric>
+                      <Money minor={p.high} currency={currency} />
+                    </Td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </div>
         <div className="min-w-0">
           <h3 className="text-sm font-semibold text-slate-900 dark:text-white">What goes into it</h3>

@@ -13,8 +13,8 @@ const ICONS: Record<Insight['kind'], typeof Clock> = {
   unusual_transaction: AlertTriangle,
 };
 
-export const Insights = ({ data, className = '' }: { data: Dashboard; className?: string }) => (
-  <Card className={`flex flex-col ${className}`}>
+export const Insights = ({ data }: { data: Dashboard }) => (
+  <Card className="overflow-hidden">
     <CardHeader title="Insights" description="Noticed in your books, by fixed rules" />
     {data.insights.length === 0 ? (
       <p className="px-5 py-6 text-sm text-slate-500 dark:text-slate-400">
@@ -22,15 +22,18 @@ export const Insights = ({ data, className = '' }: { data: Dashboard; className?
         no expense far above its usual size.
       </p>
     ) : (
-      <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+      <ul className="grid sm:grid-cols-2 xl:grid-cols-3">
         {data.insights.map((insight) => {
           const { title, detail } = insightText(insight, data.currency);
           const Icon = ICONS[insight.kind];
           return (
-            <li key={`${insight.kind}-${insight.link}`}>
+            <li
+              key={`${insight.kind}-${insight.link}`}
+              className="border-t border-slate-100 dark:border-slate-800"
+            >
               <Link
                 to={insight.link}
-                className="group flex min-h-11 gap-3 px-5 py-4 hover:bg-slate-50 dark:hover:bg-slate-800/60"
+                className="group flex h-full min-h-11 gap-3 px-5 py-4 hover:bg-slate-50 dark:hover:bg-slate-800/60"
               >
                 <Icon
                   className="mt-0.5 h-5 w-5 shrink-0 text-amber-600 dark:text-amber-400"
