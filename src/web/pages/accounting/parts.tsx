@@ -68,8 +68,8 @@ export const Loading = ({ label }: { label: string }) => (
 );
 
 const EXPORTS = [
-  { format: 'csv', text: 'CSV', Icon: Download },
-  { format: 'pdf', text: 'PDF', Icon: FileText },
+  { format: 'csv', text: 'Download CSV', Icon: Download },
+  { format: 'pdf', text: 'Download PDF', Icon: FileText },
 ] as const;
 
 /** CSV and PDF download links for a report's export route, with the query on screen. */
@@ -84,7 +84,7 @@ export const ExportLinks = ({
 }) => {
   const { company } = useCompany();
   return (
-    <div className="flex items-center gap-2">
+    <div className="flex flex-wrap items-center gap-2">
       {EXPORTS.map(({ format, text, Icon }) => (
         <a
           key={format}
