@@ -39,6 +39,7 @@ const ForecastChart = ({ data, currency }: { data: ForecastRow[]; currency: stri
           axisLine={false}
           tickLine={false}
           width={56}
+          domain={['auto', 'auto']}
           tickFormatter={(v: number) => formatAmountCompact(Math.round(v), currency)}
         />
         <Tooltip
@@ -60,7 +61,14 @@ const ForecastChart = ({ data, currency }: { data: ForecastRow[]; currency: stri
           fillOpacity={dark ? 0.22 : 0.15}
           isAnimationActive={false}
         />
-        <Line dataKey="balance" type="monotone" stroke={line} strokeWidth={2} dot={false} />
+        <Line
+          dataKey="balance"
+          type="monotone"
+          stroke={line}
+          strokeWidth={2}
+          dot={false}
+          isAnimationActive={false}
+        />
       </ComposedChart>
     </ResponsiveContainer>
   );

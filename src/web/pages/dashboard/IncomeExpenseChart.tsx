@@ -73,6 +73,7 @@ const IncomeExpenseChart = ({ data, currency }: { data: MonthPoint[]; currency: 
           tickLine={false}
           width={56}
           tickFormatter={compact}
+          domain={['auto', 'auto']}
         />
         <Tooltip
           cursor={{ fill: dark ? 'rgba(148,163,184,0.08)' : 'rgba(100,116,139,0.08)' }}
@@ -87,6 +88,7 @@ const IncomeExpenseChart = ({ data, currency }: { data: MonthPoint[]; currency: 
           fill={dark ? '#34d399' : '#059669'}
           radius={[4, 4, 0, 0]}
           maxBarSize={24}
+          isAnimationActive={false}
         />
         <Bar
           yAxisId="flow"
@@ -94,6 +96,7 @@ const IncomeExpenseChart = ({ data, currency }: { data: MonthPoint[]; currency: 
           fill={dark ? '#fb7185' : '#e11d48'}
           radius={[4, 4, 0, 0]}
           maxBarSize={24}
+          isAnimationActive={false}
         />
         <Line
           yAxisId="flow"
@@ -102,6 +105,7 @@ const IncomeExpenseChart = ({ data, currency }: { data: MonthPoint[]; currency: 
           stroke={dark ? '#fbbf24' : '#d97706'}
           strokeWidth={2}
           dot={false}
+          isAnimationActive={false}
         />
         <Line
           yAxisId="cash"
@@ -111,6 +115,7 @@ const IncomeExpenseChart = ({ data, currency }: { data: MonthPoint[]; currency: 
           strokeWidth={2}
           strokeDasharray="5 3"
           dot={false}
+          isAnimationActive={false}
         />
       </ComposedChart>
     </ResponsiveContainer>
