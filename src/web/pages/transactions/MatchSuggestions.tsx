@@ -135,7 +135,7 @@ export const SuggestionList = ({ tx, onMatched }: { tx: Transaction; onMatched: 
             const allocated = allocations.find((a) => keyOf(a.suggestion) === k)?.amount;
             const label =
               s.kind === 'payment'
-                ? `Payment of ${formatAmount(s.amount, s.currency)} already recorded on invoice ${s.invoiceNumber}, ${s.customerName}, on ${formatDate(s.paymentDate)}`
+                ? `Payment of ${formatAmount(s.amount, s.currency)} already recorded on invoice ${s.invoiceNumber}, ${s.customerName}, on ${s.paymentDate ? formatDate(s.paymentDate) : 'an unknown date'}`
                 : `Invoice ${s.invoiceNumber}, ${s.customerName}, ${formatAmount(s.amountDue, s.currency)} due`;
             return (
               <li key={k}>
