@@ -3,8 +3,9 @@ import { LogOut } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAuth } from '../../auth/AuthProvider.tsx';
+import { Avatar } from '../../components/Avatar.tsx';
 
-// The signed-in user's name and Sign out. Logging out clears the cached profile, ends the
+// The signed-in user's photo (or initials), name and Sign out. Logging out clears the cached profile, ends the
 // session on the server and drops every cached query, so the next user sees nothing of it.
 export const UserMenuSlot = () => {
   const { currentUser, userProfile, logout } = useAuth();
@@ -26,6 +27,7 @@ export const UserMenuSlot = () => {
   };
   return (
     <div className="flex items-center gap-2">
+      <Avatar photoURL={userProfile?.photoURL} name={name} email={currentUser.email} />
       <span
         className="hidden max-w-48 truncate text-sm text-slate-600 sm:inline dark:text-slate-300"
         title={currentUser.email}

@@ -4,6 +4,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { CompanySettings } from './CompanySettings.tsx';
 import { MembersSettings } from './MembersSettings.tsx';
 import { PreferencesSettings } from './PreferencesSettings.tsx';
+import { ProfileSettings } from './ProfileSettings.tsx';
 import { PageTabs, tabFrom } from '../../components/ui/Tabs.tsx';
 
 // /settings: company, members and the signed-in user's own security settings.
@@ -21,6 +22,7 @@ const Security = securityLoader
 const SettingsPage = () => {
   const [params, setParams] = useSearchParams();
   const tabs = [
+    { id: 'profile', label: 'Profile', panel: <ProfileSettings /> },
     { id: 'company', label: 'Company', panel: <CompanySettings /> },
     { id: 'members', label: 'Members', panel: <MembersSettings /> },
     { id: 'preferences', label: 'Preferences', panel: <PreferencesSettings /> },

@@ -1,5 +1,6 @@
-import { KeyRound, Laptop, type LucideIcon, Mail, ShieldCheck } from 'lucide-react';
+import { KeyRound, Laptop, ListChecks, type LucideIcon, Mail, ShieldCheck } from 'lucide-react';
 import { EmailVerificationStatus } from '../../../auth/EmailVerification.tsx';
+import { BackupCodes } from './BackupCodes.tsx';
 import { ChangePassword } from './ChangePassword.tsx';
 import { LoginAlerts } from './LoginAlerts.tsx';
 import { Section } from './Section.tsx';
@@ -7,7 +8,7 @@ import { Sessions } from './Sessions.tsx';
 import { TwoFactor } from './TwoFactor.tsx';
 
 // The Security part of /settings, one section a part: the email address, change password,
-// two-factor authentication with a QR code and backup codes, the list of sessions with
+// two-factor authentication with a QR code, new backup codes, the list of sessions with
 // sign-out, and the login-alerts switch.
 
 const PARTS: { title: string; description: string; icon: LucideIcon; Part: () => React.ReactNode }[] = [
@@ -29,6 +30,13 @@ const PARTS: { title: string; description: string; icon: LucideIcon; Part: () =>
       'Ask for a code from an authenticator app (Google Authenticator, 1Password, Authy) when you sign in.',
     icon: ShieldCheck,
     Part: TwoFactor,
+  },
+  {
+    title: 'Backup codes',
+    description:
+      'One-time codes that sign you in when your authenticator app is not at hand. Making new ones ends the old ones.',
+    icon: ListChecks,
+    Part: BackupCodes,
   },
   {
     title: "Where you're signed in",
