@@ -10,6 +10,7 @@ import type {
 } from '../../../shared/ledger.ts';
 import { changePercent } from '../../../shared/ledger.ts';
 import { comparisonPeriod, periodName } from '../../../shared/dates.ts';
+import { type Formatter, formatterFor } from '../../../shared/format.ts';
 import { formatMoney } from '../../../shared/money.ts';
 import { type CsvCell, csvAmount, csvDecimal, csvRows } from '../../http/csv.ts';
 import type { accountTransactions, journalReport } from './reports.ts';
@@ -25,19 +26,19 @@ export type FormatPreferences = {
   currencyDisplay: 'symbol' | 'code';
 };
 
-export const formatDate = (iso: string, format: DateFormat) => {
-  const [y, m, d] = iso.split('-');
-  switch (format) {
-    case 'MM/DD/YYYY':
-      return `${m}/${d}/${y}`;
-    case 'DD/MM/YYYY':
-      return `${d}/${m}/${y}`;
-    case 'DD.MM.YYYY':
-      return `${d}.${m}.${y}`;
-    default:
-      return iso;
+// Dates go through the app's one formatter (src/shared/format.ts), one per date format.
+const formatters = new Map<DateFormat, Formatter>();
+const formatterOf = (dateFormat: DateFormat) => {
+  let f = formatters.get(dateFormat);
+  if (!f) {
+    f = formatterFor({ dateFormat });
+    formatters.set(dateFormat, f);
   }
+  return f;
 };
+
+/** An ISO date in the chosen layout ("03/31/2026" for MM/DD/YYYY), by the one formatter. */
+export const formatDate = (iso: string, format: DateFormat) => formatterOf(format).date(iso);
 
 /** A cell: text, an amount in minor units, an ISO date, or a change in percent (null: none). */
 export type Cell = string | { amount: number } | { date: string } | { percent: number | null } | null;

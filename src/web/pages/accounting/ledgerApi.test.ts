@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { setFormatPreferences } from '../../lib/format.ts';
 import { exportHref, ledgerPaths, newIdempotencyKey } from './ledgerApi.ts';
 
 describe('ledger API paths', () => {
   it('builds export links under the company with the format last and empty values left out', () => {
     expect(exportHref('org-1', 'trial-balance', { from: undefined, to: '2026-11-21' }, 'csv')).toBe(
-      '/api/orgs/org-1/reports/trial-balance?to=2026-11-21&format=csv',
+      '/api/orgs/org-1/reports/trial-balance?to=2026-11-21&dateFormat=MM%2FDD%2FYYYY&format=csv',
     );
     expect(
       exportHref(
@@ -13,7 +14,20 @@ describe('ledger API paths', () => {
         { accountId: 'a&b', from: '2026-01-01', to: '2026-12-31' },
         'pdf',
       ),
-    ).toBe('/api/orgs/org 2/reports/general-ledger?accountId=a%26b&from=2026-01-01&to=2026-12-31&format=pdf');
+    ).toBe(
+      '/api/orgs/org 2/reports/general-ledger?accountId=a%26b&from=2026-01-01&to=2026-12-31&dateFormat=MM%2FDD%2FYYYY&format=pdf',
+    );
+  });
+
+  it("asks for the PDF in the user's date format", () => {
+    setFormatPreferences({ dateFormat: 'DD.MM.YYYY' });
+    try {
+      expect(exportHref('o', 'income-statement', { to: '2026-03-31', compare: 'both' }, 'pdf')).toBe(
+        '/api/orgs/o/reports/income-statement?to=2026-03-31&compare=both&dateFormat=DD.MM.YYYY&format=pdf',
+      );
+    } finally {
+      setFormatPreferences(null);
+    }
   });
 
   it('names every entry action route', () => {

@@ -18,6 +18,7 @@ import type {
   TrialBalance,
 } from '../../../shared/ledger.ts';
 import { api } from '../../lib/api.ts';
+import { currentFormatter } from '../../lib/format.ts';
 import { useCompany } from '../../lib/company.tsx';
 import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
 
@@ -59,6 +60,8 @@ export type ReportQuery = Record<string, string | number | undefined>;
 export const exportHref = (orgId: string, name: ReportName, query: ReportQuery, format: 'csv' | 'pdf') => {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+  // The PDF writes dates in the user's date format (CSV keeps ISO dates whatever this says).
+  if (!params.has('dateFormat')) params.set('dateFormat', currentFormatter().prefs.dateFormat);
   params.set('format', format);
   return `/api${ledgerPaths(orgId).report(name)}?${params.toString()}`;
 };
