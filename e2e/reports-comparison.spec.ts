@@ -67,7 +67,7 @@ test('income statement with both comparisons, at 1280 and 390 px, light and dark
   await post('2026-02-11', '6200', '1010', 600_00);
 
   await page.goto('/accounting?tab=reports');
-  await expect(page.getByRole('heading', { name: 'Income statement' })).toBeVisible();
+  await expect(page.getByLabel('Compare with')).toBeVisible();
   await page.getByLabel('From').fill('2026-01-01');
   await page.getByLabel('To').fill('2026-03-31');
   const table = page.getByRole('table', { name: /Income statement/ });
