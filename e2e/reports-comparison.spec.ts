@@ -68,8 +68,8 @@ test('income statement with both comparisons, at 1280 and 390 px, light and dark
 
   await page.goto('/accounting?tab=reports');
   await expect(page.getByLabel('Compare with')).toBeVisible();
-  await page.getByLabel('From').fill('2026-01-01');
-  await page.getByLabel('To').fill('2026-03-31');
+  await page.getByRole('textbox', { name: 'From', exact: true }).fill('2026-01-01');
+  await page.getByRole('textbox', { name: 'To', exact: true }).fill('2026-03-31');
   const table = page.getByRole('table', { name: /Income statement/ });
   await expect(table.getByRole('columnheader', { name: 'Oct–Dec 2025 (previous period)' })).toBeVisible();
   await expect(
