@@ -47,7 +47,7 @@ test('preferences: date format, time zone and theme are saved and honoured on ot
 
   await tab.getByLabel('Date format').selectOption('DD.MM.YYYY');
   await tab.getByLabel('Time zone').selectOption('Asia/Tokyo');
-  await expect(tab.getByText('21.11.2026')).toBeVisible(); // the live preview
+  await expect(tab.getByText('21.11.2026', { exact: true })).toBeVisible(); // the live preview
   await tab.getByRole('button', { name: 'Save preferences' }).click();
   await expect(tab.getByText('Preferences saved.')).toBeVisible();
 
