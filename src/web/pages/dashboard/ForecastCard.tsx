@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { FORECAST_SOURCES, FORECAST_SOURCE_LABELS, type Dashboard } from '../../../shared/dashboard.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { Card, CardHeader } from '../../components/ui/Card.tsx';
+import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
 import { RowTh, TableHead, Td } from '../../components/ui/Table.tsx';
 import { formatDate, formatDayMonth } from '../../lib/format.ts';
 
@@ -22,6 +22,8 @@ const SOURCE_LINKS: Record<(typeof FORECAST_SOURCES)[number], string> = {
 
 export const ForecastCard = ({ data }: { data: Dashboard }) => {
   const { forecast: f, currency } = data;
+  const empty =
+    f.startCash === 0 && f.points.every((p) => p.balance === 0 && p.inflow === 0 && p.outflow === 0);
   const rows = f.points.map((p) => ({
     label: formatDayMonth(p.weekEnd),
     period: `${formatDate(p.weekStart)} – ${formatDate(p.weekEnd)}`,
@@ -42,17 +44,24 @@ export const ForecastCard = ({ data }: { data: Dashboard }) => {
       />
       <div className="grid gap-6 px-3 py-4 sm:px-5 lg:grid-cols-3">
         <div className="min-w-0 lg:col-span-2">
-          <Suspense
-            fallback={
-              <div className="flex h-[260px] items-center justify-center">
-                <Spinner label="Loading chart..." />
+          {empty ? (
+            <EmptyState
+              title="Nothing to forecast yet"
+              description="Open invoices and bills, recurring schedules and spending in the bank register make the forecast."
+            />
+          ) : (
+            <Suspense
+              fallback={
+                <div className="flex h-[260px] items-center justify-center">
+                  <Spinner label="Loading chart..." />
+                </div>
+              }
+            >
+              <div aria-hidden="true">
+                <ForecastChart data={rows} currency={currency} />
               </div>
-            }
-          >
-            <div aria-hidden="true">
-              <ForecastChart data={rows} currency={currency} />
-            </div>
-          </Suspense>
+            </Suspense>
+          )}
           <div className="sr-only">
             <table>
               <caption>Expected cash at the end of each week, with its low and high, in {currency}</caption>
