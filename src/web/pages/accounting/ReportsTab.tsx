@@ -8,9 +8,9 @@ import { YearEndPanel } from './YearEnd.tsx';
 // Reports: every ledger report with its own date pickers and CSV/PDF export links.
 
 const REPORTS = [
-  { id: 'income-statement', label: 'Income statement', hint: 'Profit and loss, with the previous period' },
+  { id: 'income-statement', label: 'Income statement', hint: 'Profit and loss, against earlier periods' },
   { id: 'balance-sheet', label: 'Balance sheet', hint: 'Assets, liabilities and equity' },
-  { id: 'cash-flow', label: 'Cash flow', hint: 'Where cash came from and went' },
+  { id: 'cash-flow', label: 'Cash flow', hint: 'Where cash came from and went (indirect)' },
   { id: 'trial-balance', label: 'Trial balance', hint: 'Every balance, debits equal credits' },
   { id: 'general-ledger', label: 'General ledger', hint: 'One account with running balance' },
   { id: 'journal', label: 'Journal', hint: 'Posted entries with their lines' },
@@ -42,7 +42,11 @@ export const ReportsTab = ({
                 className={`w-full rounded-lg px-3 py-2 text-left transition-colors ${report === r.id ? 'bg-brand-50 text-brand-800 dark:bg-brand-900/40 dark:text-brand-100' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'}`}
               >
                 <span className="block text-sm font-medium">{r.label}</span>
-                <span className="block text-xs text-slate-500 dark:text-slate-400">{r.hint}</span>
+                <span
+                  className={`block text-xs ${report === r.id ? 'text-brand-700 dark:text-brand-200' : 'text-slate-500 dark:text-slate-400'}`}
+                >
+                  {r.hint}
+                </span>
               </button>
             </li>
           ))}
