@@ -18,6 +18,7 @@ import { type ComponentType, Suspense, lazy, useMemo, useState } from 'react';
 import { NavLink } from 'react-router';
 import { VerifyEmailBanner } from '../../auth/EmailVerification.tsx';
 import { Logo } from '../../components/Logo.tsx';
+import { NotificationBell } from '../../components/NotificationBell.tsx';
 import { PageSpinner } from '../../components/Spinner.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { CompaniesProvider, useCompanies } from '../../lib/company.tsx';
@@ -249,6 +250,7 @@ const ShellLayout = ({ page }: { page: AppPage }) => {
           <CompanySwitcher />
           <div className="ml-auto flex items-center gap-1">
             <TrialBanner />
+            <NotificationBell />
             <ThemeToggle />
             <UserMenuSlot />
           </div>
