@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { Spinner } from '../../components/Spinner.tsx';
 import { CompanySettings } from './CompanySettings.tsx';
 import { MembersSettings } from './MembersSettings.tsx';
+import { NotificationSettings } from './NotificationSettings.tsx';
 import { PreferencesSettings } from './PreferencesSettings.tsx';
 import { ProfileSettings } from './ProfileSettings.tsx';
 import { PageTabs, tabFrom } from '../../components/ui/Tabs.tsx';
@@ -26,6 +27,7 @@ const SettingsPage = () => {
     { id: 'company', label: 'Company', panel: <CompanySettings /> },
     { id: 'members', label: 'Members', panel: <MembersSettings /> },
     { id: 'preferences', label: 'Preferences', panel: <PreferencesSettings /> },
+    { id: 'notifications', label: 'Notifications', panel: <NotificationSettings /> },
     ...(Security
       ? [
           {

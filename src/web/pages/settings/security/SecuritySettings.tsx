@@ -5,6 +5,7 @@ import { ChangePassword } from './ChangePassword.tsx';
 import { LoginAlerts } from './LoginAlerts.tsx';
 import { Section } from './Section.tsx';
 import { Sessions } from './Sessions.tsx';
+import { SignInHistory } from './SignInHistory.tsx';
 import { TwoFactor } from './TwoFactor.tsx';
 
 // The Security part of /settings, one section a part: the email address, change password,
@@ -43,6 +44,12 @@ const PARTS: { title: string; description: string; icon: LucideIcon; Part: () =>
     description: "Sign out any session you don't recognise.",
     icon: Laptop,
     Part: Sessions,
+  },
+  {
+    title: 'Sign-in history',
+    description: 'Every sign-in to your account, with its device and time. A new device sends a login alert.',
+    icon: History,
+    Part: SignInHistory,
   },
   {
     title: 'Login alerts',
