@@ -53,7 +53,8 @@ const PARTS: { title: string; description: string; icon: LucideIcon; Part: () =>
   },
   {
     title: 'Login alerts',
-    description: 'Get an email whenever someone signs in to your account.',
+    description:
+      'Be told when someone signs in from a device not used before (email and bell, as Notifications → Security says).',
     icon: ShieldCheck,
     Part: LoginAlerts,
   },
