@@ -62,6 +62,8 @@ beforeAll(async () => {
   // Travel jumps from April to May: a spend change.
   await entry('2026-04-12', 'Train', '6800', 'BANK', 10_000);
   await entry('2026-05-12', 'Flights', '6800', 'BANK', 80_000);
+  // Dated after today, inside this month: no figure up to today may count it.
+  await entry('2026-06-25', 'Sale dated ahead', 'BANK', '4000', 12_345);
   // One software expense far above the usual: an unusual transaction.
   await entry('2026-06-09', 'Annual licence', '6400', 'BANK', 30_000);
   // Three invoices paid two days after their due date, then one long overdue.
@@ -151,8 +153,13 @@ describe('GET /dashboard', () => {
   });
 
   it('answers revenue growth as the income statement’s current and previous period', async () => {
-    for (const q of ['', '?months=24', '?from=2026-01-01&to=2026-03-31']) {
+    for (const q of ['', '?months=24', '?from=2026-01-01&to=2026-03-31', '?from=2026-01-15&to=2026-03-20']) {
       const d = await get<Dashboard>(`/dashboard${q}`);
+      for (const m of d.months) {
+        const month = await get<IncomeStatement>(`/reports/income-statement?from=${m.from}&to=${m.to}`);
+        expect(m.income, `${q} ${m.month}`).toBe(month.totals.income);
+        expect(m.net, `${q} ${m.month}`).toBe(month.totals.netIncome);
+      }
       const is = await get<IncomeStatement>(`/reports/income-statement?from=${d.from}&to=${d.to}`);
       expect(d.kpis.revenueGrowth.current, q).toBe(is.totals.income);
       expect(d.kpis.revenueGrowth.previous, q).toBe(is.totals.previousIncome);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { addDays, wholeMonthSpan } from '../../../shared/dates.ts';
+import { addDays, monthEnd, monthStart } from '../../../shared/dates.ts';
 import type { Executor } from '../../db/transaction.ts';
 
 // The dashboard's own reads (it never writes). Sums come from the ledger's kept monthly
@@ -15,25 +15,35 @@ export type MonthlyRow = {
   credit: number;
 };
 
-/** Debits and credits per account and calendar month over [from, to], closing entries apart. */
+/**
+ * Debits and credits per account and calendar month over [from, to], closing entries apart.
+ * Each month is its kept balance, less the lines of that month outside the range: the days
+ * before `from` in the first month and after `to` in the last (entries dated ahead of today,
+ * for a range ending today). So a range ending today reads no line of the current month but
+ * the few dated after today, however busy the month.
+ */
 export const selectMonthlyMovements = async (
   db: Executor,
   organizationId: string,
   from: string,
   to: string,
 ): Promise<MonthlyRow[]> => {
-  const { fullFrom, fullTo } = wholeMonthSpan(from, to);
+  const firstMonth = monthStart(from);
+  const lastMonth = monthStart(to);
   const result = await sql<MonthlyRow>`
     select account_id, to_char(month, 'YYYY-MM-DD') as month, closing,
            sum(debit)::bigint as debit, sum(credit)::bigint as credit from (
       select account_id, period::date as month, is_closing as closing, debit, credit
         from account_period_balances
-       where organization_id = ${organizationId} and period >= ${fullFrom} and period < ${fullTo}
+       where organization_id = ${organizationId} and period >= ${firstMonth} and period <= ${lastMonth}
       union all
-      select account_id, date_trunc('month', date)::date as month, is_closing as closing, debit, credit
+      select account_id, ${firstMonth}::date as month, is_closing as closing, -debit, -credit
         from journal_lines
-       where organization_id = ${organizationId} and date >= ${from} and date <= ${to}
-         and (date < ${fullFrom} or date >= ${fullTo})
+       where organization_id = ${organizationId} and date >= ${firstMonth} and date < ${from}
+      union all
+      select account_id, ${lastMonth}::date as month, is_closing as closing, -debit, -credit
+        from journal_lines
+       where organization_id = ${organizationId} and date > ${to} and date <= ${monthEnd(to)}
     ) x
     group by account_id, month, closing`.execute(db);
   return result.rows.map((r) => ({ ...r, debit: Number(r.debit), credit: Number(r.credit) }));
@@ -211,9 +221,14 @@ export type UnusualRow = {
   sample: number;
 };
 
+/** How many of an account's latest expense lines the median and the candidates look at. */
+export const UNUSUAL_LINES_PER_ACCOUNT = 200;
+
 /**
- * Expense lines dated in [recentFrom, today] larger than `factor` × the median expense line of
- * their account over [sampleFrom, today], for accounts with at least `minSample` such lines.
+ * Expense lines dated in [recentFrom, today] larger than `factor` × the median of their
+ * account's expense lines over [sampleFrom, today], for accounts with at least `minSample`
+ * such lines. Both look at an account's latest UNUSUAL_LINES_PER_ACCOUNT lines at most (read
+ * backwards on the account's date index), so a busy account costs what a quiet one does.
  */
 export const selectUnusualExpenses = async (
   db: Executor,
@@ -224,24 +239,40 @@ export const selectUnusualExpenses = async (
   factor: number,
   minSample: number,
 ): Promise<UnusualRow[]> => {
+  const cap = UNUSUAL_LINES_PER_ACCOUNT;
   const result = await sql<UnusualRow>`
-    with lines as (
-      select l.account_id, l.entry_id, l.entry_number, l.date, l.debit - l.credit as amount
-        from journal_lines l
-        join accounts a on a.organization_id = l.organization_id and a.id = l.account_id
-       where l.organization_id = ${organizationId} and a.type = 'expense'
-         and l.date >= ${sampleFrom} and l.date <= ${today} and not l.is_closing
+    with expense_accounts as (
+      select id from accounts where organization_id = ${organizationId} and type = 'expense'
+    ), sample as (
+      select a.id as account_id, s.amount
+        from expense_accounts a
+        cross join lateral (
+          select l.debit - l.credit as amount from journal_lines l
+           where l.organization_id = ${organizationId} and l.account_id = a.id
+             and l.date >= ${sampleFrom} and l.date <= ${today} and not l.is_closing
+           order by l.date desc, l.entry_number desc, l.line_no desc
+           limit ${cap}
+        ) s
     ), medians as (
       select account_id, percentile_cont(0.5) within group (order by amount) as median, count(*)::int as sample
-        from lines where amount > 0 group by account_id having count(*) >= ${minSample}
+        from sample where amount > 0 group by account_id having count(*) >= ${minSample}
+    ), candidates as (
+      select m.account_id, m.median, m.sample, r.entry_id, r.entry_number, r.date, r.amount
+        from medians m
+        cross join lateral (
+          select l.entry_id, l.entry_number, l.date, l.debit - l.credit as amount from journal_lines l
+           where l.organization_id = ${organizationId} and l.account_id = m.account_id
+             and l.date >= ${recentFrom} and l.date <= ${today} and not l.is_closing
+           order by l.date desc, l.entry_number desc, l.line_no desc
+           limit ${cap}
+        ) r
+       where r.amount > ${factor} * m.median
     )
     select x.entry_id, x.entry_number, to_char(x.date, 'YYYY-MM-DD') as date, x.account_id,
-           e.memo, x.amount::bigint as amount, m.median::float8 as median, m.sample
-      from lines x
-      join medians m on m.account_id = x.account_id
+           e.memo, x.amount::bigint as amount, x.median::float8 as median, x.sample
+      from candidates x
       join journal_entries e on e.organization_id = ${organizationId} and e.id = x.entry_id
-     where x.date >= ${recentFrom} and x.amount > ${factor} * m.median
-     order by x.amount / m.median desc, x.date desc, x.entry_id
+     order by x.amount / x.median desc, x.date desc, x.entry_id
      limit 5`.execute(db);
   return result.rows.map((r) => ({
     ...r,

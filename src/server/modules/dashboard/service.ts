@@ -17,7 +17,7 @@ import { selectOpenBalancesAsOf } from '../invoices/queries-reports.ts';
 import { listSchedules } from '../invoices/recurring.ts';
 import { ledgerBalancesAsOf } from '../ledger/balances.ts';
 import { selectBalances } from '../ledger/queries.ts';
-import { balancesOver, loadContext, netById } from '../ledger/report-basics.ts';
+import { loadContext } from '../ledger/report-basics.ts';
 import { listBillSchedules } from '../payables/recurring.ts';
 import { selectOpenBillsAsOf, selectUnusedCreditsAsOf } from '../payables/reports-queries.ts';
 import { getWalletSummary } from '../wallet/summary.ts';
@@ -116,7 +116,7 @@ export const getDashboard = async (
     ),
     cashAt(addDays(burnFrom, -1)),
     cashAt(burnTo),
-    balancesOver(db, org, previous.from, previous.to, false),
+    selectMonthlyMovements(db, org, previous.from, previous.to),
     selectOpenBalancesAsOf(db, org, today),
     selectOpenBillsAsOf(db, org, today),
     selectUnusedCreditsAsOf(db, org, today),
@@ -171,10 +171,11 @@ export const getDashboard = async (
   );
   const burnMonthly = Math.max(0, Math.round((burnStart - burnEnd) / 3));
   const currentIncome = months.reduce((s, m) => s + m.income, 0);
-  const prevNet = netById(previousRows);
-  const previousIncome = ledger.accounts
-    .filter((a) => a.type === 'income')
-    .reduce((s, a) => s - (prevNet.get(a.id) ?? 0), 0);
+  // The period before, as the income statement's previous column: income accounts, closing
+  // entries left out.
+  const previousIncome = previousRows
+    .filter((r) => !r.closing && typeOf.get(r.account_id)?.type === 'income')
+    .reduce((s, r) => s - (r.debit - r.credit), 0);
   const kpis: Dashboard['kpis'] = {
     cash: { amount: wallet.cashBase, asOf: today, link: '/wallet' },
     burn: {
