@@ -110,14 +110,19 @@ const PercentCell = ({
   current,
   previous,
   strong = false,
+  grand = false,
 }: {
   current: number;
   previous: number;
   strong?: boolean;
+  grand?: boolean;
 }) => {
   const p = changePercent(current, previous);
   return (
-    <Td numeric className={strong ? 'font-semibold text-slate-900 dark:text-white' : ''}>
+    <Td
+      numeric
+      className={`${strong ? 'font-semibold text-slate-900 dark:text-white' : ''} ${grand ? GRAND : ''}`}
+    >
       {p === null ? (
         <>
           <span aria-hidden="true">–</span>
@@ -160,7 +165,7 @@ const ComparedCells = ({
       <Fragment key={i}>
         <Amount minor={o} strong={strong} grand={grand} />
         <Amount minor={current - o} strong={strong} grand={grand} />
-        <PercentCell current={current} previous={o} strong={strong} />
+        <PercentCell current={current} previous={o} strong={strong} grand={grand} />
       </Fragment>
     ))}
   </>
@@ -247,7 +252,7 @@ export const IncomeStatementReport = ({ defaultFrom, today }: { defaultFrom: str
             >
               <TableHead
                 columns={[
-                  'Account',
+                  { label: 'Account', className: 'min-w-44' },
                   { label: periodName(d.from, d.to, formatDate), numeric: true, className: 'min-w-32' },
                   ...d.comparisons.flatMap((c) => [
                     { label: label(c), numeric: true, className: 'min-w-36' },
