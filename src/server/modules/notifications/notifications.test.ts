@@ -428,6 +428,45 @@ describe('large transactions and the company threshold', () => {
   });
 });
 
+describe('statement imports', () => {
+  it('tell how many lines need a category, and each large one', async () => {
+    const account = await fixture.client.post('/wallet/accounts', {
+      name: 'Imported checking',
+      kind: 'bank',
+      currency: 'USD',
+      openingDate: '2026-01-01',
+    });
+    expect(account.status, JSON.stringify(account.body)).toBe(201);
+    const content = [
+      'Date,Description,Amount',
+      '2026-03-02,Coffee,-4.50',
+      '2026-03-03,Big client wire,12000.00',
+      '2026-03-04,Stationery,-30.00',
+    ].join('\n');
+    const sniff = await fixture.client.post('/statement-imports/sniff', {
+      moneyAccountId: account.body.id,
+      content,
+    });
+    expect(sniff.status, JSON.stringify(sniff.body)).toBe(200);
+    const before = await rowsOf(accountant.id);
+    const imported = await fixture.client.post('/statement-imports', {
+      moneyAccountId: account.body.id,
+      fileName: 'march.csv',
+      content,
+      mapping: sniff.body.suggestedMapping,
+    });
+    expect(imported.status, JSON.stringify(imported.body)).toBeLessThan(300);
+    expect(imported.body.imported).toBe(3);
+    const added = (await rowsOf(accountant.id)).filter((r) => !before.some((b) => b.id === r.id));
+    expect(added.map((r) => [r.kind, r.title]).sort()).toEqual([
+      ['large_transaction', 'Large transaction: $12,000.00'],
+      ['uncategorized_transactions', '3 transactions need a category'],
+    ]);
+    expect(added.every((r) => r.link === `/transactions?account=${account.body.id}`)).toBe(true);
+    expect(await rowsOf(viewer.id)).toHaveLength(0);
+  });
+});
+
 describe('browser push', () => {
   it('says push is not configured without VAPID keys and refuses a subscription', async () => {
     const me = fixture.company.owner;
