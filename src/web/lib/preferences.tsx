@@ -32,6 +32,12 @@ export const formatPreferencesOf = (
       }
     : DEFAULT_FORMAT_PREFERENCES;
 
+const DEFAULT_SIGNATURE = `${DEFAULT_FORMAT_PREFERENCES.dateFormat}|${DEFAULT_FORMAT_PREFERENCES.language}|${DEFAULT_FORMAT_PREFERENCES.timeZone}`;
+
+/** What the pages were drawn with: the defaults until a profile with other preferences is known. */
+const drawnWith = ({ user, signature }: { user: string | null; signature: string | null }) =>
+  signature === null || signature === DEFAULT_SIGNATURE ? 'defaults' : `${user}:${signature}`;
+
 export const PreferencesProvider = ({ children }: { children: ReactNode }) => {
   const { currentUser, userProfile } = useAuth();
   const { setMode } = useTheme();
@@ -65,7 +71,7 @@ export const PreferencesProvider = ({ children }: { children: ReactNode }) => {
   const value = useMemo(() => ({ prefs: format.prefs, format, signedIn }), [format, signedIn]);
   return (
     <PreferencesContext.Provider value={value}>
-      <Fragment key={`${user ?? '-'}:${firstKnown.current.signature ?? '-'}`}>{children}</Fragment>
+      <Fragment key={drawnWith(firstKnown.current)}>{children}</Fragment>
     </PreferencesContext.Provider>
   );
 };
