@@ -1,6 +1,6 @@
 import { type ButtonHTMLAttributes, type MouseEvent, forwardRef } from 'react';
 
-// Buttons at least 44 px high (SPEC section 9), with visible focus and a busy state.
+// Buttons at least 44 px high and wide (SPEC section 9), with visible focus and a busy state.
 // A busy button stays focusable: it is marked aria-busy and aria-disabled and ignores
 // clicks (which also stops a busy submit button from submitting its form again), instead of
 // turning native `disabled` on, which would drop keyboard focus to the page body.
@@ -25,7 +25,11 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   block?: boolean;
 };
 
-const SIZES = { sm: 'min-h-11 px-3 text-sm', md: 'min-h-11 px-4 text-sm', lg: 'min-h-12 px-4 text-sm' };
+const SIZES = {
+  sm: 'min-h-11 min-w-11 px-3 text-sm',
+  md: 'min-h-11 min-w-11 px-4 text-sm',
+  lg: 'min-h-12 min-w-12 px-4 text-sm',
+};
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(
   (

@@ -7,7 +7,7 @@ import { UPGRADE_HINT } from '../../lib/api.ts';
 
 export const Card = ({ children, className = '' }: { children: ReactNode; className?: string }) => (
   <section
-    className={`rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900 ${className}`}
+    className={`min-w-0 rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900 ${className}`}
   >
     {children}
   </section>

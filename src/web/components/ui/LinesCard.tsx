@@ -4,6 +4,7 @@ import { Money } from '../money/Money.tsx';
 import { Button } from './Button.tsx';
 import { Card, CardHeader } from './Card.tsx';
 import { type LineHeading, LinesHead, RemoveLineButton } from './LineItems.tsx';
+import { ScrollFrame } from './Table.tsx';
 
 // A document editor's Lines card (an invoice's, a bill's): the lines table under its headings,
 // the list of line problems, Add line and the live totals. Each editor draws its own rows and
@@ -97,13 +98,13 @@ export const LinesCard = ({
 }) => (
   <Card>
     <CardHeader title="Lines" description={description} />
-    <div className="overflow-x-auto">
+    <ScrollFrame label={caption}>
       <table className={`w-full ${tableClassName} text-sm`}>
         <caption className="sr-only">{caption}</caption>
         <LinesHead columns={columns} />
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </ScrollFrame>
     {problems.length ? (
       <ul className="mx-5 mb-3 list-disc space-y-1 pl-5 text-sm text-red-700 dark:text-red-400">
         {problems.map((p) => (

@@ -1,8 +1,59 @@
 import { ArrowDown, ArrowUp } from 'lucide-react';
-import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from 'react';
+import {
+  type ReactNode,
+  type TdHTMLAttributes,
+  type ThHTMLAttributes,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 
-// Data tables: a scrollable frame, a caption (visible or for screen readers only), header
+// Data tables: a frame that scrolls sideways inside itself when the table is wider than the
+// screen (never the page; focusable and labelled then), a caption (visible or for screen readers only), header
 // cells with a scope, and numeric cells right-aligned in tabular figures.
+
+/**
+ * Whether a box is narrower than what it holds (a wide table on a phone): then it scrolls
+ * sideways inside itself, and is made a focusable, labelled region so keyboard users can
+ * scroll it too. Measured again whenever the box or its content changes size.
+ */
+const useOverflowing = () => {
+  const ref = useRef<HTMLDivElement>(null);
+  const [overflowing, setOverflowing] = useState(false);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setOverflowing(box.scrollWidth > box.clientWidth + 1);
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
+    measure();
+    return () => observer.disconnect();
+  }, []);
+  return { ref, overflowing };
+};
+
+/** A box that scrolls sideways inside itself when its content is wider (tables, line editors). */
+export const ScrollFrame = ({
+  label,
+  className = '',
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) => {
+  const { ref, overflowing } = useOverflowing();
+  return (
+    <div
+      ref={ref}
+      className={`w-full max-w-full overflow-x-auto overscroll-x-contain [contain:inline-size] focus-visible:outline-2 focus-visible:outline-brand-500 ${className}`}
+      {...(overflowing ? { role: 'region', 'aria-label': `${label} (scrolls sideways)`, tabIndex: 0 } : {})}
+    >
+      {children}
+    </div>
+  );
+};
 
 export const Table = ({
   caption,
@@ -17,7 +68,7 @@ export const Table = ({
   className?: string;
   dense?: boolean;
 }) => (
-  <div className={`overflow-x-auto ${className}`}>
+  <ScrollFrame label={typeof caption === 'string' ? caption : 'Table'} className={className}>
     <table
       className={`w-full border-collapse text-left text-sm text-slate-700 dark:text-slate-200 ${dense ? '[&_td]:py-1.5 [&_th]:py-1.5' : ''}`}
     >
@@ -32,7 +83,7 @@ export const Table = ({
       </caption>
       {children}
     </table>
-  </div>
+  </ScrollFrame>
 );
 
 type ThProps = ThHTMLAttributes<HTMLTableCellElement> & { numeric?: boolean };
@@ -76,7 +127,7 @@ export const SortTh = ({
     <button
       type="button"
       onClick={onSort}
-      className={`inline-flex min-h-11 items-center gap-1 uppercase hover:text-slate-900 dark:hover:text-white ${numeric ? 'flex-row-reverse' : ''}`}
+      className={`inline-flex min-h-11 min-w-11 items-center gap-1 uppercase hover:text-slate-900 dark:hover:text-white ${numeric ? 'flex-row-reverse' : ''}`}
     >
       {label}
       {sorted ? (

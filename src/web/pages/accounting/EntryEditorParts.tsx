@@ -3,6 +3,7 @@ import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Alert } from '../../components/ui/Card.tsx';
 import { LineInput, LinesHead, RemoveLineButton } from '../../components/ui/LineItems.tsx';
+import { ScrollFrame } from '../../components/ui/Table.tsx';
 import { AccountPicker } from './AccountPicker.tsx';
 import type { EntryEditorState } from './useEntryEditor.ts';
 
@@ -15,7 +16,7 @@ export const EntryLinesTable = ({ ed }: { ed: EntryEditorState }) => {
   return (
     <>
       {/* Narrow screens scroll the lines sideways rather than squeeze the inputs. */}
-      <div className="-mx-2 mt-6 overflow-x-auto px-2">
+      <ScrollFrame label="Journal entry lines" className="mt-6">
         <table className="w-full min-w-[46rem] border-collapse text-sm" aria-label="Journal entry lines">
           <LinesHead
             columns={[
@@ -107,7 +108,7 @@ export const EntryLinesTable = ({ ed }: { ed: EntryEditorState }) => {
             </tr>
           </tfoot>
         </table>
-      </div>
+      </ScrollFrame>
       <div className="mt-3">
         <Button variant="ghost" size="sm" onClick={() => addLineAfter(null)}>
           <Plus className="h-4 w-4" aria-hidden="true" /> Add line

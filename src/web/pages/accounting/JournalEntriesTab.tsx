@@ -181,7 +181,7 @@ const MemoCell = ({ entry, onOpen }: { entry: JournalEntry; onOpen: () => void }
         ev.stopPropagation();
         onOpen();
       }}
-      className="text-left font-medium text-slate-900 underline-offset-2 hover:underline dark:text-white"
+      className="inline-flex min-h-11 min-w-11 items-center text-left font-medium text-slate-900 underline-offset-2 hover:underline dark:text-white"
     >
       {entry.memo || <span className="text-slate-500 italic">No memo</span>}
       <span className="sr-only">, open entry {entry.number ?? 'draft'}</span>

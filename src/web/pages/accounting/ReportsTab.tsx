@@ -43,7 +43,7 @@ export const ReportsTab = ({
               >
                 <span className="block text-sm font-medium">{r.label}</span>
                 <span
-                  className={`block text-xs ${report === r.id ? 'text-brand-700 dark:text-brand-200' : 'text-slate-500 dark:text-slate-400'}`}
+                  className={`block text-xs ${report === r.id ? 'text-brand-800 dark:text-brand-200' : 'text-slate-600 dark:text-slate-400'}`}
                 >
                   {r.hint}
                 </span>

@@ -205,7 +205,7 @@ export const EntryLink = ({ number, onOpen }: { number: number | null; onOpen: (
   <button
     type="button"
     onClick={onOpen}
-    className="font-medium text-brand-700 tabular-nums underline-offset-2 hover:underline dark:text-brand-300"
+    className="inline-flex min-h-11 min-w-11 items-center font-medium text-brand-700 tabular-nums underline-offset-2 hover:underline dark:text-brand-300"
     aria-label={`Open entry ${number}`}
   >
     {number}
@@ -307,7 +307,7 @@ export const AccountCells = ({
       <button
         type="button"
         onClick={onOpen}
-        className={`text-left ${strong ? 'font-medium ' : ''}text-slate-900 underline-offset-2 hover:underline dark:text-white`}
+        className={`inline-flex min-h-11 min-w-11 items-center text-left ${strong ? 'font-medium ' : ''}text-slate-900 underline-offset-2 hover:underline dark:text-white`}
         title={title}
       >
         {name}

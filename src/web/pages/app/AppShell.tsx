@@ -91,7 +91,7 @@ const MenuButton = ({
     type="button"
     aria-label={label}
     onClick={onClick}
-    className={`inline-flex h-11 w-11 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800 ${className}`}
+    className={`inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800 ${className}`}
   >
     <Icon className="h-5 w-5" aria-hidden="true" />
   </button>
@@ -114,7 +114,7 @@ const ThemeToggle = () => {
       type="button"
       onClick={toggle}
       aria-label={resolved === 'dark' ? 'Switch to light mode' : 'Switch to dark mode'}
-      className="inline-flex h-11 w-11 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+      className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
     >
       {resolved === 'dark' ? (
         <Sun className="h-5 w-5" aria-hidden="true" />
@@ -248,7 +248,7 @@ const ShellLayout = ({ page }: { page: AppPage }) => {
         <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
           <MenuButton label="Open menu" icon={Menu} onClick={() => setMenuOpen(true)} className="lg:hidden" />
           <CompanySwitcher />
-          <div className="ml-auto flex items-center gap-1">
+          <div className="ml-auto flex shrink-0 items-center gap-1">
             <TrialBanner />
             <NotificationBell />
             <ThemeToggle />

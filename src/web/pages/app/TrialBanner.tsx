@@ -11,7 +11,7 @@ import { trialDaysText } from '../billing/billingText.ts';
 // page. Nothing shows while loading, on an error, or for a paid-up subscription.
 
 const PILL =
-  'relative inline-flex min-h-11 items-center gap-2 rounded-lg px-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 sm:px-3';
+  'relative inline-flex min-h-11 min-w-11 shrink-0 items-center justify-center gap-2 rounded-lg px-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 sm:px-3';
 
 /** On a phone the header has room for a few characters: "14d"; the full text is read out. */
 const shortDays = (days: number) => (days > 0 ? `${days}d` : 'Today');

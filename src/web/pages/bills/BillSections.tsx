@@ -137,7 +137,7 @@ export const BillLinesTable = ({ bill }: { bill: Bill }) => {
   return (
     <Card>
       <CardHeader title="Lines" />
-      <div className="overflow-x-auto">
+      <div>
         <DataTable
           caption="Bill lines"
           dense

@@ -66,7 +66,7 @@ const AgingTable = ({ aging: a }: { aging: PayablesAging }) => {
           description={`No supplier is owed anything on ${formatDate(a.asOf)}.`}
         />
       ) : (
-        <div className="overflow-x-auto">
+        <div>
           <Table caption={`Payables aging as of ${formatDate(a.asOf)}, in ${a.currency}`} captionHidden>
             <thead>
               <tr>

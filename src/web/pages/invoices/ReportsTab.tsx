@@ -122,7 +122,7 @@ export const ReportsTab = () => {
         {tax.data && tax.data.rows.length === 0 ? (
           <EmptyState title="No tax in this period" />
         ) : tax.data ? (
-          <div className="overflow-x-auto">
+          <div>
             <Table caption={`Tax from ${from} to ${to}`} captionHidden>
               <thead>
                 <tr>

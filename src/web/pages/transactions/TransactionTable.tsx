@@ -20,6 +20,9 @@ import { MatchAction } from './MatchPanel.tsx';
 export const changeable = (t: Transaction) =>
   t.status !== 'reconciled' && t.categoryKind !== 'transfer' && t.categoryKind !== 'payment';
 
+/** A tick box's 44 px target: the label around it (the box itself stays 20 px). */
+const TICK_TARGET = '-m-3 inline-flex h-11 w-11 cursor-pointer items-center justify-center';
+
 const StatusBadge = ({ tx }: { tx: Transaction }) =>
   tx.status === 'reconciled' ? (
     <Badge tone="green">Reconciled</Badge>
@@ -161,15 +164,17 @@ export const TransactionTable = ({
       <thead>
         <tr>
           <Th className="w-12">
-            <input
-              type="checkbox"
-              aria-label="Select all shown transactions"
-              className="h-5 w-5"
-              checked={allSelected}
-              onChange={() =>
-                onSelect(allSelected ? new Set() : new Set(rows.filter(changeable).map((r) => r.id)))
-              }
-            />
+            <label className={TICK_TARGET}>
+              <input
+                type="checkbox"
+                aria-label="Select all shown transactions"
+                className="h-5 w-5"
+                checked={allSelected}
+                onChange={() =>
+                  onSelect(allSelected ? new Set() : new Set(rows.filter(changeable).map((r) => r.id)))
+                }
+              />
+            </label>
           </Th>
           <SortHeader column="date" label="Date" {...header} />
           <SortHeader column="description" label="Description" {...header} />
@@ -183,21 +188,23 @@ export const TransactionTable = ({
         {rows.map((tx) => (
           <tr key={tx.id} className="hover:bg-slate-50/70 dark:hover:bg-slate-800/40" data-testid="tx-row">
             <Td>
-              <input
-                type="checkbox"
-                className="h-5 w-5"
-                aria-label={`Select ${tx.description}`}
-                disabled={!changeable(tx)}
-                checked={selected.has(tx.id)}
-                onChange={() => toggle(tx.id)}
-              />
+              <label className={TICK_TARGET}>
+                <input
+                  type="checkbox"
+                  className="h-5 w-5"
+                  aria-label={`Select ${tx.description}`}
+                  disabled={!changeable(tx)}
+                  checked={selected.has(tx.id)}
+                  onChange={() => toggle(tx.id)}
+                />
+              </label>
             </Td>
             <Td className="whitespace-nowrap tabular-nums">{formatDate(tx.date)}</Td>
             <Td>
               <button
                 type="button"
                 onClick={() => onEdit(tx)}
-                className="min-h-8 text-left font-medium text-slate-900 underline-offset-2 hover:underline dark:text-white"
+                className="inline-flex min-h-11 min-w-11 items-center text-left font-medium text-slate-900 underline-offset-2 hover:underline dark:text-white"
                 aria-label={`Details of ${tx.description}`}
               >
                 {tx.description}

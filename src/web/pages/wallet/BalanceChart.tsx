@@ -15,7 +15,11 @@ export const BalanceChart = ({ history }: { history: BalanceHistory }) => {
     <figure>
       <div className="h-64 text-slate-500 dark:text-slate-400" aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
-          <AreaChart data={data} margin={{ top: 8, right: 12, left: 8, bottom: 0 }}>
+          <AreaChart
+            accessibilityLayer={false}
+            data={data}
+            margin={{ top: 8, right: 12, left: 8, bottom: 0 }}
+          >
             <defs>
               <linearGradient id="balanceFill" x1="0" y1="0" x2="0" y2="1">
                 <stop offset="0%" stopColor="#2563eb" stopOpacity={0.35} />
