@@ -130,4 +130,31 @@ test('income statement with both comparisons, at 1280 and 390 px, light and dark
       .subarray(0, 5)
       .toString(),
   ).toBe('%PDF-');
+
+  // The cash flow statement: net income, non-cash items, working capital, investing, financing.
+  await post('2026-03-02', '1010', '2700', 10_000_00);
+  await post('2026-03-03', '1500', '1010', 5_000_00);
+  await post('2026-03-04', '1100', '4000', 1_500_00);
+  await post('2026-03-31', '6950', '1510', 100_00);
+  await page.reload();
+  await page.getByRole('button', { name: /^Cash flow/ }).click();
+  await page.getByRole('textbox', { name: 'From', exact: true }).fill('2026-03-01');
+  await page.getByRole('textbox', { name: 'To', exact: true }).fill('2026-03-31');
+  const cf = page.getByRole('table', { name: /Cash flow statement/ });
+  await expect(cf.getByText('Adjustments for non-cash items')).toBeVisible();
+  await expect(cf.getByText('Changes in working capital')).toBeVisible();
+  // Net change: loan 10,000 in, equipment 5,000 out.
+  await expect(cf.getByRole('row', { name: /Net change in cash/ })).toContainText('$5,000.00');
+  const cfAxe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(cfAxe.violations.map((v) => v.id)).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await noPageScroll(page);
+  await shot(page, 'reports-cashflow-390-light');
+
+  // Invoicing's reports download too.
+  await page.goto('/invoices?tab=reports');
+  await expect(page.getByRole('link', { name: /CSV export of the receivables aging/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /PDF export of the tax report/ })).toBeVisible();
+  await noPageScroll(page);
+  await shot(page, 'reports-invoicing-390-light');
 });
