@@ -26,8 +26,11 @@ export const UserMenuSlot = () => {
     }
   };
   return (
-    <div className="flex items-center gap-2">
-      <Avatar photoURL={userProfile?.photoURL} name={name} email={currentUser.email} />
+    <div className="flex shrink-0 items-center gap-2">
+      {/* On a phone the header keeps Sign out (an icon with its name read out) and drops the photo. */}
+      <span className="hidden sm:contents">
+        <Avatar photoURL={userProfile?.photoURL} name={name} email={currentUser.email} />
+      </span>
       <span
         className="hidden max-w-48 truncate text-sm text-slate-600 sm:inline dark:text-slate-300"
         title={currentUser.email}
@@ -38,10 +41,10 @@ export const UserMenuSlot = () => {
         type="button"
         onClick={() => void signOut()}
         disabled={busy}
-        className="inline-flex min-h-11 items-center gap-2 rounded-lg px-3 text-sm font-medium text-slate-700 hover:bg-slate-100 disabled:opacity-50 dark:text-slate-200 dark:hover:bg-slate-800"
+        className="inline-flex min-h-11 min-w-11 shrink-0 items-center justify-center gap-2 rounded-lg px-3 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 disabled:opacity-50 dark:text-slate-200 dark:hover:bg-slate-800"
       >
-        <LogOut className="h-4 w-4" aria-hidden="true" />
-        Sign out
+        <LogOut className="h-4 w-4 shrink-0" aria-hidden="true" />
+        <span className="sr-only sm:not-sr-only">Sign out</span>
       </button>
     </div>
   );
