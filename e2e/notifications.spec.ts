@@ -53,9 +53,14 @@ test('a payment notifies the bell; open, mark read, go to the invoice; the setti
     panel.getByText(`Northwind Traders paid $120.00 against invoice ${invoice.number}.`),
   ).toBeVisible();
   await shot(page, 'notifications-bell-open');
+  // The theme switch is outside the panel: clicking it closes the panel, so it is opened again.
   await setDark(page, true);
+  await expect(panel).toBeHidden();
+  await bell.click();
+  await expect(panel).toBeVisible();
   await shot(page, 'notifications-bell-open-dark');
   await setDark(page, false);
+  await bell.click();
 
   await panel.getByRole('button', { name: 'Mark all read' }).click();
   await expect(bell).toHaveAccessibleName('Notifications');
