@@ -222,7 +222,7 @@ export type UnusualRow = {
 };
 
 /** How many of an account's latest expense lines the median and the candidates look at. */
-export const UNUSUAL_LINES_PER_ACCOUNT = 200;
+export const UNUSUAL_LINES_PER_ACCOUNT = 50;
 
 /**
  * Expense lines dated in [recentFrom, today] larger than `factor` × the median of their

@@ -82,6 +82,17 @@ export const getDashboard = async (
   const cashSet = new Set(cashIds);
   const typeOf = new Map(ledger.accounts.map((a) => [a.id, a]));
 
+  // The insights read on their own connections while the figures below are read.
+  const names = new Map(ledger.accounts.map((a) => [a.id, a.name]));
+  const insightsRead = Promise.all([
+    spendChanges(db, org, today, ledger.accounts),
+    latePayers(db, org, today),
+    unusualTransactions(db, org, today, names),
+  ]);
+  // Handled here too, so a failure while the figures are still being read is not an unhandled
+  // rejection; it is thrown where the insights are awaited.
+  insightsRead.catch(() => undefined);
+
   const burnFrom = addMonthsToMonthStart(monthStart(today), -3);
   const burnTo = addDays(monthStart(today), -1);
   const previous = previousPeriod(from, to);
@@ -294,12 +305,7 @@ export const getDashboard = async (
   });
 
   // --- Insights.
-  const names = new Map(ledger.accounts.map((a) => [a.id, a.name]));
-  const [changes, late, unusual] = await Promise.all([
-    spendChanges(db, org, today, ledger.accounts),
-    latePayers(db, org, today),
-    unusualTransactions(db, org, today, names),
-  ]);
+  const [changes, late, unusual] = await insightsRead;
 
   return {
     currency,
