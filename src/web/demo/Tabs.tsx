@@ -61,7 +61,7 @@ export const Tabs = <T extends string>({
             tabIndex={selected ? 0 : -1}
             onClick={() => onSelect(t.id)}
             onKeyDown={(e) => onKeyDown(e, i)}
-            className={`min-h-11 shrink-0 rounded-lg px-3 font-medium whitespace-nowrap transition ${size === 'sm' ? 'text-xs sm:text-sm' : 'text-sm'} ${
+            className={`min-h-11 min-w-11 shrink-0 rounded-lg px-3 font-medium whitespace-nowrap transition ${size === 'sm' ? 'text-xs sm:text-sm' : 'text-sm'} ${
               selected
                 ? 'bg-white text-slate-950 shadow-sm dark:bg-slate-950 dark:text-white'
                 : 'text-slate-600 hover:text-slate-950 dark:text-slate-300 dark:hover:text-white'
