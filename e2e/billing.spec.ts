@@ -151,11 +151,11 @@ test('from the pricing page through the trial, a declined and an authenticated p
   // Cancel at the period's end: the dialog says until when; then resume.
   await page.getByRole('button', { name: 'Cancel plan' }).click();
   const dialog = page.getByRole('dialog', { name: 'Cancel your plan?' });
-  await expect(dialog).toContainText(/Your plan stays active until \w{3} \d{1,2}, \d{4}\./);
+  await expect(dialog).toContainText(/Your plan stays active until \d{2}\/\d{2}\/\d{4}\./);
   await dialog.getByRole('button', { name: 'Cancel plan' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId('billing-status-line')).toContainText(
-    /Your plan cancels on \w{3} \d{1,2}, \d{4}/,
+    /Your plan cancels on \d{2}\/\d{2}\/\d{4}/,
   );
   await expect(page.getByTestId('billing-status')).toHaveText('Cancels at period end');
   await shots(page, 'canceling');
