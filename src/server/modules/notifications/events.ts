@@ -135,16 +135,22 @@ const notifyLargeLine = (ctx: AppContext, db: Executor, organizationId: string, 
 };
 
 /**
- * New bank lines, typed in (`transactionIds`) or from a statement import (`importIds`): a
- * notification per line at or above the company's threshold (for an import, its largest
- * MAX_LARGE_PER_IMPORT), and for an import, how many of its lines still need a category. An
- * import is counted in SQL, so a 100,000-line statement reads a few rows here, not all of them.
+ * New bank lines, typed in (`transactionIds`) or from one statement import (`importIds`, with
+ * the import's counts, which the import service knows): a notification per line at or above the
+ * company's threshold (for an import, its MAX_LARGE_PER_IMPORT largest, found through the amount
+ * index, so a 100,000-line statement reads only its large lines), and for an import one "N
+ * transactions need a category" when any of its lines still need one.
  */
 export const notifyBankLinesAdded = async (
   ctx: AppContext,
   db: Executor,
   organizationId: string,
-  added: { transactionIds?: readonly string[]; importIds?: readonly string[] },
+  added: {
+    transactionIds?: readonly string[];
+    importIds?: readonly string[];
+    imported?: number;
+    uncategorized?: number;
+  },
 ) => {
   const units = await largeTransactionUnits(db, organizationId);
   const lines = db
@@ -168,52 +174,48 @@ export const notifyBankLinesAdded = async (
         await notifyLargeLine(ctx, db, organizationId, r);
     }
   }
-  for (const importId of added.importIds ?? []) {
-    const account = await db
-      .selectFrom('statement_imports as s')
-      .innerJoin('money_accounts as m', (j) =>
-        j.onRef('m.organization_id', '=', 's.organization_id').onRef('m.id', '=', 's.money_account_id'),
-      )
-      .select(['m.id', 'm.name', 'm.currency'])
-      .where('s.organization_id', '=', organizationId)
-      .where('s.id', '=', importId)
-      .executeTakeFirst();
-    if (!account) continue;
-    const floor = thresholdMinor(units, account.currency).toString();
+  const importIds = [...(added.importIds ?? [])];
+  if (importIds.length === 0) return;
+  const accounts = await db
+    .selectFrom('statement_imports as s')
+    .innerJoin('money_accounts as m', (j) =>
+      j.onRef('m.organization_id', '=', 's.organization_id').onRef('m.id', '=', 's.money_account_id'),
+    )
+    .select(['s.id as import_id', 'm.id', 'm.name', 'm.currency'])
+    .where('s.organization_id', '=', organizationId)
+    .where('s.id', 'in', importIds)
+    .orderBy('s.id')
+    .execute();
+  if (accounts.length === 0) return;
+  for (const currency of new Set(accounts.map((a) => a.currency.trim()))) {
+    const floor = thresholdMinor(units, currency).toString();
+    const ofCurrency = accounts.filter((a) => a.currency.trim() === currency).map((a) => a.import_id);
     const large = await lines
-      .where('t.import_id', '=', importId)
-      .where(sql<boolean>`abs(t.amount) >= ${floor}::bigint`)
+      .where((eb) =>
+        eb.or([
+          eb('t.amount', '>=', sql<number>`${floor}::bigint`),
+          eb('t.amount', '<=', sql<number>`-${floor}::bigint`),
+        ]),
+      )
+      .where('t.import_id', 'in', ofCurrency)
       .orderBy(sql`abs(t.amount)`, 'desc')
       .orderBy('t.id')
       .limit(MAX_LARGE_PER_IMPORT)
       .execute();
     for (const r of large) await notifyLargeLine(ctx, db, organizationId, r);
-    const counts = await db
-      .selectFrom('bank_transactions')
-      .select((eb) => [
-        eb.fn.countAll<string>().as('total'),
-        sql<string>`count(*) filter (where status = 'uncategorized')`.as('open'),
-        sql<string>`count(*) filter (where abs(amount) >= ${floor}::bigint)`.as('large'),
-      ])
-      .where('organization_id', '=', organizationId)
-      .where('import_id', '=', importId)
-      .executeTakeFirstOrThrow();
-    const open = Number(counts.open);
-    if (open === 0) continue;
-    const largeCount = Number(counts.large);
-    const also =
-      largeCount > MAX_LARGE_PER_IMPORT
-        ? ` ${largeCount} of them are ${units.toLocaleString('en-US')} ${account.currency.trim()} or more; the ${MAX_LARGE_PER_IMPORT} largest have their own notifications.`
-        : '';
-    await notifyCompany(ctx, db, {
-      kind: 'uncategorized_transactions',
-      organizationId,
-      title: open === 1 ? '1 transaction needs a category' : `${open} transactions need a category`,
-      body: `The statement imported into ${account.name} added ${Number(counts.total)} transactions; ${open} of them need a category.${also}`,
-      link: `/transactions?account=${encodeURIComponent(account.id)}`,
-      dedupeKey: `uncategorized:${importId}`,
-    });
   }
+  const open = added.uncategorized ?? 0;
+  if (open <= 0) return;
+  const first = accounts.find((a) => a.import_id === importIds[0]) ?? accounts[0]!;
+  const into = new Set(accounts.map((a) => a.name));
+  await notifyCompany(ctx, db, {
+    kind: 'uncategorized_transactions',
+    organizationId,
+    title: open === 1 ? '1 transaction needs a category' : `${open} transactions need a category`,
+    body: `The statement imported into ${[...into].join(', ')} added ${added.imported ?? open} transactions; ${open} of them need a category.`,
+    link: `/transactions?account=${encodeURIComponent(first.id)}`,
+    dedupeKey: `uncategorized:${importIds[0]}`,
+  });
 };
 
 /**

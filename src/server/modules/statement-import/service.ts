@@ -291,7 +291,11 @@ export const commitStatement = (
     await onProgress?.(posted, toPost, 'finishing');
     // Large lines, and "N transactions need a category", to the company's members.
     const importIds = imports.flatMap((i) => (i.id ? [i.id] : []));
-    await notifyBankLinesAdded(ctx, trx, organizationId, { importIds });
+    await notifyBankLinesAdded(ctx, trx, organizationId, {
+      importIds,
+      imported: totalImported,
+      uncategorized: totalImported - totalByRules,
+    });
     // A large import changes the table's shape at once; fresh statistics keep the list's plans on its indexes.
     if (totalImported >= ANALYZE_FROM) await sql`analyze bank_transactions`.execute(trx);
     return {
