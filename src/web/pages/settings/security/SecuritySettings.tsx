@@ -1,4 +1,4 @@
-import { KeyRound, Laptop, ListChecks, type LucideIcon, Mail, ShieldCheck } from 'lucide-react';
+import { History, KeyRound, Laptop, ListChecks, type LucideIcon, Mail, ShieldCheck } from 'lucide-react';
 import { EmailVerificationStatus } from '../../../auth/EmailVerification.tsx';
 import { BackupCodes } from './BackupCodes.tsx';
 import { ChangePassword } from './ChangePassword.tsx';
