@@ -33,7 +33,11 @@ const useOverflowing = () => {
   return { ref, overflowing };
 };
 
-/** A box that scrolls sideways inside itself when its content is wider (tables, line editors). */
+/**
+ * A box that scrolls sideways inside itself when its content is wider (tables, line editors).
+ * It is `relative` so that screen-reader-only text in its cells (absolutely positioned) is
+ * clipped by it too, instead of widening the page from where it sits in the table.
+ */
 export const ScrollFrame = ({
   label,
   className = '',
@@ -47,7 +51,7 @@ export const ScrollFrame = ({
   return (
     <div
       ref={ref}
-      className={`w-full max-w-full overflow-x-auto overscroll-x-contain [contain:inline-size] focus-visible:outline-2 focus-visible:outline-brand-500 ${className}`}
+      className={`relative w-full max-w-full overflow-x-auto overscroll-x-contain [contain:inline-size] focus-visible:outline-2 focus-visible:outline-brand-500 ${className}`}
       {...(overflowing ? { role: 'region', 'aria-label': `${label} (scrolls sideways)`, tabIndex: 0 } : {})}
     >
       {children}
