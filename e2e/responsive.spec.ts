@@ -119,7 +119,7 @@ const open = async (page: Page, path: string) => {
   const res = await page.goto(path);
   expect(res?.status(), `${path} answers 200`).toBe(200);
   await page.waitForLoadState('networkidle');
-  await expect(page.locator('h1').first()).toBeVisible();
+  await expect(page.locator('h1').first()).toBeVisible({ timeout: 20_000 });
   // No spinner on screen (the landing keeps its far sections' spinners until scrolled near).
   await expect
     .poll(
