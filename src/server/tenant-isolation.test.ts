@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notify } from './modules/notifications/service.ts';
 import { createTestApp } from './testing/app.ts';
 import { type TestCompany, createTestCompany } from './testing/companies.ts';
 import { seedTestPayables } from './testing/payables-seed.ts';
@@ -19,6 +20,20 @@ const NOT_COMPANY_DATA = new Set([
   'POST /api/invitations/:invitationId/:answer',
   'GET /api/me/profile',
   'PATCH /api/me/profile',
+  // The signed-in user's own photo, notifications, sign-in history and push subscriptions:
+  // no user id in the path, the user is the session's (walked below, "keeps one user's own
+  // things to themselves").
+  'PUT /api/me/profile/photo',
+  'GET /api/me/profile/photo',
+  'DELETE /api/me/profile/photo',
+  'GET /api/me/notifications',
+  'GET /api/me/notifications/unread-count',
+  'POST /api/me/notifications/read-all',
+  'POST /api/me/notifications/:id/read',
+  'GET /api/me/sign-ins',
+  'GET /api/me/push/config',
+  'POST /api/me/push/subscriptions',
+  'POST /api/me/push/unsubscribe',
   'POST /api/promo-codes/validate',
   'POST /api/promo-codes/redeem',
   'POST /api/contact',
@@ -210,6 +225,73 @@ describe('tenant isolation over every route', () => {
     // B's open checkout is still open: A's tries changed nothing.
     const still = await asUser(b.owner.cookie, 'GET', `/api/billing/checkout-sessions/${openId}`);
     expect(still.json().status).toBe('open');
+    expect(leaks).toEqual([]);
+  });
+
+  it("keeps one user's own things to themselves: B's photo, notifications and sign-ins never reach A", async () => {
+    const asUser = (cookie: string, method: string, url: string) =>
+      t.app.inject({ method: method as 'GET', url, headers: { cookie } });
+    // B has a photo and a notification; A has neither.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const boundary = 'isolation-boundary';
+    const upload = await t.app.inject({
+      method: 'PUT',
+      url: '/api/me/profile/photo',
+      headers: { cookie: b.owner.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        png,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(upload.statusCode).toBe(200);
+    await notify(
+      t.ctx,
+      t.database.db,
+      {
+        kind: 'payment_received',
+        organizationId: b.id,
+        title: "B's payment",
+        body: 'Only for B',
+        link: '/invoices',
+        dedupeKey: 'isolation-walk',
+      },
+      [b.owner.id],
+    );
+    const bList = (await asUser(b.owner.cookie, 'GET', '/api/me/notifications')).json();
+    const bNotification = bList.notifications[0]?.id;
+    expect(typeof bNotification).toBe('string');
+
+    const leaks: string[] = [];
+    const photo = await asUser(a.owner.cookie, 'GET', '/api/me/profile/photo');
+    if (photo.statusCode !== 404) leaks.push(`A's photo answered ${photo.statusCode}`);
+    const read = await asUser(a.owner.cookie, 'POST', `/api/me/notifications/${bNotification}/read`);
+    if (read.statusCode !== 404) leaks.push(`marking B's notification read answered ${read.statusCode} to A`);
+    for (const url of ['/api/me/notifications', '/api/me/notifications/unread-count', '/api/me/sign-ins']) {
+      const res = await asUser(a.owner.cookie, 'GET', url);
+      if (
+        res.body.includes(bNotification) ||
+        res.body.includes("B's payment") ||
+        res.body.includes(b.owner.id)
+      )
+        leaks.push(`${url} showed B's data to A`);
+    }
+    const unreadOf = async (cookie: string) =>
+      (await asUser(cookie, 'GET', '/api/me/notifications/unread-count')).json().unread;
+    const aUnread = await unreadOf(a.owner.cookie);
+    // A's tries changed nothing of B's: the notification is still unread, the photo still there.
+    expect(await unreadOf(b.owner.cookie)).toBeGreaterThan(0);
+    if (aUnread > 0) {
+      const aList = (await asUser(a.owner.cookie, 'GET', '/api/me/notifications')).json();
+      if (aList.notifications.some((n: { title: string }) => n.title === "B's payment"))
+        leaks.push("A's unread count includes B's notification");
+    }
+    expect((await asUser(b.owner.cookie, 'GET', '/api/me/profile/photo')).statusCode).toBe(200);
     expect(leaks).toEqual([]);
   });
 });
