@@ -39,6 +39,7 @@ import { mailRoutes } from './modules/mail/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { recordSignIn } from './modules/notifications/sign-ins.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
+import { profilePhotoRoutes } from './modules/attachments/routes-profile-photo.ts';
 import { promoRoutes } from './modules/promo/routes.ts';
 import { statementImportRoutes } from './modules/statement-import/routes.ts';
 import { transactionRoutes } from './modules/transactions/routes.ts';
@@ -134,6 +135,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(companyRoutes(ctx));
       await api.register(contactRoutes(ctx));
       await api.register(profileRoutes(ctx));
+      await api.register(profilePhotoRoutes(ctx));
       await api.register(promoRoutes(ctx));
       await api.register(billingRoutes(ctx));
       await api.register(walletRoutes(ctx));

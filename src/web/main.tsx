@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AuthProvider } from './auth/AuthProvider.tsx';
-import { PreferencesProvider } from './lib/preferences.tsx';
+import { PreferencesProvider } from './auth/PreferencesProvider.tsx';
 import { ThemeProvider } from './lib/theme.tsx';
 import { preloadScreens, router } from './router.tsx';
 import './styles.css';

@@ -9,7 +9,7 @@ import { formatMinorPlain } from '../../shared/money.ts';
 // The web app's names for the one formatter (src/shared/format.ts). Pages import from here
 // (or render <Money>, which uses formatAmount) instead of building Intl formatters. Every
 // function writes with the signed-in user's preferences (date format, language, time zone):
-// PreferencesProvider (lib/preferences.tsx) sets them when the profile loads; public pages
+// PreferencesProvider (auth/PreferencesProvider.tsx) sets them when the profile loads; public pages
 // and signed-out screens use the defaults. Amounts are exact from integer minor units;
 // calendar dates are ISO strings that no time zone can move; moments show in the user's zone.
 

@@ -21,7 +21,11 @@ describe('user profile API', () => {
 
   it('needs a signed-in user', async () => {
     expect((await get()).statusCode).toBe(401);
-    const res = await t.app.inject({ method: 'PATCH', url: '/api/me/profile', payload: { phone: '+1 555 0100' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/me/profile',
+      payload: { phone: '+1 555 0100' },
+    });
     expect(res.statusCode).toBe(401);
   });
 

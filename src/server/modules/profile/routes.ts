@@ -4,7 +4,6 @@ import type { AppContext } from '../../context.ts';
 import { profilePatchSchema } from '../../../shared/auth/profile.ts';
 import { errorBody } from '../../http/errors.ts';
 import { userRoutePlugin } from '../../http/routes.ts';
-import { profilePhotoRoutes } from './routes-photo.ts';
 import { getOwnProfile, updateOwnProfile } from './service.ts';
 
 // The signed-in user's own profile. There is no route that takes a user id: the id always
@@ -71,10 +70,9 @@ const ownProfileRoutes = userRoutePlugin(['accounts'], (route) => {
   );
 });
 
-/** The profile routes and its photo's (routes-photo.ts). */
+/** The profile routes; its photo's are the attachment module's (attachments/routes-profile-photo.ts). */
 export const profileRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     await app.register(ownProfileRoutes(ctx));
-    await app.register(profilePhotoRoutes(ctx));
   };

@@ -7,10 +7,10 @@ import {
 import { notFound } from '../../../shared/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { ImageRules } from '../attachments/images.ts';
-import type { CheckedUpload } from '../attachments/policy.ts';
-import { getOwnProfile } from './service.ts';
-import { updateProfileRow } from './queries.ts';
+import type { ImageRules } from './images.ts';
+import type { CheckedUpload } from './policy.ts';
+import { getOwnProfile } from '../profile/service.ts';
+import { updateProfileRow } from '../profile/queries.ts';
 
 // The signed-in user's profile photo: checked by the attachment module (size, type sniffed
 // from the bytes, clean name, sha256), kept in user_photos (one row per user, the attachment

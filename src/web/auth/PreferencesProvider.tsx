@@ -7,9 +7,9 @@ import {
   defaultFormatter,
   formatterFor,
 } from '../../shared/format.ts';
-import { useAuth } from '../auth/AuthProvider.tsx';
-import { installFormatter } from './format.ts';
-import { storedThemeChoice, useTheme } from './theme.tsx';
+import { useAuth } from './AuthProvider.tsx';
+import { installFormatter } from '../lib/format.ts';
+import { storedThemeChoice, useTheme } from '../lib/theme.tsx';
 
 // The signed-in user's display preferences, applied to the whole web app: every function of
 // lib/format.ts writes with them from the moment the profile is known (the cached profile

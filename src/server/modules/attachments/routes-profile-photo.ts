@@ -4,9 +4,15 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { errorBody } from '../../http/errors.ts';
 import { userRoutePlugin } from '../../http/routes.ts';
-import { readMultipartUpload, sendAttachment } from '../attachments/http.ts';
-import { checkImageUpload, withImageLimit } from '../attachments/images.ts';
-import { PHOTO_RULES, deleteOwnPhoto, photoMultipartOptions, putOwnPhoto, readOwnPhoto } from './photo.ts';
+import { readMultipartUpload, sendAttachment } from './http.ts';
+import { checkImageUpload, withImageLimit } from './images.ts';
+import {
+  PHOTO_RULES,
+  deleteOwnPhoto,
+  photoMultipartOptions,
+  putOwnPhoto,
+  readOwnPhoto,
+} from './profile-photo.ts';
 
 // The signed-in user's profile photo: upload (multipart field "file"), download, remove.
 // Like the profile, no route takes a user id: each reads and writes the session's user's own.
