@@ -54,11 +54,12 @@ export const verificationMail = (to: string, link: string): Mail => ({
 
 export const loginAlertMail = (
   to: string,
+  /** `at`: the time already written in the user's date format and time zone. */
   info: { at: string; ip: string; device: string; settingsUrl: string },
 ): Mail => {
   const lines = [
     'There was a new sign-in to your Kontor account.',
-    `When: ${info.at.replace('T', ' ').slice(0, 19)} UTC`,
+    `When: ${info.at}`,
     `IP address: ${info.ip}`,
     `Device: ${info.device}`,
     'If this was you, there is nothing to do. If not, change your password now and sign out the other sessions in Settings > Security.',

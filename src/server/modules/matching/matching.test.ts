@@ -290,6 +290,15 @@ describe('confirming and unmatching a match to invoices', () => {
     expect(await ledgerBalance(s.company.id, s.receivableId)).toBe(arBefore - 20_000);
     expect(await trialBalanceDifference(t.database.db, s.company.id)).toBe(0);
     expect(await invoiceState(s, inv.id)).toMatchObject({ status: 'paid', amountPaid: 20_000, amountDue: 0 });
+    // A payment matched from the bank is a payment received, as one typed in is (issue 17).
+    const told = await t.database.db
+      .selectFrom('notifications')
+      .select(['kind', 'title'])
+      .where('organization_id', '=', s.company.id)
+      .where('user_id', '=', s.company.owner.id)
+      .execute();
+    expect(told.map((n) => n.kind).sort()).toEqual(['invoice_paid', 'payment_received']);
+    expect(told.find((n) => n.kind === 'payment_received')?.title).toBe('Payment received: $200.00');
     const txRow = (await s.client.get(`/transactions/${tx}`)).body;
     expect(txRow.categoryKind).toBe('payment');
     // The payment points at the line's entry: the cash is posted once.

@@ -31,6 +31,7 @@ import type { Actor } from '../invoices/invoices.ts';
 import { findSystemAccount } from '../ledger/accounts.ts';
 import { postJournalEntry, reverseJournalEntry } from '../ledger/posting.ts';
 import { entryForTransaction, loadPostingContext } from '../transactions/posting-context.ts';
+import { notifyPaymentsRecorded } from '../notifications/events.ts';
 import { loadBillMatch, matchToBills, selectBillMatchRows, unmatchFromBills } from './bills.ts';
 import {
   companyRowExists,
@@ -246,6 +247,7 @@ const matchToInvoices = async (
     paymentId: paymentIds[0]!,
     invoiceId: prepared[0]!.invoiceId,
   });
+  return paymentIds;
 };
 
 const matchToPayment = async (trx: Executor, member: MemberContext, line: BankLineRow, paymentId: string) => {
@@ -342,9 +344,17 @@ export const matchTransaction = (
       await matchToBills(trx, actorOf(member), line, money, pc.baseCurrency, input.bills);
     } else {
       refuseMoneyOut(line);
-      if (input.invoices)
-        await matchToInvoices(trx, member, line, input.invoices, input.keepExcessAsCredit ?? false);
-      else await matchToPayment(trx, member, line, input.paymentId!);
+      if (input.invoices) {
+        const paymentIds = await matchToInvoices(
+          trx,
+          member,
+          line,
+          input.invoices,
+          input.keepExcessAsCredit ?? false,
+        );
+        // "Payment received" (and "invoice paid" when settled), as for a payment typed in.
+        await notifyPaymentsRecorded(ctx, trx, organizationId, paymentIds);
+      } else await matchToPayment(trx, member, line, input.paymentId!);
     }
     const match = (await loadMatch(trx, organizationId, id))!;
     const action = input.bills ? 'bank_transaction.matched_to_bills' : 'bank_transaction.matched';

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { currencyExponent, formatMoney } from '../../../shared/money.ts';
+import type { Formatter } from '../../../shared/format.ts';
+import { currencyExponent } from '../../../shared/money.ts';
 import { DEFAULT_LARGE_TRANSACTION_UNITS } from '../../../shared/notifications.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/transaction.ts';
@@ -11,7 +12,8 @@ import { selectLargeTransactionUnits } from './queries.ts';
 // change, in its transaction or right after it commits). Each builds its words and link and its
 // dedupe key, so the same event never notifies a user twice.
 
-const money = (minor: number, currency: string) => formatMoney(minor, currency.trim());
+/** An amount in the recipient's formats. */
+const money = (f: Formatter, minor: number, currency: string) => f.amount(minor, currency.trim());
 
 const invoiceLabel = (number: string | null) => (number ? `Invoice ${number}` : 'An invoice');
 const invoiceWords = (number: string | null) => (number ? `invoice ${number}` : 'an invoice');
@@ -54,8 +56,9 @@ export const notifyPaymentsRecorded = async (
     await notifyCompany(ctx, db, {
       kind: 'payment_received',
       organizationId,
-      title: `Payment received: ${money(r.amount, r.currency)}`,
-      body: `${r.customer_name} paid ${money(r.amount, r.currency)} against ${invoiceWords(r.number)}.`,
+      title: (f) => `Payment received: ${money(f, r.amount, r.currency)}`,
+      body: (f) =>
+        `${r.customer_name} paid ${money(f, r.amount, r.currency)} against ${invoiceWords(r.number)}.`,
       link,
       dedupeKey: `payment-received:${r.payment_id}`,
     });
@@ -64,7 +67,8 @@ export const notifyPaymentsRecorded = async (
         kind: 'invoice_paid',
         organizationId,
         title: `${invoiceLabel(r.number)} is paid`,
-        body: `${r.customer_name} has paid ${invoiceWords(r.number)} in full (${money(r.total, r.currency)}).`,
+        body: (f) =>
+          `${r.customer_name} has paid ${invoiceWords(r.number)} in full (${money(f, r.total, r.currency)}).`,
         link,
         dedupeKey: `invoice-paid:${r.invoice_id}:${r.payment_id}`,
       });
@@ -90,7 +94,8 @@ export const notifyInvoiceOverdue = (
     kind: 'invoice_overdue',
     organizationId: invoice.organizationId,
     title: `${invoiceLabel(invoice.number)} is overdue`,
-    body: `${invoice.customerName} has not paid ${money(invoice.amountDue, invoice.currency)}, due on ${invoice.dueDate}.`,
+    body: (f) =>
+      `${invoice.customerName} has not paid ${money(f, invoice.amountDue, invoice.currency)}, due on ${f.date(invoice.dueDate)}.`,
     link: `/invoices?invoice=${encodeURIComponent(invoice.id)}`,
     dedupeKey: `invoice-overdue:${invoice.id}:${invoice.dueDate}`,
   });
@@ -124,11 +129,12 @@ const notifyLargeLine = (ctx: AppContext, db: Executor, organizationId: string, 
   return notifyCompany(ctx, db, {
     kind: 'large_transaction',
     organizationId,
-    title: `Large transaction: ${money(amount, r.currency)}`,
-    body: `${amount < 0 ? 'Money out' : 'Money in'} of ${money(Math.abs(amount), r.currency)} in ${r.money_name} on ${r.date}: ${r.description}`.slice(
-      0,
-      500,
-    ),
+    title: (f) => `Large transaction: ${money(f, amount, r.currency)}`,
+    body: (f) =>
+      `${amount < 0 ? 'Money out' : 'Money in'} of ${money(f, Math.abs(amount), r.currency)} in ${r.money_name} on ${f.date(r.date)}: ${r.description}`.slice(
+        0,
+        500,
+      ),
     link: `/transactions?account=${encodeURIComponent(r.money_id)}`,
     dedupeKey: `large-transaction:${r.id}`,
   });
@@ -263,9 +269,9 @@ export const notifyNewSignIn = (
     body: `${signIn.device}${signIn.ip ? ` (IP ${signIn.ip})` : ''} signed in to your account. If this was not you, change your password and sign out the other sessions in Settings → Security.`,
     link: '/settings?tab=security',
     dedupeKey: `sign-in:${signIn.eventId}`,
-    mail: (to) =>
+    mail: (to, f) =>
       loginAlertMail(to, {
-        at: signIn.at.toISOString(),
+        at: `${f.dateTime(signIn.at)} (${f.prefs.timeZone})`,
         ip: signIn.ip ?? 'unknown',
         device: signIn.userAgent ? `${signIn.device} (${signIn.userAgent})` : signIn.device,
         settingsUrl: `${ctx.config.publicUrl}/settings?tab=security`,

@@ -155,6 +155,32 @@ describe('notify()', () => {
     expect((await subjects(user)).filter((s) => s === 'Once only')).toHaveLength(1);
   });
 
+  it("writes each recipient's amounts and dates in their own formats", async () => {
+    const us = await signUpTestUser(fixture.t.app);
+    const de = await signUpTestUser(fixture.t.app);
+    const prefs = await as(de.cookie).call('PATCH', '/me/profile', {
+      timezone: 'Europe/Berlin',
+      preferences: { dateFormat: 'DD.MM.YYYY' },
+    });
+    expect(prefs.status, JSON.stringify(prefs.body)).toBe(200);
+    await notify(
+      fixture.t.ctx,
+      fixture.t.database.db,
+      {
+        kind: 'payment_received',
+        organizationId: null,
+        title: (f) => `Paid ${f.amount(123_456, 'EUR')}`,
+        body: (f) => `Due ${f.date('2026-03-31')}`,
+        link: '/dashboard',
+        dedupeKey: 'test:formats',
+      },
+      [us.id, de.id],
+    );
+    expect((await list(us)).notifications[0]).toMatchObject({ title: 'Paid €1,234.56' });
+    expect((await rowsOf(us.id))[0]?.body).toBe('Due 03/31/2026');
+    expect((await rowsOf(de.id))[0]?.body).toBe('Due 31.03.2026');
+  });
+
   it('writes nothing for a category with both channels off', async () => {
     const user = await signUpTestUser(fixture.t.app);
     await setMatrix(user, { email: { invoices: false }, push: { invoices: false } });

@@ -168,6 +168,7 @@ export const selectRecipientSettings = (db: Executor, userIds: string[]) =>
       'user.email as email',
       'user.banned as banned',
       'user_profiles.preferences as preferences',
+      'user_profiles.timezone as timezone',
       'user_profiles.security as security',
     ])
     .where('user.id', 'in', userIds)

@@ -1,3 +1,4 @@
+import { type DateFormat, type Formatter, formatterFor } from '../../../shared/format.ts';
 import { DEFAULT_PREFERENCES, type NotificationChannels } from '../../../shared/auth/profile.ts';
 import { notFound } from '../../../shared/errors.ts';
 import {
@@ -37,18 +38,22 @@ import {
 // Push leave without holding it up, so a slow mail server never fails a payment (and a rolled
 // back transaction after such a send is the one case where a message leaves for nothing).
 
+/** Words of a notification: fixed, or written for each recipient with their formatter. */
+export type Words = string | ((f: Formatter) => string);
+
 export type NotifyEvent = {
   kind: NotificationKind;
   /** The company whose event it is, or null for an account event (a sign-in). */
   organizationId: string | null;
-  title: string;
-  body: string;
+  /** Amounts and dates in them through `f`, so each recipient reads their own formats. */
+  title: Words;
+  body: Words;
   /** The app path the notification opens, e.g. /invoices/<id>. */
   link: string;
   /** Unique per user for this event: the same key never notifies the same user twice. */
   dedupeKey: string;
   /** The email to send instead of the standard one (the login alert keeps its own). */
-  mail?: (to: string) => Mail;
+  mail?: (to: string, f: Formatter) => Mail;
 };
 
 export type NotifyResult = { userId: string; inApp: boolean; emailed: boolean }[];
@@ -77,13 +82,19 @@ export const notify = async (
     const inApp = channelsOf(r.preferences, 'push')[category] === true;
     const emailed = channelsOf(r.preferences, 'email')[category] === true;
     if (!inApp && !emailed) continue;
+    const f = formatterFor({
+      ...(r.preferences as { dateFormat?: DateFormat; language?: string } | null),
+      timeZone: r.timezone ?? undefined,
+    });
+    const title = typeof event.title === 'string' ? event.title : event.title(f);
+    const body = typeof event.body === 'string' ? event.body : event.body(f);
     const id = await insertNotification(db, {
       userId: r.user_id,
       organizationId: event.organizationId,
       category,
       kind: event.kind,
-      title: event.title,
-      body: event.body,
+      title,
+      body,
       link: event.link,
       dedupeKey: event.dedupeKey,
       inApp,
@@ -93,8 +104,13 @@ export const notify = async (
     if (id === null) continue; // told already
     if (emailed) {
       const mail =
-        event.mail?.(r.email) ??
-        notificationMail(ctx, r.email, { ...event, categoryLabel: NOTIFICATION_CATEGORY_LABELS[category] });
+        event.mail?.(r.email, f) ??
+        notificationMail(ctx, r.email, {
+          title,
+          body,
+          link: event.link,
+          categoryLabel: NOTIFICATION_CATEGORY_LABELS[category],
+        });
       if (ctx.config.smtpUrl) {
         sendMail(ctx, mail).catch((error: unknown) =>
           console.error(`kontor: notification mail "${mail.subject}" not sent`, error),
@@ -106,8 +122,8 @@ export const notify = async (
     if (inApp)
       sendPush(ctx, await pushTargets(ctx, db, r.user_id), {
         id,
-        title: event.title,
-        body: event.body,
+        title,
+        body,
         link: event.link,
       });
     result.push({ userId: r.user_id, inApp, emailed });
