@@ -40,6 +40,8 @@ test('create a company, switch between companies, invite a member', async ({ pag
 
   // Settings: members and an invitation.
   await page.getByRole('link', { name: 'Settings' }).first().click();
+  // Settings opens on the user's own profile; the company has its tab.
+  await page.getByRole('tab', { name: 'Company' }).click();
   await expect(page.getByLabel('Company name')).toHaveValue('Northwind Bakery');
   await page.getByRole('tab', { name: 'Members' }).click();
   await expect(page.getByText(email)).toBeVisible();

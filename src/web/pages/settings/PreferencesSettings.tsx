@@ -99,7 +99,7 @@ const ThemePicker = () => {
             />
             <span>
               <span className="block font-medium">{choice.label}</span>
-              <span className="block text-xs text-slate-500 dark:text-slate-400">{choice.hint}</span>
+              <span className="block text-xs text-slate-600 dark:text-slate-300">{choice.hint}</span>
             </span>
           </label>
         ))}

@@ -8,7 +8,8 @@ import { PreferencesSettings } from './PreferencesSettings.tsx';
 import { ProfileSettings } from './ProfileSettings.tsx';
 import { PageTabs, tabFrom } from '../../components/ui/Tabs.tsx';
 
-// /settings: company, members and the signed-in user's own security settings.
+// /settings: the signed-in user's profile (the default tab), the company, its members, and the
+// user's preferences, notifications and security.
 
 const optional = import.meta.glob<{ default?: ComponentType; SecuritySettings?: ComponentType }>(
   './security/SecuritySettings.tsx',
@@ -48,7 +49,7 @@ const SettingsPage = () => {
       <PageTabs
         label="Settings sections"
         tabs={tabs}
-        value={tabFrom(tabs, params.get('tab'), 'company')}
+        value={tabFrom(tabs, params.get('tab'), 'profile')}
         onValueChange={(v) => setParams({ tab: v }, { replace: true })}
         className="mt-6"
         panelClassName="pt-6"

@@ -25,11 +25,16 @@ export const LoginAlerts = () => {
           aria-labelledby="login-alerts-label"
           disabled={busy || !profile}
           onClick={() => void toggle()}
-          className={`relative inline-flex h-7 w-12 shrink-0 items-center rounded-full transition-colors disabled:opacity-50 ${on ? 'bg-brand-600' : 'bg-slate-300 dark:bg-slate-700'}`}
+          // The 44 px target around the 28 px track.
+          className="inline-flex h-11 w-14 shrink-0 items-center justify-center rounded-full disabled:opacity-50"
         >
           <span
-            className={`inline-block h-5 w-5 rounded-full bg-white shadow transition-transform ${on ? 'translate-x-6' : 'translate-x-1'}`}
-          />
+            className={`relative inline-flex h-7 w-12 items-center rounded-full transition-colors ${on ? 'bg-brand-600' : 'bg-slate-300 dark:bg-slate-700'}`}
+          >
+            <span
+              className={`inline-block h-5 w-5 rounded-full bg-white shadow transition-transform ${on ? 'translate-x-6' : 'translate-x-1'}`}
+            />
+          </span>
         </button>
         <span id="login-alerts-label" className="text-sm text-slate-700 dark:text-slate-300">
           Email me about new sign-ins
