@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { GeneralLedgerView } from './GeneralLedgerTab.tsx';
 import { JournalReportView } from './JournalReport.tsx';
 import { BalanceSheetReport, CashFlowReport, IncomeStatementReport } from './Statements.tsx';
@@ -18,6 +19,24 @@ const REPORTS = [
 ] as const;
 type ReportId = (typeof REPORTS)[number]['id'];
 
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * What a link asks for (the dashboard's figures link here): `report`, and its period as `from`
+ * and `to` (ISO days). Anything else falls back to the income statement over the fiscal year.
+ */
+export const reportFromLink = (
+  params: URLSearchParams,
+  fallback: { from: string; to: string },
+): { report: ReportId; from: string; to: string } => {
+  const asked = params.get('report');
+  const report = REPORTS.find((r) => r.id === asked)?.id ?? 'income-statement';
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  const valid = ISO_DAY.test(from) && ISO_DAY.test(to) && from <= to;
+  return { report, from: valid ? from : fallback.from, to: valid ? to : fallback.to };
+};
+
 export const ReportsTab = ({
   today,
   fy,
@@ -27,7 +46,10 @@ export const ReportsTab = ({
   fy: { start: string; end: string };
   onOpenEntry: (id: string) => void;
 }) => {
-  const [report, setReport] = useState<ReportId>('income-statement');
+  const [params] = useSearchParams();
+  // Read once, when the tab opens: the pickers are the user's from then on.
+  const [linked] = useState(() => reportFromLink(params, { from: fy.start, to: today }));
+  const [report, setReport] = useState<ReportId>(linked.report);
   const [glAccount, setGlAccount] = useState<string | null>(null);
   return (
     <div className="grid gap-6 lg:grid-cols-[15rem_1fr]">
@@ -54,10 +76,10 @@ export const ReportsTab = ({
       </nav>
       <div className="min-w-0">
         {report === 'income-statement' ? (
-          <IncomeStatementReport defaultFrom={fy.start} today={today} />
+          <IncomeStatementReport defaultFrom={linked.from} today={linked.to} />
         ) : null}
-        {report === 'balance-sheet' ? <BalanceSheetReport today={today} /> : null}
-        {report === 'cash-flow' ? <CashFlowReport defaultFrom={fy.start} today={today} /> : null}
+        {report === 'balance-sheet' ? <BalanceSheetReport today={linked.to} /> : null}
+        {report === 'cash-flow' ? <CashFlowReport defaultFrom={linked.from} today={linked.to} /> : null}
         {report === 'trial-balance' ? (
           <TrialBalanceTab
             today={today}
