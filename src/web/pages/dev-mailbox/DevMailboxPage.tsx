@@ -93,7 +93,7 @@ const DevMailboxPage = () => {
                   >
                     <span className="block font-semibold text-slate-900 dark:text-white">{m.subject}</span>
                     <span className="block truncate text-slate-600 dark:text-slate-400">{m.to}</span>
-                    <span className="block text-xs text-slate-500">{formatDateTime(m.createdAt)}</span>
+                    <span className="block text-xs text-slate-500 dark:text-slate-400">{formatDateTime(m.createdAt)}</span>
                   </button>
                 </li>
               ))}
@@ -117,7 +117,7 @@ const DevMailboxPage = () => {
           ) : (
             <article>
               <h2 className="text-xl font-bold">{message.data.subject}</h2>
-              <p className="mt-1 text-sm text-slate-500">
+              <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
                 To {message.data.to} · {formatDateTime(message.data.createdAt)}
               </p>
               <pre
