@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { BellRing, Bell, type LucideIcon, Scale } from 'lucide-react';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { BellRing, Bell, Scale } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
 import type { NotificationChannels } from '../../../shared/auth/profile.ts';
 import {
   NOTIFICATION_CATEGORIES,
@@ -19,7 +19,7 @@ import { api, errorText } from '../../lib/api.ts';
 import { useCompanies } from '../../lib/company.tsx';
 import { keys } from '../../lib/queryKeys.ts';
 import { useAction } from '../../lib/useAction.ts';
-import { Section, Success } from './security/Section.tsx';
+import { SectionList, type SectionPart, Success } from './security/Section.tsx';
 import {
   browserSupportsPush,
   currentSubscription,
@@ -27,45 +27,13 @@ import {
   enableBrowserPush,
 } from './notifications/browserPush.ts';
 
+import { Switch } from '../../components/ui/Switch.tsx';
 // Settings → Notifications: the profile's matrix (email and push × transactions, invoices,
 // payments, security) as a table of switches, saved to the profile at once; browser push for
 // this device (only when the server has VAPID keys); and the company's large-transaction
 // threshold (changed by those who manage its settings).
 
 type Channel = 'email' | 'push';
-
-const Switch = ({
-  on,
-  label,
-  disabled,
-  busy,
-  onToggle,
-}: {
-  on: boolean;
-  label: string;
-  disabled?: boolean;
-  busy?: boolean;
-  onToggle: () => void;
-}) => (
-  <button
-    type="button"
-    role="switch"
-    aria-checked={on}
-    aria-label={label}
-    aria-busy={busy || undefined}
-    disabled={disabled}
-    onClick={onToggle}
-    className="inline-flex h-11 w-14 items-center justify-center rounded-full disabled:opacity-50"
-  >
-    <span
-      className={`relative inline-flex h-7 w-12 items-center rounded-full transition-colors ${on ? 'bg-brand-600' : 'bg-slate-300 dark:bg-slate-700'}`}
-    >
-      <span
-        className={`inline-block h-5 w-5 rounded-full bg-white shadow transition-transform ${on ? 'translate-x-6' : 'translate-x-1'}`}
-      />
-    </span>
-  </button>
-);
 
 const CHANNEL_HEADINGS: Record<Channel, string> = { email: 'Email', push: 'In app and push' };
 
@@ -249,7 +217,7 @@ const LargeTransactions = () => {
   );
 };
 
-const PARTS: { title: string; description: string; icon: LucideIcon; Part: () => ReactNode }[] = [
+const PARTS: SectionPart[] = [
   {
     title: 'What you are told about',
     description:
@@ -272,19 +240,6 @@ const PARTS: { title: string; description: string; icon: LucideIcon; Part: () =>
   },
 ];
 
-export const NotificationSettings = () => (
-  <div className="space-y-6" data-testid="notification-settings">
-    {PARTS.map(({ title, description, icon: Icon, Part }) => (
-      <Section
-        key={title}
-        title={title}
-        description={description}
-        icon={<Icon className="h-5 w-5" aria-hidden="true" />}
-      >
-        <Part />
-      </Section>
-    ))}
-  </div>
-);
+export const NotificationSettings = () => <SectionList parts={PARTS} testId="notification-settings" />;
 
 export default NotificationSettings;

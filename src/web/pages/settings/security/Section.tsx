@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 
 // A part of the Security settings (a card with its icon, title and line), and the green line
 // that says an action went through.
@@ -26,6 +26,30 @@ export const Section = ({
     </div>
     {children}
   </section>
+);
+
+/** One part of a settings tab: a card with its icon, title, line and content. */
+export type SectionPart = {
+  title: string;
+  description: string;
+  icon: ComponentType<{ className?: string; 'aria-hidden'?: boolean | 'true' }>;
+  Part: ComponentType;
+};
+
+/** A settings tab made of parts (Security, Notifications), one Section each. */
+export const SectionList = ({ parts, testId }: { parts: readonly SectionPart[]; testId: string }) => (
+  <div className="space-y-6" data-testid={testId}>
+    {parts.map(({ title, description, icon: Icon, Part }) => (
+      <Section
+        key={title}
+        title={title}
+        description={description}
+        icon={<Icon className="h-5 w-5" aria-hidden="true" />}
+      >
+        <Part />
+      </Section>
+    ))}
+  </div>
 );
 
 export const Success = ({ message }: { message: string | null }) =>

@@ -1,9 +1,9 @@
-import { History, KeyRound, Laptop, ListChecks, type LucideIcon, Mail, ShieldCheck } from 'lucide-react';
+import { History, KeyRound, Laptop, ListChecks, Mail, ShieldCheck } from 'lucide-react';
 import { EmailVerificationStatus } from '../../../auth/EmailVerification.tsx';
 import { BackupCodes } from './BackupCodes.tsx';
 import { ChangePassword } from './ChangePassword.tsx';
 import { LoginAlerts } from './LoginAlerts.tsx';
-import { Section } from './Section.tsx';
+import { SectionList, type SectionPart } from './Section.tsx';
 import { Sessions } from './Sessions.tsx';
 import { SignInHistory } from './SignInHistory.tsx';
 import { TwoFactor } from './TwoFactor.tsx';
@@ -12,7 +12,7 @@ import { TwoFactor } from './TwoFactor.tsx';
 // two-factor authentication with a QR code, new backup codes, the list of sessions with
 // sign-out, and the login-alerts switch.
 
-const PARTS: { title: string; description: string; icon: LucideIcon; Part: () => React.ReactNode }[] = [
+const PARTS: SectionPart[] = [
   {
     title: 'Email address',
     description: 'Invitations and the email Kontor sends for you need a confirmed address.',
@@ -60,19 +60,6 @@ const PARTS: { title: string; description: string; icon: LucideIcon; Part: () =>
   },
 ];
 
-export const SecuritySettings = () => (
-  <div className="space-y-6" data-testid="security-settings">
-    {PARTS.map(({ title, description, icon: Icon, Part }) => (
-      <Section
-        key={title}
-        title={title}
-        description={description}
-        icon={<Icon className="h-5 w-5" aria-hidden="true" />}
-      >
-        <Part />
-      </Section>
-    ))}
-  </div>
-);
+export const SecuritySettings = () => <SectionList parts={PARTS} testId="security-settings" />;
 
 export default SecuritySettings;
