@@ -93,7 +93,9 @@ const DevMailboxPage = () => {
                   >
                     <span className="block font-semibold text-slate-900 dark:text-white">{m.subject}</span>
                     <span className="block truncate text-slate-600 dark:text-slate-400">{m.to}</span>
-                    <span className="block text-xs text-slate-500 dark:text-slate-400">{formatDateTime(m.createdAt)}</span>
+                    <span className="block text-xs text-slate-500 dark:text-slate-400">
+                      {formatDateTime(m.createdAt)}
+                    </span>
                   </button>
                 </li>
               ))}
