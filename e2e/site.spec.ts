@@ -127,9 +127,9 @@ test.describe('titles and social tags', () => {
   const cases = [
     { path: '/', title: DEFAULT_TITLE, description: /finance platform for small businesses/ },
     { path: '/pricing', title: 'Pricing — Kontor', description: /14-day free trial/ },
-    // /about and /contact are not titled routes in the SPEC: they get the landing defaults.
-    { path: '/about', title: DEFAULT_TITLE, description: /finance platform for small businesses/ },
-    { path: '/contact', title: DEFAULT_TITLE, description: /finance platform for small businesses/ },
+    // Every page has a title of its own (issue 17); unknown paths keep the landing defaults.
+    { path: '/about', title: 'About — Kontor', description: /honest books and clear money/ },
+    { path: '/contact', title: 'Contact — Kontor', description: /Write to the Kontor team/ },
     { path: '/no/such/page', title: DEFAULT_TITLE, description: /finance platform for small businesses/ },
   ];
   for (const c of cases) {
@@ -182,7 +182,8 @@ test.describe('titles and social tags', () => {
     await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', 'Pricing — Kontor');
     await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', /\/pricing$/);
     await mainNav(page).getByRole('link', { name: 'About' }).click();
-    await expect(page).toHaveTitle(DEFAULT_TITLE);
+    await expect(page).toHaveTitle('About — Kontor');
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', 'About — Kontor');
   });
 });
 
