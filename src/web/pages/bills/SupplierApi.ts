@@ -13,6 +13,7 @@ import type {
 } from '../../../shared/payables.ts';
 import { api } from '../../lib/api.ts';
 import { useCompany } from '../../lib/company.tsx';
+import { currentFormatter } from '../../lib/format.ts';
 import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
 
 // The payables API the supplier, payment run, credit, recurring and report tabs read and
@@ -135,5 +136,6 @@ export const usePayablesAging = (asOf: string) =>
   });
 
 /** The address of the aging as CSV or PDF (a download link). */
+/** The aging's CSV or PDF; the PDF writes dates in the user's date format (CSV keeps ISO). */
 export const agingHref = (base: string, asOf: string, format: 'csv' | 'pdf') =>
-  `/api${base}/payables/aging?${new URLSearchParams({ asOf, format }).toString()}`;
+  `/api${base}/payables/aging?${new URLSearchParams({ asOf, format, dateFormat: currentFormatter().prefs.dateFormat }).toString()}`;
