@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Dashboard, DashboardQuery } from '../../../shared/dashboard.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { Button, buttonClasses } from '../../components/ui/Button.tsx';
-import { Card, CardHeader, EmptyState, ErrorState } from '../../components/ui/Card.tsx';
+import { Card, CardHeader, ErrorState } from '../../components/ui/Card.tsx';
 import { SelectField } from '../../components/ui/Field.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { RowTh, TableHead, Td } from '../../components/ui/Table.tsx';
@@ -18,7 +18,7 @@ import { ForecastCard } from './ForecastCard.tsx';
 import { type RangeChoice, monthsEmpty, rangeFromParams } from './figures.ts';
 import { Insights } from './Insights.tsx';
 import { KpiTiles } from './KpiTiles.tsx';
-import { GetStarted, KpiSkeletons } from './parts.tsx';
+import { ChartSlot, GetStarted, KpiSkeletons } from './parts.tsx';
 import { RecentEntries } from './RecentEntries.tsx';
 
 // /dashboard: where the current company stands, in ONE call (GET /api/orgs/:id/dashboard,
@@ -118,24 +118,19 @@ const MonthsCard = ({ data }: { data: Dashboard }) => {
         }
       />
       <div className="px-2 py-4 sm:px-3">
-        {monthsEmpty(data.months) ? (
-          <EmptyState
-            title="No income or expenses yet"
-            description="Record a sale, an invoice payment or an expense and the month fills in here."
-          />
-        ) : (
-          <Suspense
-            fallback={
-              <div className="flex h-[300px] items-center justify-center">
-                <Spinner label="Loading chart..." />
-              </div>
-            }
-          >
-            <div aria-hidden="true">
-              <IncomeExpenseChart data={rows} currency={currency} />
-            </div>
-          </Suspense>
-        )}
+        <ChartSlot
+          height={300}
+          empty={
+            monthsEmpty(data.months)
+              ? {
+                  title: 'No income or expenses yet',
+                  description: 'Record a sale, an invoice payment or an expense and the month fills in here.',
+                }
+              : null
+          }
+        >
+          <IncomeExpenseChart data={rows} currency={currency} />
+        </ChartSlot>
         <div className="sr-only">
           <table>
             <caption>Income, expenses, net income and month-end cash by month, in {currency}</caption>

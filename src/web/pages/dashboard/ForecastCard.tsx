@@ -1,11 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { Link } from 'react-router';
 import { FORECAST_SOURCES, FORECAST_SOURCE_LABELS, type Dashboard } from '../../../shared/dashboard.ts';
 import { Money } from '../../components/money/Money.tsx';
-import { Spinner } from '../../components/Spinner.tsx';
-import { Card, CardHeader, EmptyState } from '../../components/ui/Card.tsx';
+import { Card, CardHeader } from '../../components/ui/Card.tsx';
 import { RowTh, TableHead, Td } from '../../components/ui/Table.tsx';
 import { formatDate, formatDayMonth } from '../../lib/format.ts';
+import { ChartSlot } from './parts.tsx';
 
 // The 13-week cash forecast: the chart with its band, what goes into it by source, and the
 // largest dated items, each linking to its invoice, bill or schedule (docs/dashboard.md).
@@ -44,24 +44,20 @@ export const ForecastCard = ({ data }: { data: Dashboard }) => {
       />
       <div className="grid gap-6 px-3 py-4 sm:px-5 lg:grid-cols-3">
         <div className="min-w-0 lg:col-span-2">
-          {empty ? (
-            <EmptyState
-              title="Nothing to forecast yet"
-              description="Open invoices and bills, recurring schedules and spending in the bank register make the forecast."
-            />
-          ) : (
-            <Suspense
-              fallback={
-                <div className="flex h-[260px] items-center justify-center">
-                  <Spinner label="Loading chart..." />
-                </div>
-              }
-            >
-              <div aria-hidden="true">
-                <ForecastChart data={rows} currency={currency} />
-              </div>
-            </Suspense>
-          )}
+          <ChartSlot
+            height={260}
+            empty={
+              empty
+                ? {
+                    title: 'Nothing to forecast yet',
+                    description:
+                      'Open invoices and bills, recurring schedules and spending in the bank register make the forecast.',
+                  }
+                : null
+            }
+          >
+            <ForecastChart data={rows} currency={currency} />
+          </ChartSlot>
           <div className="sr-only">
             <table>
               <caption>Expected cash at the end of each week, with its low and high, in {currency}</caption>

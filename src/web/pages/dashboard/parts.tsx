@@ -1,5 +1,7 @@
 import { ArrowLeftRight, ArrowRight, BookOpen, FileText } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, Suspense } from 'react';
+import { Spinner } from '../../components/Spinner.tsx';
+import { EmptyState } from '../../components/ui/Card.tsx';
 import { Link } from 'react-router';
 import { Card } from '../../components/ui/Card.tsx';
 
@@ -125,3 +127,30 @@ export const GetStarted = () => {
     </Card>
   );
 };
+
+/**
+ * A dashboard chart's place: its empty state, or the chart (loaded lazily, a spinner of the
+ * chart's height meanwhile), hidden from screen readers, who read the table beside it.
+ */
+export const ChartSlot = ({
+  height,
+  empty,
+  children,
+}: {
+  height: number;
+  empty: { title: string; description: string } | null;
+  children: ReactNode;
+}) =>
+  empty ? (
+    <EmptyState title={empty.title} description={empty.description} />
+  ) : (
+    <Suspense
+      fallback={
+        <div className="flex items-center justify-center" style={{ height }}>
+          <Spinner label="Loading chart..." />
+        </div>
+      }
+    >
+      <div aria-hidden="true">{children}</div>
+    </Suspense>
+  );
