@@ -5,6 +5,7 @@ import {
   PLAN_LIMIT_LABELS,
   READ_ONLY_MESSAGE,
 } from '../../../shared/billing.ts';
+import { addMonthsToMonthStart, monthStart } from '../../../shared/dates.ts';
 import { AppError } from '../../../shared/errors.ts';
 import {
   PLAN_LIMIT_KEYS,
@@ -38,13 +39,13 @@ import { formatBytes } from '../../../shared/format.ts';
 // the tables' (organization_id, …) keys for the rest, invoices (organization_id, sent_at)
 // (migration 20261128_0300) for the month's invoices.
 
-const MONTH_FIELD = 7; // 'YYYY-MM'
-
 /** The first instant of `now`'s calendar month in UTC and of the next one. */
 export const utcMonthRange = (now: Date): { from: Date; to: Date } => {
-  const from = new Date(`${now.toISOString().slice(0, MONTH_FIELD)}-01T00:00:00.000Z`);
-  const to = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1));
-  return { from, to };
+  const first = monthStart(now.toISOString().slice(0, 10));
+  return {
+    from: new Date(`${first}T00:00:00.000Z`),
+    to: new Date(`${addMonthsToMonthStart(first, 1)}T00:00:00.000Z`),
+  };
 };
 
 const ownedCompanies = (db: Executor, userId: string) =>
