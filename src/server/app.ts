@@ -1,10 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -19,6 +17,7 @@ import { registerErrorHandling } from './http/errors.ts';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, registerTextGuard } from './http/input.ts';
 import { apiRateLimitOptions } from './http/rate-limit.ts';
 import { registerRequestSecurity } from './http/request-security.ts';
+import { registerWebApp } from './http/web-app.ts';
 import { authRoutes } from './auth/routes.ts';
 import { registerCompanyMembershipCheck } from './http/tenancy.ts';
 import { registerReadOnlyGuard } from './modules/billing/read-only.ts';
@@ -46,7 +45,6 @@ import { transactionRoutes } from './modules/transactions/routes.ts';
 import { transferRoutes } from './modules/transfers/routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
-import { isWebAppPath } from '../shared/web-routes.ts';
 
 // Builds the whole HTTP app without listening: main.ts listens, tests use app.inject.
 
@@ -155,46 +153,9 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
     { prefix: '/api' },
   );
 
-  const webDir = options.webDir ?? DEFAULT_WEB_DIR;
-  const hasWeb = fs.existsSync(path.join(webDir, 'index.html'));
-  if (hasWeb) {
-    await app.register(fastifyStatic, {
-      root: webDir,
-      wildcard: false,
-      index: false,
-      setHeaders: (reply, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          reply.header('cache-control', 'public, max-age=31536000, immutable');
-        }
-      },
-    });
-  }
-
-  // SPA fallback: a GET outside /api gets the app; its router decides the title. A path the
-  // app has no screen for (the shared list, src/shared/web-routes.ts) is answered 404 with the
-  // same app, which shows its not-found page.
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0] ?? '/';
-    if (
-      url === '/api' ||
-      url.startsWith('/api/') ||
-      (request.method !== 'GET' && request.method !== 'HEAD')
-    ) {
-      return reply
-        .status(404)
-        .send({ error: { code: 'not_found', message: `No route ${request.method} ${url}.` } });
-    }
-    if (!hasWeb) {
-      return reply
-        .status(503)
-        .type('text/plain')
-        .send('The web app is not built yet. Run `npm run build` (npm start does this for you).');
-    }
-    return reply
-      .status(isWebAppPath(url) ? 200 : 404)
-      .header('cache-control', 'no-cache')
-      .sendFile('index.html');
-  });
+  // Everything outside /api: the built app, its pages (prerendered where the build made them),
+  // robots.txt, sitemap.xml and the not-found answers (src/server/http/web-app.ts).
+  await registerWebApp(app, ctx, { webDir: options.webDir ?? DEFAULT_WEB_DIR });
 
   return app;
 };
