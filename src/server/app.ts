@@ -6,12 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import {
-  type ZodTypeProvider,
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { type ZodTypeProvider, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, registerTextGuard } from './http/input.ts';
@@ -20,7 +15,9 @@ import { registerRequestSecurity } from './http/request-security.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { authRoutes } from './auth/routes.ts';
 import { registerCompanyMembershipCheck } from './http/tenancy.ts';
-import { registerReadOnlyGuard } from './modules/billing/read-only.ts';
+import { READ_POSTS, registerReadOnlyGuard } from './modules/billing/read-only.ts';
+import { openApiOptions } from './http/openapi.ts';
+import { authOpenApi } from './auth/openapi.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
@@ -116,13 +113,11 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
   // Per signed-in session, or per address when anonymous; 429 with Retry-After.
   await app.register(rateLimit, apiRateLimitOptions(ctx));
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Kontor API', description: 'Business finance platform', version: ctx.config.version },
-      servers: [{ url: ctx.config.publicUrl }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  // The OpenAPI document: every route's schemas and every status it can answer (docs/api.md).
+  await app.register(
+    swagger,
+    openApiOptions(ctx, { readOnlyExempt: READ_POSTS, ...(await authOpenApi(ctx)) }),
+  );
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   await app.register(

@@ -22,6 +22,18 @@ import { type MemberContext, memberOf, requirePermission } from './tenancy.ts';
 
 type App = Parameters<FastifyPluginAsyncZod>[0];
 
+/**
+ * What the OpenAPI document derives a route's error answers from (src/server/http/openapi.ts):
+ * who may call it, whether it takes an Idempotency-Key, and what its success answer is when not JSON.
+ */
+export type RouteDoc = { caller: 'company' | 'user' | 'public'; idempotent?: boolean; produces?: string[] };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    doc?: RouteDoc;
+  }
+}
+
 /** The names of a path's `:id` segments. */
 type PathIds<S extends string> = S extends `${string}:${infer Name}/${infer Rest}`
   ? Name | PathIds<Rest>
@@ -49,6 +61,11 @@ type RouteSpec<Q, B, R> = {
   otherResponses?: Record<number, z.ZodType>;
   /** Request content types other than JSON, e.g. `['multipart/form-data']`. */
   consumes?: string[];
+  /**
+   * What the success answer is when it is not (only) JSON: its media types, e.g. `['text/csv']`
+   * for a CSV export or `['text/csv', 'application/pdf']` beside a report's JSON (OpenAPI).
+   */
+  produces?: string[];
   bodyLimit?: number;
   /** Route hooks run before the guard, e.g. reading a multipart upload into the body. */
   onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -95,6 +112,7 @@ const declareRoute = (
   method: HTTPMethods,
   url: string,
   spec: RouteSpec<unknown, unknown, unknown> & { params?: unknown; config?: FastifyContextConfig },
+  doc: RouteDoc,
   preHandler: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined,
   run: (input: Record<string, unknown>, http: Http, status: number) => Promise<unknown>,
 ) => {
@@ -103,7 +121,7 @@ const declareRoute = (
     method,
     url,
     ...(spec.bodyLimit !== undefined && { bodyLimit: spec.bodyLimit }),
-    ...(spec.config && { config: spec.config }),
+    config: { ...spec.config, doc: { ...doc, ...(spec.produces && { produces: spec.produces }) } },
     ...(spec.onRequest && { onRequest: spec.onRequest }),
     ...(spec.preValidation && { preValidation: spec.preValidation }),
     schema: {
@@ -172,6 +190,7 @@ export const companyRoutes = (app: App, ctx: AppContext, tags: string[]) => {
         method,
         `/orgs/:organizationId${path}`,
         { ...spec, params: spec.params ?? pathParams(path) },
+        { caller: 'company', idempotent: spec.idempotent !== undefined },
         requirePermission(ctx, spec.permission),
         async (fields, http, status) => {
           const input = fields as RouteInput<Path, Q, B>;
@@ -206,6 +225,7 @@ const plainRoutes = <Caller extends unknown[]>(
   app: App,
   ctx: AppContext,
   tags: string[],
+  caller: RouteDoc['caller'],
   callerOf: (request: FastifyRequest) => Promise<Caller>,
 ) => {
   const add =
@@ -220,7 +240,7 @@ const plainRoutes = <Caller extends unknown[]>(
       spec: PlainRouteSpec<P, Q, B, R>,
       handler: PlainHandler<Caller, P, Q, B, R>,
     ) =>
-      declareRoute(app, tags, method, path, spec, undefined, async (input, http) =>
+      declareRoute(app, tags, method, path, spec, { caller }, undefined, async (input, http) =>
         handler(ctx, ...(await callerOf(http.request)), input as PlainInput<P, Q, B>, http),
       );
   return methodsOf(add);
@@ -232,12 +252,13 @@ export const userRoutes = (app: App, ctx: AppContext, tags: string[]) =>
     app,
     ctx,
     tags,
+    'user',
     async (request): Promise<[user: SessionUser]> => [await requireUser(ctx, request)],
   );
 
 /** Routes anyone may call: `route.post('/contact', spec, (ctx, input, http) => …)`. */
 export const publicRoutes = (app: App, ctx: AppContext, tags: string[]) =>
-  plainRoutes(app, ctx, tags, async (): Promise<[]> => []);
+  plainRoutes(app, ctx, tags, 'public', async (): Promise<[]> => []);
 
 export type UserRoutes = ReturnType<typeof userRoutes>;
 export type PublicRoutes = ReturnType<typeof publicRoutes>;

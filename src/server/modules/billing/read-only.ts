@@ -30,7 +30,7 @@ const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * - leave: a member may always leave a company (it changes their own membership, not the
  *   company's books), e.g. a read-only owner's colleague who moves elsewhere.
  */
-const READ_POSTS = new Set([
+export const READ_POSTS = new Set([
   `${COMPANY_ROUTE_PREFIX}/statement-imports/sniff`,
   `${COMPANY_ROUTE_PREFIX}/statement-imports/preview`,
   `${COMPANY_ROUTE_PREFIX}/leave`,
