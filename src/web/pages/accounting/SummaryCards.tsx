@@ -55,9 +55,16 @@ const SummaryCard = ({
           Could not load; reload the page to try again.
         </p>
       ) : loading ? (
-        <div className="mt-4 space-y-3" aria-hidden="true">
+        // Three rows of the figures' own heights (the last one a total's, with its rule's
+        // room), so the tabs below do not move when the figures come.
+        <div className="mt-3" aria-hidden="true">
           {[0, 1, 2].map((i) => (
-            <div key={i} className="h-4 animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
+            <div
+              key={i}
+              className={`flex h-5 items-center box-content py-1 ${i === 2 ? 'mt-1 border-t border-transparent pt-2' : ''}`}
+            >
+              <div className="h-4 w-full animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
+            </div>
           ))}
         </div>
       ) : (

@@ -248,8 +248,13 @@ const ShellLayout = ({ page }: { page: AppPage }) => {
         <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
           <MenuButton label="Open menu" icon={Menu} onClick={() => setMenuOpen(true)} className="lg:hidden" />
           <CompanySwitcher />
-          <div className="ml-auto flex shrink-0 items-center gap-1">
+          {/* The billing pill arrives with its data: it grows leftwards out of an empty box
+              (which no layout shift counts), so the buttons right of it never move. The
+              negative margin keeps the pill 4 px from the bell, as in one row. */}
+          <div className="-mr-2 ml-auto flex min-w-0 items-center">
             <TrialBanner />
+          </div>
+          <div className="flex shrink-0 items-center gap-1">
             <NotificationBell />
             <ThemeToggle />
             <UserMenuSlot />

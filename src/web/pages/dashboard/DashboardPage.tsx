@@ -163,6 +163,18 @@ const MonthsCard = ({ data }: { data: Dashboard }) => {
   );
 };
 
+/**
+ * Today in the company's time zone (what the server calls today), known before the figures
+ * arrive: the header line has its full text from the first paint, so it never wraps later.
+ */
+const companyToday = (timeZone: string) => {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+  } catch {
+    return new Date().toISOString().slice(0, 10);
+  }
+};
+
 const DashboardPage = () => {
   const { company } = useCompany();
   const [params] = useSearchParams();
@@ -174,7 +186,7 @@ const DashboardPage = () => {
     <div className="mx-auto max-w-7xl space-y-6">
       <PageHeader
         title="Dashboard"
-        description={`${company.name} · ${company.baseCurrency}${data ? ` · ${formatDate(data.today)}` : ''}`}
+        description={`${company.name} · ${company.baseCurrency} · ${formatDate(data?.today ?? companyToday(company.timeZone))}`}
         actions={
           <Link to="/accounting?tab=reports" className={buttonClasses('secondary')}>
             View reports

@@ -24,11 +24,14 @@ export const FigureCard = ({
     <p className="text-sm text-slate-500 dark:text-slate-400">{label}</p>
     <p className={`mt-1 text-xl font-semibold ${tone}`} data-testid={testId}>
       {amount === null ? (
-        <span
-          className="inline-block h-6 w-28 animate-pulse rounded bg-slate-200 dark:bg-slate-800"
-          role="status"
-          aria-label="Loading"
-        />
+        // A line box of the amount's own height (text-xl: 28 px), so nothing moves when it comes.
+        <span className="flex h-7 items-center">
+          <span
+            className="h-6 w-28 animate-pulse rounded bg-slate-200 dark:bg-slate-800"
+            role="status"
+            aria-label="Loading"
+          />
+        </span>
       ) : (
         <Money minor={amount} currency={currency} />
       )}
