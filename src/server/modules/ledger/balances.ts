@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { notFound } from '../../../shared/errors.ts';
-import { wholeMonthSpan } from './dates.ts';
 import { type Executor, selectBalances, selectSettings } from './queries.ts';
 
 // The one balance query behind every "how much money is there" figure: the wallet's accounts,
@@ -46,7 +45,7 @@ export const ledgerBalancesAsOf = async (
   const rows = await selectBalances(
     db,
     organizationId,
-    { from: null, to: asOf, ...wholeMonthSpan(null, asOf) },
+    { from: null, to: asOf },
     null,
     accountIds === undefined ? undefined : [...accountIds],
   );

@@ -3,7 +3,7 @@ import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
 import type { FiscalYear } from '../../../shared/ledger.ts';
 import { recordAudit } from '../audit/record.ts';
 import { findSystemAccount } from './accounts.ts';
-import { addDays, addMonthsToMonthStart, fiscalYearOf, isIsoDate, wholeMonthSpan } from './dates.ts';
+import { addDays, addMonthsToMonthStart, fiscalYearOf, isIsoDate } from './dates.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { type PostingLineInput, postJournalEntry, reverseJournalEntry } from './posting.ts';
 import { type Executor, selectBalances, selectOpenCloses, selectSettings } from './queries.ts';
@@ -90,7 +90,7 @@ export const closeFiscalYear = (
     if (closes.some((c) => c.end_date === endDate)) {
       throw conflict('fiscal_year_already_closed', `The fiscal year ending ${endDate} is already closed.`);
     }
-    const span = { from: year.start, to: year.end, ...wholeMonthSpan(year.start, year.end) };
+    const span = { from: year.start, to: year.end };
     const balances = await selectBalances(trx, organizationId, span, null);
     const accounts = await trx
       .selectFrom('accounts')

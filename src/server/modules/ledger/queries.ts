@@ -1,6 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
 import type { Database } from '../../db/types.ts';
+import { type DayRange, keptSpan } from './kept-span.ts';
 
 // SQL of the ledger module. Every query filters by organization_id first, matching the
 // leading column of each key and index.
@@ -200,18 +201,29 @@ export const selectClosedYearContaining = (db: Executor, organizationId: string,
 
 export type BalanceRow = { account_id: string; debit: number; credit: number };
 
+/** Lines dated in any of `ranges` (false when there are none). */
+const inRanges = (ranges: DayRange[]) =>
+  ranges.length === 0
+    ? sql`false`
+    : sql`(${sql.join(
+        ranges.map((r) => sql`(date >= ${r.from} and date <= ${r.to})`),
+        sql` or `,
+      )})`;
+
 /**
- * Debit and credit totals per account over [from, to]: whole months from the kept balances,
- * the edge days from the lines. `closing` picks regular lines (false), closing lines (true)
- * or both (null).
+ * Debit and credit totals per account over [from, to] (`from` null: since the beginning):
+ * whole months from the kept balances, the edge days from the lines, added or taken away as
+ * `keptSpan` decides. `closing` picks regular lines (false), closing lines (true) or both
+ * (null). An account appears only when it has a line in the range.
  */
 export const selectBalances = async (
   db: Executor,
   organizationId: string,
-  span: { from: string | null; to: string; fullFrom: string; fullTo: string },
+  range: { from: string | null; to: string },
   closing: boolean | null,
   accountId?: string | string[],
 ): Promise<BalanceRow[]> => {
+  const span = keptSpan(range.from, range.to);
   const closingFilter = closing === null ? sql`true` : sql`is_closing = ${closing}`;
   const accountFilter =
     accountId === undefined
@@ -221,18 +233,26 @@ export const selectBalances = async (
           ? sql`false`
           : sql`account_id in (${sql.join(accountId)})`
         : sql`account_id = ${accountId}`;
-  const fromFilter = span.from === null ? sql`true` : sql`date >= ${span.from}`;
+  const kept =
+    span.keptFrom < span.keptTo
+      ? sql`
+      select account_id, debit, credit from account_period_balances
+       where organization_id = ${organizationId} and period >= ${span.keptFrom} and period < ${span.keptTo}
+         and ${closingFilter} and ${accountFilter}`
+      : sql`select null::text as account_id, 0::bigint as debit, 0::bigint as credit where false`;
   const result = await sql<BalanceRow>`
     select account_id, sum(debit)::bigint as debit, sum(credit)::bigint as credit from (
-      select account_id, debit, credit from account_period_balances
-       where organization_id = ${organizationId} and period >= ${span.fullFrom} and period < ${span.fullTo}
-         and ${closingFilter} and ${accountFilter}
+      ${kept}
       union all
       select account_id, debit, credit from journal_lines
-       where organization_id = ${organizationId} and ${fromFilter} and date <= ${span.to}
-         and (date < ${span.fullFrom} or date >= ${span.fullTo})
+       where organization_id = ${organizationId} and ${inRanges(span.add)}
+         and ${closingFilter} and ${accountFilter}
+      union all
+      select account_id, -debit, -credit from journal_lines
+       where organization_id = ${organizationId} and ${inRanges(span.subtract)}
          and ${closingFilter} and ${accountFilter}
     ) x
-    group by account_id`.execute(db);
+    group by account_id
+    having sum(debit) <> 0 or sum(credit) <> 0`.execute(db);
   return result.rows;
 };

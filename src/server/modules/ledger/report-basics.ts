@@ -1,6 +1,5 @@
 import { badRequest, notFound } from '../../../shared/errors.ts';
 import { type AccountTypeName, isDebitNormal } from '../../../shared/ledger.ts';
-import { wholeMonthSpan } from './dates.ts';
 import { type BalanceRow, type Executor, selectBalances, selectSettings } from './queries.ts';
 
 // What the reports share: the company's accounts and currency, balances over a span, signs.
@@ -31,7 +30,7 @@ export const balancesOver = (
   to: string,
   closing: boolean | null,
   accountId?: string,
-) => selectBalances(db, organizationId, { from, to, ...wholeMonthSpan(from, to) }, closing, accountId);
+) => selectBalances(db, organizationId, { from, to }, closing, accountId);
 
 export const netById = (rows: BalanceRow[]) => new Map(rows.map((r) => [r.account_id, r.debit - r.credit]));
 
