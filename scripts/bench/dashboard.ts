@@ -99,9 +99,12 @@ try {
   // Where the time goes: each part alone (median of `runs`).
   const db = database.db;
   const accounts = (await loadContext(db, org)).accounts;
+  const cashIds = (await getWalletSummary(ctx, member, { asOf: today })).accounts.map(
+    (a) => a.ledgerAccountId,
+  );
   const parts: [string, () => Promise<unknown>][] = [
     ['wallet summary (cash)', () => getWalletSummary(ctx, member, { asOf: today })],
-    ['monthly movements, 12 months', () => selectMonthlyMovements(db, org, first.from, today)],
+    ['monthly movements, 12 months', () => selectMonthlyMovements(db, org, first.from, today, cashIds)],
     ['latest entries', () => selectRecentEntries(db, org, 6)],
     ['spend changes (2 months)', () => spendChanges(db, org, today, accounts)],
     [

@@ -8,45 +8,59 @@ import type { Executor } from '../../db/transaction.ts';
 // whatever the number of entries. Every query filters by the company.
 
 export type MonthlyRow = {
-  account_id: string;
+  /** The month's first day. */
   month: string;
-  closing: boolean;
-  debit: number;
-  credit: number;
+  /** Income as the income statement adds it: credits less debits of income accounts, closing entries left out. */
+  income: number;
+  /** Expenses likewise: debits less credits of expense accounts, closing entries left out. */
+  expenses: number;
+  /** The change of the cash accounts `cashIds` (every line, closing or not). */
+  cash: number;
 };
 
 /**
- * Debits and credits per account and calendar month over [from, to], closing entries apart.
- * Each month is its kept balance, less the lines of that month outside the range: the days
- * before `from` in the first month and after `to` in the last (entries dated ahead of today,
- * for a range ending today). So a range ending today reads no line of the current month but
- * the few dated after today, however busy the month.
+ * Income, expenses and the change of cash per calendar month over [from, to], added up by the
+ * database (one row a month). Each month is its kept balances, less the lines of that month
+ * outside the range: the days before `from` in the first month and after `to` in the last
+ * (entries dated ahead of today, for a range ending today). So a range ending today reads no
+ * line of the current month but the few dated after today, however busy the month.
  */
 export const selectMonthlyMovements = async (
   db: Executor,
   organizationId: string,
   from: string,
   to: string,
+  cashIds: readonly string[],
 ): Promise<MonthlyRow[]> => {
   const firstMonth = monthStart(from);
   const lastMonth = monthStart(to);
+  const isCash = cashIds.length === 0 ? sql`false` : sql`x.account_id in (${sql.join([...cashIds])})`;
   const result = await sql<MonthlyRow>`
-    select account_id, to_char(month, 'YYYY-MM-DD') as month, closing,
-           sum(debit)::bigint as debit, sum(credit)::bigint as credit from (
-      select account_id, period::date as month, is_closing as closing, debit, credit
-        from account_period_balances
-       where organization_id = ${organizationId} and period >= ${firstMonth} and period <= ${lastMonth}
-      union all
-      select account_id, ${firstMonth}::date as month, is_closing as closing, -debit, -credit
-        from journal_lines
-       where organization_id = ${organizationId} and date >= ${firstMonth} and date < ${from}
-      union all
-      select account_id, ${lastMonth}::date as month, is_closing as closing, -debit, -credit
-        from journal_lines
-       where organization_id = ${organizationId} and date > ${to} and date <= ${monthEnd(to)}
-    ) x
-    group by account_id, month, closing`.execute(db);
-  return result.rows.map((r) => ({ ...r, debit: Number(r.debit), credit: Number(r.credit) }));
+    select to_char(x.month, 'YYYY-MM-DD') as month,
+           coalesce(sum(x.credit - x.debit) filter (where a.type = 'income' and not x.closing), 0)::bigint as income,
+           coalesce(sum(x.debit - x.credit) filter (where a.type = 'expense' and not x.closing), 0)::bigint as expenses,
+           coalesce(sum(x.debit - x.credit) filter (where ${isCash}), 0)::bigint as cash
+      from (
+        select account_id, period::date as month, is_closing as closing, debit, credit
+          from account_period_balances
+         where organization_id = ${organizationId} and period >= ${firstMonth} and period <= ${lastMonth}
+        union all
+        select account_id, ${firstMonth}::date as month, is_closing as closing, -debit, -credit
+          from journal_lines
+         where organization_id = ${organizationId} and date >= ${firstMonth} and date < ${from}
+        union all
+        select account_id, ${lastMonth}::date as month, is_closing as closing, -debit, -credit
+          from journal_lines
+         where organization_id = ${organizationId} and date > ${to} and date <= ${monthEnd(to)}
+      ) x
+      join accounts a on a.organization_id = ${organizationId} and a.id = x.account_id
+     group by x.month`.execute(db);
+  return result.rows.map((r) => ({
+    month: r.month,
+    income: Number(r.income),
+    expenses: Number(r.expenses),
+    cash: Number(r.cash),
+  }));
 };
 
 export type OpenDocumentRow = {
@@ -228,7 +242,8 @@ export const UNUSUAL_LINES_PER_ACCOUNT = 50;
  * Expense lines dated in [recentFrom, today] larger than `factor` × the median of their
  * account's expense lines over [sampleFrom, today], for accounts with at least `minSample`
  * such lines. Both look at an account's latest UNUSUAL_LINES_PER_ACCOUNT lines at most (read
- * backwards on the account's date index), so a busy account costs what a quiet one does.
+ * backwards on the account's date index, once for both), so a busy account costs what a quiet
+ * one does.
  */
 export const selectUnusualExpenses = async (
   db: Executor,
@@ -240,40 +255,37 @@ export const selectUnusualExpenses = async (
   minSample: number,
 ): Promise<UnusualRow[]> => {
   const cap = UNUSUAL_LINES_PER_ACCOUNT;
+  // One backward read per account serves both: its latest lines of [sampleFrom, today] sorted
+  // newest first, so those dated from recentFrom are exactly its latest lines of
+  // [recentFrom, today] (at most `cap`), the candidates.
   const result = await sql<UnusualRow>`
-    with expense_accounts as (
-      select id from accounts where organization_id = ${organizationId} and type = 'expense'
-    ), sample as (
-      select a.id as account_id, s.amount
-        from expense_accounts a
+    with sample as (
+      select a.id as account_id, s.entry_id, s.entry_number, s.date, s.amount
+        from accounts a
         cross join lateral (
-          select l.debit - l.credit as amount from journal_lines l
+          select l.entry_id, l.entry_number, l.date, l.debit - l.credit as amount from journal_lines l
            where l.organization_id = ${organizationId} and l.account_id = a.id
              and l.date >= ${sampleFrom} and l.date <= ${today} and not l.is_closing
            order by l.date desc, l.entry_number desc, l.line_no desc
            limit ${cap}
         ) s
+       where a.organization_id = ${organizationId} and a.type = 'expense'
     ), medians as (
       select account_id, percentile_cont(0.5) within group (order by amount) as median, count(*)::int as sample
         from sample where amount > 0 group by account_id having count(*) >= ${minSample}
     ), candidates as (
-      select m.account_id, m.median, m.sample, r.entry_id, r.entry_number, r.date, r.amount
+      select m.account_id, m.median, m.sample, s.entry_id, s.entry_number, s.date, s.amount
         from medians m
-        cross join lateral (
-          select l.entry_id, l.entry_number, l.date, l.debit - l.credit as amount from journal_lines l
-           where l.organization_id = ${organizationId} and l.account_id = m.account_id
-             and l.date >= ${recentFrom} and l.date <= ${today} and not l.is_closing
-           order by l.date desc, l.entry_number desc, l.line_no desc
-           limit ${cap}
-        ) r
-       where r.amount > ${factor} * m.median
+        join sample s on s.account_id = m.account_id
+       where s.date >= ${recentFrom} and s.amount > ${factor} * m.median
+       order by s.amount / m.median desc, s.date desc, s.entry_id
+       limit 5
     )
     select x.entry_id, x.entry_number, to_char(x.date, 'YYYY-MM-DD') as date, x.account_id,
            e.memo, x.amount::bigint as amount, x.median::float8 as median, x.sample
       from candidates x
       join journal_entries e on e.organization_id = ${organizationId} and e.id = x.entry_id
-     order by x.amount / x.median desc, x.date desc, x.entry_id
-     limit 5`.execute(db);
+     order by x.amount / x.median desc, x.date desc, x.entry_id`.execute(db);
   return result.rows.map((r) => ({
     ...r,
     amount: Number(r.amount),

@@ -5,7 +5,6 @@ import {
   monthEnd,
   monthStart,
   previousPeriod,
-  wholeMonthSpan,
 } from '../../../shared/dates.ts';
 import { badRequest } from '../../../shared/errors.ts';
 import { convertMinor } from '../../../shared/money.ts';
@@ -79,8 +78,6 @@ export const getDashboard = async (
   const cashIds = wallet.accounts
     .filter((a) => !isLiabilityMoneyAccountKind(a.kind))
     .map((a) => a.ledgerAccountId);
-  const cashSet = new Set(cashIds);
-  const typeOf = new Map(ledger.accounts.map((a) => [a.id, a]));
 
   // The insights read on their own connections while the figures below are read.
   const names = new Map(ledger.accounts.map((a) => [a.id, a.name]));
@@ -117,17 +114,11 @@ export const getDashboard = async (
     sales,
     recent,
   ] = await Promise.all([
-    selectMonthlyMovements(db, org, from, to),
-    selectBalances(
-      db,
-      org,
-      { from: null, to: beforeFrom, ...wholeMonthSpan(null, beforeFrom) },
-      null,
-      cashIds,
-    ),
+    selectMonthlyMovements(db, org, from, to, cashIds),
+    selectBalances(db, org, { from: null, to: beforeFrom }, null, cashIds),
     cashAt(addDays(burnFrom, -1)),
     cashAt(burnTo),
-    selectMonthlyMovements(db, org, previous.from, previous.to),
+    selectMonthlyMovements(db, org, previous.from, previous.to, []),
     selectOpenBalancesAsOf(db, org, today),
     selectOpenBillsAsOf(db, org, today),
     selectUnusedCreditsAsOf(db, org, today),
@@ -143,18 +134,12 @@ export const getDashboard = async (
   // --- Months: income and expenses as the income statement adds them, cash as the wallet.
   const months: DashboardMonth[] = [];
   let cash = opening.reduce((s, r) => s + Number(r.debit) - Number(r.credit), 0);
+  const byMonth = new Map(monthly.map((r) => [r.month, r]));
   for (const m of monthsOf(from, to)) {
-    let income = 0;
-    let expenses = 0;
-    for (const r of monthly) {
-      if (r.month !== m.month) continue;
-      const net = r.debit - r.credit;
-      if (cashSet.has(r.account_id)) cash += net;
-      if (r.closing) continue;
-      const type = typeOf.get(r.account_id)?.type;
-      if (type === 'income') income -= net;
-      else if (type === 'expense') expenses += net;
-    }
+    const row = byMonth.get(m.month);
+    const income = row?.income ?? 0;
+    const expenses = row?.expenses ?? 0;
+    cash += row?.cash ?? 0;
     months.push({
       month: m.month,
       from: m.from,
@@ -182,11 +167,8 @@ export const getDashboard = async (
   );
   const burnMonthly = Math.max(0, Math.round((burnStart - burnEnd) / 3));
   const currentIncome = months.reduce((s, m) => s + m.income, 0);
-  // The period before, as the income statement's previous column: income accounts, closing
-  // entries left out.
-  const previousIncome = previousRows
-    .filter((r) => !r.closing && typeOf.get(r.account_id)?.type === 'income')
-    .reduce((s, r) => s - (r.debit - r.credit), 0);
+  // The period before, as the income statement's previous column (closing entries left out).
+  const previousIncome = previousRows.reduce((s, r) => s + r.income, 0);
   const kpis: Dashboard['kpis'] = {
     cash: { amount: wallet.cashBase, asOf: today, link: '/wallet' },
     burn: {
