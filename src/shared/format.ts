@@ -1,4 +1,4 @@
-import { currencyExponent, formatMoney, minorToDecimalString } from './money.ts';
+import { currencyExponent, minorToDecimalString } from './money.ts';
 
 // The one formatter: how the app writes amounts, dates, date-times, counts and sizes for
 // people — on every screen (src/web/lib/format.ts delegates here), in every PDF, email and
@@ -124,11 +124,30 @@ export const formatterFor = (prefs: Partial<FormatPreferences> = {}) => {
     return `${parts.year}-${parts.month}-${parts.day}`;
   };
 
+  // One Intl.NumberFormat per currency and style, made once: building one costs a hundred
+  // times what formatting with it does, and a page of amounts formats hundreds of them per
+  // render (formatMoney's own options, so the text is the same).
+  const moneyFormats = new Map<string, Intl.NumberFormat>();
   const amount = (
     minor: number | bigint,
     currency: string,
     options: { accounting?: boolean; display?: 'symbol' | 'code' | 'none' } = {},
-  ) => formatMoney(minor, currency, { locale, accounting: options.accounting, display: options.display });
+  ) => {
+    const exponent = currencyExponent(currency);
+    const display = options.display ?? 'symbol';
+    const key = `${currency} ${display} ${options.accounting ? 'accounting' : 'standard'}`;
+    let f = moneyFormats.get(key);
+    if (!f) {
+      f = new Intl.NumberFormat(locale, {
+        ...(display === 'none' ? {} : { style: 'currency', currency, currencyDisplay: display }),
+        currencySign: options.accounting ? 'accounting' : 'standard',
+        minimumFractionDigits: exponent,
+        maximumFractionDigits: exponent,
+      });
+      moneyFormats.set(key, f);
+    }
+    return f.format(minorToDecimalString(minor, exponent) as unknown as number);
+  };
 
   return {
     prefs: { dateFormat, language, timeZone } as FormatPreferences,
