@@ -134,7 +134,13 @@ export const seedSignedInCompany = async (browser: Browser, baseUrl: string, wit
   return context;
 };
 
-export type Measured = { cls: number; lcpMs: number; shifts: { value: number; sources: string[] }[] };
+export type Measured = {
+  cls: number;
+  lcpMs: number;
+  /** Long tasks' time over 50 ms each, from navigation until settled (Lighthouse's TBT, roughly). */
+  blockingMs: number;
+  shifts: { value: number; sources: string[] }[];
+};
 
 /**
  * Installs the layout-shift and LCP observers (buffered) before any script of the page runs.
@@ -143,7 +149,7 @@ export type Measured = { cls: number; lcpMs: number; shifts: { value: number; so
  */
 export const LAYOUT_OBSERVER = `(() => {
   const w = window;
-  w.__layout = { cls: 0, lcp: 0, shifts: [] };
+  w.__layout = { cls: 0, lcp: 0, tbt: 0, shifts: [] };
   const describe = (n) => {
     if (!n || !(n instanceof Element)) return n ? '#' + n.nodeName.toLowerCase() : '?';
     const cls = typeof n.className === 'string' ? n.className.split(/\\s+/).slice(0, 4).join('.') : '';
@@ -166,6 +172,9 @@ export const LAYOUT_OBSERVER = `(() => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.__layout.lcp = e.startTime;
   }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__layout.tbt += Math.max(0, e.duration - 50);
+  }).observe({ type: 'longtask', buffered: true });
 })();`;
 
 export const observeLayout = async (page: Page) => page.addInitScript({ content: LAYOUT_OBSERVER });
@@ -182,11 +191,12 @@ export const settle = async (page: Page, quietMs = 1500) => {
 
 export const readLayout = (page: Page) =>
   page
-    .evaluate(() => (window as unknown as { __layout: Measured & { lcp: number } }).__layout)
+    .evaluate(() => (window as unknown as { __layout: Measured & { lcp: number; tbt: number } }).__layout)
     .then(
       (l): Measured => ({
         cls: l.cls,
         lcpMs: l.lcp,
+        blockingMs: l.tbt,
         shifts: [...l.shifts].sort((a, b) => b.value - a.value),
       }),
     );
@@ -261,12 +271,13 @@ const main = async () => {
           clsMedian: Number(median(results.map((r) => r.cls)).toFixed(4)),
           clsMax: Number(worst.cls.toFixed(4)),
           lcpMedianMs: Math.round(median(results.map((r) => r.lcpMs))),
+          blockingMedianMs: Math.round(median(results.map((r) => r.blockingMs))),
           worstShifts: worst.shifts.slice(0, 3),
         };
         report.push(row);
         if (!asJson) {
           console.log(
-            `${row.page.padEnd(14)} ${row.profile.padEnd(8)} CLS ${row.clsMedian.toFixed(3)} (max ${row.clsMax.toFixed(3)})  LCP ${row.lcpMedianMs} ms`,
+            `${row.page.padEnd(14)} ${row.profile.padEnd(8)} CLS ${row.clsMedian.toFixed(3)} (max ${row.clsMax.toFixed(3)})  LCP ${row.lcpMedianMs} ms  blocking ${row.blockingMedianMs} ms`,
           );
           for (const s of row.worstShifts)
             console.log(`    shift ${s.value.toFixed(4)}: ${s.sources.slice(0, 3).join(' | ')}`);
