@@ -1,15 +1,121 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
+
+const projectRoot = path.dirname(fileURLToPath(import.meta.url));
+const webRoot = path.join(projectRoot, 'src/web');
+
+// The address canonical links and social previews name (PUBLIC_URL at build time, else the
+// server's own default, as src/server/config.ts reads it).
+const publicUrl = (process.env.PUBLIC_URL || `http://localhost:${process.env.PORT ?? 3000}`).replace(
+  /\/+$/,
+  '',
+);
+
+type PrerenderModule = typeof import('./src/web/prerender.tsx');
+
+/**
+ * Prerendered public pages (src/web/prerender.tsx, docs/ui.md): after the browser build, an SSR
+ * build of the prerender entry renders each public path into `<outDir>/prerendered/<file>`,
+ * with the chunks of the page's screen preloaded. `vite build` stays the one command.
+ */
+const prerenderPages = (): Plugin => {
+  let outDir = '';
+  let base = '/';
+  // Each chunk of the browser build: its file and the chunks it imports statically.
+  const chunkOf = new Map<string, { file: string; imports: string[] }>();
+  const importsOf = new Map<string, string[]>();
+  return {
+    name: 'kontor:prerender',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      base = config.base;
+    },
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        importsOf.set(chunk.fileName, chunk.imports);
+        if (chunk.facadeModuleId)
+          chunkOf.set(chunk.facadeModuleId, { file: chunk.fileName, imports: chunk.imports });
+      }
+    },
+    async closeBundle() {
+      // Built where Node resolves the app's dependencies (they stay external), then removed.
+      const scratch = path.join(projectRoot, 'node_modules/.kontor-prerender');
+      fs.mkdirSync(scratch, { recursive: true });
+      const ssrOut = fs.mkdtempSync(path.join(scratch, 'build-'));
+      try {
+        await build({
+          configFile: path.join(projectRoot, 'vite.config.ts'),
+          logLevel: 'warn',
+          publicDir: false,
+          build: {
+            ssr: path.join(webRoot, 'prerender.tsx'),
+            outDir: ssrOut,
+            emptyOutDir: true,
+            sourcemap: false,
+            minify: false,
+          },
+        });
+        const entry = fs.readdirSync(ssrOut).find((f) => /^prerender\.m?js$/.test(f));
+        if (!entry) throw new Error('the prerender build wrote no prerender.js');
+        const prerender: PrerenderModule = await import(pathToFileURL(path.join(ssrOut, entry)).href);
+
+        const template = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+        // The entry's own chunks are preloaded by index.html already.
+        const inTemplate = new Set([...template.matchAll(/(?:src|href)="\/([^"]+\.js)"/g)].map((m) => m[1]!));
+        const preloadFor = (modules: string[]) => {
+          const files = new Set<string>();
+          const add = (file: string) => {
+            if (files.has(file) || inTemplate.has(file)) return;
+            files.add(file);
+            for (const next of importsOf.get(file) ?? []) add(next);
+          };
+          for (const module of modules) {
+            const chunk = chunkOf.get(path.join(webRoot, module));
+            if (!chunk)
+              throw new Error(`prerender: no chunk of its own for ${module} (is it loaded lazily?)`);
+            add(chunk.file);
+          }
+          return [...files].map((file) => `${base}${file}`);
+        };
+
+        fs.mkdirSync(path.join(outDir, 'prerendered'), { recursive: true });
+        for (const page of prerender.PRERENDER_PAGES) {
+          const markup = await prerender.renderPage(page.path);
+          const html = prerender.prerenderedDocument(template, {
+            path: page.path,
+            markup,
+            origin: publicUrl,
+            preload: preloadFor(page.modules),
+          });
+          fs.writeFileSync(path.join(outDir, 'prerendered', page.file), html);
+        }
+      } finally {
+        fs.rmSync(ssrOut, { recursive: true, force: true });
+      }
+    },
+  };
+};
 
 // The web app lives in src/web and builds into dist/web, which the server serves.
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
-  plugins: [react(), tailwindcss()],
-  // The browser detects the production environment from the same PUBLIC_DOMAIN the server
-  // reads (baked in at build time: run `npm run build` after changing it).
-  define: { 'import.meta.env.VITE_PUBLIC_DOMAIN': JSON.stringify(process.env.PUBLIC_DOMAIN ?? '') },
+  plugins: [react(), tailwindcss(), prerenderPages()],
+  define: {
+    // The browser detects the production environment from the same PUBLIC_DOMAIN the server
+    // reads (baked in at build time: run `npm run build` after changing it).
+    'import.meta.env.VITE_PUBLIC_DOMAIN': JSON.stringify(process.env.PUBLIC_DOMAIN ?? ''),
+    // The public address for canonical links (empty: the page's own origin in the browser).
+    'import.meta.env.VITE_PUBLIC_URL': JSON.stringify(process.env.PUBLIC_URL ?? ''),
+    // The footer's year in prerendered HTML (the browser's own year follows after hydration).
+    'import.meta.env.VITE_BUILD_YEAR': JSON.stringify(String(new Date().getFullYear())),
+  },
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

@@ -1,29 +1,38 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import './zodConfig.ts';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { AuthProvider } from './auth/AuthProvider.tsx';
-import { PreferencesProvider } from './auth/PreferencesProvider.tsx';
-import { ThemeProvider } from './lib/theme.tsx';
-import { preloadScreens, router } from './router.tsx';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { AppProviders, createQueryClient } from './App.tsx';
+import { loadScreenFor, preloadScreens, routes, sameScreen } from './router.tsx';
 import './styles.css';
 
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } },
-});
+// Public pages arrive prerendered (src/web/prerender.tsx: #root holds the page and names its
+// path in data-prerendered): the browser loads that screen's chunk (preloaded by the HTML),
+// then hydrates the markup. Any other page (the signed-in app) renders from scratch.
 
-createRoot(document.getElementById('root')!).render(
+const container = document.getElementById('root')!;
+const prerenderedPath = container.dataset.prerendered;
+
+const app = () => (
   <StrictMode>
-    <ThemeProvider>
-      <QueryClientProvider client={queryClient}>
-        <AuthProvider>
-          <PreferencesProvider>
-            <RouterProvider router={router} />
-          </PreferencesProvider>
-        </AuthProvider>
-      </QueryClientProvider>
-    </ThemeProvider>
-  </StrictMode>,
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={createBrowserRouter(routes)} />
+    </AppProviders>
+  </StrictMode>
 );
 
-preloadScreens();
+const start = async () => {
+  const prerendered = prerenderedPath !== undefined && sameScreen(prerenderedPath, window.location.pathname);
+  // A chunk that fails to load leaves the lazy screen to show the router's error page.
+  const ready = prerendered
+    ? await loadScreenFor(window.location.pathname).then(
+        () => true,
+        () => false,
+      )
+    : false;
+  if (ready) hydrateRoot(container, app());
+  else createRoot(container).render(app());
+  preloadScreens();
+};
+
+void start();

@@ -1,18 +1,20 @@
-import { Suspense, lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
-import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
+import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { matchRoutes, Outlet, type RouteObject, useRouteError } from 'react-router';
 import { PrivateRoute } from './auth/PrivateRoute.tsx';
 import { PageSpinner } from './components/Spinner.tsx';
-import LandingPage from './pages/landing/LandingPage.tsx';
 import { useRouteMeta } from './lib/meta.ts';
 import { APP_PAGES } from './pages/app/pages.ts';
 import { PUBLIC_PATHS, type PublicPath } from '../shared/web-routes.ts';
 
-// Routes (SPEC section 2). Every screen but the landing page loads lazily; all of them are
-// preloaded about 1 s after the first render so navigation is instant.
+// Routes (SPEC section 2). Every screen loads lazily, in its own chunk, so a public page never
+// waits for the private app; all of them are preloaded about 1 s after the first render so
+// navigation is instant. The screen at the address the page opens on is loaded before the
+// first render (`loadScreenFor`): prerendered HTML hydrates without a spinner in between.
 
 type Loader = () => Promise<{ default: ComponentType<any> }>;
 
 const screens = {
+  landing: () => import('./pages/landing/LandingPage.tsx'),
   pricing: () => import('./pages/pricing/PricingPage.tsx'),
   about: () => import('./pages/about/AboutPage.tsx'),
   contact: () => import('./pages/contact/ContactPage.tsx'),
@@ -26,6 +28,7 @@ const screens = {
 
 /** Secondary screens preloaded after first render. Issues add their pages here. */
 export const PRELOAD: Loader[] = [
+  screens.landing,
   screens.pricing,
   screens.about,
   screens.contact,
@@ -35,20 +38,23 @@ export const PRELOAD: Loader[] = [
   screens.signup,
 ];
 
-const lazyScreen = (loader: Loader): LazyExoticComponent<ComponentType<any>> => lazy(loader);
+// Screens loaded before the first render draw at once; any other is React.lazy (the
+// router's Suspense shows a spinner until its chunk arrives). Which of the two a screen is
+// is decided before the first render and never changes while it is mounted.
+const loaded = new Map<Loader, ComponentType<any>>();
 
-// The landing page is the entry most visitors arrive on, so it is bundled with the app
-// rather than fetched after it.
-const Landing = LandingPage;
-const Pricing = lazyScreen(screens.pricing);
-const About = lazyScreen(screens.about);
-const Contact = lazyScreen(screens.contact);
-const NotFound = lazyScreen(screens.notFound);
-const AppShell = lazyScreen(screens.appShell);
-const Login = lazyScreen(screens.login);
-const Signup = lazyScreen(screens.signup);
-const ResetPassword = lazyScreen(screens.resetPassword);
-const DevMailbox = lazyScreen(screens.devMailbox);
+const lazyOf = new Map<Loader, LazyExoticComponent<ComponentType<any>>>();
+
+/** The screen a loader gives: drawn at once when loaded before the first render, else lazily. */
+const Screen = ({ screen, ...props }: { screen: Loader } & Record<string, unknown>) => {
+  let Lazy = lazyOf.get(screen);
+  if (!Lazy) {
+    Lazy = lazy(screen);
+    lazyOf.set(screen, Lazy);
+  }
+  const Shown = loaded.get(screen) ?? Lazy;
+  return <Shown {...props} />;
+};
 
 const Root = () => {
   useRouteMeta();
@@ -80,31 +86,65 @@ export const RouteErrorPage = () => {
 
 // One screen per public path of the shared list (src/shared/web-routes.ts), which the server
 // reads too: any other path is the not-found page, answered with HTTP 404.
-const PUBLIC_SCREENS: Record<PublicPath, ReactElement> = {
-  '/': <Landing />,
-  '/pricing': <Pricing />,
-  '/about': <About />,
-  '/contact': <Contact />,
-  '/login': <Login />,
-  '/signup': <Signup />,
-  '/reset-password': <ResetPassword />,
-  '/dev/mailbox': <DevMailbox />,
+const PUBLIC_SCREENS: Record<PublicPath, Loader> = {
+  '/': screens.landing,
+  '/pricing': screens.pricing,
+  '/about': screens.about,
+  '/contact': screens.contact,
+  '/login': screens.login,
+  '/signup': screens.signup,
+  '/reset-password': screens.resetPassword,
+  '/dev/mailbox': screens.devMailbox,
 };
 
-export const router = createBrowserRouter([
+type ScreenHandle = { screen: Loader };
+
+/** The app's routes: the browser's router (main.tsx) and the prerender (prerender.tsx) share them. */
+export const routes: RouteObject[] = [
   {
     element: <Root />,
     errorElement: <RouteErrorPage />,
     children: [
-      ...PUBLIC_PATHS.map((path) => ({ path, element: PUBLIC_SCREENS[path] })),
+      ...PUBLIC_PATHS.map((path) => ({
+        path,
+        element: <Screen screen={PUBLIC_SCREENS[path]} />,
+        handle: { screen: PUBLIC_SCREENS[path] } satisfies ScreenHandle,
+      })),
       {
         element: <PrivateRoute />,
-        children: APP_PAGES.map((page) => ({ path: `/${page}`, element: <AppShell page={page} /> })),
+        children: APP_PAGES.map((page) => ({
+          path: `/${page}`,
+          element: <Screen screen={screens.appShell} page={page} />,
+          handle: { screen: screens.appShell } satisfies ScreenHandle,
+        })),
       },
-      { path: '*', element: <NotFound /> },
+      {
+        path: '*',
+        element: <Screen screen={screens.notFound} />,
+        handle: { screen: screens.notFound } satisfies ScreenHandle,
+      },
     ],
   },
-]);
+];
+
+/** The screen's loader the router shows at `pathname`. */
+const screenAt = (pathname: string): Loader | undefined =>
+  (matchRoutes(routes, pathname)?.at(-1)?.route.handle as ScreenHandle | undefined)?.screen;
+
+/** Whether `a` and `b` show the same screen (a prerendered page hydrates only at its own screen). */
+export const sameScreen = (a: string, b: string) => {
+  const screen = screenAt(a);
+  return screen !== undefined && screen === screenAt(b);
+};
+
+/**
+ * Loads the screen at `pathname` so that the first render draws it instead of a spinner.
+ * Call it before the first render only (a mounted screen never switches from lazy to loaded).
+ */
+export const loadScreenFor = async (pathname: string) => {
+  const loader = screenAt(pathname);
+  if (loader && !loaded.has(loader)) loaded.set(loader, (await loader()).default);
+};
 
 export const preloadScreens = () => {
   window.setTimeout(() => {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
-import type { WebAppPath } from '../../shared/web-routes.ts';
+import { PUBLIC_PATHS, type WebAppPath } from '../../shared/web-routes.ts';
 
 // Page titles and social-preview tags per route (SPEC section 2): every screen has its own;
 // any other path (the not-found page) gets the default landing title and description.
@@ -66,10 +66,8 @@ export const ROUTE_META: Record<WebAppPath, PageMeta> = {
 };
 
 /** A path's title and description: a screen's own, or the default for any other path (SPEC section 2). */
-export const metaForPath = (pathname: string): PageMeta => {
-  const clean = (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname).toLowerCase() || '/';
-  return (ROUTE_META as Record<string, PageMeta>)[clean] ?? DEFAULT_META;
-};
+export const metaForPath = (pathname: string): PageMeta =>
+  (ROUTE_META as Record<string, PageMeta>)[cleanPath(pathname)] ?? DEFAULT_META;
 
 /** The link-preview picture (1200×630) for every route. */
 export const SOCIAL_IMAGE = {
@@ -78,6 +76,73 @@ export const SOCIAL_IMAGE = {
   height: '630',
   alt: 'Kontor — Business finance, done right. Invoices, bills, bank accounts and double-entry books in one place.',
 };
+
+/**
+ * Public pages a search engine should list, each with its canonical address (SPEC section 2;
+ * the sitemap lists the same pages). Every other path has no canonical link.
+ */
+export const CANONICAL_PATHS: readonly WebAppPath[] = PUBLIC_PATHS.filter((p) => p !== '/dev/mailbox');
+
+/** The path as the router matches it: no trailing slash, lower case. */
+export const cleanPath = (pathname: string) =>
+  (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname).toLowerCase() || '/';
+
+/**
+ * The site's public address: PUBLIC_URL when the web app was built with it (vite.config.ts),
+ * else the address the page was opened at.
+ */
+export const siteOrigin = (): string =>
+  (import.meta.env.VITE_PUBLIC_URL || (typeof window === 'undefined' ? '' : window.location.origin)).replace(
+    /\/+$/,
+    '',
+  );
+
+/** A route's head: title, description, canonical link and social-preview tags. */
+export type HeadTags = {
+  title: string;
+  /** Absolute URL of the page for search engines, or null for pages that are not listed. */
+  canonical: string | null;
+  meta: { attr: 'name' | 'property'; key: string; content: string }[];
+};
+
+export const headTagsFor = (pathname: string, origin: string): HeadTags => {
+  const meta = metaForPath(pathname);
+  const path = cleanPath(pathname);
+  const canonical = (CANONICAL_PATHS as readonly string[]).includes(path) ? `${origin}${path}` : null;
+  const image = `${origin}${SOCIAL_IMAGE.path}`;
+  return {
+    title: meta.title,
+    canonical,
+    meta: [
+      { attr: 'name', key: 'description', content: meta.description },
+      { attr: 'property', key: 'og:type', content: 'website' },
+      { attr: 'property', key: 'og:site_name', content: 'Kontor' },
+      { attr: 'property', key: 'og:title', content: meta.title },
+      { attr: 'property', key: 'og:description', content: meta.description },
+      { attr: 'property', key: 'og:url', content: canonical ?? `${origin}${path}` },
+      { attr: 'property', key: 'og:image', content: image },
+      { attr: 'property', key: 'og:image:width', content: SOCIAL_IMAGE.width },
+      { attr: 'property', key: 'og:image:height', content: SOCIAL_IMAGE.height },
+      { attr: 'property', key: 'og:image:alt', content: SOCIAL_IMAGE.alt },
+      { attr: 'name', key: 'twitter:card', content: 'summary_large_image' },
+      { attr: 'name', key: 'twitter:title', content: meta.title },
+      { attr: 'name', key: 'twitter:description', content: meta.description },
+      { attr: 'name', key: 'twitter:image', content: image },
+      { attr: 'name', key: 'twitter:image:alt', content: SOCIAL_IMAGE.alt },
+    ],
+  };
+};
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The head tags as HTML, for prerendered pages (src/web/prerender.tsx). */
+export const headTagsHtml = (head: HeadTags, indent = '    '): string =>
+  [
+    `<title>${escapeHtml(head.title)}</title>`,
+    ...(head.canonical ? [`<link rel="canonical" href="${escapeHtml(head.canonical)}" />`] : []),
+    ...head.meta.map((m) => `<meta ${m.attr}="${m.key}" content="${escapeHtml(m.content)}" />`),
+  ].join(`\n${indent}`);
 
 const setMeta = (attr: 'name' | 'property', key: string, content: string) => {
   let el = document.head.querySelector<HTMLMetaElement>(`meta[${attr}="${key}"]`);
@@ -89,28 +154,31 @@ const setMeta = (attr: 'name' | 'property', key: string, content: string) => {
   el.content = content;
 };
 
-export const applyMeta = (meta: PageMeta, url: string) => {
-  document.title = meta.title;
-  setMeta('name', 'description', meta.description);
-  setMeta('property', 'og:title', meta.title);
-  setMeta('property', 'og:description', meta.description);
-  setMeta('property', 'og:type', 'website');
-  setMeta('property', 'og:url', url);
-  setMeta('property', 'og:image', new URL(SOCIAL_IMAGE.path, url).toString());
-  setMeta('property', 'og:image:width', SOCIAL_IMAGE.width);
-  setMeta('property', 'og:image:height', SOCIAL_IMAGE.height);
-  setMeta('property', 'og:image:alt', SOCIAL_IMAGE.alt);
-  setMeta('name', 'twitter:card', 'summary_large_image');
-  setMeta('name', 'twitter:title', meta.title);
-  setMeta('name', 'twitter:description', meta.description);
-  setMeta('name', 'twitter:image', new URL(SOCIAL_IMAGE.path, url).toString());
-  setMeta('name', 'twitter:image:alt', SOCIAL_IMAGE.alt);
+const setCanonical = (href: string | null) => {
+  let el = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]');
+  if (!href) {
+    el?.remove();
+    return;
+  }
+  if (!el) {
+    el = document.createElement('link');
+    el.rel = 'canonical';
+    document.head.appendChild(el);
+  }
+  el.href = href;
 };
 
-/** Updates the title and social tags on every route change. */
+/** Writes a route's head tags into the document (the same tags prerendered pages carry). */
+export const applyHead = (head: HeadTags) => {
+  document.title = head.title;
+  setCanonical(head.canonical);
+  for (const m of head.meta) setMeta(m.attr, m.key, m.content);
+};
+
+/** Updates the title, canonical link and social tags on every route change. */
 export const useRouteMeta = () => {
   const { pathname } = useLocation();
   useEffect(() => {
-    applyMeta(metaForPath(pathname), window.location.href);
+    applyHead(headTagsFor(pathname, siteOrigin()));
   }, [pathname]);
 };

@@ -20,7 +20,8 @@ const readStored = (): ThemeMode | null => {
 /** The theme chosen on this device, or null when none was (or the stored value is invalid). */
 export const storedThemeChoice = readStored;
 
-const systemDark = () => window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+const systemDark = () =>
+  typeof window !== 'undefined' && (window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false);
 
 type ThemeContextValue = {
   mode: ThemeMode;

@@ -88,7 +88,8 @@ export const CtaLinks = ({
   className = '',
 }: {
   primary: { to: string; label: string };
-  secondary: { to: string; label: string };
+  /** `more` completes a short label for screen readers and search engines ("Learn More" about what). */
+  secondary: { to: string; label: string; more?: string };
   tone?: keyof typeof CTA_TONES;
   className?: string;
 }) => (
@@ -98,6 +99,7 @@ export const CtaLinks = ({
     </Link>
     <Link to={secondary.to} className={`${CTA_BASE} ${CTA_TONES[tone].secondary}`}>
       {secondary.label}
+      {secondary.more ? <span className="sr-only"> {secondary.more}</span> : null}
     </Link>
   </div>
 );

@@ -1,5 +1,15 @@
 import { Link } from 'react-router';
 import { Logo } from '../Logo.tsx';
+import { useHydrated } from '../../lib/useHydrated.ts';
+
+// The year the web app was built (vite.config.ts): what prerendered HTML shows, so that
+// hydration draws the same text; the browser's own year follows right after.
+const BUILD_YEAR = Number(import.meta.env.VITE_BUILD_YEAR) || new Date().getFullYear();
+
+const Copyright = () => {
+  const year = useHydrated() ? new Date().getFullYear() : BUILD_YEAR;
+  return <>© {year} Kontor. All rights reserved.</>;
+};
 
 const columns: { title: string; links: { to: string; label: string }[] }[] = [
   {
@@ -55,7 +65,7 @@ export const SiteFooter = () => (
     </div>
     <div className="border-t border-slate-200 dark:border-slate-800">
       <p className="mx-auto max-w-7xl px-4 py-6 text-sm text-slate-600 sm:px-6 lg:px-8 dark:text-slate-400">
-        © {new Date().getFullYear()} Kontor. All rights reserved.
+        <Copyright />
       </p>
     </div>
   </footer>

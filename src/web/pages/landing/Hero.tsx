@@ -50,7 +50,7 @@ export const Hero = () => (
         <CtaLinks
           className="mt-9"
           primary={{ to: '/pricing', label: 'Subscribe Now' }}
-          secondary={{ to: '/about', label: 'Learn More' }}
+          secondary={{ to: '/about', label: 'Learn More', more: 'about Kontor' }}
         />
         <IconList
           items={PROMISES}

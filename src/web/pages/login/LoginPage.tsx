@@ -4,6 +4,7 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { MESSAGES, isValidEmail, validateLogin } from '../../../shared/auth/rules.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
 import { clearReloadLoopFlags } from '../../auth/markers.ts';
+import { useHydrated } from '../../lib/useHydrated.ts';
 import { Alert } from '../../components/ui/Card.tsx';
 import {
   AuthField,
@@ -32,7 +33,9 @@ const LoginPage = () => {
   const [step, setStep] = useState<'password' | 'code'>('password');
   const [code, setCode] = useState('');
   const [useBackup, setUseBackup] = useState(false);
-  const notice = (location.state as { notice?: string } | null)?.notice ?? null;
+  // History state survives a reload, but prerendered HTML never has it: read it once hydrated.
+  const hydrated = useHydrated();
+  const notice = hydrated ? ((location.state as { notice?: string } | null)?.notice ?? null) : null;
 
   useEffect(() => {
     clearReloadLoopFlags();

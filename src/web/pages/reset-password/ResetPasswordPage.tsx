@@ -11,19 +11,26 @@ import {
   SubmitButton,
   useNewPassword,
 } from '../../auth/ui.tsx';
+import { useHydrated } from '../../lib/useHydrated.ts';
 
 // /reset-password: the page the emailed link opens. Same password rules as sign-up; the
 // link works once and for 24 hours, then the user signs in with the new password.
 
 const ResetPasswordPage = () => {
   const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
-  const linkError = params.get('error');
+  // The emailed link carries the token in its query string, which prerendered HTML cannot
+  // know: it (and so the hydration) shows the form, and a link without a token turns into the
+  // "open the link again" note right after.
+  const hydrated = useHydrated();
+  const token = hydrated ? (params.get('token') ?? '') : 'prerendered';
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(
-    !token || linkError ? authErrorMessage('invalid-reset-link') : null,
-  );
+  const [error, setError] = useState<string | null>(null);
+  const [linkChecked, setLinkChecked] = useState(false);
+  if (hydrated && !linkChecked) {
+    setLinkChecked(true);
+    if (!token || params.get('error')) setError(authErrorMessage('invalid-reset-link'));
+  }
   const fresh = useNewPassword(() => setError(null));
 
   const submit = async (event: FormEvent) => {

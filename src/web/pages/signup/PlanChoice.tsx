@@ -14,6 +14,7 @@ import {
 } from '../../../shared/plans.ts';
 import { SelectField } from '../../components/ui/Field.tsx';
 import { LINK } from '../../auth/ui.tsx';
+import { useHydrated } from '../../lib/useHydrated.ts';
 
 // The plan the trial starts on (issue 16 §2): chosen on /pricing, it arrives in the query
 // string (?plan=business&interval=yearly) or from local storage; without one the trial is on
@@ -39,11 +40,17 @@ const store = (choice: PlanChoice) => {
 
 export const usePlanChoice = () => {
   const [params] = useSearchParams();
-  const [choice, setChoice] = useState<PlanChoice>(
-    () => parsePlanChoice(params) ?? parsePlanChoice(stored()) ?? DEFAULT_PLAN_CHOICE,
-  );
+  // The prerendered page (and so its hydration) shows the default plan; the plan from the
+  // address or from storage follows as soon as the page is hydrated.
+  const hydrated = useHydrated();
+  const [chosen, setChosen] = useState<PlanChoice | null>(null);
+  const choice =
+    chosen ??
+    (hydrated
+      ? (parsePlanChoice(params) ?? parsePlanChoice(stored()) ?? DEFAULT_PLAN_CHOICE)
+      : DEFAULT_PLAN_CHOICE);
   const change = (next: PlanChoice) => {
-    setChoice(next);
+    setChosen(next);
     store(next);
   };
   return { choice, change };
