@@ -37,6 +37,7 @@ export const isDateFormat = (value: unknown): value is DateFormat =>
 /** True for an IANA time zone this runtime knows ('UTC', 'America/New_York'). */
 export const isTimeZone = (value: unknown): value is string => {
   if (typeof value !== 'string' || value.length === 0 || value.length > 64) return false;
+  if (value === 'UTC') return true; // the default: known everywhere, without making a format
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
     return true;
@@ -83,6 +84,15 @@ export const formatBytes = (bytes: number): string => {
 
 export type Formatter = ReturnType<typeof formatterFor>;
 
+/** A value made by `make` the first time it is asked for. */
+const once = <T>(make: () => T) => {
+  let value: T | undefined;
+  return () => {
+    value ??= make();
+    return value;
+  };
+};
+
 /** A formatter for one user's preferences; missing or invalid fields take the defaults. */
 export const formatterFor = (prefs: Partial<FormatPreferences> = {}) => {
   const dateFormat = isDateFormat(prefs.dateFormat)
@@ -94,20 +104,31 @@ export const formatterFor = (prefs: Partial<FormatPreferences> = {}) => {
   const timeZone = isTimeZone(prefs.timeZone) ? prefs.timeZone : DEFAULT_FORMAT_PREFERENCES.timeZone;
   const locale = localeFor(language);
 
-  const count = new Intl.NumberFormat(locale);
+  // Each Intl format is made on first use: making one costs far more than using it (the first
+  // date format loads the runtime's calendar data), and most pages use only a few of them.
+  const count = once(() => new Intl.NumberFormat(locale));
   const compact = new Map<string, Intl.NumberFormat>();
-  const dayMonth = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'short', day: 'numeric' });
-  const monthShort = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'short' });
-  const monthYear = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'short', year: '2-digit' });
-  const monthLong = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'long' });
+  const dayMonth = once(
+    () => new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'short', day: 'numeric' }),
+  );
+  const monthShort = once(() => new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'short' }));
+  const monthYear = once(
+    () => new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'short', year: '2-digit' }),
+  );
+  const monthLong = once(() => new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'long' }));
   // The calendar day of a moment in the user's zone (en-US parts are stable to read).
-  const zonedDay = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  });
-  const zonedTime = new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit' });
+  const zonedDay = once(
+    () =>
+      new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      }),
+  );
+  const zonedTime = once(
+    () => new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit' }),
+  );
 
   const utcDay = (date: string) => new Date(`${date.slice(0, 10)}T00:00:00Z`);
 
@@ -120,7 +141,11 @@ export const formatterFor = (prefs: Partial<FormatPreferences> = {}) => {
 
   /** The calendar day a moment falls on in the user's time zone, as ISO "2026-11-21". */
   const zonedIsoDay = (at: string | number | Date) => {
-    const parts = Object.fromEntries(zonedDay.formatToParts(new Date(at)).map((p) => [p.type, p.value]));
+    const parts = Object.fromEntries(
+      zonedDay()
+        .formatToParts(new Date(at))
+        .map((p) => [p.type, p.value]),
+    );
     return `${parts.year}-${parts.month}-${parts.day}`;
   };
 
@@ -190,24 +215,24 @@ export const formatterFor = (prefs: Partial<FormatPreferences> = {}) => {
     dateTime: (at: string | number | Date) => {
       const d = new Date(at);
       if (Number.isNaN(d.getTime())) return String(at);
-      return `${date(zonedIsoDay(d))}, ${zonedTime.format(d)}`;
+      return `${date(zonedIsoDay(d))}, ${zonedTime().format(d)}`;
     },
     /** The time of day of a moment in the user's time zone: "3:04 PM". */
-    time: (at: string | number | Date) => zonedTime.format(new Date(at)),
+    time: (at: string | number | Date) => zonedTime().format(new Date(at)),
     /** The calendar day a moment falls on in the user's time zone, per dateFormat. */
     dayOf: (at: string | number | Date) => date(zonedIsoDay(at)),
     /** ISO "2026-11-21" of a moment in the user's time zone ("today" for the user). */
     isoDayOf: zonedIsoDay,
     /** Short labels for axes and compact lists: "Nov 21", "Nov", "Nov 26" (month and 2-digit year). */
-    dayMonth: (iso: string) => dayMonth.format(utcDay(iso)),
-    month: (iso: string) => monthShort.format(utcDay(iso)),
-    monthYear: (iso: string) => monthYear.format(utcDay(iso)),
+    dayMonth: (iso: string) => dayMonth().format(utcDay(iso)),
+    month: (iso: string) => monthShort().format(utcDay(iso)),
+    monthYear: (iso: string) => monthYear().format(utcDay(iso)),
     /** "January" … for month index 0 … 11. */
-    monthName: (index: number) => monthLong.format(new Date(Date.UTC(2026, index, 1))),
+    monthName: (index: number) => monthLong().format(new Date(Date.UTC(2026, index, 1))),
 
     // --- Counts, percentages, sizes, durations -----------------------------------------------
     /** "12,345". */
-    count: (n: number) => count.format(n),
+    count: (n: number) => count().format(n),
     /** "12.5%" for a percentage value (12.5, not 0.125), one decimal. */
     percent: (value: number) => `${value.toFixed(1)}%`,
     bytes: formatBytes,

@@ -23,11 +23,13 @@ const useOverflowing = () => {
   useEffect(() => {
     const box = ref.current;
     if (!box || typeof ResizeObserver === 'undefined') return;
+    // Only from the observer, which reports every observed box once after the first layout:
+    // reading the widths during the commit instead would force a layout of the whole page
+    // for every table mounted (the attributes it sets change nothing on the screen).
     const measure = () => setOverflowing(box.scrollWidth > box.clientWidth + 1);
     const observer = new ResizeObserver(measure);
     observer.observe(box);
     if (box.firstElementChild) observer.observe(box.firstElementChild);
-    measure();
     return () => observer.disconnect();
   }, []);
   return { ref, overflowing };
