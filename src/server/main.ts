@@ -4,9 +4,11 @@ import { buildApp } from './app.ts';
 import { isLocalEnvironment, isLoopbackHostname } from './http/origins.ts';
 import { openConfiguredDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { startRecurringInvoiceRunner } from './modules/invoices/recurring.ts';
-import { startRecurringBillRunner } from './modules/payables/recurring-runner.ts';
-import { startOverdueInvoiceRunner } from './modules/notifications/overdue.ts';
+import { recurringInvoicesJob } from './modules/invoices/recurring.ts';
+import { createJobQueue, scheduleJob } from './modules/jobs/queue.ts';
+import { MAIL_JOB, type QueuedMail, deliverQueuedMail } from './modules/mail/service.ts';
+import { recurringBillsJob } from './modules/payables/recurring-runner.ts';
+import { overdueInvoicesJob } from './modules/notifications/overdue.ts';
 
 // Entry point: read config, open the database, migrate, listen; shut down cleanly.
 
@@ -43,15 +45,16 @@ const main = async () => {
         : { level: config.logLevel };
   const ctx = { config, database, now: () => new Date() };
   const app = await buildApp(ctx, { logger, webDir: process.env.WEB_DIR || undefined });
-  // Recurring invoices and bills: the job runners live in the server process (tests call them directly).
-  const stopRecurring = startRecurringInvoiceRunner(ctx, app.log);
-  const stopRecurringBills = startRecurringBillRunner(ctx, app.log);
-  // Invoices that became overdue notify the company's members once (modules/notifications).
-  const stopOverdue = startOverdueInvoiceRunner(ctx, app.log);
+  // Background work runs on the job queue in the database (docs/jobs.md): recurring invoices
+  // and bills every minute, the overdue check every hour (each once per interval, one run at a
+  // time, across every server process on the database), and SMTP deliveries queued by requests.
+  const jobs = createJobQueue({ db: database.db, now: ctx.now, log: app.log });
+  scheduleJob(jobs, ctx, recurringInvoicesJob, app.log);
+  scheduleJob(jobs, ctx, recurringBillsJob, app.log);
+  scheduleJob(jobs, ctx, overdueInvoicesJob, app.log);
+  jobs.work<QueuedMail>(MAIL_JOB, (job) => deliverQueuedMail(ctx, job.data));
   app.addHook('onClose', async () => {
-    stopRecurring();
-    stopRecurringBills();
-    stopOverdue();
+    await jobs.stop();
     await database.close();
   });
 
@@ -73,6 +76,7 @@ const main = async () => {
 
   try {
     await app.listen({ port: config.port, host: config.host });
+    await jobs.start();
   } catch (error) {
     await database.close();
     return fail(

@@ -18,6 +18,7 @@ export const ADMIN_ACTIONS = [
   'contact.updated',
   'admin.granted',
   'admin.revoked',
+  'job.retried',
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 

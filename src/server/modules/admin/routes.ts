@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorBody } from '../../http/errors.ts';
 import { adminRoutePlugin, isPlatformAdmin } from './guard.ts';
 import { consoleAdminRoutes } from './routes-console.ts';
+import { jobAdminRoutes } from './routes-jobs.ts';
 import { promoAdminRoutes } from './routes-promo.ts';
 import { userAdminRoutes } from './routes-users.ts';
 
@@ -23,4 +24,5 @@ export const adminRoutes = adminRoutePlugin((route) => {
   userAdminRoutes(route);
   promoAdminRoutes(route);
   consoleAdminRoutes(route);
+  jobAdminRoutes(route);
 });

@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.ts';
 import { recordMemberAudit } from '../audit/record.ts';
 import { assertCompanyWritable } from '../billing/limits.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { ScheduledJob } from '../jobs/queue.ts';
 import {
   checkCurrency,
   companyToday,
@@ -295,27 +296,12 @@ export const runDueRecurringInvoices = async (
   return result;
 };
 
-/** The in-process job runner: once at start, then every `intervalMs`. Returns a stop function. */
-export const startRecurringInvoiceRunner = (
-  ctx: AppContext,
-  log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>,
-  intervalMs = 60_000,
-) => {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const result = await runDueRecurringInvoices(ctx, ctx.now(), log);
-      if (result.created.length > 0) log.info(`recurring invoices: ${result.created.length} created`);
-    } catch (error) {
-      log.error({ err: error }, 'recurring invoice runner failed');
-    } finally {
-      running = false;
-    }
-  };
-  void tick();
-  const timer = setInterval(() => void tick(), intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+/** The recurring invoices' job: every minute on the job queue (docs/jobs.md; main.ts registers it). */
+export const recurringInvoicesJob: ScheduledJob<AppContext> = {
+  name: 'recurring-invoices',
+  everySeconds: 60,
+  run: async (ctx, log) => {
+    const result = await runDueRecurringInvoices(ctx, ctx.now(), log);
+    if (result.created.length > 0) log.info(`recurring invoices: ${result.created.length} created`);
+  },
 };

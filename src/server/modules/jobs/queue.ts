@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -42,7 +43,7 @@ export type WorkOptions = {
   expireSeconds?: number;
 };
 
-type Logger = { info: (msg: string) => void; warn: (obj: object, msg: string) => void };
+export type Logger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 export type JobQueue = {
   send: <T>(name: string, data: T, options?: SendOptions) => Promise<string | null>;
@@ -54,6 +55,19 @@ export type JobQueue = {
   stop: () => Promise<void>;
   /** Fires due schedules and runs every due job of the registered queues now; the number run. */
   runDue: () => Promise<number>;
+};
+
+/** A repeating piece of background work (the recurring runners): registered by main.ts. */
+export type ScheduledJob<C> = {
+  name: string;
+  everySeconds: number;
+  run: (ctx: C, log: Logger) => Promise<void>;
+};
+
+/** Runs `job` on `queue` every `job.everySeconds`, once per interval across processes. */
+export const scheduleJob = <C>(queue: JobQueue, ctx: C, job: ScheduledJob<C>, log: Logger) => {
+  queue.schedule(job.name, job.everySeconds);
+  queue.work(job.name, () => job.run(ctx, log));
 };
 
 export const DEFAULT_RETRY_LIMIT = 5;
@@ -71,6 +85,11 @@ export const backoffSeconds = (delaySeconds: number, failures: number) =>
 // Queues in this process are woken when a job is sent here, so a mail queued by a request runs
 // right after the request's transaction commits instead of at the next poll.
 const wakers = new Set<() => void>();
+
+/** Tells this process's running queues that a job may be due (after a send or a retry). */
+export const wakeJobQueues = () => {
+  for (const wake of wakers) wake();
+};
 
 /**
  * Queues one job. With `options.db` (a transaction) it commits or rolls back with the caller's
@@ -94,7 +113,7 @@ export const sendJob = async <T>(
       do nothing
     returning id`.execute(db);
   const id = result.rows[0]?.id ?? null;
-  if (id) for (const wake of wakers) wake();
+  if (id) wakeJobQueues();
   return id;
 };
 

@@ -2,11 +2,16 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { notFound } from '../../../shared/errors.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
+import { sendJob } from '../jobs/queue.ts';
 import { type StoredAttachment, findOutboxMail, insertOutboxMail, listOutboxMail } from './queries.ts';
 
 // Outgoing mail. With SMTP_URL set it goes out through nodemailer; without it, it lands in
 // the outbox table, readable at /dev/mailbox in development and by tests through the API,
 // so every flow (verification, reset, invitations) works with no mail server.
+//
+// A caller in a transaction passes it as `options.db`: the outbox row is written in it, and
+// with SMTP the mail becomes a `mail.send` job queued in it (docs/jobs.md), so a mail for a
+// change that rolls back never leaves, and a refused SMTP delivery is retried with backoff.
 
 export type MailAttachment = { filename: string; content: Buffer | string; contentType?: string };
 
@@ -18,7 +23,18 @@ export type Mail = {
   attachments?: MailAttachment[];
 };
 
-export type SentMail = { delivery: 'smtp'; messageId: string } | { delivery: 'outbox'; id: string };
+export type SentMail =
+  | { delivery: 'smtp'; messageId: string }
+  | { delivery: 'outbox'; id: string }
+  | { delivery: 'queued'; jobId: string | null };
+
+/** The queue of SMTP deliveries (a worker in the server process runs them: main.ts). */
+export const MAIL_JOB = 'mail.send';
+const MAIL_RETRY = { retryLimit: 8, retryDelaySeconds: 30 };
+
+export type QueuedMail = Omit<Mail, 'attachments'> & {
+  attachments?: { filename: string; contentBase64: string; contentType?: string }[];
+};
 
 const transports = new WeakMap<AppContext, Transporter>();
 
@@ -34,26 +50,63 @@ const transportFor = (ctx: AppContext, url: string) => {
 const toBase64 = (content: Buffer | string) =>
   (typeof content === 'string' ? Buffer.from(content, 'utf8') : content).toString('base64');
 
+const sendSmtp = async (ctx: AppContext, url: string, mail: Mail) => {
+  const info = await transportFor(ctx, url).sendMail({
+    from: ctx.config.mailFrom,
+    to: mail.to.trim(),
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    attachments: mail.attachments?.map((a) => ({
+      filename: a.filename,
+      content: a.content,
+      contentType: a.contentType,
+    })),
+  });
+  return String(info.messageId);
+};
+
+/** The `mail.send` job: one SMTP delivery (a refusal throws, and the queue retries it). */
+export const deliverQueuedMail = async (ctx: AppContext, data: QueuedMail) => {
+  if (!ctx.config.smtpUrl) throw new Error('SMTP_URL is not set: this mail cannot be delivered');
+  await sendSmtp(ctx, ctx.config.smtpUrl, {
+    ...data,
+    attachments: data.attachments?.map((a) => ({
+      filename: a.filename,
+      content: Buffer.from(a.contentBase64, 'base64'),
+      contentType: a.contentType,
+    })),
+  });
+};
+
 /**
- * Sends one mail. `options.db` lets a caller write the outbox row inside its own
- * transaction (an invitation and its mail commit together).
+ * Sends one mail. With `options.db` (the caller's transaction) the mail leaves only if that
+ * transaction commits: the outbox row is written in it, or with SMTP a `mail.send` job is
+ * queued in it. Without it, SMTP delivers at once.
  */
 export const sendMail = async (ctx: AppContext, mail: Mail, options: { db?: Db } = {}): Promise<SentMail> => {
   const to = mail.to.trim();
-  if (ctx.config.smtpUrl) {
-    const info = await transportFor(ctx, ctx.config.smtpUrl).sendMail({
-      from: ctx.config.mailFrom,
+  if (ctx.config.smtpUrl && options.db) {
+    const data: QueuedMail = {
       to,
       subject: mail.subject,
       text: mail.text,
-      html: mail.html,
-      attachments: mail.attachments?.map((a) => ({
-        filename: a.filename,
-        content: a.content,
-        contentType: a.contentType,
-      })),
-    });
-    return { delivery: 'smtp', messageId: String(info.messageId) };
+      ...(mail.html === undefined ? {} : { html: mail.html }),
+      ...(mail.attachments
+        ? {
+            attachments: mail.attachments.map((a) => ({
+              filename: a.filename,
+              contentBase64: toBase64(a.content),
+              ...(a.contentType ? { contentType: a.contentType } : {}),
+            })),
+          }
+        : {}),
+    };
+    const jobId = await sendJob(options.db, MAIL_JOB, data, { ...MAIL_RETRY, now: ctx.now() });
+    return { delivery: 'queued', jobId };
+  }
+  if (ctx.config.smtpUrl) {
+    return { delivery: 'smtp', messageId: await sendSmtp(ctx, ctx.config.smtpUrl, { ...mail, to }) };
   }
   const attachments: StoredAttachment[] = (mail.attachments ?? []).map((a) => ({
     filename: a.filename,

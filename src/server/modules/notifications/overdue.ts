@@ -1,6 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import type { ScheduledJob } from '../jobs/queue.ts';
 import { notifyInvoiceOverdue } from './events.ts';
 
 // The overdue runner: invoices that became overdue (sent or partly paid, the due date passed in
@@ -54,26 +54,12 @@ export const runOverdueInvoiceCheck = async (ctx: AppContext, now: Date = ctx.no
   return { checked: rows.rows.length, notified };
 };
 
-export const startOverdueInvoiceRunner = (
-  ctx: AppContext,
-  log: Pick<FastifyBaseLogger, 'error' | 'info'>,
-  intervalMs = 60 * 60 * 1000,
-) => {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const { notified } = await runOverdueInvoiceCheck(ctx);
-      if (notified > 0) log.info(`overdue invoices: ${notified} notified`);
-    } catch (error) {
-      log.error({ err: error }, 'overdue invoice runner failed');
-    } finally {
-      running = false;
-    }
-  };
-  void tick();
-  const timer = setInterval(() => void tick(), intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+/** The overdue check's job: every hour on the job queue (docs/jobs.md; main.ts registers it). */
+export const overdueInvoicesJob: ScheduledJob<AppContext> = {
+  name: 'overdue-invoices',
+  everySeconds: 3600,
+  run: async (ctx, log) => {
+    const { notified } = await runOverdueInvoiceCheck(ctx);
+    if (notified > 0) log.info(`overdue invoices: ${notified} notified`);
+  },
 };

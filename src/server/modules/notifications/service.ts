@@ -34,9 +34,11 @@ import {
 // second notify() with the same key does nothing for whoever already has it.
 //
 // It runs in the caller's transaction (a payment and its notification commit together, or
-// neither). The outbox mail (no SMTP_URL) is written in that transaction too; SMTP mail and Web
-// Push leave without holding it up, so a slow mail server never fails a payment (and a rolled
-// back transaction after such a send is the one case where a message leaves for nothing).
+// neither). The email is written in that transaction too: the outbox row (no SMTP_URL), or with
+// SMTP a `mail.send` job the queue delivers after the commit and retries (docs/jobs.md), so a
+// slow mail server never fails a payment and a rolled back change mails nobody. Web Push leaves
+// without holding it up (a rolled back transaction after it is the one case where a message
+// leaves for nothing).
 
 /** Words of a notification: fixed, or written for each recipient with their formatter. */
 export type Words = string | ((f: Formatter) => string);
@@ -111,13 +113,9 @@ export const notify = async (
           link: event.link,
           categoryLabel: NOTIFICATION_CATEGORY_LABELS[category],
         });
-      if (ctx.config.smtpUrl) {
-        sendMail(ctx, mail).catch((error: unknown) =>
-          console.error(`kontor: notification mail "${mail.subject}" not sent`, error),
-        );
-      } else {
-        await sendMail(ctx, mail, { db });
-      }
+      // In this transaction: the outbox row, or with SMTP a queued `mail.send` job, so a
+      // notification of a change that rolls back is never mailed (docs/jobs.md).
+      await sendMail(ctx, mail, { db });
     }
     if (inApp)
       sendPush(ctx, await pushTargets(ctx, db, r.user_id), {

@@ -4,6 +4,7 @@ import { AppError } from '../../../shared/errors.ts';
 import { occurrenceDate } from '../../../shared/invoice-calc.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { ScheduledJob } from '../jobs/queue.ts';
 import { assertCompanyWritable } from '../billing/limits.ts';
 import { companyToday, loadCompany } from '../invoices/common.ts';
 import { submitBillDocument } from './approval.ts';
@@ -170,27 +171,12 @@ export const runDueRecurringBills = async (
   return result;
 };
 
-/** The in-process job runner: once at start, then every `intervalMs`. Returns a stop function. */
-export const startRecurringBillRunner = (
-  ctx: AppContext,
-  log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>,
-  intervalMs = 60_000,
-) => {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const result = await runDueRecurringBills(ctx, ctx.now(), log);
-      if (result.created.length > 0) log.info(`recurring bills: ${result.created.length} created`);
-    } catch (error) {
-      log.error({ err: error }, 'recurring bill runner failed');
-    } finally {
-      running = false;
-    }
-  };
-  void tick();
-  const timer = setInterval(() => void tick(), intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+/** The recurring bills' job: every minute on the job queue (docs/jobs.md; main.ts registers it). */
+export const recurringBillsJob: ScheduledJob<AppContext> = {
+  name: 'recurring-bills',
+  everySeconds: 60,
+  run: async (ctx, log) => {
+    const result = await runDueRecurringBills(ctx, ctx.now(), log);
+    if (result.created.length > 0) log.info(`recurring bills: ${result.created.length} created`);
+  },
 };
