@@ -225,6 +225,13 @@ test('a platform admin runs the console; a non-admin is kept out', async ({ page
   await expect(page.getByText('PGlite (embedded)')).toBeVisible();
   await shot(page, 'admin-system');
 
+  // Jobs: the server's scheduled background work is on the queue (docs/jobs.md).
+  await adminTab(page, 'Jobs').click();
+  const queues = page.getByRole('table', { name: 'Jobs by queue and state' });
+  await expect(queues.getByRole('row').filter({ hasText: 'recurring-invoices' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dead jobs' })).toBeVisible();
+  await shot(page, 'admin-jobs');
+
   // Subscriptions: the summary and the list.
   await adminTab(page, 'Subscriptions').click();
   await expect(page.getByText('Monthly recurring revenue')).toBeVisible();

@@ -6,6 +6,7 @@ import { ErrorState } from '../../components/ui/Card.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { PageTabs, tabFrom } from '../../components/ui/Tabs.tsx';
 import { AuditTab } from './AuditTab.tsx';
+import { JobsTab } from './JobsTab.tsx';
 import { MessagesTab } from './MessagesTab.tsx';
 import { PromoCodesTab } from './PromoCodesTab.tsx';
 import { SubscriptionsTab } from './SubscriptionsTab.tsx';
@@ -60,13 +61,14 @@ const AdminPage = () => {
     { id: 'promo-codes', label: 'Promo codes', panel: <PromoCodesTab /> },
     { id: 'messages', label: unread ? `Messages (${unread} unread)` : 'Messages', panel: <MessagesTab /> },
     { id: 'audit', label: 'Audit log', panel: <AuditTab /> },
+    { id: 'jobs', label: 'Jobs', panel: <JobsTab /> },
     { id: 'system', label: 'System', panel: <SystemTab /> },
   ];
   return (
     <div className="mx-auto max-w-6xl">
       <PageHeader
         title="Admin"
-        description="The platform console: users, billing, promo codes, messages, audit and system."
+        description="The platform console: users, billing, promo codes, messages, audit, jobs and system."
       />
       <PageTabs
         label="Admin sections"
