@@ -75,6 +75,7 @@ export const DEFAULT_RETRY_DELAY_SECONDS = 10;
 /** The longest wait between two attempts, whatever the doubling says. */
 export const MAX_BACKOFF_SECONDS = 6 * 3600;
 const DEFAULT_EXPIRE_SECONDS = 15 * 60;
+const HOUSEKEEPING_MS = 5000;
 const COMPLETED_KEPT_MS = 7 * 86_400_000;
 const DEAD_KEPT_MS = 30 * 86_400_000;
 
@@ -273,11 +274,21 @@ export const createJobQueue = (options: {
     await finish(row, error);
   };
 
-  /** One pass: schedules, stale locks, then as many due jobs as there are free slots. */
-  const tick = async (wait: boolean): Promise<number> => {
+  // An idle poll is one claim query; schedules and stale claims are looked at every few seconds
+  // (and on every runDue), which is well inside their granularity.
+  let lastHousekeeping = Number.NEGATIVE_INFINITY;
+  const housekeeping = async (force: boolean) => {
+    const at = now().getTime();
+    if (!force && at - lastHousekeeping < HOUSEKEEPING_MS && at >= lastHousekeeping) return;
+    lastHousekeeping = at;
     await fireSchedules();
     await expireStale();
     await purge();
+  };
+
+  /** One pass: schedules, stale locks, then as many due jobs as there are free slots. */
+  const tick = async (wait: boolean): Promise<number> => {
+    await housekeeping(wait);
     const rows = await claim(concurrency - running.size);
     for (const row of rows) {
       const p = runOne(row)
