@@ -553,14 +553,24 @@ const main = async () => {
       for (const preset of presets) {
         const results: RunResult[] = [];
         for (let i = 0; i < runs; i++) {
-          const result = await auditOnce(
-            chromePath,
-            baseUrl,
-            page,
-            preset,
-            APP_PAGES.includes(page) ? cookie : null,
-            path.join(tmp, 'lhr.json'),
-          );
+          // Lighthouse now and then loses a trace (NO_NAVSTART, NO_FCP on a busy machine): such a
+          // run is made again, twice at most, before the audit gives up.
+          let result: RunResult | null = null;
+          for (let attempt = 1; !result; attempt++) {
+            try {
+              result = await auditOnce(
+                chromePath,
+                baseUrl,
+                page,
+                preset,
+                APP_PAGES.includes(page) ? cookie : null,
+                path.join(tmp, 'lhr.json'),
+              );
+            } catch (error) {
+              if (attempt >= 3) throw error;
+              console.warn(`\naudit:web: run again after: ${(error as Error).message.slice(0, 300)}`);
+            }
+          }
           results.push(result);
           done += 1;
           process.stdout.write(
@@ -568,6 +578,12 @@ const main = async () => {
           );
         }
         rows.push(summarize(page, preset, results));
+        // What is measured so far, in case the audit is stopped before the end.
+        if (options.json)
+          fs.writeFileSync(
+            path.resolve(options.json),
+            `${JSON.stringify({ partial: true, runs, rows }, null, 2)}\n`,
+          );
       }
     process.stdout.write('\n\n');
     const lighthouseVersion = JSON.parse(
