@@ -145,16 +145,16 @@ export const localCardSchema = z.object({
     .string()
     .trim()
     .transform((value) => value.replace(/[\s-]/g, ''))
-    .pipe(z.string().regex(/^\d{12,19}$/, { error: 'Enter the card number: 12 to 19 digits.' })),
+    .pipe(z.string().regex(/^[0-9]{12,19}$/, { error: 'Enter the card number: 12 to 19 digits.' })),
   /** MM/YY */
   expiry: z
     .string()
     .trim()
-    .regex(/^(0[1-9]|1[0-2])\/\d{2}$/, { error: 'Enter the expiry as MM/YY, e.g. 12/30.' }),
+    .regex(/^(0[1-9]|1[0-2])\/[0-9]{2}$/, { error: 'Enter the expiry as MM/YY, e.g. 12/30.' }),
   cvc: z
     .string()
     .trim()
-    .regex(/^\d{3,4}$/, { error: 'Enter the 3 or 4 digit security code.' }),
+    .regex(/^[0-9]{3,4}$/, { error: 'Enter the 3 or 4 digit security code.' }),
 });
 export type LocalCardInput = z.infer<typeof localCardSchema>;
 

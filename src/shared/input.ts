@@ -11,7 +11,7 @@ export const MIN_DATE = '1900-01-01';
 /** The latest date the API accepts: far enough for any schedule, and date arithmetic stays in range. */
 export const MAX_DATE = '2199-12-31';
 
-const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_SHAPE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 
 const isRealDate = (d: string) => {
   const t = Date.parse(`${d}T00:00:00Z`);
@@ -45,7 +45,7 @@ export const decimalText = ({ maxWholeDigits = 12, maxDecimals, message }: Decim
   z
     .string()
     .trim()
-    .regex(new RegExp(`^\\d{1,${maxWholeDigits}}(\\.\\d{1,${maxDecimals}})?$`), { message, abort: true });
+    .regex(new RegExp(`^[0-9]{1,${maxWholeDigits}}(\\.[0-9]{1,${maxDecimals}})?$`), { message, abort: true });
 
 /** True when decimal text (as `decimalText` accepts) is greater than zero. */
 export const isPositiveDecimalText = (text: string) => /[1-9]/.test(text);

@@ -11,7 +11,7 @@ import { AMOUNT_LIMIT_MESSAGE, isAmountWithinLimit } from './money.ts';
 
 type Fraction = { n: bigint; d: bigint };
 
-const DECIMAL_TEXT = /^\d+(?:\.\d+)?$/;
+const DECIMAL_TEXT = /^[0-9]+(?:\.[0-9]+)?$/;
 
 export class InvoiceCalcError extends Error {
   override name = 'InvoiceCalcError';

@@ -118,7 +118,7 @@ export class MoneyParseError extends Error {
   override name = 'MoneyParseError';
 }
 
-const DECIMAL = /^([+-])?(\d+)(?:\.(\d*))?$|^([+-])?\.(\d+)$/;
+const DECIMAL = /^([+-])?([0-9]+)(?:\.([0-9]*))?$|^([+-])?\.([0-9]+)$/;
 
 /**
  * Parses a decimal amount ("1234.5", "1,234.56", "-0.07") into minor units of a currency
@@ -219,7 +219,7 @@ export const roundHalfAwayFromZero = (value: number): number => {
   return r === 0 ? 0 : r;
 };
 
-const RATE = /^(\d+)(?:\.(\d+))?$/;
+const RATE = /^([0-9]+)(?:\.([0-9]+))?$/;
 
 /** An exchange rate as an exact fraction: "1.0825" → 10825 / 10000. Refuses zero and negatives. */
 export const parseRate = (rate: string | number): { numerator: bigint; denominator: bigint } => {

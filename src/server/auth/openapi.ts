@@ -142,6 +142,18 @@ export const authOpenApi = async (ctx: AppContext) => {
       ],
     };
   }
+  // Confirming an address while signed out answers `user: null`.
+  const verify = (paths['/api/auth/verify-email']?.get?.responses as Record<string, Json> | undefined)?.[
+    '200'
+  ];
+  const verified = (verify?.content as Record<string, { schema: Json }> | undefined)?.['application/json']
+    ?.schema;
+  const verifiedUser = (verified?.properties as Record<string, Json> | undefined)?.user;
+  if (verified && verifiedUser) {
+    (verified.properties as Record<string, Json>).user = {
+      anyOf: [verifiedUser, { type: 'object', nullable: true, enum: [null] }],
+    };
+  }
   const schemas: Record<string, Json> = { AuthError: AUTH_ERROR };
   for (const [name, schema] of Object.entries(generated.components.schemas)) {
     if (name === 'User' || name === 'Session')

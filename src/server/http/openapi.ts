@@ -96,7 +96,12 @@ const IDEMPOTENCY_KEY = {
 
 /** Success answers that are files, not JSON: any of these types, as bytes. */
 const fileContent = (types: string[]) =>
-  Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
+  Object.fromEntries(
+    types.map((type) => [
+      type,
+      { schema: type === 'application/json' ? { type: 'object' } : { type: 'string', format: 'binary' } },
+    ]),
+  );
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -105,6 +110,7 @@ type RouteFacts = {
   session: boolean;
   idempotent: boolean;
   produces?: string[];
+  answersWithoutBody?: Record<number, string>;
 };
 
 export type OpenApiExtras = {
@@ -152,7 +158,13 @@ export const routeFacts = (
   if (config.rateLimit !== false) statuses.add(429);
   for (const status of Object.keys((schema.response as object | undefined) ?? {}))
     statuses.add(Number(status));
-  return { statuses, session, idempotent, ...(doc?.produces && { produces: doc.produces }) };
+  return {
+    statuses,
+    session,
+    idempotent,
+    ...(doc?.produces && { produces: doc.produces }),
+    ...(doc?.answersWithoutBody && { answersWithoutBody: doc.answersWithoutBody }),
+  };
 };
 
 const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
@@ -192,6 +204,8 @@ const completeOperation = (operation: Operation, facts: RouteFacts) => {
       content: { ...(hasJson ? (existing!.content as object) : {}), ...fileContent(facts.produces) },
     };
   }
+  for (const [status, description] of Object.entries(facts.answersWithoutBody ?? {}))
+    responses[status] = { description };
   for (const status of facts.statuses) {
     if (status >= 400 && !responses[status] && ERRORS[status]) {
       responses[status] = { $ref: `#/components/responses/${ERRORS[status][0]}` };

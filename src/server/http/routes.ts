@@ -26,7 +26,12 @@ type App = Parameters<FastifyPluginAsyncZod>[0];
  * What the OpenAPI document derives a route's error answers from (src/server/http/openapi.ts):
  * who may call it, whether it takes an Idempotency-Key, and what its success answer is when not JSON.
  */
-export type RouteDoc = { caller: 'company' | 'user' | 'public'; idempotent?: boolean; produces?: string[] };
+export type RouteDoc = {
+  caller: 'company' | 'user' | 'public';
+  idempotent?: boolean;
+  produces?: string[];
+  answersWithoutBody?: Record<number, string>;
+};
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -66,6 +71,8 @@ type RouteSpec<Q, B, R> = {
    * for a CSV export or `['text/csv', 'application/pdf']` beside a report's JSON (OpenAPI).
    */
   produces?: string[];
+  /** Answers without a body beyond the success, e.g. `{ 304: 'Not modified' }` (OpenAPI only). */
+  answersWithoutBody?: Record<number, string>;
   bodyLimit?: number;
   /** Route hooks run before the guard, e.g. reading a multipart upload into the body. */
   onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -121,7 +128,14 @@ const declareRoute = (
     method,
     url,
     ...(spec.bodyLimit !== undefined && { bodyLimit: spec.bodyLimit }),
-    config: { ...spec.config, doc: { ...doc, ...(spec.produces && { produces: spec.produces }) } },
+    config: {
+      ...spec.config,
+      doc: {
+        ...doc,
+        ...(spec.produces && { produces: spec.produces }),
+        ...(spec.answersWithoutBody && { answersWithoutBody: spec.answersWithoutBody }),
+      },
+    },
     ...(spec.onRequest && { onRequest: spec.onRequest }),
     ...(spec.preValidation && { preValidation: spec.preValidation }),
     schema: {

@@ -83,6 +83,7 @@ export const consoleAdminRoutes = (route: UserRoutes) => {
       summary: 'The audit log across companies as CSV',
       query: adminAuditQuerySchema,
       otherResponses: refusals,
+      produces: ['text/csv'],
     },
     (ctx, _user, input, { reply }) => auditCsv(ctx, input, reply),
   );

@@ -80,7 +80,12 @@ export const userAdminRoutes = (route: UserRoutes) => {
   );
   route.get(
     '/admin/users/:id/export',
-    { summary: "Download a user's data as JSON", params: idParams, otherResponses: refusals },
+    {
+      summary: "Download a user's data as JSON",
+      params: idParams,
+      otherResponses: refusals,
+      produces: ['application/json'],
+    },
     async (ctx, user, input, { reply }) => {
       const document = await exportUserData(ctx, actorOf(user), input);
       const day = ctx.now().toISOString().slice(0, 10);

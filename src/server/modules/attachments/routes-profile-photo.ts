@@ -38,6 +38,8 @@ const photoRoutes = userRoutePlugin(['accounts'], (route) => {
       summary: 'The profile photo itself (cached privately; `v` is the version the profile names)',
       query: z.object({ v: z.string().max(100).optional() }),
       otherResponses: { 401: errorBody, 404: errorBody },
+      produces: ['image/*'],
+      answersWithoutBody: { 304: 'Not modified: the photo is the one the ETag sent in If-None-Match names.' },
     },
     async (c, user, _input, { request, reply }) => {
       const photo = await readOwnPhoto(c, user.id);

@@ -113,6 +113,8 @@ export const billingRoutes =
         summary: 'An invoice as PDF (Stripe invoices redirect to Stripe)',
         params: idParams,
         otherResponses: refusals,
+        produces: ['application/pdf'],
+        answersWithoutBody: { 302: 'A Stripe invoice: its PDF at Stripe (Location).' },
       },
       async (c, user, { id }, { reply }) => {
         const file = await billingInvoiceFile(c, user, id);

@@ -115,7 +115,7 @@ export const invoiceCatalogRoutes = companyRoutePlugin(['invoices'], (route) => 
   );
   route.get(
     '/invoice-settings/logo',
-    { summary: 'The logo printed on invoices', permission: 'read' },
+    { summary: 'The logo printed on invoices', permission: 'read', produces: ['image/*'] },
     async (c, member, _input, { reply }) => {
       const logo = await readLogo(c, member);
       return reply

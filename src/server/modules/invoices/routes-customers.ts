@@ -110,7 +110,12 @@ export const invoiceCustomerRoutes = companyRoutePlugin(['invoices'], (route) =>
   );
   route.get(
     '/customers/:customerId/statement.csv',
-    { summary: "A customer's statement as CSV", permission: 'read', query: statementQuerySchema },
+    {
+      summary: "A customer's statement as CSV",
+      permission: 'read',
+      query: statementQuerySchema,
+      produces: ['text/csv'],
+    },
     async (c, member, input, { reply }) => {
       const csv = await customerStatementCsv(c, member, input);
       return csvReply(reply, csv.fileName).send(csvRows(csv.rows));

@@ -39,6 +39,7 @@ export const invoiceDocumentRoutes = companyRoutePlugin(['invoices'], (route) =>
       summary: 'The filtered invoice list as CSV',
       permission: 'read',
       query: invoiceListQuerySchema.omit({ page: true, pageSize: true }),
+      produces: ['text/csv'],
     },
     async (c, member, input, { reply }) => {
       const csv = await exportInvoicesCsv(c, member, input);
@@ -77,10 +78,9 @@ export const invoiceDocumentRoutes = companyRoutePlugin(['invoices'], (route) =>
   );
   route.delete(
     '/invoices/:invoiceId',
-    { summary: 'Delete a draft', permission: 'record' },
-    async (c, member, input, { reply }) => {
+    { summary: 'Delete a draft', permission: 'record', response: null },
+    async (c, member, input) => {
       await deleteInvoice(c, member, input);
-      return reply.status(204).send();
     },
   );
   route.post(
@@ -117,7 +117,12 @@ export const invoiceDocumentRoutes = companyRoutePlugin(['invoices'], (route) =>
   );
   route.get(
     '/invoices/:invoiceId/pdf',
-    { summary: 'The invoice as PDF', permission: 'read', query: invoicePdfQuerySchema },
+    {
+      summary: 'The invoice as PDF',
+      permission: 'read',
+      query: invoicePdfQuerySchema,
+      produces: ['application/pdf'],
+    },
     async (c, member, { invoiceId, download }, { reply }) => {
       const { pdf, fileName } = await invoicePdf(c, member, { invoiceId });
       const disposition = download === '1' ? 'attachment' : 'inline';

@@ -51,6 +51,7 @@ export const invoiceRecurringRoutes = companyRoutePlugin(['invoices'], (route) =
       permission: 'read',
       query: agingQuerySchema.extend(REPORT_FORMAT_QUERY),
       response: agingReportSchema,
+      produces: ['text/csv', 'application/pdf'],
     },
     async (ctx, member, input, { reply }) =>
       sendReport(reply, await receivablesAgingReport(ctx, member, input)),

@@ -127,7 +127,12 @@ export const ledgerBookRoutes = companyRoutePlugin(['ledger'], (route) => {
 
   route.get(
     '/ledger/export.journal',
-    { summary: 'The journal as an hledger/ledger file', permission: 'read', query: journalExportQuerySchema },
+    {
+      summary: 'The journal as an hledger/ledger file',
+      permission: 'read',
+      query: journalExportQuerySchema,
+      produces: ['text/plain'],
+    },
     async (c, member, range, { reply }) =>
       reply
         .header('content-type', 'text/plain; charset=utf-8')

@@ -153,7 +153,12 @@ export const ledgerEntryRoutes = companyRoutePlugin(['ledger'], (route) => {
   );
   route.get(
     '/journal-entries/:entryId/attachments/:attachmentId',
-    { summary: 'Download an attachment', permission: 'read', params: attachmentParams },
+    {
+      summary: 'Download an attachment',
+      permission: 'read',
+      params: attachmentParams,
+      produces: ['application/pdf', 'image/*', 'text/plain'],
+    },
     async (c, member, input, { reply }) => sendAttachment(reply, await readReceipt(c, member, input)),
   );
   route.delete(

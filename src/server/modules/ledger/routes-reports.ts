@@ -54,6 +54,7 @@ export const ledgerReportRoutes = companyRoutePlugin(['reports'], (route) => {
         permission: 'read',
         query: query.extend(reportFormatQuerySchema.shape),
         response,
+        produces: ['text/csv', 'application/pdf'],
       },
       async (c, member, input, { reply }) =>
         sendReport(reply, await run(c, member, input as z.infer<Q> & ReportFormatQuery)),

@@ -179,7 +179,11 @@ export const payablesBillsRoutes = companyRoutePlugin(['payables'], (route) => {
   );
   route.get(
     '/bills/:billId/attachments/:attachmentId',
-    { summary: 'Download a file attached to a bill', permission: 'read' },
+    {
+      summary: 'Download a file attached to a bill',
+      permission: 'read',
+      produces: ['application/pdf', 'image/*', 'text/plain'],
+    },
     async (c, member, { billId, attachmentId }, { reply }) =>
       sendAttachment(reply, await receipts.read(c, member, { id: billId, attachmentId })),
   );

@@ -16,6 +16,7 @@ export const payablesReportsRoutes = companyRoutePlugin(['payables'], (route) =>
       permission: 'read',
       query: payablesAgingQuerySchema.extend(reportFormatQuerySchema.shape),
       response: payablesAgingSchema,
+      produces: ['text/csv', 'application/pdf'],
     },
     async (ctx, member, input, { reply }) => {
       const output = await payablesAgingReport(ctx, member, input);

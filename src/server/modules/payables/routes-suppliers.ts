@@ -82,7 +82,12 @@ export const payablesSuppliersRoutes = companyRoutePlugin(['payables'], (route) 
   );
   route.get(
     '/suppliers/:supplierId/statement.csv',
-    { summary: "A supplier's statement as CSV", permission: 'read', query: supplierStatementQuerySchema },
+    {
+      summary: "A supplier's statement as CSV",
+      permission: 'read',
+      query: supplierStatementQuerySchema,
+      produces: ['text/csv'],
+    },
     async (c, member, input, { reply }) => {
       const csv = await supplierStatementCsv(c, member, input);
       return csvReply(reply, csv.fileName).send(csvRows(csv.rows));

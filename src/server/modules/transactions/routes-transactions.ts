@@ -57,7 +57,12 @@ export const transactionListRoutes = companyRoutePlugin(['transactions'], (route
   );
   route.get(
     '/transactions/export.csv',
-    { summary: 'The filtered list as CSV', permission: 'read', query: transactionListQuerySchema },
+    {
+      summary: 'The filtered list as CSV',
+      permission: 'read',
+      query: transactionListQuerySchema,
+      produces: ['text/csv'],
+    },
     async (c, member, query, { reply }) =>
       csvReply(reply, `transactions-${c.now().toISOString().slice(0, 10)}.csv`).send(
         Readable.from(exportTransactionsCsv(c, member, query)),
@@ -136,7 +141,11 @@ export const transactionListRoutes = companyRoutePlugin(['transactions'], (route
   );
   route.get(
     '/transactions/:id/attachments/:attachmentId',
-    { summary: 'Download an attached file', permission: 'read' },
+    {
+      summary: 'Download an attached file',
+      permission: 'read',
+      produces: ['application/pdf', 'image/*', 'text/plain'],
+    },
     async (c, member, input, { reply }) => sendAttachment(reply, await receipts.read(c, member, input)),
   );
   route.delete(
