@@ -107,7 +107,9 @@ export const InvoiceList = ({ onOpen, onNew }: { onOpen: (id: string) => void; o
                   label={chip === 'all' ? 'All' : STATUS_LABELS[chip]}
                   active={active}
                   onClick={() => setParams((p) => ({ ...p, status: chip, page: 1 }))}
-                  badge={count}
+                  // While the counts load, a badge of one digit's room (hidden), so the chips
+                  // after it do not move when the numbers come.
+                  badge={count ?? (totals ? undefined : <span className="invisible">0</span>)}
                 />
               );
             })}
