@@ -34,6 +34,8 @@ import {
 const tags = ['billing'];
 const idParams = z.object({ id: z.string().min(1).max(100) });
 const refusals = { 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody };
+// What the provider may refuse on top (Stripe): a declined card, or Stripe out of reach.
+const providerRefusals = { ...refusals, 402: errorBody, 503: errorBody };
 
 /** Webhooks are rate limited per address like any anonymous call, but more generously. */
 const WEBHOOK_LIMIT = { max: 600, timeWindow: '1 minute' };
@@ -57,7 +59,7 @@ export const billingRoutes =
         summary: 'Start a checkout to subscribe (answers where to send the browser)',
         body: planChoiceSchema,
         response: billingRedirectSchema,
-        otherResponses: refusals,
+        otherResponses: providerRefusals,
       },
       (c, user, input) => startCheckout(c, user, input),
     );
@@ -66,7 +68,7 @@ export const billingRoutes =
       {
         summary: "The provider's page for card, invoices and cancellation",
         response: billingRedirectSchema,
-        otherResponses: refusals,
+        otherResponses: providerRefusals,
       },
       (c, user) => openPortal(c, user),
     );
@@ -76,7 +78,7 @@ export const billingRoutes =
         summary: "Change plan or interval (a trial's choice, or the subscription with proration)",
         body: planChoiceSchema,
         response: billingOverviewSchema,
-        otherResponses: refusals,
+        otherResponses: providerRefusals,
       },
       (c, user, input) => changePlan(c, user, input),
     );
@@ -85,7 +87,7 @@ export const billingRoutes =
       {
         summary: 'Cancel the subscription at the end of the period',
         response: billingOverviewSchema,
-        otherResponses: refusals,
+        otherResponses: providerRefusals,
       },
       (c, user) => cancelSubscription(c, user),
     );
@@ -94,7 +96,7 @@ export const billingRoutes =
       {
         summary: 'Take back a cancellation at the end of the period',
         response: billingOverviewSchema,
-        otherResponses: refusals,
+        otherResponses: providerRefusals,
       },
       (c, user) => resumeSubscription(c, user),
     );

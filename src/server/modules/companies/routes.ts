@@ -15,6 +15,7 @@ import {
   updateCompanySchema,
 } from '../../../shared/companies.ts';
 import type { AppContext } from '../../context.ts';
+import { errorBody } from '../../http/errors.ts';
 import { orgParams, companyRoutes as routesOf, userRoutes } from '../../http/routes.ts';
 import {
   changeMemberRole,
@@ -52,6 +53,8 @@ export const companyRoutes =
         body: createCompanySchema,
         response: myCompanySchema,
         status: 201,
+        // The plan's company limit, or a read-only account (docs/billing-limits.md).
+        otherResponses: { 402: errorBody },
       },
       createCompany,
     );
@@ -66,6 +69,8 @@ export const companyRoutes =
         summary: 'Accept or decline an invitation',
         params: invitationAnswerParamsSchema,
         response: invitationAnswerSchema,
+        // The payer's member limit or read-only account, and an expired invitation.
+        otherResponses: { 402: errorBody, 410: errorBody },
       },
       respondToInvitation,
     );
