@@ -17,6 +17,7 @@ import { buildWebApp, freePort, root } from '../build-web.ts';
 // Usage: node --import tsx scripts/bench/app-pages.ts [--runs 3] [--json]
 //        [--base-url http://127.0.0.1:PORT]  (measure a server that is already running)
 //        [--pages dashboard,wallet]
+//        [--profile mobile|desktop]
 //        [--empty]  (a new company with nothing recorded: the dashboard's first steps)
 
 const args = process.argv.slice(2);
@@ -32,10 +33,12 @@ const PAGES = (arg('--pages') ?? 'dashboard,transactions,invoices,wallet,account
 const PASSWORD = 'Correct-Horse-9';
 
 type Profile = { name: string; viewport: { width: number; height: number }; cpuSlowdown: number };
-const PROFILES: Profile[] = [
+const ALL_PROFILES: Profile[] = [
   { name: 'mobile', viewport: { width: 390, height: 844 }, cpuSlowdown: 4 },
   { name: 'desktop', viewport: { width: 1280, height: 800 }, cpuSlowdown: 1 },
 ];
+
+const PROFILES = ALL_PROFILES.filter((p) => !arg('--profile') || p.name === arg('--profile'));
 
 const waitForHealth = async (url: string, server: ChildProcess | null) => {
   const deadline = Date.now() + 120_000;
