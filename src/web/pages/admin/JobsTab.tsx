@@ -38,38 +38,37 @@ export const JobsTab = () => {
       },
       { key: job.id },
     );
-  const jobColumns = (withRetry: boolean): Column<AdminJob>[] =>
-    [
-      { header: 'Queue', rowHeader: true, cell: (j) => <code className="text-xs">{j.queue}</code> },
-      { header: 'Attempts', numeric: true, cell: (j) => formatCount(j.retryCount) },
-      {
-        header: withRetry ? 'Failed' : 'Next attempt',
-        cell: (j) => {
-          const when = withRetry ? j.endedAt : j.nextAttemptAt;
-          return when ? formatDateTime(when) : '—';
-        },
+  const jobColumns = (withRetry: boolean): (Column<AdminJob> | false)[] => [
+    { header: 'Queue', rowHeader: true, cell: (j) => <code className="text-xs">{j.queue}</code> },
+    { header: 'Attempts', numeric: true, cell: (j) => formatCount(j.retryCount) },
+    {
+      header: withRetry ? 'Failed' : 'Next attempt',
+      cell: (j) => {
+        const when = withRetry ? j.endedAt : j.nextAttemptAt;
+        return when ? formatDateTime(when) : '—';
       },
-      {
-        header: 'Error',
-        cell: (j) => <span className="break-words text-sm">{j.lastError ?? '—'}</span>,
-        className: 'max-w-md',
-      },
-      withRetry && {
-        header: 'Actions',
-        actions: true,
-        cell: (j) => (
-          <Button
-            size="sm"
-            variant="secondary"
-            busy={action.busyKey === j.id}
-            onClick={() => retry(j)}
-            aria-label={`Retry ${j.queue} job`}
-          >
-            Retry
-          </Button>
-        ),
-      },
-    ].filter((c): c is Column<AdminJob> => Boolean(c));
+    },
+    {
+      header: 'Error',
+      cell: (j) => <span className="break-words text-sm">{j.lastError ?? '—'}</span>,
+      className: 'max-w-md',
+    },
+    withRetry && {
+      header: 'Actions',
+      actions: true,
+      cell: (j) => (
+        <Button
+          size="sm"
+          variant="secondary"
+          busy={action.busyKey === j.id}
+          onClick={() => retry(j)}
+          aria-label={`Retry ${j.queue} job`}
+        >
+          Retry
+        </Button>
+      ),
+    },
+  ];
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
