@@ -55,7 +55,7 @@ test.describe('prerendered public pages', () => {
       const html = await response.text();
       const root = html.match(/<div id="root" data-prerendered="([^"]*)">([\s\S]*)<\/div>\s*<\/body>/);
       expect(root?.[1], path).toBe(path);
-      const h1 = root?.[2].match(/<h1[^>]*>([\s\S]*?)<\/h1>/)?.[1].replace(/<[^>]+>/g, '') ?? '';
+      const h1 = (root?.[2] ?? '').match(/<h1[^>]*>([\s\S]*?)<\/h1>/)?.[1]?.replace(/<[^>]+>/g, '') ?? '';
       expect(h1, path).toMatch(heading);
       expect(html, path).toContain(`<title>${title}</title>`);
       // An absolute canonical address of this very page (PUBLIC_URL at build time).
