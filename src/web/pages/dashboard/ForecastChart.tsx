@@ -8,8 +8,9 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatAmount, formatAmountCompact } from '../../lib/format.ts';
+import { formatAmount } from '../../lib/format.ts';
 import { useTheme } from '../../lib/theme.tsx';
+import { valueAxis } from './figures.ts';
 import { chartTooltipStyle } from './IncomeExpenseChart.tsx';
 
 // The 13-week cash forecast: the expected balance at each week's end as a line, inside its
@@ -22,6 +23,10 @@ const ForecastChart = ({ data, currency }: { data: ForecastRow[]; currency: stri
   const dark = resolved === 'dark';
   const axis = dark ? '#94a3b8' : '#64748b';
   const line = dark ? '#60a5fa' : '#2563eb';
+  const y = valueAxis(
+    data.flatMap((d) => [d.balance, ...d.band]),
+    currency,
+  );
   return (
     <ResponsiveContainer width="100%" height={260}>
       <ComposedChart accessibilityLayer={false} data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
@@ -38,9 +43,10 @@ const ForecastChart = ({ data, currency }: { data: ForecastRow[]; currency: stri
           tick={{ fill: axis, fontSize: 12 }}
           axisLine={false}
           tickLine={false}
-          width={56}
-          domain={['auto', 'auto']}
-          tickFormatter={(v: number) => formatAmountCompact(Math.round(v), currency)}
+          width={y.width}
+          ticks={y.ticks}
+          domain={y.domain}
+          tickFormatter={y.format}
         />
         <Tooltip
           formatter={(value, name) =>

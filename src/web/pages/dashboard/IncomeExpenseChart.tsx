@@ -9,7 +9,8 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatAmount, formatAmountCompact } from '../../lib/format.ts';
+import { formatAmount } from '../../lib/format.ts';
+import { valueAxis } from './figures.ts';
 import { useTheme } from '../../lib/theme.tsx';
 
 // Income and expenses per month as bars, net income and month-end cash as lines (cash on its
@@ -44,7 +45,15 @@ const IncomeExpenseChart = ({ data, currency }: { data: MonthPoint[]; currency: 
   const { resolved } = useTheme();
   const dark = resolved === 'dark';
   const axis = dark ? '#94a3b8' : '#64748b';
-  const compact = (v: number) => formatAmountCompact(Math.round(v), currency);
+  // Bars start at zero; the cash line has its own scale on the right.
+  const flow = valueAxis(
+    data.flatMap((d) => [0, d.income, d.expenses, d.net]),
+    currency,
+  );
+  const cash = valueAxis(
+    data.map((d) => d.cash),
+    currency,
+  );
   return (
     <ResponsiveContainer width="100%" height={300}>
       <ComposedChart accessibilityLayer={false} data={data} margin={{ top: 8, right: 0, bottom: 0, left: 0 }}>
@@ -62,8 +71,10 @@ const IncomeExpenseChart = ({ data, currency }: { data: MonthPoint[]; currency: 
           tick={{ fill: axis, fontSize: 12 }}
           axisLine={false}
           tickLine={false}
-          width={56}
-          tickFormatter={compact}
+          width={flow.width}
+          ticks={flow.ticks}
+          domain={flow.domain}
+          tickFormatter={flow.format}
         />
         <YAxis
           yAxisId="cash"
@@ -71,9 +82,10 @@ const IncomeExpenseChart = ({ data, currency }: { data: MonthPoint[]; currency: 
           tick={{ fill: axis, fontSize: 12 }}
           axisLine={false}
           tickLine={false}
-          width={56}
-          tickFormatter={compact}
-          domain={['auto', 'auto']}
+          width={cash.width}
+          ticks={cash.ticks}
+          domain={cash.domain}
+          tickFormatter={cash.format}
         />
         <Tooltip
           cursor={{ fill: dark ? 'rgba(148,163,184,0.08)' : 'rgba(100,116,139,0.08)' }}

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatAmountCompact } from '../../lib/format.ts';
 import type { Insight } from '../../../shared/dashboard.ts';
-import { insightText, rangeFromParams, signedPercent } from './figures.ts';
+import { insightText, rangeFromParams, signedPercent, valueAxis } from './figures.ts';
 
 describe('dashboard range from the address bar', () => {
   it('reads 24 months, a valid date range, and falls back to 12 months', () => {
@@ -83,5 +85,37 @@ describe('insight sentences', () => {
     expect(signedPercent(12.34)).toBe('+12.3%');
     expect(signedPercent(-3)).toBe('−3.0%');
     expect(signedPercent(0)).toBe('0.0%');
+  });
+});
+
+describe('chart value axis', () => {
+  it('labels a nearly flat forecast so that no two ticks read alike', () => {
+    const y = valueAxis([700_000, 701_250, 702_500, 700_800], 'USD');
+    const labels = y.ticks.map(y.format);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(y.ticks[0]).toBeLessThanOrEqual(700_000);
+    expect(y.ticks[y.ticks.length - 1]).toBeGreaterThanOrEqual(702_500);
+    expect(y.domain).toEqual([y.ticks[0], y.ticks[y.ticks.length - 1]]);
+  });
+
+  it('keeps compact labels when they tell the ticks apart, and covers any values', () => {
+    const y = valueAxis([0, 12_000_00, 48_000_00], 'USD');
+    expect(y.ticks.map(y.format)).toEqual(y.ticks.map((t) => formatAmountCompact(t, 'USD')));
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000_000 }), {
+          minLength: 1,
+          maxLength: 30,
+        }),
+        (values) => {
+          const axis = valueAxis(values, 'USD');
+          const labels = axis.ticks.map(axis.format);
+          expect(new Set(labels).size).toBe(labels.length);
+          expect(axis.ticks[0]).toBeLessThanOrEqual(Math.min(...values));
+          expect(axis.ticks[axis.ticks.length - 1]).toBeGreaterThanOrEqual(Math.max(...values));
+          expect(axis.ticks.length).toBeLessThanOrEqual(12);
+        },
+      ),
+    );
   });
 });

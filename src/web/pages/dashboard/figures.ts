@@ -1,6 +1,13 @@
 import type { Dashboard, DashboardQuery, Insight } from '../../../shared/dashboard.ts';
 import { isIsoDate } from '../../../shared/dates.ts';
-import { formatAmount, formatDate, formatMonthYear, formatPercent, plural } from '../../lib/format.ts';
+import {
+  formatAmount,
+  formatAmountCompact,
+  formatDate,
+  formatMonthYear,
+  formatPercent,
+  plural,
+} from '../../lib/format.ts';
 
 // What the dashboard page derives from the one answer of GET /dashboard (the server computes
 // every figure; docs/dashboard.md): the range asked in the address bar, the sentences of the
@@ -54,3 +61,36 @@ export const runwayText = (kpis: Dashboard['kpis']) =>
 /** Whether the months hold nothing to draw. */
 export const monthsEmpty = (months: Dashboard['months']) =>
   months.every((m) => m.income === 0 && m.expenses === 0 && m.cash === 0);
+
+/**
+ * A chart's value axis: about five round ticks covering `values` (minor units), and labels
+ * that tell the ticks apart — compact ("$7.1K") where that is enough, in full otherwise (a
+ * nearly flat forecast would read "$7K, $7K, $7K"). `width` fits the longest label.
+ */
+export const valueAxis = (values: number[], currency: string, count = 5) => {
+  const finite = values.filter(Number.isFinite);
+  let min = finite.length ? Math.min(...finite) : 0;
+  let max = finite.length ? Math.max(...finite) : 0;
+  if (min === max) {
+    const pad = Math.max(Math.abs(max) * 0.05, 100);
+    min -= pad;
+    max += pad;
+  }
+  const rough = (max - min) / (count - 1);
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = Math.max(1, ([1, 2, 2.5, 5, 10].find((m) => m * magnitude >= rough) ?? 10) * magnitude);
+  const ticks: number[] = [];
+  for (let t = Math.floor(min / step) * step; t <= Math.ceil(max / step) * step + step / 2; t += step)
+    ticks.push(Math.round(t));
+  const compact = ticks.map((t) => formatAmountCompact(t, currency));
+  const labels =
+    new Set(compact).size === ticks.length ? compact : ticks.map((t) => formatAmount(t, currency));
+  const byTick = new Map(ticks.map((t, i) => [t, labels[i]!]));
+  const longest = Math.max(...labels.map((l) => l.length));
+  return {
+    ticks,
+    domain: [ticks[0]!, ticks[ticks.length - 1]!] as [number, number],
+    format: (v: number) => byTick.get(Math.round(v)) ?? formatAmountCompact(Math.round(v), currency),
+    width: Math.max(48, Math.ceil(longest * 7.2) + 8),
+  };
+};
