@@ -30,6 +30,25 @@ export const USED_AUTH_OPERATIONS: Record<string, string[]> = {
   '/revoke-other-sessions': ['post'],
 };
 
+/** Operations that need the session (401 without it). */
+const SIGNED_IN_OPERATIONS = new Set([
+  '/list-sessions',
+  '/revoke-session',
+  '/revoke-other-sessions',
+  '/change-password',
+  '/change-email',
+  '/two-factor/enable',
+  '/two-factor/disable',
+  '/two-factor/generate-backup-codes',
+]);
+/** Operations that answer signed out too (the session, or sign-in's pending two-factor cookie). */
+const MAYBE_SIGNED_IN_OPERATIONS = new Set([
+  '/get-session',
+  '/sign-out',
+  '/two-factor/verify-totp',
+  '/two-factor/verify-backup-code',
+]);
+
 type Json = Record<string, unknown>;
 
 /** OpenAPI 3.0 has no `type: [..., 'null']`: write it as `nullable`, everywhere below `node`. */
@@ -117,7 +136,11 @@ export const authOpenApi = async (ctx: AppContext) => {
         ...(toOpenApi30(operation) as Json),
         tags: ['auth'],
         operationId: undefined,
-        security: path.startsWith('/sign-') && path !== '/sign-out' ? [] : undefined,
+        security: SIGNED_IN_OPERATIONS.has(path)
+          ? [{ sessionCookie: [] }, { bearerAuth: [] }]
+          : MAYBE_SIGNED_IN_OPERATIONS.has(path)
+            ? [{}, { sessionCookie: [] }, { bearerAuth: [] }]
+            : [],
         responses: out,
       };
       for (const key of Object.keys(operations[method]!))

@@ -60,6 +60,8 @@ type Operation = {
   parameters: Parameter[];
   body?: Schema;
   bodyRequired: boolean;
+  /** The operation needs a session (its `security` has no empty alternative). */
+  signedIn: boolean;
 };
 type Case = { label: string; value: unknown; core?: boolean; missing?: boolean };
 type Pools = Record<string, string[]>;
@@ -418,6 +420,9 @@ const operationsOf = (doc: OpenApiDocument): Operation[] => {
         parameters: (op.parameters as Parameter[] | undefined) ?? [],
         body: content?.['application/json']?.schema,
         bodyRequired: Boolean((op.requestBody as { required?: boolean } | undefined)?.required),
+        signedIn:
+          ((op.security as object[] | undefined) ?? []).some((s) => Object.keys(s).length > 0) &&
+          !((op.security as object[] | undefined) ?? []).some((s) => Object.keys(s).length === 0),
       });
     }
   }
@@ -842,7 +847,7 @@ export const createOpenApiWalk = () => {
         res = await request(op.method, url, { cookie: a.owner.cookie, ...options });
       } catch (error) {
         failures.push(`${op.method} ${op.path} [${where}] threw ${(error as Error).message}`);
-        return;
+        return undefined;
       }
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
       // The answer is what the document says: a listed status, its content type, its schema.
@@ -867,6 +872,7 @@ export const createOpenApiWalk = () => {
         failures.push(
           `${op.method} ${op.path} [${where}] → ${res.statusCode} outside the error shape: ${res.body.slice(0, 160)}`,
         );
+      return res.statusCode;
     };
 
     for (const op of ops) {
@@ -910,7 +916,13 @@ export const createOpenApiWalk = () => {
       await check(op, 'valid', baseUrl, bodyOption);
       if (mode === 'contract') {
         // Signed out, and (a change) from a page on another site.
-        await check(op, 'signed out', baseUrl, { ...bodyOption, cookie: '' });
+        const signedOut = await check(op, 'signed out', baseUrl, { ...bodyOption, cookie: '' });
+        // The document's `security` is true: an operation that needs a session never succeeds without
+        // one (401, or 400 first when the body is not valid).
+        if (op.signedIn && signedOut !== undefined && signedOut < 300)
+          failures.push(
+            `${op.method} ${op.path} [signed out] → ${signedOut}, documented as needing a session`,
+          );
         if (op.method !== 'GET')
           await check(op, 'from another site', baseUrl, {
             ...bodyOption,
