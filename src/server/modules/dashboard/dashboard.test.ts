@@ -153,12 +153,22 @@ describe('GET /dashboard', () => {
   });
 
   it('answers revenue growth as the income statement’s current and previous period', async () => {
-    for (const q of ['', '?months=24', '?from=2026-01-01&to=2026-03-31', '?from=2026-01-15&to=2026-03-20']) {
+    // Partial months at the edges read either way (kept month less lines, or lines alone).
+    for (const q of [
+      '',
+      '?months=24',
+      '?from=2026-01-01&to=2026-03-31',
+      '?from=2026-01-15&to=2026-03-20',
+      '?from=2026-01-25&to=2026-03-05',
+      '?from=2026-02-03&to=2026-02-25',
+    ]) {
       const d = await get<Dashboard>(`/dashboard${q}`);
       for (const m of d.months) {
         const month = await get<IncomeStatement>(`/reports/income-statement?from=${m.from}&to=${m.to}`);
         expect(m.income, `${q} ${m.month}`).toBe(month.totals.income);
         expect(m.net, `${q} ${m.month}`).toBe(month.totals.netIncome);
+        const wallet = await get<WalletSummary>(`/wallet?asOf=${m.to}`);
+        expect(m.cash, `${q} ${m.month}`).toBe(wallet.cashBase);
       }
       const is = await get<IncomeStatement>(`/reports/income-statement?from=${d.from}&to=${d.to}`);
       expect(d.kpis.revenueGrowth.current, q).toBe(is.totals.income);

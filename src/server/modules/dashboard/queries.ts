@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { addDays, monthEnd, monthStart } from '../../../shared/dates.ts';
 import type { Executor } from '../../db/transaction.ts';
+import { type DayRange, keptSpan } from '../ledger/kept-span.ts';
 
 // The dashboard's own reads (it never writes). Sums come from the ledger's kept monthly
 // balances wherever a whole month is asked, and from the lines only for the edge days, as the
@@ -19,11 +20,30 @@ export type MonthlyRow = {
 };
 
 /**
+ * One `union all` branch per edge range: its lines (taken away when `sign` is -1), labelled
+ * with the range's month. Each range lies within one month, so each branch is a plain range
+ * scan of the date index.
+ */
+const edgeLines = (organizationId: string, ranges: DayRange[], sign: 1 | -1) =>
+  ranges.length === 0
+    ? sql``
+    : sql.join(
+        ranges.map(
+          (r) => sql`union all
+        select account_id, ${monthStart(r.from)}::date as month, is_closing as closing,
+               ${sign} * debit, ${sign} * credit
+          from journal_lines
+         where organization_id = ${organizationId} and date >= ${r.from} and date <= ${r.to}`,
+        ),
+        sql` `,
+      );
+
+/**
  * Income, expenses and the change of cash per calendar month over [from, to], added up by the
- * database (one row a month). Each month is its kept balances, less the lines of that month
- * outside the range: the days before `from` in the first month and after `to` in the last
- * (entries dated ahead of today, for a range ending today). So a range ending today reads no
- * line of the current month but the few dated after today, however busy the month.
+ * database (one row a month). Whole months are their kept balances; a partial month at either
+ * edge is read as the ledger's sums read it (ledger/kept-span.ts): its lines in the range, or
+ * its kept balance less its lines outside the range, whichever touches fewer days. So a range
+ * ending today reads no line of the current month but the few dated after today.
  */
 export const selectMonthlyMovements = async (
   db: Executor,
@@ -32,8 +52,7 @@ export const selectMonthlyMovements = async (
   to: string,
   cashIds: readonly string[],
 ): Promise<MonthlyRow[]> => {
-  const firstMonth = monthStart(from);
-  const lastMonth = monthStart(to);
+  const span = keptSpan(from, to);
   const isCash = cashIds.length === 0 ? sql`false` : sql`x.account_id in (${sql.join([...cashIds])})`;
   const result = await sql<MonthlyRow>`
     select to_char(x.month, 'YYYY-MM-DD') as month,
@@ -41,17 +60,11 @@ export const selectMonthlyMovements = async (
            coalesce(sum(x.debit - x.credit) filter (where a.type = 'expense' and not x.closing), 0)::bigint as expenses,
            coalesce(sum(x.debit - x.credit) filter (where ${isCash}), 0)::bigint as cash
       from (
-        select account_id, period::date as month, is_closing as closing, debit, credit
+        select account_id, period as month, is_closing as closing, debit, credit
           from account_period_balances
-         where organization_id = ${organizationId} and period >= ${firstMonth} and period <= ${lastMonth}
-        union all
-        select account_id, ${firstMonth}::date as month, is_closing as closing, -debit, -credit
-          from journal_lines
-         where organization_id = ${organizationId} and date >= ${firstMonth} and date < ${from}
-        union all
-        select account_id, ${lastMonth}::date as month, is_closing as closing, -debit, -credit
-          from journal_lines
-         where organization_id = ${organizationId} and date > ${to} and date <= ${monthEnd(to)}
+         where organization_id = ${organizationId} and period >= ${span.keptFrom} and period < ${span.keptTo}
+        ${edgeLines(organizationId, span.add, 1)}
+        ${edgeLines(organizationId, span.subtract, -1)}
       ) x
       join accounts a on a.organization_id = ${organizationId} and a.id = x.account_id
      group by x.month`.execute(db);

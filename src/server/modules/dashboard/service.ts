@@ -90,6 +90,7 @@ export const getDashboard = async (
   // rejection; it is thrown where the insights are awaited.
   insightsRead.catch(() => undefined);
 
+  const incomeIds = ledger.accounts.filter((a) => a.type === 'income').map((a) => a.id);
   const burnFrom = addMonthsToMonthStart(monthStart(today), -3);
   const burnTo = addDays(monthStart(today), -1);
   const previous = previousPeriod(from, to);
@@ -118,7 +119,7 @@ export const getDashboard = async (
     selectBalances(db, org, { from: null, to: beforeFrom }, null, cashIds),
     cashAt(addDays(burnFrom, -1)),
     cashAt(burnTo),
-    selectMonthlyMovements(db, org, previous.from, previous.to, []),
+    selectBalances(db, org, previous, false, incomeIds),
     selectOpenBalancesAsOf(db, org, today),
     selectOpenBillsAsOf(db, org, today),
     selectUnusedCreditsAsOf(db, org, today),
@@ -168,7 +169,7 @@ export const getDashboard = async (
   const burnMonthly = Math.max(0, Math.round((burnStart - burnEnd) / 3));
   const currentIncome = months.reduce((s, m) => s + m.income, 0);
   // The period before, as the income statement's previous column (closing entries left out).
-  const previousIncome = previousRows.reduce((s, r) => s + r.income, 0);
+  const previousIncome = previousRows.reduce((s, r) => s + r.credit - r.debit, 0);
   const kpis: Dashboard['kpis'] = {
     cash: { amount: wallet.cashBase, asOf: today, link: '/wallet' },
     burn: {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { addDays, addMonthsToMonthStart, daysBetween, monthEnd, monthStart } from '../../../shared/dates.ts';
 
 // How a sum over [from, to] is read (docs/ledger.md, "Kept balances"): whole calendar months
@@ -65,3 +66,12 @@ export const keptSpan = (from: string | null, to: string): KeptSpan => {
   }
   return { keptFrom, keptTo, add, subtract };
 };
+
+/** SQL: a line dated in any of `ranges` (false when there are none). */
+export const inRanges = (ranges: DayRange[]) =>
+  ranges.length === 0
+    ? sql`false`
+    : sql`(${sql.join(
+        ranges.map((r) => sql`(date >= ${r.from} and date <= ${r.to})`),
+        sql` or `,
+      )})`;

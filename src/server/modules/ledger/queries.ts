@@ -1,7 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
 import type { Database } from '../../db/types.ts';
-import { type DayRange, keptSpan } from './kept-span.ts';
+import { inRanges, keptSpan } from './kept-span.ts';
 
 // SQL of the ledger module. Every query filters by organization_id first, matching the
 // leading column of each key and index.
@@ -200,15 +200,6 @@ export const selectClosedYearContaining = (db: Executor, organizationId: string,
     .executeTakeFirst();
 
 export type BalanceRow = { account_id: string; debit: number; credit: number };
-
-/** Lines dated in any of `ranges` (false when there are none). */
-const inRanges = (ranges: DayRange[]) =>
-  ranges.length === 0
-    ? sql`false`
-    : sql`(${sql.join(
-        ranges.map((r) => sql`(date >= ${r.from} and date <= ${r.to})`),
-        sql` or `,
-      )})`;
 
 /**
  * Debit and credit totals per account over [from, to] (`from` null: since the beginning):
