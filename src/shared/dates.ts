@@ -42,17 +42,6 @@ export const fiscalYearOf = (date: string, startMonth: number) => {
   return { start, end };
 };
 
-/**
- * Splits [from, to] into whole calendar months (served from kept balances) and the edge days
- * outside them (served from lines). Months are those with first day >= fullFrom and < fullTo.
- */
-export const wholeMonthSpan = (from: string | null, to: string) => {
-  const fullFrom =
-    from === null ? '0001-01-01' : from === monthStart(from) ? from : addMonthsToMonthStart(from, 1);
-  const fullTo = monthStart(addDays(to, 1));
-  return { fullFrom, fullTo };
-};
-
 /** The period just before [from, to]: the same number of months when both are month bounds, else of days. */
 export const previousPeriod = (from: string, to: string) => {
   if (from === monthStart(from) && to === monthEnd(to)) {
