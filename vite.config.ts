@@ -84,10 +84,20 @@ const prerenderPages = (): Plugin => {
           return [...files].map((file) => `${base}${file}`);
         };
 
+        // Every page names the files of the screens preloaded after its first render
+        // (router.tsx PRELOAD_MODULES), so the preload downloads them without running them.
+        const later = preloadFor([...prerender.PRELOAD_MODULES]).join(' ');
+        const withPreload = template.replace(
+          '</head>',
+          `  <meta name="${prerender.PRELOAD_META}" content="${later}" />\n  </head>`,
+        );
+        if (withPreload === template) throw new Error('prerender: index.html has no </head>');
+        fs.writeFileSync(path.join(outDir, 'index.html'), withPreload);
+
         fs.mkdirSync(path.join(outDir, 'prerendered'), { recursive: true });
         for (const page of prerender.PRERENDER_PAGES) {
           const markup = await prerender.renderPage(page.path);
-          const html = prerender.prerenderedDocument(template, {
+          const html = prerender.prerenderedDocument(withPreload, {
             path: page.path,
             markup,
             origin: publicUrl,

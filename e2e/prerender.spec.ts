@@ -152,4 +152,23 @@ test.describe('prerendered public pages', () => {
     // The browser reports the 404 answer itself; nothing else.
     expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
   });
+
+  test('the preload fetches the other screens without running them, and they open at once', async ({
+    page,
+  }) => {
+    const problems = await watch(page);
+    await page.goto('/');
+    // About 1 s after the first render the listed files become modulepreload links.
+    const appShell = page.locator('link[rel="modulepreload"][href*="/AppShell-"]');
+    await expect(appShell).toHaveCount(1, { timeout: 5000 });
+    const listed = await page.evaluate(
+      () => document.querySelector<HTMLMetaElement>('meta[name="kontor-preload"]')?.content.split(' ') ?? [],
+    );
+    expect(listed.length).toBeGreaterThan(5);
+    expect(await page.locator('link[rel="modulepreload"]').count()).toBeGreaterThanOrEqual(listed.length);
+    await page.getByRole('link', { name: 'Pricing' }).first().click();
+    await expect(page).toHaveURL(/\/pricing$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(problems).toEqual([]);
+  });
 });

@@ -5,6 +5,8 @@ import { AppProviders, createQueryClient } from './App.tsx';
 import { headTagsFor, headTagsHtml } from './lib/meta.ts';
 import { loadScreenFor, routes } from './router.tsx';
 
+export { PRELOAD_META, PRELOAD_MODULES } from './router.tsx';
+
 // Prerendered public pages (issue 22): at `vite build` time the prerender plugin in
 // vite.config.ts builds this module for Node, renders each public path with the providers and
 // routes the browser uses (signed out, default theme and formats) and writes

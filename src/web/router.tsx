@@ -38,6 +38,26 @@ export const PRELOAD: Loader[] = [
   screens.signup,
 ];
 
+/**
+ * The modules of PRELOAD, in its order (router.test.ts holds the two lists together). The build
+ * names their files in a `kontor-preload` meta tag of every page (vite.config.ts), so the
+ * preload downloads them without running them: running them (the app shell and its schemas)
+ * was main-thread work in the page's first seconds.
+ */
+export const PRELOAD_MODULES = [
+  'pages/landing/LandingPage.tsx',
+  'pages/pricing/PricingPage.tsx',
+  'pages/about/AboutPage.tsx',
+  'pages/contact/ContactPage.tsx',
+  'pages/not-found/NotFoundPage.tsx',
+  'pages/app/AppShell.tsx',
+  'pages/login/LoginPage.tsx',
+  'pages/signup/SignupPage.tsx',
+] as const;
+
+/** The name of the meta tag listing the files to preload (space-separated URLs). */
+export const PRELOAD_META = 'kontor-preload';
+
 // Screens loaded before the first render draw at once; any other is React.lazy (the
 // router's Suspense shows a spinner until its chunk arrives). Which of the two a screen is
 // is decided before the first render and never changes while it is mounted.
@@ -148,6 +168,23 @@ export const loadScreenFor = async (pathname: string) => {
 
 export const preloadScreens = () => {
   window.setTimeout(() => {
+    const files = document
+      .querySelector<HTMLMetaElement>(`meta[name="${PRELOAD_META}"]`)
+      ?.content.split(' ')
+      .filter(Boolean);
+    // The built app: fetch the files (the browser keeps them ready), run nothing yet.
+    if (files?.length) {
+      for (const href of files) {
+        if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`)) continue;
+        const link = document.createElement('link');
+        link.rel = 'modulepreload';
+        link.crossOrigin = '';
+        link.href = href;
+        document.head.append(link);
+      }
+      return;
+    }
+    // The development server has no list: import the screens.
     for (const load of PRELOAD) void load().catch(() => undefined);
   }, 1000);
 };
