@@ -179,7 +179,9 @@ export const ChartSlot = ({
           <div aria-hidden="true">{children}</div>
         </Suspense>
       ) : (
-        placeholder
+        // Not near the screen yet: nothing is loading, so no spinner and no status; the box
+        // keeps the chart's height so nothing moves when it is drawn.
+        <div aria-hidden="true" style={{ height }} />
       )}
     </div>
   );
