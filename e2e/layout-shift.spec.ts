@@ -1,4 +1,5 @@
 import { type Page, expect, test } from '@playwright/test';
+import { seedDemoBooks } from '../scripts/demo-books.ts';
 import { signUpWithCompany } from './auth-helpers.ts';
 
 // Layout stability of the signed-in pages (issue 22 §2, docs/layout-stability.md): nothing that
@@ -81,53 +82,8 @@ test('the signed-in pages do not shift as their data arrives (CLS ≤ 0.05, phon
     await expect(page.getByRole('heading', { name: 'Record your first transaction' })).toBeVisible();
   }
 
-  // Some data: a year of sales and rent, bank lines, sent invoices.
-  const chart = (await (await r.get(`${o}/accounts`)).json()) as { accounts: { id: string; code: string }[] };
-  const acct = (code: string) => chart.accounts.find((a) => a.code === code)!.id;
-  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-  const entry = (date: string, memo: string, debit: string, credit: string, amount: number) =>
-    post(
-      '/journal-entries',
-      {
-        date,
-        memo,
-        status: 'posted',
-        lines: [
-          { accountId: acct(debit), debit: amount },
-          { accountId: acct(credit), credit: amount },
-        ],
-      },
-      201,
-    );
-  await entry(day(-400), 'Owner investment', '1010', '3000', 30_000_00);
-  for (let month = 11; month >= 0; month -= 1) {
-    await entry(day(-30 * month - 2), 'Studio sales', '1010', '4000', 5_000_00 + month * 120_00);
-    await entry(day(-30 * month - 3), 'Studio rent', '6200', '1010', 2_200_00);
-  }
-  const wallet = (await (await r.get(`${o}/wallet`)).json()) as {
-    accounts: { id: string; ledgerAccountCode: string }[];
-  };
-  const bankId = wallet.accounts.find((a) => a.ledgerAccountCode === '1010')!.id;
-  for (let week = 1; week <= 6; week += 1)
-    await post('/transactions', {
-      moneyAccountId: bankId,
-      date: day(-7 * week),
-      description: `Supplies run ${week}`,
-      amount: -(120_00 + week * 35_00),
-      categoryAccountId: acct('6500'),
-    });
-  const customer = await post('/customers', { name: 'Harbor Cafe', paymentTermsDays: 14 }, 201);
-  for (const [amount, offset] of [
-    [1_200_00, -40],
-    [850_00, -3],
-  ] as const) {
-    const created = await post('/invoices', {
-      customerId: customer.id,
-      issueDate: day(offset),
-      lines: [{ description: 'Design work', quantity: '1', unitPrice: amount }],
-    });
-    await post(`/invoices/${created.id}/send`, { email: false });
-  }
+  // Some data: fourteen months of books, bank lines, sent and paid invoices.
+  await seedDemoBooks({ get: async (path) => (await r.get(`${o}${path}`)).json(), post });
 
   for (const size of SIZES) {
     await page.setViewportSize(size);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildWebApp, freePort, root } from './build-web.ts';
+import { seedDemoBooks } from './demo-books.ts';
 
 // npm run audit:web: Lighthouse 12 (the system Chromium) on every page of issue 22, as a
 // browser sees a freshly started Kontor. Builds the web app into a temporary folder, starts the
@@ -93,14 +94,6 @@ const waitForHealth = async (url: string, server: ChildProcess | null) => {
 // ---------------------------------------------------------------------------------------------
 // A signed-in user with a company that has data, through the API as the web app would.
 
-const monthDay = (monthsBack: number, day: number) => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - monthsBack, day))
-    .toISOString()
-    .slice(0, 10);
-};
-const isoDay = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
 /** Signs a user up with a company that has fourteen months of books; returns the Cookie header. */
 const seedSignedInCompany = async (baseUrl: string): Promise<string> => {
   let cookie = '';
@@ -134,56 +127,10 @@ const seedSignedInCompany = async (baseUrl: string): Promise<string> => {
     fiscalYearStartMonth: 1,
   });
   const o = `/api/orgs/${company.id}`;
-  const chart = (await call('GET', `${o}/accounts`)) as { accounts: { id: string; code: string }[] };
-  const acct = (code: string) => {
-    const found = chart.accounts.find((a) => a.code === code);
-    if (!found) throw new Error(`seeding: no account ${code} in the default chart`);
-    return found.id;
-  };
-  const entry = (date: string, memo: string, debit: string, credit: string, amount: number) =>
-    call('POST', `${o}/journal-entries`, {
-      date,
-      memo,
-      status: 'posted',
-      lines: [
-        { accountId: acct(debit), debit: amount },
-        { accountId: acct(credit), credit: amount },
-      ],
-    });
-  await entry(monthDay(14, 1), 'Owner investment', '1010', '3000', 40_000_00);
-  for (let back = 13; back >= 0; back -= 1) {
-    await entry(monthDay(back, 2), 'Studio sales', '1010', '4000', 6_000_00 + back * 150_00);
-    await entry(monthDay(back, 3), 'Studio rent', '6200', '1010', 2_500_00);
-    await entry(monthDay(back, 1), 'Design software', '6400', '1010', 60_00);
-  }
-  const wallet = (await call('GET', `${o}/wallet`)) as {
-    accounts: { id: string; ledgerAccountCode: string }[];
-  };
-  const bank = wallet.accounts.find((a) => a.ledgerAccountCode === '1010');
-  if (!bank) throw new Error('seeding: no bank account 1010 in the wallet');
-  for (let week = 1; week <= 12; week += 1)
-    await call('POST', `${o}/transactions`, {
-      moneyAccountId: bank.id,
-      date: isoDay(-7 * week + 2),
-      description: `Supplies run ${week}`,
-      amount: -(150_00 + ((week * 37) % 9) * 45_00),
-      categoryAccountId: week % 3 === 0 ? null : acct('6500'),
-    });
-  const customer = await call('POST', `${o}/customers`, { name: 'Harbor Cafe', paymentTermsDays: 14 });
-  for (const back of [5, 4, 3, 2, 1]) {
-    const draft = await call('POST', `${o}/invoices`, {
-      customerId: customer.id,
-      issueDate: monthDay(back, 4),
-      lines: [{ description: 'Menu design', quantity: '1', unitPrice: 1_200_00 + back * 100_00 }],
-    });
-    const sent = await call('POST', `${o}/invoices/${draft.id}/send`, { email: false });
-    if (back > 2)
-      await call('POST', `${o}/invoices/${sent.id}/payments`, {
-        date: sent.dueDate,
-        amount: sent.total,
-        depositAccountId: acct('1010'),
-      });
-  }
+  await seedDemoBooks({
+    get: (path) => call('GET', `${o}${path}`),
+    post: (path, body) => call('POST', `${o}${path}`, body),
+  });
   return cookie;
 };
 

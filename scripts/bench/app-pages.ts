@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { buildWebApp, freePort, root } from '../build-web.ts';
+import { seedDemoBooks } from '../demo-books.ts';
 
 // Signed-in pages benchmark (issue 22 §2: CLS ≤ 0.05 on every page): builds the web app, starts
 // the real server on a fresh database, signs a user up with a company that has data (entries
@@ -60,14 +61,6 @@ const median = (values: number[]) => {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 
-const monthDay = (monthsBack: number, day: number) => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - monthsBack, day))
-    .toISOString()
-    .slice(0, 10);
-};
-const isoDay = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
 /** Signs a user up (the context keeps the session cookie) with a company that has data. */
 export const seedSignedInCompany = async (browser: Browser, baseUrl: string, withData = true) => {
   const context = await browser.newContext({ baseURL: baseUrl });
@@ -91,49 +84,10 @@ export const seedSignedInCompany = async (browser: Browser, baseUrl: string, wit
   );
   if (!withData) return context;
   const o = `/api/orgs/${company.id}`;
-  const post = async (p: string, data: unknown) => ok(await r.post(`${o}${p}`, { data, headers }));
-  const chart = (await (await r.get(`${o}/accounts`)).json()) as { accounts: { id: string; code: string }[] };
-  const acct = (code: string) => chart.accounts.find((a) => a.code === code)!.id;
-  const entry = (date: string, memo: string, debit: string, credit: string, amount: number) =>
-    post('/journal-entries', {
-      date,
-      memo,
-      status: 'posted',
-      lines: [
-        { accountId: acct(debit), debit: amount },
-        { accountId: acct(credit), credit: amount },
-      ],
-    });
-  await entry(monthDay(14, 1), 'Owner investment', '1010', '3000', 40_000_00);
-  for (let back = 13; back >= 0; back -= 1) {
-    await entry(monthDay(back, 2), 'Studio sales', '1010', '4000', 6_000_00 + back * 150_00);
-    await entry(monthDay(back, 3), 'Studio rent', '6200', '1010', 2_500_00);
-  }
-  const wallet = (await (await r.get(`${o}/wallet`)).json()) as {
-    accounts: { id: string; ledgerAccountCode: string }[];
-  };
-  const bankId = wallet.accounts.find((a) => a.ledgerAccountCode === '1010')!.id;
-  for (let week = 1; week <= 12; week += 1)
-    await post('/transactions', {
-      moneyAccountId: bankId,
-      date: isoDay(-7 * week + 2),
-      description: `Supplies run ${week}`,
-      amount: -(150_00 + ((week * 37) % 9) * 45_00),
-      categoryAccountId: week % 3 === 0 ? null : acct('6500'),
-    });
-  const customer = await post('/customers', { name: 'Harbor Cafe', paymentTermsDays: 14 });
-  for (const [amount, offset] of [
-    [1_200_00, -40],
-    [850_00, -10],
-    [2_400_00, -3],
-  ] as const) {
-    const created = await post('/invoices', {
-      customerId: customer.id,
-      issueDate: isoDay(offset),
-      lines: [{ description: 'Design work', quantity: '1', unitPrice: amount }],
-    });
-    await post(`/invoices/${created.id}/send`, { email: false });
-  }
+  await seedDemoBooks({
+    get: async (path) => (await r.get(`${o}${path}`)).json(),
+    post: async (path, body) => ok(await r.post(`${o}${path}`, { data: body, headers })),
+  });
   return context;
 };
 
