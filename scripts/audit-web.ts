@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildWebApp, freePort, root } from './build-web.ts';
+import { buildWebApp, freePort, root, startServer, waitForHealth } from './build-web.ts';
 import { seedDemoBooks } from './demo-books.ts';
 
 // npm run audit:web: Lighthouse 12 (the system Chromium) on every page of issue 22, as a
@@ -75,20 +75,6 @@ const median = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
-const waitForHealth = async (url: string, server: ChildProcess | null) => {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (server && server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('the server did not become healthy within 180 s');
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -473,22 +459,9 @@ const main = async () => {
       process.env.PUBLIC_URL = baseUrl;
       console.log('audit:web: building the web app…');
       buildWebApp(webDir);
-      server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-        cwd: root,
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: {
-          ...process.env,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: path.join(tmp, 'data'),
-          WEB_DIR: webDir,
-          PUBLIC_URL: baseUrl,
-          LOG_LEVEL: 'warn',
-          DATABASE_URL: '',
-        },
-      });
+      server = startServer({ port, dataDir: path.join(tmp, 'data'), webDir });
     }
-    await waitForHealth(baseUrl, server);
+    await waitForHealth(baseUrl, server, 180);
     const needsUser = pages.some((p) => APP_PAGES.includes(p));
     const cookie = needsUser ? await seedSignedInCompany(baseUrl) : null;
     if (needsUser) console.log('audit:web: signed up a user with fourteen months of books');

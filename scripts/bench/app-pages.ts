@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from '@playwright/test';
-import { buildWebApp, freePort, root } from '../build-web.ts';
+import { buildWebApp, freePort, startServer, waitForHealth } from '../build-web.ts';
 import { seedDemoBooks } from '../demo-books.ts';
 
 // Signed-in pages benchmark (issue 22 §2: CLS ≤ 0.05 on every page): builds the web app, starts
@@ -40,20 +40,6 @@ const ALL_PROFILES: Profile[] = [
 ];
 
 const PROFILES = ALL_PROFILES.filter((p) => !arg('--profile') || p.name === arg('--profile'));
-
-const waitForHealth = async (url: string, server: ChildProcess | null) => {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (server && server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('server did not become healthy within 120 s');
-};
 
 const median = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
@@ -190,21 +176,7 @@ const main = async () => {
     buildWebApp(webDir);
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: path.join(tmp, 'data'),
-        WEB_DIR: webDir,
-        APP_ENV: 'test',
-        PUBLIC_URL: baseUrl,
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: '',
-      },
-    });
+    server = startServer({ port, dataDir: path.join(tmp, 'data'), webDir, env: { APP_ENV: 'test' } });
   }
   const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',

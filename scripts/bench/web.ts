@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
-import { buildWebApp, freePort, root } from '../build-web.ts';
+import { buildWebApp, freePort, startServer, waitForHealth } from '../build-web.ts';
 
 // Public-site benchmark: builds the web app, starts the real server on a fresh database and
 // loads / in Chromium with a cold cache, several times per profile. Reports
@@ -47,20 +46,6 @@ const PROFILES: Profile[] = [
     },
   },
 ];
-
-const waitForHealth = async (url: string, server: ChildProcess) => {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('server did not become healthy within 120 s');
-};
 
 const median = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
@@ -160,21 +145,7 @@ const main = async () => {
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: path.join(tmp, 'data'),
-      WEB_DIR: webDir,
-      APP_ENV: 'test',
-      PUBLIC_URL: baseUrl,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-    },
-  });
+  const server = startServer({ port, dataDir: path.join(tmp, 'data'), webDir, env: { APP_ENV: 'test' } });
   const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
