@@ -16,6 +16,8 @@ export type AuditLogTable = {
   before: unknown | null;
   after: unknown | null;
   created_at: Timestamp;
+  /** The API key a change was made with (migration 20261128_1470); null for the web app. */
+  api_key_id: ColumnType<string | null, string | null | undefined, string | null>;
 };
 
 export type Role = 'owner' | 'admin' | 'accountant' | 'member' | 'viewer';
@@ -1089,7 +1091,23 @@ export type NotificationSettingsTable = {
   updated_at: Timestamp;
 };
 
+/** API keys (modules/api-keys, migration 20261128_1470): only the SHA-256 of a key is kept. */
+export type ApiKeysTable = {
+  organization_id: string;
+  id: string;
+  name: string;
+  prefix: string;
+  hash: string;
+  scopes: ColumnType<string[], string, string>;
+  expires_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_by: string | null;
+  created_at: Timestamp;
+};
+
 export type Database = {
+  api_keys: ApiKeysTable;
   invoice_settings: InvoiceSettingsTable;
   customers: CustomersTable;
   tax_rates: TaxRatesTable;
