@@ -40,7 +40,6 @@ export const SiteHeader = () => {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const menuId = useId();
-  const onLanding = pathname === '/';
 
   // Close the mobile menu on navigation and with Escape.
   const [menuPath, setMenuPath] = useState(pathname);
@@ -55,14 +54,18 @@ export const SiteHeader = () => {
     return () => window.removeEventListener('keydown', onKey);
   }, [menuOpen]);
 
+  // Whether a click is on the landing page is read when it happens, not from the last render:
+  // a click right after following a link, while the next page is still rendering, must
+  // navigate rather than scroll the page being left.
+  const landingNow = () => window.location.pathname === '/';
   const goHome = () => {
     setMenuOpen(false);
-    if (onLanding) scrollToTop();
+    if (landingNow()) scrollToTop();
     else navigate('/');
   };
   const goFeatures = () => {
     setMenuOpen(false);
-    if (onLanding) scrollToSection(FEATURES_SECTION_ID);
+    if (landingNow()) scrollToSection(FEATURES_SECTION_ID);
     else navigate(`/#${FEATURES_SECTION_ID}`);
   };
 
@@ -94,7 +97,7 @@ export const SiteHeader = () => {
       }`}
     >
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-8">
-        <Logo size="md" onClick={onLanding ? () => scrollToTop() : undefined} />
+        <Logo size="md" onClick={() => (landingNow() ? scrollToTop() : navigate('/'))} />
         <nav aria-label="Main" className="ml-6 hidden items-center gap-1 lg:flex">
           {navItems(navItem, (to) => ({ 'aria-current': pathname === to ? 'page' : undefined }))}
         </nav>
