@@ -66,6 +66,10 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Where the SDK sends its calls (tests point it at a local fake): http(s)://host:port. */
   STRIPE_API_BASE: z.string().url({ error: 'must be a URL such as http://127.0.0.1:12111' }).optional(),
+  // Bank feeds (docs/bank-feeds.md): the key access tokens are encrypted with (32 bytes, base64),
+  // and earlier keys, comma-separated, still accepted for decryption during a rotation.
+  BANK_FEEDS_KEY: z.string().optional(),
+  BANK_FEEDS_OLD_KEYS: z.string().optional(),
   // Web Push (docs/settings.md, Notifications): all three, or none (browser push off).
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
@@ -139,6 +143,12 @@ export type ServerConfig = {
   stripe: StripeSettings | null;
   /** Web Push keys (VAPID_*); null means browser push is not configured on this server. */
   vapid: { publicKey: string; privateKey: string; subject: string } | null;
+  /**
+   * Bank-feed token keys (BANK_FEEDS_KEY, BANK_FEEDS_OLD_KEYS), each 32 bytes; `key` null means
+   * none was given (main.ts refuses to start so in production and staging; elsewhere
+   * bank-feeds/token-cipher.ts keeps one in DATA_DIR).
+   */
+  bankFeeds: { key: Buffer | null; oldKeys: Buffer[] };
   version: string;
   app: AppConfig;
 };
@@ -191,6 +201,28 @@ const vapidSettings = (v: {
   return { publicKey: v.VAPID_PUBLIC_KEY, privateKey: v.VAPID_PRIVATE_KEY, subject: v.VAPID_SUBJECT };
 };
 
+const bankFeedsKey = (name: string, text: string) => {
+  const key = Buffer.from(text.trim(), 'base64');
+  if (key.length !== 32 || !/^[A-Za-z0-9+/]+={0,2}$/.test(text.trim()))
+    throw new ConfigError(
+      `Invalid configuration: ${name} must be 32 random bytes in base64, e.g. the output of \`openssl rand -base64 32\``,
+    );
+  return key;
+};
+
+// A missing key is refused at start in production and staging by main.ts
+// (bank-feeds/token-cipher.ts, bankFeedsKeyProblem), not here: tests build production configs.
+const bankFeedsKeys = (key: string | undefined, oldKeys: string | undefined): ServerConfig['bankFeeds'] => {
+  return {
+    key: key ? bankFeedsKey('BANK_FEEDS_KEY', key) : null,
+    oldKeys: (oldKeys ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
+      .map((k) => bankFeedsKey('BANK_FEEDS_OLD_KEYS', k)),
+  };
+};
+
 export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
   const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = schema.safeParse(input);
@@ -211,6 +243,7 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
     if (problem)
       throw new ConfigError(`Invalid configuration: AUTH_SECRET ${problem} (APP_ENV=${environment})`);
   }
+  const bankFeeds = bankFeedsKeys(v.BANK_FEEDS_KEY, v.BANK_FEEDS_OLD_KEYS);
   const publicUrl = v.PUBLIC_URL ?? `http://localhost:${v.PORT}`;
   const app = buildConfig(environment, {
     apiUrl: publicUrl,
@@ -247,6 +280,7 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
       .filter(Boolean),
     stripe: stripeSettings(v as unknown as Record<string, string | undefined>),
     vapid: vapidSettings(v),
+    bankFeeds,
     version: APP_VERSION,
     app,
   };

@@ -1091,6 +1091,69 @@ export type NotificationSettingsTable = {
   updated_at: Timestamp;
 };
 
+/** Bank feeds (issue 18, migration 20261128_1500): a company's link to a bank through a feed provider. */
+export type BankFeedConnectionsTable = {
+  organization_id: string;
+  id: string;
+  provider: 'plaid' | 'demo';
+  item_id: string;
+  /** AES-256-GCM, never the token itself (bank-feeds/token-cipher.ts). */
+  access_token_ciphertext: string;
+  access_token_key_id: string;
+  institution_name: string | null;
+  status: WithDefault<'active' | 'error'>;
+  error_code: string | null;
+  error_message: string | null;
+  sync_cursor: string | null;
+  last_synced_at: Timestamp | null;
+  last_sync_error: string | null;
+  first_sync_pages: WithDefault<number>;
+  first_sync_lines: WithDefault<number>;
+  first_sync_oldest_date: string | null;
+  first_sync_done_at: Timestamp | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type BankFeedAccountsTable = {
+  organization_id: string;
+  id: string;
+  connection_id: string;
+  provider_account_id: string;
+  name: string;
+  mask: string | null;
+  type: string;
+  subtype: string | null;
+  currency: string | null;
+  current_balance: number | null;
+  money_account_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type BankFeedTransactionState = 'pending' | 'waiting' | 'posted' | 'linked' | 'skipped' | 'conflict';
+
+export type BankFeedTransactionsTable = {
+  organization_id: string;
+  connection_id: string;
+  provider_transaction_id: string;
+  provider_account_id: string;
+  date: string;
+  amount: number;
+  currency: string;
+  description: string;
+  counterparty: string | null;
+  reference: string | null;
+  pending: boolean;
+  pending_id: string | null;
+  state: BankFeedTransactionState;
+  reason: string | null;
+  bank_transaction_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
 /** API keys (modules/api-keys, migration 20261128_1470): only the SHA-256 of a key is kept. */
 export type ApiKeysTable = {
   organization_id: string;
@@ -1179,4 +1242,7 @@ export type Database = {
   push_subscriptions: PushSubscriptionsTable;
   sign_in_events: SignInEventsTable;
   notification_settings: NotificationSettingsTable;
+  bank_feed_connections: BankFeedConnectionsTable;
+  bank_feed_accounts: BankFeedAccountsTable;
+  bank_feed_transactions: BankFeedTransactionsTable;
 };
