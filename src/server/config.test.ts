@@ -159,3 +159,66 @@ describe('global API rate limit settings', () => {
     );
   });
 });
+
+describe('Plaid settings (issue 18)', () => {
+  const keys = { PLAID_CLIENT_ID: 'client-id-1', PLAID_SECRET: 'secret-1' };
+
+  it('is off (the Demo Bank) without keys, on with both', () => {
+    expect(loadServerConfig({}).plaid).toBeNull();
+    expect(loadServerConfig({ APP_ENV: 'test', ...keys }).plaid).toEqual({
+      clientId: 'client-id-1',
+      secret: 'secret-1',
+      env: 'sandbox',
+      basePath: null,
+      countryCodes: ['US'],
+      warning: null,
+    });
+  });
+
+  it('refuses one key without the other, naming both', () => {
+    for (const env of [{ PLAID_CLIENT_ID: 'x' }, { PLAID_SECRET: 'y' }])
+      expect(() => loadServerConfig(env)).toThrow(
+        /^Invalid configuration: PLAID_CLIENT_ID and PLAID_SECRET go together/,
+      );
+  });
+
+  it('calls the environment PLAID_ENV names; development (retired by Plaid) is sandbox with a warning', () => {
+    expect(loadServerConfig({ ...keys, PLAID_ENV: 'sandbox' }).plaid?.env).toBe('sandbox');
+    expect(
+      loadServerConfig({ ...keys, PLAID_ENV: 'production', APP_ENV: 'production', AUTH_SECRET: SECRET }).plaid
+        ?.env,
+    ).toBe('production');
+    const retired = loadServerConfig({ ...keys, PLAID_ENV: 'development' });
+    expect(retired.plaid?.env).toBe('sandbox');
+    expect(retired.plaid?.warning).toMatch(/retired its Development environment.*Sandbox/);
+    // The SPEC's value stays what the health answer reports.
+    expect(retired.app.PLAID_ENV).toBe('development');
+  });
+
+  it('takes Link countries from PLAID_COUNTRY_CODES and refuses anything else', () => {
+    expect(loadServerConfig({ ...keys, PLAID_COUNTRY_CODES: 'us, ca ,GB' }).plaid?.countryCodes).toEqual([
+      'US',
+      'CA',
+      'GB',
+    ]);
+    expect(() => loadServerConfig({ ...keys, PLAID_COUNTRY_CODES: 'USA' })).toThrow(
+      'Invalid configuration: PLAID_COUNTRY_CODES must be two-letter country codes separated by commas, e.g. US,CA (got "USA")',
+    );
+  });
+
+  it('takes PLAID_BASE_URL for tests and refuses it in production', () => {
+    expect(
+      loadServerConfig({ ...keys, APP_ENV: 'test', PLAID_BASE_URL: 'http://127.0.0.1:4010/' }).plaid
+        ?.basePath,
+    ).toBe('http://127.0.0.1:4010');
+    expect(() =>
+      loadServerConfig({ ...keys, APP_ENV: 'production', AUTH_SECRET: SECRET, PLAID_BASE_URL: 'http://x:1' }),
+    ).toThrow(/^Invalid configuration: PLAID_BASE_URL is for tests only and is refused in production/);
+    expect(() =>
+      loadServerConfig({ ...keys, APP_ENV: 'test', PLAID_ENV: 'production', PLAID_BASE_URL: 'http://x:1' }),
+    ).toThrow(/PLAID_BASE_URL is for tests only/);
+    expect(() => loadServerConfig({ ...keys, PLAID_BASE_URL: 'not a url' })).toThrow(
+      /^Invalid configuration: PLAID_BASE_URL must be a URL/,
+    );
+  });
+});

@@ -45,6 +45,19 @@ const schema = z.object({
   PUBLIC_URL: z.string().optional(),
   PUBLIC_DOMAIN: z.string().optional(),
   PLAID_ENV: z.enum(PLAID_ENVS, { error: `must be one of: ${PLAID_ENVS.join(', ')}` }).optional(),
+  // Plaid (docs/bank-feeds.md): with both keys, bank feeds go through Plaid, else the Demo Bank.
+  PLAID_CLIENT_ID: z.string().optional(),
+  PLAID_SECRET: z.string().optional(),
+  /** Countries Link offers banks of, comma-separated ISO 3166 codes (default US). */
+  PLAID_COUNTRY_CODES: z
+    .string()
+    .regex(
+      /^\s*[A-Za-z]{2}(\s*,\s*[A-Za-z]{2})*\s*$/,
+      'must be two-letter country codes separated by commas, e.g. US,CA',
+    )
+    .optional(),
+  /** Where the SDK sends its calls instead of Plaid (tests point it at a local fake); refused in production. */
+  PLAID_BASE_URL: z.string().url({ error: 'must be a URL such as http://127.0.0.1:12112' }).optional(),
   CORS_ORIGINS: z.string().optional(),
   AUTH_SECRET: z.string().optional(),
   AUTH_REVEAL_UNKNOWN_EMAIL: bool.default(false),
@@ -149,6 +162,8 @@ export type ServerConfig = {
    * bank-feeds/token-cipher.ts keeps one in DATA_DIR).
    */
   bankFeeds: { key: Buffer | null; oldKeys: Buffer[] };
+  /** Plaid's settings when PLAID_CLIENT_ID and PLAID_SECRET are set; null means the Demo Bank. */
+  plaid: PlaidSettings | null;
   version: string;
   app: AppConfig;
 };
@@ -184,6 +199,56 @@ const stripeSettings = (v: Record<string, string | undefined>): StripeSettings |
           port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
         }
       : null,
+  };
+};
+
+export type PlaidSettings = {
+  clientId: string;
+  secret: string;
+  /** The Plaid environment called: `development` (retired by Plaid) is taken as sandbox. */
+  env: 'sandbox' | 'production';
+  /** PLAID_BASE_URL (tests only): the SDK calls this instead of Plaid's host. */
+  basePath: string | null;
+  /** Link's country_codes (PLAID_COUNTRY_CODES, default US). */
+  countryCodes: string[];
+  /** A start-up warning to log (PLAID_ENV=development), or null. */
+  warning: string | null;
+};
+
+const plaidSettings = (
+  v: {
+    PLAID_CLIENT_ID?: string;
+    PLAID_SECRET?: string;
+    PLAID_COUNTRY_CODES?: string;
+    PLAID_BASE_URL?: string;
+  },
+  plaidEnv: string,
+  environment: string,
+): PlaidSettings | null => {
+  if (!v.PLAID_CLIENT_ID !== !v.PLAID_SECRET)
+    throw new ConfigError(
+      'Invalid configuration: PLAID_CLIENT_ID and PLAID_SECRET go together (both from the Plaid dashboard, Developers > Keys), or neither for the built-in Demo Bank',
+    );
+  // The base URL override lets tests run the real SDK against a local fake; a production
+  // server must never send its keys and its customers' tokens anywhere but Plaid.
+  if (v.PLAID_BASE_URL && (environment === 'production' || plaidEnv === 'production'))
+    throw new ConfigError(
+      `Invalid configuration: PLAID_BASE_URL is for tests only and is refused in production (APP_ENV=${environment}, PLAID_ENV=${plaidEnv})`,
+    );
+  if (!v.PLAID_CLIENT_ID || !v.PLAID_SECRET) return null;
+  return {
+    clientId: v.PLAID_CLIENT_ID,
+    secret: v.PLAID_SECRET,
+    env: plaidEnv === 'production' ? 'production' : 'sandbox',
+    basePath: v.PLAID_BASE_URL ? v.PLAID_BASE_URL.replace(/\/+$/, '') : null,
+    countryCodes: (v.PLAID_COUNTRY_CODES ?? 'US')
+      .split(',')
+      .map((code) => code.trim().toUpperCase())
+      .filter(Boolean),
+    warning:
+      plaidEnv === 'development'
+        ? 'PLAID_ENV=development: Plaid retired its Development environment, so Kontor calls Plaid Sandbox. Set PLAID_ENV=sandbox (or production with production keys).'
+        : null,
   };
 };
 
@@ -281,6 +346,7 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
     stripe: stripeSettings(v as unknown as Record<string, string | undefined>),
     vapid: vapidSettings(v),
     bankFeeds,
+    plaid: plaidSettings(v, app.PLAID_ENV, app.ENVIRONMENT),
     version: APP_VERSION,
     app,
   };
