@@ -42,6 +42,7 @@ import { transactionRoutes } from './modules/transactions/routes.ts';
 import { transferRoutes } from './modules/transfers/routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
 
 // Builds the whole HTTP app without listening: main.ts listens, tests use app.inject.
 
@@ -144,6 +145,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(payablesRoutes(ctx));
       await api.register(adminRoutes(ctx));
       await api.register(notificationRoutes(ctx));
+      await api.register(webhookRoutes(ctx));
     },
     { prefix: '/api' },
   );

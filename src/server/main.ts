@@ -9,6 +9,7 @@ import { createJobQueue, scheduleJob } from './modules/jobs/queue.ts';
 import { MAIL_JOB, type QueuedMail, deliverQueuedMail } from './modules/mail/service.ts';
 import { recurringBillsJob } from './modules/payables/recurring-runner.ts';
 import { overdueInvoicesJob } from './modules/notifications/overdue.ts';
+import { registerWebhookWorker } from './modules/webhooks/deliver.ts';
 
 // Entry point: read config, open the database, migrate, listen; shut down cleanly.
 
@@ -53,7 +54,12 @@ const main = async () => {
   scheduleJob(jobs, ctx, recurringBillsJob, app.log);
   scheduleJob(jobs, ctx, overdueInvoicesJob, app.log);
   jobs.work<QueuedMail>(MAIL_JOB, (job) => deliverQueuedMail(ctx, job.data));
+  // Webhook deliveries have their own queue object (more at once, mostly waiting on receivers),
+  // so a burst of them never holds up mail or the schedules (docs/webhooks.md).
+  const webhookJobs = createJobQueue({ db: database.db, now: ctx.now, log: app.log, concurrency: 8 });
+  registerWebhookWorker(webhookJobs, ctx);
   app.addHook('onClose', async () => {
+    await webhookJobs.stop();
     await jobs.stop();
     await database.close();
   });
@@ -77,6 +83,7 @@ const main = async () => {
   try {
     await app.listen({ port: config.port, host: config.host });
     await jobs.start();
+    await webhookJobs.start();
   } catch (error) {
     await database.close();
     return fail(

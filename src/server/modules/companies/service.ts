@@ -38,6 +38,7 @@ import {
   selectMembers,
   selectPendingInvitationsForEmail,
 } from './queries.ts';
+import { emitWebhookEvent } from '../webhooks/emit.ts';
 
 // Companies, members and invitations: the rules. Each change is one transaction with its
 // audit row. Route-facing functions take `(ctx, member, input)` (the signed-in user's own:
@@ -361,7 +362,14 @@ export const respondToInvitation = async (
       .execute();
     if (answer === 'accept') {
       const existing = await selectMember(trx, row.organization_id, user.id);
-      if (!existing) await insertMember(trx, row.organization_id, user.id, row.role);
+      if (!existing) {
+        await insertMember(trx, row.organization_id, user.id, row.role);
+        await emitWebhookEvent(trx, { organizationId: row.organization_id, now }, 'member.joined', {
+          userId: user.id,
+          email: user.email,
+          role: row.role,
+        });
+      }
     }
     await recordAudit(trx, {
       organizationId: row.organization_id,

@@ -9,6 +9,7 @@ import { findSystemAccount } from '../ledger/accounts.ts';
 import type { PostingLineInput } from '../ledger/posting.ts';
 import { settledStatus } from './common.ts';
 import { type Executor, insertEvent, selectInvoice, updateCompanyRow } from './queries.ts';
+import { emitBillEvent, emitInvoiceEvent } from '../webhooks/emit.ts';
 
 // What every service that changes an invoice does inside its transaction: lock the invoice,
 // refuse a transition it is not in the state for, write its new settled figures and status,
@@ -139,6 +140,14 @@ export const settleDocument = async <U extends 'sent' | 'open'>(
     status: status as 'sent',
     updated_at: actor.now,
   });
+  // Settled in full by this change: `invoice.paid` / `bill.paid` (webhooks), in its transaction.
+  if (
+    status === 'paid' &&
+    settledStatus(row.total, row.amount_paid, row.amount_credited, unsettled) !== 'paid'
+  ) {
+    if (table === 'invoices') await emitInvoiceEvent(trx, actor, 'invoice.paid', row.id);
+    else await emitBillEvent(trx, actor, 'bill.paid', row.id);
+  }
   return status;
 };
 

@@ -21,6 +21,7 @@ import {
   takeDocumentNumber,
   updateCompanyRow,
 } from './queries.ts';
+import { emitInvoiceEvent } from '../webhooks/emit.ts';
 
 // Sending and voiding: sending a draft takes the next number and posts receivable, income and
 // tax in the same transaction as the status change; voiding reverses that posting. Overdue is
@@ -108,6 +109,7 @@ export const postInvoice = (db: Executor, actor: Actor, id: string) =>
       updated_at: actor.now,
     });
     await addEvent(trx, actor, id, 'sent', `Sent as ${number}; journal entry ${entry.number} posted`);
+    await emitInvoiceEvent(trx, actor, 'invoice.sent', id);
     return auditInvoice(trx, actor, id, 'invoice.sent', before);
   });
 

@@ -22,6 +22,7 @@ import {
 } from './documents.ts';
 import { auditInvoice, auditView, getInvoice } from './invoice-read.ts';
 import { type Executor, deleteLines, insertCompanyRow, updateCompanyRow } from './queries.ts';
+import { emitInvoiceEvent } from '../webhooks/emit.ts';
 
 // Invoice drafts. A draft has no ledger effect and can be edited or deleted; sending it
 // (invoice-posting.ts) takes the next number and posts receivable, income and tax; after that
@@ -104,6 +105,7 @@ export const createDraft = (
       'created',
       options.recurringScheduleId ? 'Draft created by a recurring schedule' : 'Draft created',
     );
+    await emitInvoiceEvent(trx, actor, 'invoice.created', id);
     return auditInvoice(trx, actor, id, 'invoice.created');
   });
 

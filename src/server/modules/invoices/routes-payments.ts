@@ -15,6 +15,7 @@ import { createCreditNote, voidCreditNote } from './credit-notes.ts';
 import { refundCreditNote, refundForInvoice } from './credit-refunds.ts';
 import { notifyPaymentsRecorded } from '../notifications/events.ts';
 import { deletePayment, paymentAnswer, recordPayment } from './payments.ts';
+import { emitPaymentsRecorded } from '../webhooks/emit.ts';
 
 // Money on a sent invoice: payments (Idempotency-Key accepted), credit notes, and refunds of
 // what an overpayment or a credit note put on the customer's credit. All need 'post'.
@@ -60,6 +61,11 @@ export const invoicePaymentRoutes =
             const paid = await recordPayment(trxCtx, member, { ...request.body, invoiceId });
             // "Payment received" (and "invoice paid" when settled), in the payment's transaction.
             await notifyPaymentsRecorded(trxCtx, trxCtx.database.db, member.organizationId, [paid.paymentId]);
+            await emitPaymentsRecorded(
+              trxCtx.database.db,
+              { organizationId: member.organizationId, now: trxCtx.now() },
+              [paid.paymentId],
+            );
             return paid;
           },
         );

@@ -40,6 +40,7 @@ import {
   selectMatchRows,
   selectMatchesOfPayments,
 } from './queries.ts';
+import { emitPaymentsRecorded } from '../webhooks/emit.ts';
 
 // Matching bank lines to open invoices and to payments recorded by hand (issue 13 §4,
 // decisions 0026 and 0027). The cash is posted once, by the line: matching re-posts the line's
@@ -354,6 +355,7 @@ export const matchTransaction = (
         );
         // "Payment received" (and "invoice paid" when settled), as for a payment typed in.
         await notifyPaymentsRecorded(ctx, trx, organizationId, paymentIds);
+        await emitPaymentsRecorded(trx, { organizationId, now: ctx.now() }, paymentIds);
       } else await matchToPayment(trx, member, line, input.paymentId!);
     }
     const match = (await loadMatch(trx, organizationId, id))!;

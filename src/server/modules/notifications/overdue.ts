@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { ScheduledJob } from '../jobs/queue.ts';
+import { emitInvoiceEvent } from '../webhooks/emit.ts';
 import { notifyInvoiceOverdue } from './events.ts';
 
 // The overdue runner: invoices that became overdue (sent or partly paid, the due date passed in
@@ -40,14 +42,21 @@ export const runOverdueInvoiceCheck = async (ctx: AppContext, now: Date = ctx.no
      limit ${BATCH}`.execute(db);
   let notified = 0;
   for (const r of rows.rows) {
-    const told = await notifyInvoiceOverdue(ctx, db, {
-      organizationId: r.organization_id,
-      id: r.id,
-      number: r.number,
-      customerName: r.customer_name,
-      dueDate: r.due_date,
-      amountDue: Number(r.amount_due),
-      currency: r.currency,
+    // The notification and the `invoice.overdue` webhook event commit together, once per
+    // invoice and due date (the notification's dedupe key is what the query above skips).
+    const told = await inTransaction(db, async (trx) => {
+      const told = await notifyInvoiceOverdue(ctx, trx, {
+        organizationId: r.organization_id,
+        id: r.id,
+        number: r.number,
+        customerName: r.customer_name,
+        dueDate: r.due_date,
+        amountDue: Number(r.amount_due),
+        currency: r.currency,
+      });
+      if (told.length > 0)
+        await emitInvoiceEvent(trx, { organizationId: r.organization_id, now }, 'invoice.overdue', r.id);
+      return told;
     });
     if (told.length > 0) notified += 1;
   }

@@ -16,6 +16,7 @@ import {
   refuseBillTransition,
 } from './documents.ts';
 import { type Executor, updatePayablesRow } from './queries.ts';
+import { emitBillEvent } from '../webhooks/emit.ts';
 
 // Approval, maker-checker by threshold (payables_settings.approval_threshold, base currency;
 // null: no bill needs approval). Submitting a draft:
@@ -83,6 +84,7 @@ export const submitBillDocument = async (
       needsApproval ? 'Submitted and approved (above the approval threshold)' : 'Submitted; open for payment',
     );
     await auditBill(db, actor, billId, needsApproval ? 'bill.approved' : 'bill.submitted', before);
+    if (needsApproval) await emitBillEvent(db, actor, 'bill.approved', billId);
     return 'open' as const;
   });
 
@@ -110,6 +112,7 @@ export const approveBill = billChange(async (trx, actor, row, { billId }: { bill
     approved_by: actor.userId,
   });
   await addBillEvent(trx, actor, billId, 'approved', 'Approved; open for payment');
+  await emitBillEvent(trx, actor, 'bill.approved', billId);
   return auditBill(trx, actor, billId, 'bill.approved', before);
 });
 

@@ -30,6 +30,7 @@ import {
 } from './prepare.ts';
 import { StatementParseError } from './types.ts';
 import { notifyBankLinesAdded } from '../notifications/events.ts';
+import { emitWebhookEvent } from '../webhooks/emit.ts';
 
 // Statement import: parse, mark duplicates, apply rules, show a preview; on commit, insert
 // and post every new row in one database transaction, or nothing at all.
@@ -285,6 +286,14 @@ export const commitStatement = (
         imported: fresh.length,
         duplicates,
       });
+      // One `transactions.imported` webhook event per import, not one per line (docs/webhooks.md).
+      if (importId)
+        await emitWebhookEvent(trx, { organizationId, now: ctx.now() }, 'transactions.imported', {
+          importId,
+          moneyAccountId: money.id,
+          imported: fresh.length,
+          uncategorized: fresh.length - byRules,
+        });
       totalImported += fresh.length;
       totalByRules += byRules;
     }

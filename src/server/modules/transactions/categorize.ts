@@ -15,6 +15,7 @@ import {
 } from './posting-context.ts';
 import { type BankTransactionRow, selectRules, selectTransactionsForUpdate } from './queries.ts';
 import { firstMatchingRule } from './rules.ts';
+import { emitTransactionEvent } from '../webhooks/emit.ts';
 
 // Categorising many bank transactions at once, by hand or by the rules: their entries are
 // reversed and posted again in bulk (ledger/bulk.ts), one audit row per batch.
@@ -112,6 +113,8 @@ export const bulkCategorize = (
       .filter((r) => !(r.category_kind === 'account' && r.category_account_id === input.categoryAccountId))
       .map((row) => ({ row, categoryAccountId: input.categoryAccountId }));
     const updated = await recategorize(trx, member, pc, changes, 'bank_transactions.categorized');
+    const source = { organizationId: member.organizationId, now: ctx.now() };
+    for (const { row } of changes) await emitTransactionEvent(trx, source, 'transaction.categorized', row.id);
     return { updated, unchanged: rows.length - updated };
   });
 

@@ -31,6 +31,7 @@ import {
 import { selectSplits, selectTransactionsForUpdate } from './queries.ts';
 import { readTransaction } from './read-service.ts';
 import { notifyBankLinesAdded } from '../notifications/events.ts';
+import { emitTransactionEvent } from '../webhooks/emit.ts';
 
 // Bank transactions: recording one posts it to the ledger in the same database transaction;
 // changing what it posts (date, amount, category, split, tax) reverses the old entry and posts
@@ -150,6 +151,7 @@ export const recordTransaction = (ctx: AppContext, member: MemberContext, input:
     });
     // A line at or above the company's large-transaction threshold notifies its members.
     await notifyBankLinesAdded(ctx, trx, organizationId, { transactionIds: [id] });
+    await emitTransactionEvent(trx, { organizationId, now: ctx.now() }, 'transaction.created', id);
     return created;
   });
 
@@ -252,6 +254,15 @@ export const updateTransaction = (
       before,
       after,
     });
+    // Given a category (or a new one): `transaction.categorized` (webhooks).
+    if (
+      next.categoryKind !== 'none' &&
+      (input.categoryAccountId !== undefined || input.splits) &&
+      (row.category_kind !== next.categoryKind ||
+        row.category_account_id !== next.categoryAccountId ||
+        input.splits)
+    )
+      await emitTransactionEvent(trx, { organizationId, now: ctx.now() }, 'transaction.categorized', id);
     return after;
   });
 
