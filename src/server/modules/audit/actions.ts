@@ -86,6 +86,12 @@ export const AUDIT_ACTIONS = [
   // statement import (statement-import/service.ts)
   'statement_import.posted',
   'statement_import.committed',
+  // bank feeds (bank-feeds/connections.ts, sync.ts)
+  'bank_feed.connected',
+  'bank_feed.account_mapped',
+  'bank_feed.reconnected',
+  'bank_feed.disconnected',
+  'bank_feed.synced',
 
   // invoices: settings and catalog (invoices/settings.ts, invoices/catalog.ts)
   'invoice_settings.updated',
