@@ -42,6 +42,8 @@ import { transactionRoutes } from './modules/transactions/routes.ts';
 import { transferRoutes } from './modules/transfers/routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
+import { registerApiKeyAuthentication } from './modules/api-keys/authenticate.ts';
+import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 
 // Builds the whole HTTP app without listening: main.ts listens, tests use app.inject.
@@ -82,6 +84,8 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       registeredRoutes.push({ method: String(method), url: route.url });
   });
   app.decorate('registeredRoutes', registeredRoutes);
+  // `Authorization: Bearer kontor_…`: the API key, looked up before the rate limit (decision 0038).
+  registerApiKeyAuthentication(app, ctx);
   registerCompanyMembershipCheck(app, ctx);
   // What sign-up does beyond the account and profile: billing's trial on the chosen plan.
   onSignUp(startSignUpTrial);
@@ -145,6 +149,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(payablesRoutes(ctx));
       await api.register(adminRoutes(ctx));
       await api.register(notificationRoutes(ctx));
+      await api.register(apiKeyRoutes(ctx));
       await api.register(webhookRoutes(ctx));
     },
     { prefix: '/api' },

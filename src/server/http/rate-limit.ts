@@ -14,6 +14,11 @@ import type { AppContext } from '../context.ts';
 // the signature is checked here with the same secret; only a cookie the server itself issued
 // earns a per-session key (the SHA-256 of its token, never the token). Anything else (no
 // cookie, a bad signature, an unsigned bearer token) counts against the address.
+//
+// An API key (decision 0038) has its own bucket, `api-key:<key id>`, with the per-session
+// limit (API_LIMIT_PER_MINUTE): apart from its creator's session and from the address. Only a
+// key the server found (modules/api-keys/authenticate.ts, which runs first) earns it; an
+// unknown, revoked or expired key counts against the address like any other stranger.
 
 const SIGNATURE_LENGTH = 44; // base64 of 32 bytes, as better-call writes it
 
@@ -94,6 +99,7 @@ export const signedSessionToken = async (
 };
 
 export const rateLimitKey = async (ctx: AppContext, request: FastifyRequest) => {
+  if (request.apiKey?.ok) return `api-key:${request.apiKey.id}`;
   const token = await signedSessionToken(ctx, request);
   return token
     ? `session:${createHash('sha256').update(token).digest('base64url')}`
@@ -108,7 +114,9 @@ export const apiRateLimitOptions = (ctx: AppContext): RateLimitPluginOptions => 
   return {
     global: limits !== null,
     max: (_request, key) =>
-      key.startsWith('session:') ? (limits?.perSession ?? 1000) : (limits?.perAddress ?? 1000),
+      key.startsWith('session:') || key.startsWith('api-key:')
+        ? (limits?.perSession ?? 1000)
+        : (limits?.perAddress ?? 1000),
     timeWindow: '1 minute',
     keyGenerator: (request) => rateLimitKey(ctx, request),
     allowList: (request) => !isApiPath(request.url),

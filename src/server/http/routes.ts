@@ -5,7 +5,7 @@ import { type SessionUser, requireUser } from '../auth/session.ts';
 import type { AppContext } from '../context.ts';
 import { replyIdempotent } from './idempotency.ts';
 import type { Permission } from './permissions.ts';
-import { type MemberContext, memberOf, requirePermission } from './tenancy.ts';
+import { type MemberContext, memberOf, requirePermission, withActingApiKey } from './tenancy.ts';
 
 // One way to declare a route (docs/architecture.md, "route"): the path, its summary and zod
 // schemas from src/shared, and one service call whose `input` is the query and body with the
@@ -61,7 +61,8 @@ type RouteSpec<Q, B, R> = {
   body?: B;
   /** The success body's schema; null answers 204; absent, the handler answers through the reply. */
   response?: R;
-  status?: 200 | 201;
+  /** 202: the work was queued (e.g. a bank-feed sync). */
+  status?: 200 | 201 | 202;
   /** Other answers the route documents, e.g. `{ 409: errorBody }`. */
   otherResponses?: Record<number, z.ZodType>;
   /** Request content types other than JSON, e.g. `['multipart/form-data']`. */
@@ -206,20 +207,22 @@ export const companyRoutes = (app: App, ctx: AppContext, tags: string[]) => {
         { ...spec, params: spec.params ?? pathParams(path) },
         { caller: 'company', idempotent: spec.idempotent !== undefined },
         requirePermission(ctx, spec.permission),
-        async (fields, http, status) => {
-          const input = fields as RouteInput<Path, Q, B>;
-          const { idempotent, idempotentPayload } = spec;
-          if (!idempotent) return handler(ctx, memberOf(http.request), input, http);
-          const scope = typeof idempotent === 'string' ? idempotent : idempotent(input);
-          const options = {
-            scope,
-            statusCode: status,
-            ...(idempotentPayload && { payload: idempotentPayload(input, memberOf(http.request)) }),
-          };
-          return replyIdempotent(ctx, http.request, http.reply, options, (trxCtx, member) =>
-            handler(trxCtx, member, input, http),
-          );
-        },
+        // The work runs with the request's API key (if any) named in its audit rows.
+        async (fields, http, status) =>
+          withActingApiKey(memberOf(http.request), () => {
+            const input = fields as RouteInput<Path, Q, B>;
+            const { idempotent, idempotentPayload } = spec;
+            if (!idempotent) return handler(ctx, memberOf(http.request), input, http);
+            const scope = typeof idempotent === 'string' ? idempotent : idempotent(input);
+            const options = {
+              scope,
+              statusCode: status,
+              ...(idempotentPayload && { payload: idempotentPayload(input, memberOf(http.request)) }),
+            };
+            return replyIdempotent(ctx, http.request, http.reply, options, (trxCtx, member) =>
+              handler(trxCtx, member, input, http),
+            );
+          }),
       );
   return methodsOf(add);
 };

@@ -17,6 +17,9 @@ export const AUDIT_ACTIONS = [
   'invitation.revoke',
   'invitation.accept',
   'invitation.decline',
+  // API keys (api-keys/service.ts)
+  'api_key.created',
+  'api_key.revoked',
 
   // ledger: settings and journal import (ledger/accounts.ts, ledger/journal-import.ts)
   'ledger.initialized',

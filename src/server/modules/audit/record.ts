@@ -1,9 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types.ts';
+import { actingApiKeyId } from '../../http/tenancy.ts';
 import type { AuditAction } from './actions.ts';
 
 // Writes one audit row: who, when, what, before and after. Call it with the transaction
-// of the change it records, so the row exists exactly when the change does.
+// of the change it records, so the row exists exactly when the change does. A change made
+// through an API key names the key too (`api_key_id`, from the company route it runs in).
 
 export type AuditInput = {
   organizationId: string;
@@ -27,6 +29,7 @@ export const recordAudit = async (db: Kysely<Database> | Transaction<Database>, 
       entity_id: input.entityId,
       before: input.before === undefined ? null : JSON.stringify(input.before),
       after: input.after === undefined ? null : JSON.stringify(input.after),
+      api_key_id: actingApiKeyId(),
     })
     .execute();
 };
