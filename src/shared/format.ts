@@ -1,4 +1,4 @@
-import { currencyExponent, minorToDecimalString } from './money.ts';
+import { currencyExponent, minorToDecimalString } from './money-text.ts';
 
 // The one formatter: how the app writes amounts, dates, date-times, counts and sizes for
 // people — on every screen (src/web/lib/format.ts delegates here), in every PDF, email and

@@ -6,6 +6,11 @@
 import { z } from 'zod';
 import { AppError } from './errors.ts';
 import { decimalText, isPositiveDecimalText } from './input.ts';
+import { CURRENCY_CODE, currencyExponent, formatMinorPlain, minorToDecimalString } from './money-text.ts';
+
+// Minor units as decimal text live in money-text.ts, which has no zod (the web's entry chunk
+// formats amounts without loading the schema library); this module re-exports them.
+export { currencyExponent, formatMinorPlain, minorToDecimalString };
 
 // --- The amount bound (decision 0013, docs/ledger.md "Amount limits") ----------------------
 
@@ -59,8 +64,6 @@ export const minorAmount = (
   return schema;
 };
 
-const CURRENCY_CODE = /^[A-Z]{3}$/;
-
 const knownCurrencies: ReadonlySet<string> = new Set(
   typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : [],
 );
@@ -87,20 +90,6 @@ export const rateTextSchema = decimalText({
 /** True for an ISO 4217 code this runtime knows (three upper-case letters). */
 export const isCurrencyCode = (code: string): boolean =>
   CURRENCY_CODE.test(code) && (knownCurrencies.size === 0 || knownCurrencies.has(code));
-
-const exponentCache = new Map<string, number>();
-
-/** Digits after the decimal point of a currency's minor unit (USD 2, JPY 0, BHD 3), from Intl. */
-export const currencyExponent = (currency: string): number => {
-  const cached = exponentCache.get(currency);
-  if (cached !== undefined) return cached;
-  if (!CURRENCY_CODE.test(currency)) throw new RangeError(`"${currency}" is not an ISO 4217 currency code.`);
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-    .maximumFractionDigits;
-  const exponent = digits ?? 2;
-  exponentCache.set(currency, exponent);
-  return exponent;
-};
 
 export type ParseMoneyOptions = {
   /** Round extra decimals half away from zero instead of refusing them. */
@@ -165,20 +154,6 @@ export const parseDecimalToMinor = (input: string, exponent: number, options: Pa
 /** Parses a decimal amount in a currency ("12.34" USD → 1234). */
 export const parseMoney = (input: string, currency: string, options: ParseMoneyOptions = {}) =>
   parseDecimalToMinor(input, currencyExponent(currency), options);
-
-/** Minor units as exact decimal text: 123456 with exponent 2 → "1234.56", -5 → "-0.05". */
-export const minorToDecimalString = (minor: number | bigint, exponent: number): string => {
-  const value = BigInt(minor);
-  const negative = value < 0n;
-  const digits = (negative ? -value : value).toString().padStart(exponent + 1, '0');
-  const whole = exponent === 0 ? digits : digits.slice(0, -exponent);
-  const fraction = exponent === 0 ? '' : `.${digits.slice(-exponent)}`;
-  return `${negative ? '-' : ''}${whole}${fraction}`;
-};
-
-/** Minor units of a currency as exact decimal text (1234 USD → "12.34"). */
-export const formatMinorPlain = (minor: number | bigint, currency: string) =>
-  minorToDecimalString(minor, currencyExponent(currency));
 
 export type FormatMoneyOptions = {
   locale?: string;

@@ -9,9 +9,7 @@ import {
   useState,
 } from 'react';
 import { AUTH_OTHER_MESSAGES } from '../../shared/auth/errors.ts';
-import { buildSignupProfile } from '../../shared/auth/profile.ts';
 import type { UserProfile } from '../../shared/auth/profile.ts';
-import { normalizeEmail } from '../../shared/auth/rules.ts';
 import type { PlanChoice } from '../../shared/plans.ts';
 import { api } from '../lib/api.ts';
 import {
@@ -26,6 +24,12 @@ import {
 } from './client.ts';
 import { clearUserCache, readCachedProfile, writeCachedProfile } from './markers.ts';
 import { browserTimeZone } from '../lib/format.ts';
+
+// The shared sign-in rules and profile schemas are built with zod: imported when a form is
+// sent, not with the providers, so that zod stays out of the entry chunk every page loads
+// (docs/performance.md, "Lighthouse"). The sign-in screens load them anyway.
+const authRules = () => import('../../shared/auth/rules.ts');
+const authProfile = () => import('../../shared/auth/profile.ts');
 
 // The auth context of SPEC section 4: currentUser, userProfile, loading, error,
 // isAuthenticated, plus login, signup, logout and sendPasswordResetEmail. `ready` is
@@ -135,6 +139,7 @@ export const AuthProvider = ({ children }: { children: ReactNode }) => {
       setError(null);
       try {
         await ensureReady();
+        const { normalizeEmail } = await authRules();
         const result = await signInWithEmail(normalizeEmail(email), password);
         if (result.twoFactorRequired) return { twoFactorRequired: true };
         if (!result.user) throw new Error(AUTH_OTHER_MESSAGES.loginNoUser);
@@ -175,6 +180,7 @@ export const AuthProvider = ({ children }: { children: ReactNode }) => {
       setError(null);
       try {
         await ensureReady();
+        const [{ normalizeEmail }, { buildSignupProfile }] = await Promise.all([authRules(), authProfile()]);
         const profile = buildSignupProfile(input.firstName, input.lastName, browserTimeZone());
         const created = await signUpWithEmail(
           normalizeEmail(input.email),
@@ -210,6 +216,7 @@ export const AuthProvider = ({ children }: { children: ReactNode }) => {
   }, [userId]);
 
   const sendPasswordResetEmail = useCallback(async (email: string) => {
+    const { normalizeEmail } = await authRules();
     await requestPasswordReset(normalizeEmail(email));
   }, []);
 

@@ -1,5 +1,4 @@
 import { Fragment, type ReactNode, createContext, useContext, useEffect, useMemo, useRef } from 'react';
-import { isTheme } from '../../shared/auth/profile.ts';
 import {
   DEFAULT_FORMAT_PREFERENCES,
   type FormatPreferences,
@@ -9,7 +8,7 @@ import {
 } from '../../shared/format.ts';
 import { useAuth } from './AuthProvider.tsx';
 import { installFormatter } from '../lib/format.ts';
-import { storedThemeChoice, useTheme } from '../lib/theme.tsx';
+import { isThemeMode, storedThemeChoice, useTheme } from '../lib/theme.tsx';
 
 // The signed-in user's display preferences, applied to the whole web app: every function of
 // lib/format.ts writes with them from the moment the profile is known (the cached profile
@@ -64,7 +63,7 @@ export const PreferencesProvider = ({ children }: { children: ReactNode }) => {
   // applies (the seed default 'light' is not a choice: the device's own setting stays).
   const profileTheme = profile?.preferences.theme;
   useEffect(() => {
-    if (profileTheme && isTheme(profileTheme) && profileTheme !== 'light' && storedThemeChoice() === null)
+    if (profileTheme && isThemeMode(profileTheme) && profileTheme !== 'light' && storedThemeChoice() === null)
       setMode(profileTheme);
   }, [profileTheme, setMode]);
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultFormatter } from '../../shared/format.ts';
 import { MAX_AMOUNT_MINOR } from '../../shared/money.ts';
 import {
   formatAmount,
@@ -14,6 +15,7 @@ import {
   formatMonthYear,
   formatPrice,
   formatSignedAmount,
+  MONTH_NAMES,
   MONTH_OPTIONS,
   currencyOptions,
   currentFormatter,
@@ -139,6 +141,8 @@ describe('pickers', () => {
   it('lists months by number and currencies with the common ones first', () => {
     expect(MONTH_OPTIONS[0]).toEqual({ value: '1', label: 'January' });
     expect(MONTH_OPTIONS[11]).toEqual({ value: '12', label: 'December' });
+    // Written out (no Intl format at load); they are the default formatter's names.
+    expect(MONTH_NAMES).toEqual(Array.from({ length: 12 }, (_, i) => defaultFormatter.monthName(i)));
     const currencies = currencyOptions();
     expect(currencies[0]).toEqual({ value: 'USD', label: 'USD — US Dollar' });
     expect(currencies.find((c) => c.value === 'JPY')?.label).toBe('JPY — Japanese Yen');

@@ -4,7 +4,7 @@ import {
   defaultFormatter,
   formatterFor,
 } from '../../shared/format.ts';
-import { formatMinorPlain } from '../../shared/money.ts';
+import { formatMinorPlain } from '../../shared/money-text.ts';
 
 // The web app's names for the one formatter (src/shared/format.ts). Pages import from here
 // (or render <Money>, which uses formatAmount) instead of building Intl formatters. Every
@@ -80,8 +80,26 @@ export const browserTimeZone = () => {
   }
 };
 
-/** Month names for pickers ("January" …), index 0 = January. */
-export const MONTH_NAMES = Array.from({ length: 12 }, (_, i) => defaultFormatter.monthName(i));
+/**
+ * Month names for pickers ("January" …), index 0 = January: the default formatter's
+ * `monthName(0 … 11)`, written out (format.test.ts holds them equal). Making them with Intl
+ * when this module loads made a date format on every page's first load, public pages too
+ * (the first one loads the runtime's calendar data: tens of milliseconds on a phone).
+ */
+export const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
 
 /** A fiscal-year start picker's options: value "1" … "12", label the month's name. */
 export const MONTH_OPTIONS = MONTH_NAMES.map((name, i) => ({ value: String(i + 1), label: name }));

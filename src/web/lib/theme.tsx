@@ -6,7 +6,8 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 export type ThemeMode = 'light' | 'dark' | 'system';
 export const THEME_STORAGE_KEY = 'theme';
 
-const isThemeMode = (v: unknown): v is ThemeMode => v === 'light' || v === 'dark' || v === 'system';
+/** True for one of the three theme modes (a stored value, a profile's theme). */
+export const isThemeMode = (v: unknown): v is ThemeMode => v === 'light' || v === 'dark' || v === 'system';
 
 const readStored = (): ThemeMode | null => {
   try {
