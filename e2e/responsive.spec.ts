@@ -62,7 +62,7 @@ type Seeded = { invoiceId: string; customerId: string; billId: string };
 /** A company with a customer, a sent invoice, a bank account, two transactions, a supplier and a bill. */
 const seed = async (page: Page): Promise<Seeded> => {
   const company = await signUpWithCompany(page, {
-    tag: 'walker',
+    tag: `walker-${test.info().workerIndex}`,
     name: 'Rita Walker',
     company: 'Walkabout Studio Ltd',
     password: PASSWORD,
@@ -268,6 +268,9 @@ test.describe('every public screen at phone and desktop sizes', () => {
 });
 
 test.describe('every private page and view at phone and desktop sizes', () => {
+  // The two themes' walks are the suite's longest tests: with two workers they run side by
+  // side, each worker seeding its own company in beforeAll.
+  test.describe.configure({ mode: 'parallel' });
   let context: BrowserContext;
   let page: Page;
   let views: string[] = [];
