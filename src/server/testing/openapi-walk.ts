@@ -321,6 +321,8 @@ const KIND_BY_NAME: Record<string, string> = {
   allocationId: 'creditAllocation',
   refundId: 'supplierRefund',
   paymentAccountId: 'bankLedger',
+  endpointId: 'webhookEndpoint',
+  deliveryId: 'webhookDelivery',
 };
 // Where a parameter's name means another kind under one path (a bill's payment, a bill schedule).
 const KIND_BY_PATH: [RegExp, string, string][] = [
@@ -718,6 +720,12 @@ export const createOpenApiWalk = () => {
     add('supplierRefund', payables.refundId);
     add('billSchedule', payables.scheduleId);
     add('billAttachment', payables.attachmentId);
+    // A webhook endpoint (to a closed local port; nothing runs the deliveries here) and one delivery.
+    const endpoint = await post('webhookEndpoint', '/webhooks/endpoints', { url: 'http://127.0.0.1:9/hooks' });
+    const delivery = await request('POST', `${base}/webhooks/endpoints/${endpoint}/test`, {
+      cookie: company.owner.cookie,
+    });
+    if (delivery.statusCode < 300) add('webhookDelivery', delivery.json().id);
   };
 
   // Bodies the schema alone cannot make valid (balanced lines, distinct accounts, files).
