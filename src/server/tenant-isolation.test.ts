@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notify } from './modules/notifications/service.ts';
+import { callWithApiKey, createTestApiKey } from './testing/api-keys.ts';
 import { createTestApp } from './testing/app.ts';
 import { type TestCompany, createTestCompany } from './testing/companies.ts';
 import { seedTestPayables } from './testing/payables-seed.ts';
@@ -140,6 +141,53 @@ describe('tenant isolation over every route', () => {
       if (res.body.includes(b.id)) leaks.push(`${r.method} ${r.url} mentioned company B`);
     }
     expect(leaks).toEqual([]);
+  });
+
+  it("refuses an API key of A's every company route of B's, whatever its scopes", async () => {
+    const { secret } = await createTestApiKey(t.app, a, ['read', 'write']);
+    const leaks: string[] = [];
+    for (const r of routes.filter((x) => x.url.startsWith('/api/orgs/:organizationId'))) {
+      const someId = [...idsOfB][0] ?? randomUUID();
+      const url = r.url.replace(':organizationId', b.id).replace(/:[A-Za-z]+/g, someId);
+      const res = await callWithApiKey(
+        t.app,
+        secret,
+        r.method as 'GET',
+        url,
+        r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      );
+      if (![403, 404].includes(res.status)) leaks.push(`${r.method} ${r.url} answered ${res.status}`);
+      if (JSON.stringify(res.body ?? '').includes(b.id))
+        leaks.push(`${r.method} ${r.url} mentioned company B`);
+    }
+    expect(leaks).toEqual([]);
+  });
+
+  it('refuses a read-only API key every change route of its own company, and opens its reads', async () => {
+    const { secret } = await createTestApiKey(t.app, a, ['read']);
+    const open: string[] = [];
+    const someId = randomUUID();
+    for (const r of routes.filter((x) => x.url.startsWith('/api/orgs/:organizationId'))) {
+      const url = r.url.replace(':organizationId', a.id).replace(/:[A-Za-z]+/g, someId);
+      if (r.method === 'GET') {
+        // A read reaches its route: never refused for want of a scope (only the routes that
+        // manage members, keys or secrets, closed to every key, answer api_key_not_allowed).
+        const res = await callWithApiKey(t.app, secret, 'GET', url);
+        const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;
+        if (res.status === 401 || (res.status === 403 && code !== 'api_key_not_allowed'))
+          open.push(`GET ${r.url} refused a read key: ${res.status} ${JSON.stringify(res.body)}`);
+        continue;
+      }
+      const res = await callWithApiKey(
+        t.app,
+        secret,
+        r.method as 'POST',
+        url,
+        r.method === 'DELETE' ? undefined : {},
+      );
+      if (res.status !== 403) open.push(`${r.method} ${r.url} answered ${res.status} to a read-only key`);
+    }
+    expect(open).toEqual([]);
   });
 
   it("never shows B's resources through A's own company routes", { timeout: 400_000 }, async () => {

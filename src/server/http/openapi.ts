@@ -39,7 +39,7 @@ const ERRORS: Record<number, [name: string, description: string]> = {
   ],
   401: [
     'Unauthorized',
-    'Not signed in (`unauthorized`): send the session cookie or `Authorization: Bearer <token>`.',
+    'Not signed in (`unauthorized`): send the session cookie or `Authorization: Bearer <token>`. With an API key: the key is malformed or unknown (`api_key_invalid`, also when its creator has left the company), revoked (`api_key_revoked`) or expired (`api_key_expired`), or the route is not a company route (`api_key_not_accepted`).',
   ],
   402: [
     'PaymentRequired',
@@ -47,7 +47,7 @@ const ERRORS: Record<number, [name: string, description: string]> = {
   ],
   403: [
     'Forbidden',
-    "Not allowed: the member's role cannot do this (`forbidden`), a platform-admin route (`admin_only`), a development tool asked from another machine, or a state-changing request from a page on an address the server does not trust (`untrusted_origin`).",
+    "Not allowed: the member's role cannot do this (`forbidden`), a platform-admin route (`admin_only`), a development tool asked from another machine, a state-changing request from a page on an address the server does not trust (`untrusted_origin`), an API key without the scope the operation needs (`api_key_scope`, the message names it), or an API key on members, invitations, company settings or API keys (`api_key_not_allowed`).",
   ],
   404: [
     'NotFound',
@@ -108,6 +108,8 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 type RouteFacts = {
   statuses: Set<number>;
   session: boolean;
+  /** A company route, which an API key may call too. */
+  company?: boolean;
   idempotent: boolean;
   produces?: string[];
   answersWithoutBody?: Record<number, string>;
@@ -161,6 +163,7 @@ export const routeFacts = (
   return {
     statuses,
     session,
+    company,
     idempotent,
     ...(doc?.produces && { produces: doc.produces }),
     ...(doc?.answersWithoutBody && { answersWithoutBody: doc.answersWithoutBody }),
@@ -223,7 +226,12 @@ const completeOperation = (operation: Operation, facts: RouteFacts) => {
   ) {
     operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
   }
-  if (facts.session) operation.security = [{ sessionCookie: [] }, { bearerAuth: [] }];
+  if (facts.session)
+    operation.security = [
+      { sessionCookie: [] },
+      { bearerAuth: [] },
+      ...(facts.company ? [{ apiKey: [] }] : []),
+    ];
 };
 
 /** @fastify/swagger's options: the document's head, the zod transform, and the error answers. */
@@ -276,6 +284,13 @@ export const openApiOptions = (ctx: AppContext, extras: OpenApiExtras): FastifyD
             type: 'http',
             scheme: 'bearer',
             description: 'The session token (the `set-auth-token` header of sign-in and sign-up).',
+          },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'kontor_ API key',
+            description:
+              "A company's API key, `Authorization: Bearer kontor_…` (owners and admins create them in Settings → API keys; shown once). It opens only its company's routes (`/api/orgs/{organizationId}/…`), within its scopes: `read` for GET, `write` or the area's `invoices:write`, `bills:write`, `banking:write`, `ledger:write` for changes. Its own rate limit. Guide: docs/api.md, Authentication.",
           },
         },
       };

@@ -22,7 +22,7 @@ export const createTestApiKey = async (
   return res.json();
 };
 
-/** One request with `Authorization: Bearer <secret>` and no cookie, as a server-side client sends it. */
+/** One request with `Authorization: Bearer <secret>` and no cookie, as a server-side client sends it; a JSON body parsed. */
 export const callWithApiKey = async (
   app: App,
   secret: string,
@@ -37,5 +37,6 @@ export const callWithApiKey = async (
     headers: { authorization: `Bearer ${secret}`, ...headers },
     ...(payload !== undefined ? { payload: payload as object } : {}),
   });
-  return { status: res.statusCode, body: res.body ? res.json() : undefined };
+  const json = String(res.headers['content-type'] ?? '').includes('json');
+  return { status: res.statusCode, body: res.body ? (json ? res.json() : res.body) : undefined };
 };

@@ -323,6 +323,7 @@ const KIND_BY_NAME: Record<string, string> = {
   paymentAccountId: 'bankLedger',
   endpointId: 'webhookEndpoint',
   deliveryId: 'webhookDelivery',
+  keyId: 'apiKey',
 };
 // Where a parameter's name means another kind under one path (a bill's payment, a bill schedule).
 const KIND_BY_PATH: [RegExp, string, string][] = [
@@ -707,6 +708,11 @@ export const createOpenApiWalk = () => {
       body: { email: `invitee-${company.id}@example.com`, role: 'viewer' },
     });
     if (invitation.statusCode < 300) add('invitation', invitation.json().id);
+    const apiKey = await request('POST', `${base}/api-keys`, {
+      cookie: company.owner.cookie,
+      body: { name: 'Fuzz key', scopes: ['read'] },
+    });
+    if (apiKey.statusCode < 300) add('apiKey', apiKey.json().key.id);
     const member = await addTestMember(t.app, company, 'accountant').catch(() => undefined);
     if (member) add('user', member.id);
     // Payables: the open bill first (paying and its sub-routes), then the draft and the paid one.

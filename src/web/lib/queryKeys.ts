@@ -74,6 +74,8 @@ export const keys = {
   payablesAging: (orgId: string, asOf?: string) => ['org', orgId, 'payables', 'aging', asOf ?? null] as const,
   members: area('members'),
   invitations: area('invitations'),
+  /** The company's API keys (Settings → API keys). */
+  apiKeys: (orgId: string) => ['org', orgId, 'api-keys'] as const,
 };
 
 /**
@@ -106,6 +108,8 @@ export const touches = {
     keys.transactions(orgId, 'attachments', transactionId),
   ],
   membership: (orgId: string): QueryKey[] => [keys.members(orgId), keys.invitations(orgId)],
+  /** An API key created or revoked: the key list. */
+  apiKeys: (orgId: string): QueryKey[] => [keys.apiKeys(orgId)],
   companies: (): QueryKey[] => [keys.companies],
   myInvitations: (): QueryKey[] => [keys.myInvitations],
   sessions: (): QueryKey[] => [keys.sessions],
@@ -131,6 +135,7 @@ export const invalidateAfter = {
   transactionAttachments: (client: QueryClient, orgId: string, transactionId: string) =>
     invalidate(client, touches.transactionAttachments(orgId, transactionId)),
   membership: (client: QueryClient, orgId: string) => invalidate(client, touches.membership(orgId)),
+  apiKeys: (client: QueryClient, orgId: string) => invalidate(client, touches.apiKeys(orgId)),
   companies: (client: QueryClient) => invalidate(client, touches.companies()),
   myInvitations: (client: QueryClient) => invalidate(client, touches.myInvitations()),
   sessions: (client: QueryClient) => invalidate(client, touches.sessions()),

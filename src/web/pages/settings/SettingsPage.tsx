@@ -1,6 +1,7 @@
 import { type ComponentType, Suspense, lazy } from 'react';
 import { useSearchParams } from 'react-router';
 import { Spinner } from '../../components/Spinner.tsx';
+import { ApiKeysSettings } from './ApiKeysSettings.tsx';
 import { CompanySettings } from './CompanySettings.tsx';
 import { MembersSettings } from './MembersSettings.tsx';
 import { NotificationSettings } from './NotificationSettings.tsx';
@@ -9,7 +10,7 @@ import { ProfileSettings } from './ProfileSettings.tsx';
 import { PageTabs, tabFrom } from '../../components/ui/Tabs.tsx';
 
 // /settings: the signed-in user's profile (the default tab), the company, its members, and the
-// user's preferences, notifications and security.
+// user's preferences, notifications and security; the company's API keys.
 
 const optional = import.meta.glob<{ default?: ComponentType; SecuritySettings?: ComponentType }>(
   './security/SecuritySettings.tsx',
@@ -29,6 +30,7 @@ const SettingsPage = () => {
     { id: 'members', label: 'Members', panel: <MembersSettings /> },
     { id: 'preferences', label: 'Preferences', panel: <PreferencesSettings /> },
     { id: 'notifications', label: 'Notifications', panel: <NotificationSettings /> },
+    { id: 'api-keys', label: 'API keys', panel: <ApiKeysSettings /> },
     ...(Security
       ? [
           {
