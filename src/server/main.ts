@@ -9,6 +9,8 @@ import { createJobQueue, scheduleJob } from './modules/jobs/queue.ts';
 import { MAIL_JOB, type QueuedMail, deliverQueuedMail } from './modules/mail/service.ts';
 import { recurringBillsJob } from './modules/payables/recurring-runner.ts';
 import { overdueInvoicesJob } from './modules/notifications/overdue.ts';
+import { bankFeedsKeyProblem, tokenCipherOf } from './modules/bank-feeds/token-cipher.ts';
+import { registerBankFeedJobs } from './modules/bank-feeds/worker.ts';
 import { registerWebhookWorker } from './modules/webhooks/deliver.ts';
 
 // Entry point: read config, open the database, migrate, listen; shut down cleanly.
@@ -25,6 +27,8 @@ const main = async () => {
   } catch (error) {
     return fail(error instanceof ConfigError ? error.message : String(error));
   }
+  const bankFeedsProblem = bankFeedsKeyProblem(config);
+  if (bankFeedsProblem) return fail(`Invalid configuration: ${bankFeedsProblem}`);
   let database: Awaited<ReturnType<typeof openConfiguredDatabase>>;
   try {
     database = await openConfiguredDatabase(config);
@@ -54,6 +58,10 @@ const main = async () => {
   scheduleJob(jobs, ctx, recurringBillsJob, app.log);
   scheduleJob(jobs, ctx, overdueInvoicesJob, app.log);
   jobs.work<QueuedMail>(MAIL_JOB, (job) => deliverQueuedMail(ctx, job.data));
+  // Bank feeds: a sync per connection when asked, and every active connection every 4 hours.
+  registerBankFeedJobs(jobs, ctx, app.log);
+  // The token key is read (or, in development, generated into DATA_DIR) before any request.
+  tokenCipherOf(config, (message) => app.log.warn(message));
   // Webhook deliveries have their own queue object (more at once, mostly waiting on receivers),
   // so a burst of them never holds up mail or the schedules (docs/webhooks.md).
   const webhookJobs = createJobQueue({ db: database.db, now: ctx.now, log: app.log, concurrency: 8 });

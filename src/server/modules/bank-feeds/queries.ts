@@ -55,6 +55,7 @@ export const selectFeedAccounts = (db: Executor, organizationId: string, connect
         .where('a.organization_id', '=', organizationId)
         .where('a.connection_id', 'in', connectionIds)
         .orderBy('a.created_at')
+        .orderBy('a.name')
         .orderBy('a.id')
         .execute();
 
