@@ -74,6 +74,12 @@ export const keys = {
   payablesAging: (orgId: string, asOf?: string) => ['org', orgId, 'payables', 'aging', asOf ?? null] as const,
   members: area('members'),
   invitations: area('invitations'),
+  /** The company's webhook endpoints, an endpoint's delivery log pages, one delivery (Settings → Webhooks). */
+  webhookEndpoints: (orgId: string) => ['org', orgId, 'webhooks', 'endpoints'] as const,
+  webhookDeliveries: (orgId: string, endpointId: string, cursor?: string) =>
+    ['org', orgId, 'webhooks', 'deliveries', endpointId, cursor ?? null] as const,
+  webhookDelivery: (orgId: string, deliveryId: string) =>
+    ['org', orgId, 'webhooks', 'delivery', deliveryId] as const,
   /** The company's API keys (Settings → API keys). */
   apiKeys: (orgId: string) => ['org', orgId, 'api-keys'] as const,
 };
@@ -108,6 +114,8 @@ export const touches = {
     keys.transactions(orgId, 'attachments', transactionId),
   ],
   membership: (orgId: string): QueryKey[] => [keys.members(orgId), keys.invitations(orgId)],
+  /** An endpoint added, changed or tested, a delivery sent again: everything under webhooks. */
+  webhooks: (orgId: string): QueryKey[] => [['org', orgId, 'webhooks']],
   /** An API key created or revoked: the key list. */
   apiKeys: (orgId: string): QueryKey[] => [keys.apiKeys(orgId)],
   companies: (): QueryKey[] => [keys.companies],
@@ -135,6 +143,7 @@ export const invalidateAfter = {
   transactionAttachments: (client: QueryClient, orgId: string, transactionId: string) =>
     invalidate(client, touches.transactionAttachments(orgId, transactionId)),
   membership: (client: QueryClient, orgId: string) => invalidate(client, touches.membership(orgId)),
+  webhooks: (client: QueryClient, orgId: string) => invalidate(client, touches.webhooks(orgId)),
   apiKeys: (client: QueryClient, orgId: string) => invalidate(client, touches.apiKeys(orgId)),
   companies: (client: QueryClient) => invalidate(client, touches.companies()),
   myInvitations: (client: QueryClient) => invalidate(client, touches.myInvitations()),

@@ -7,6 +7,7 @@ import { MembersSettings } from './MembersSettings.tsx';
 import { NotificationSettings } from './NotificationSettings.tsx';
 import { PreferencesSettings } from './PreferencesSettings.tsx';
 import { ProfileSettings } from './ProfileSettings.tsx';
+import { WebhooksSettings } from './webhooks/WebhooksSettings.tsx';
 import { PageTabs, tabFrom } from '../../components/ui/Tabs.tsx';
 
 // /settings: the signed-in user's profile (the default tab), the company, its members, and the
@@ -31,6 +32,7 @@ const SettingsPage = () => {
     { id: 'preferences', label: 'Preferences', panel: <PreferencesSettings /> },
     { id: 'notifications', label: 'Notifications', panel: <NotificationSettings /> },
     { id: 'api-keys', label: 'API keys', panel: <ApiKeysSettings /> },
+    { id: 'webhooks', label: 'Webhooks', panel: <WebhooksSettings /> },
     ...(Security
       ? [
           {
