@@ -324,6 +324,8 @@ const KIND_BY_NAME: Record<string, string> = {
   endpointId: 'webhookEndpoint',
   deliveryId: 'webhookDelivery',
   keyId: 'apiKey',
+  connectionId: 'bankConnection',
+  feedAccountId: 'bankFeedAccount',
 };
 // Where a parameter's name means another kind under one path (a bill's payment, a bill schedule).
 const KIND_BY_PATH: [RegExp, string, string][] = [
@@ -713,6 +715,15 @@ export const createOpenApiWalk = () => {
       body: { name: 'Fuzz key', scopes: ['read'] },
     });
     if (apiKey.statusCode < 300) add('apiKey', apiKey.json().key.id);
+    // A bank connection through the Demo Bank (issue 18), with its two accounts.
+    const feed = await request('POST', `${base}/bank-feeds/connections`, {
+      cookie: company.owner.cookie,
+      body: { publicToken: `demo-public:demo-us:walk-${company.id}` },
+    });
+    if (feed.statusCode < 300) {
+      add('bankConnection', feed.json().id);
+      for (const a of feed.json().accounts as { id: string }[]) add('bankFeedAccount', a.id);
+    }
     const member = await addTestMember(t.app, company, 'accountant').catch(() => undefined);
     if (member) add('user', member.id);
     // Payables: the open bill first (paying and its sub-routes), then the draft and the paid one.
