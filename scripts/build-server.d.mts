@@ -1,0 +1,4 @@
+// Types of scripts/build-server.mjs (plain JavaScript, so `npm start` needs no TypeScript).
+export const SERVER_SOURCES: string[];
+export const builtServerEntry: string;
+export const buildServer: () => Promise<void>;
