@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { errorBody } from './errors.ts';
 import { MAX_PARAM_LENGTH } from './input.ts';
+import { webhookOpenApi } from './openapi-webhooks.ts';
 import type { RouteDoc } from './routes.ts';
 
 // The OpenAPI document at /api/openapi.json (docs/api.md): the routes' zod schemas turned into
@@ -295,6 +296,10 @@ export const openApiOptions = (ctx: AppContext, extras: OpenApiExtras): FastifyD
         },
       };
       if (extras.tags) document.tags = [...(document.tags ?? []), ...extras.tags];
+      // The webhook event catalogue: a schema per event and the POSTs endpoints receive.
+      const webhooks = webhookOpenApi();
+      Object.assign(document.components.schemas as object, webhooks.schemas);
+      (document as Record<string, unknown>)['x-webhooks'] = webhooks.operations;
       return document as never;
     },
   };

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../../shared/webhooks.ts';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
 import { type InvoicingFixture, api, setUpInvoicing } from '../../testing/invoices.ts';
@@ -116,6 +117,18 @@ describe('webhooks', () => {
     expect(rotated.body.secret).not.toBe(ep.secret);
     expect((await client.delete(`/webhooks/endpoints/${ep.id}`)).status).toBe(204);
     expect((await client.get(`/webhooks/endpoints/${ep.id}`)).status).toBe(404);
+  });
+
+  it('documents every event payload in the OpenAPI document (x-webhooks and WebhookEvent_<type> schemas)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    const doc = res.json();
+    expect(Object.keys(doc['x-webhooks']).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    const paid = doc.components.schemas.WebhookEvent_invoice_paid;
+    expect(paid.properties.type.enum ?? [paid.properties.type.const]).toEqual(['invoice.paid']);
+    expect(paid.properties.data.required).toContain('amountDue');
+    expect(doc['x-webhooks']['invoice.paid'].post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/WebhookEvent_invoice_paid',
+    );
   });
 
   it('refuses bad endpoint input with a 400 and keeps nothing', async () => {
