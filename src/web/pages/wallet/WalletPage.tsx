@@ -26,6 +26,8 @@ import { AddAccountDialog, RateDialog, TransferDialog } from './WalletDialogs.ts
 // change its settings, move money and enter a rate.
 
 const BalanceChart = lazy(() => import('./BalanceChart.tsx').then((m) => ({ default: m.BalanceChart })));
+// Bank connections (issue 18): its own chunk, with Plaid Link.
+const BankFeedsCard = lazy(() => import('./BankFeedsCard.tsx').then((m) => ({ default: m.BankFeedsCard })));
 
 const WalletPage = () => {
   const { company, can } = useCompany();
@@ -221,6 +223,10 @@ const WalletPage = () => {
           ) : null}
         </>
       )}
+
+      <Suspense fallback={<Skeleton rows={2} />}>
+        <BankFeedsCard />
+      </Suspense>
 
       {dialog?.kind === 'add' ? <AddAccountDialog onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === 'transfer' ? (
