@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CANONICAL_PATHS, headTagsFor } from './lib/meta.ts';
-import { PRERENDER_PAGES, prerenderedDocument, renderPage } from './prerender.tsx';
+import { GUARD_MESSAGES } from '../shared/auth/errors.ts';
+import { APP_PAGES } from './pages/app/pages.ts';
+import {
+  APP_PAGE_FILES,
+  PRERENDER_PAGES,
+  appPageMarkup,
+  prerenderedDocument,
+  renderPage,
+} from './prerender.tsx';
 
 // The prerendered public pages (issue 22): what `vite build` writes into prerendered/, page by
 // page, without running a build — the render of each path and the file made from it.
@@ -86,8 +94,11 @@ describe('the prerendered pages', () => {
     );
     expect(html.match(/name="description"/g)).toHaveLength(1);
     expect(html).toMatch(
-      /<link rel="modulepreload" crossorigin href="\/assets\/PricingPage-abc.js">\n\s*<\/head>/,
+      /<link rel="modulepreload" fetchpriority="low" crossorigin href="\/assets\/PricingPage-abc.js">\n\s*<\/head>/,
     );
+    // Drawn without scripts: every script and preload of the page waits behind its styles.
+    expect(html).not.toMatch(/<script type="module"(?! fetchpriority="low")/);
+    expect(html).not.toMatch(/<link rel="modulepreload"(?! fetchpriority="low")/);
     // The theme is applied before the first paint, as on every page.
     expect(html).toContain('<script src="/theme-init.js"></script>');
   });
@@ -112,6 +123,25 @@ describe('the prerendered pages', () => {
         preload: [],
       }),
     ).toThrow(/page-head/);
+  });
+});
+
+describe("the signed-in pages' HTML", () => {
+  it('is one file per app page naming the shell and that page, modules that exist', () => {
+    expect(APP_PAGE_FILES.map((p) => p.path)).toEqual(APP_PAGES.map((page) => `/${page}`));
+    for (const page of APP_PAGE_FILES) {
+      expect(page.file).toBe(`app${page.path}.html`);
+      expect(page.modules[0]).toBe('pages/app/AppShell.tsx');
+      for (const module of page.modules)
+        expect(fs.existsSync(path.join(import.meta.dirname, module)), module).toBe(true);
+    }
+  });
+
+  it("shows the sign-in guard's spinner until the app renders, with no script of its own", () => {
+    const markup = appPageMarkup();
+    expect(markup).toContain('role="status"');
+    expect(markup).toContain(GUARD_MESSAGES.checking);
+    expect(markup).not.toMatch(/<script|data-prerendered/);
   });
 });
 

@@ -1,8 +1,12 @@
 import { StrictMode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { GUARD_MESSAGES } from '../shared/auth/errors.ts';
 import { AppProviders, createQueryClient } from './App.tsx';
+import { PageSpinner } from './components/Spinner.tsx';
 import { headTagsFor, headTagsHtml } from './lib/meta.ts';
+import { APP_PAGES } from './pages/app/pages.ts';
 import { loadScreenFor, routes } from './router.tsx';
 
 export { PRELOAD_META, PRELOAD_MODULES } from './router.tsx';
@@ -40,6 +44,28 @@ export const PRERENDER_PAGES: readonly PrerenderPage[] = [
   },
   { path: '/404', file: '404.html', modules: ['pages/not-found/NotFoundPage.tsx'] },
 ];
+
+/**
+ * The signed-in pages' HTML (`<outDir>/prerendered/app/<page>.html`, served at `/<page>`):
+ * index.html with the app shell's and the page's chunks preloaded, so that the browser fetches
+ * them with the entry instead of one after the other once the session is known, and with the
+ * guard's spinner in #root (`appPageMarkup`; the page itself needs the session and the
+ * company's data). #root names no prerendered path: the browser renders, it does not hydrate.
+ */
+export const APP_PAGE_FILES: readonly PrerenderPage[] = APP_PAGES.map((page) => ({
+  path: `/${page}`,
+  file: `app/${page}.html`,
+  modules: [
+    'pages/app/AppShell.tsx',
+    `pages/${page}/${page.charAt(0).toUpperCase()}${page.slice(1)}Page.tsx`,
+  ],
+}));
+
+/**
+ * What a signed-in page's HTML shows until the app renders (and replaces it): the spinner the
+ * sign-in guard shows while it asks for the session, so the first paint needs no script.
+ */
+export const appPageMarkup = () => renderToStaticMarkup(<PageSpinner label={GUARD_MESSAGES.checking} />);
 
 /** The page's markup as the browser's first render draws it (what #root holds). */
 export const renderPage = async (path: string): Promise<string> => {
@@ -92,10 +118,22 @@ export const prerenderedDocument = (
     throw new Error('index.html has no <!-- page-head --> block or no empty #root');
   const head = headTagsHtml(headTagsFor(page.path, page.origin));
   const preload = page.preload.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`);
-  return template
-    .replace(PAGE_HEAD, () => head)
-    .replace(/\n( *)<\/head>/, (_all, indent: string) =>
-      [...preload.map((l) => `${indent}  ${l}`), `${indent}</head>`].map((l) => `\n${l}`).join(''),
-    )
-    .replace(EMPTY_ROOT, () => `<div id="root" data-prerendered="${page.path}">${page.markup}</div>`);
+  return (
+    template
+      .replace(PAGE_HEAD, () => head)
+      // The page is drawn without its scripts: they load at low priority, after the styles and
+      // the font that the first paint needs, and hydrate once they are there.
+      .replace(/<script type="module"|<link rel="modulepreload"/g, (tag) => `${tag} fetchpriority="low"`)
+      .replace(/\n( *)<\/head>/, (_all, indent: string) =>
+        [
+          ...preload.map(
+            (l) => `${indent}  ${l.replace(' crossorigin', ' fetchpriority="low" crossorigin')}`,
+          ),
+          `${indent}</head>`,
+        ]
+          .map((l) => `\n${l}`)
+          .join(''),
+      )
+      .replace(EMPTY_ROOT, () => `<div id="root" data-prerendered="${page.path}">${page.markup}</div>`)
+  );
 };

@@ -6,7 +6,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APP_PAGES } from '../../shared/web-routes.ts';
 import { setUpTestApp } from '../testing/per-file-app.ts';
-import { INDEXED_PATHS, acceptedEncoding, prerenderedFileName } from './web-app.ts';
+import { INDEXED_PATHS, acceptedEncoding, appPageFileName, prerenderedFileName } from './web-app.ts';
 
 // The web app as a browser and a crawler get it: robots.txt, sitemap.xml, the prerendered
 // public pages, index.html for the rest, 404 for unknown paths, and every HTML answer
@@ -22,6 +22,8 @@ fs.writeFileSync(path.join(webDir, 'index.html'), page('App shell'));
 fs.writeFileSync(path.join(webDir, 'prerendered', 'index.html'), page('Landing'));
 fs.writeFileSync(path.join(webDir, 'prerendered', 'pricing.html'), page('Pricing'));
 fs.writeFileSync(path.join(webDir, 'prerendered', '404.html'), page('Not found'));
+fs.mkdirSync(path.join(webDir, 'prerendered', 'app'));
+fs.writeFileSync(path.join(webDir, 'prerendered', 'app', 'dashboard.html'), page('Dashboard preloads'));
 fs.writeFileSync(path.join(webDir, 'assets', 'main-abc123.js'), 'console.log("kontor");\n'.repeat(200));
 afterAll(() => fs.rmSync(webDir, { recursive: true, force: true }));
 
@@ -106,10 +108,23 @@ describe('pages: prerendered where the build has them, index.html elsewhere, com
   });
 
   it('answers other pages of the app with index.html', async () => {
-    for (const url of ['/about', '/login', '/dashboard', '/invoices?invoice=abc', '/dev/mailbox']) {
+    for (const url of ['/about', '/login', '/invoices?invoice=abc', '/dev/mailbox']) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toContain('<title>App shell</title>');
+    }
+  });
+
+  it("answers a signed-in page with the build's HTML for it (its chunks preloaded) when there is one", async () => {
+    for (const url of ['/dashboard', '/dashboard/', '/Dashboard?range=ytd']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(res.body, url).toContain('<title>Dashboard preloads</title>');
+    }
+    for (const url of ['/prerendered/app/dashboard.html', '/app/dashboard.html']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
     }
   });
 
@@ -193,6 +208,11 @@ describe('prerenderedFileName and acceptedEncoding', () => {
     expect(prerenderedFileName('/CONTACT')).toBe('contact.html');
     expect(prerenderedFileName('/dashboard')).toBeNull();
     expect(prerenderedFileName('/../index')).toBeNull();
+    expect(appPageFileName('/dashboard')).toBe('app/dashboard.html');
+    expect(appPageFileName('/settings/')).toBe('app/settings.html');
+    expect(appPageFileName('/')).toBeNull();
+    expect(appPageFileName('/pricing')).toBeNull();
+    expect(appPageFileName('/dashboard/../x')).toBeNull();
   });
 
   it('reads q-values', () => {

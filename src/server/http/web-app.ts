@@ -15,7 +15,8 @@ import { isApiPath } from './request-security.ts';
 //   hashed assets are cached for a year.
 // - Any other GET is a page. A public page the build prerendered (`prerendered/<name>.html`,
 //   '/' → index.html, '/pricing' → pricing.html; docs/ui.md) is answered with that file, so it
-//   paints before the app's code arrives; every other page of the app gets index.html. A path
+//   paints before the app's code arrives; a signed-in page gets `prerendered/app/<page>.html`
+//   (index.html naming its chunks for preload) when the build made it, else index.html. A path
 //   the app has no screen for (src/shared/web-routes.ts) answers 404 with
 //   `prerendered/404.html` when the build made one, else index.html (the app's not-found page).
 // - Those HTML answers are compressed here: @fastify/compress adds its hook to routes only,
@@ -33,6 +34,16 @@ export const prerenderedFileName = (pathname: string): string | null => {
   const clean = (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname).toLowerCase() || '/';
   if (!(PUBLIC_PATHS as readonly string[]).includes(clean)) return null;
   return clean === '/' ? 'index.html' : `${clean.slice(1)}.html`;
+};
+
+/**
+ * The build's HTML of a signed-in page ('/dashboard' → 'app/dashboard.html': index.html with
+ * the page's chunks preloaded), or null for any other path.
+ */
+export const appPageFileName = (pathname: string): string | null => {
+  const clean = (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname).toLowerCase();
+  const page = APP_PAGES.find((p) => `/${p}` === clean);
+  return page ? `app/${page}.html` : null;
 };
 
 const baseUrlOf = (publicUrl: string) => publicUrl.replace(/\/+$/, '');
@@ -189,7 +200,7 @@ export const registerWebApp = async (app: FastifyInstance, ctx: AppContext, { we
         .send('The web app is not built yet. Run `npm run build` (npm start does this for you).');
     }
     if (!isWebAppPath(url)) return sendHtml(request, reply, 404, prerendered('404.html') ?? index);
-    const name = prerenderedFileName(url);
+    const name = prerenderedFileName(url) ?? appPageFileName(url);
     return sendHtml(request, reply, 200, (name && prerendered(name)) || index);
   });
 };
