@@ -53,6 +53,8 @@ const NOT_COMPANY_DATA = new Set([
   'POST /api/billing/checkout-sessions/:id/authenticate',
   'POST /api/billing/payment-method',
   'POST /api/billing/webhook',
+  // Plaid's webhook: verified by its Plaid-Verification JWT, acts on the item it names.
+  'POST /api/plaid/webhook',
   'GET /api/admin/me',
 ]);
 

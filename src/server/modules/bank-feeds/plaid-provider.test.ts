@@ -104,7 +104,7 @@ describe('the Plaid provider against the fake Plaid server', () => {
     await provider.exchangePublicToken(publicToken);
     await expect(provider.exchangePublicToken(publicToken)).rejects.toMatchObject({
       status: 400,
-      code: 'bank_feed_public_token',
+      code: 'invalid_public_token',
     });
   });
 

@@ -117,7 +117,7 @@ export const plaidFailure = (error: unknown, call: string): Error => {
       if (code === 'INVALID_PUBLIC_TOKEN')
         return new PlaidRequestError(
           400,
-          'bank_feed_public_token',
+          'invalid_public_token',
           'The bank link has expired or was already used. Please link the bank again.',
           code,
         );
