@@ -126,7 +126,8 @@ export const apiKeyCreateSchema = z.object({
 });
 export type ApiKeyCreate = z.infer<typeof apiKeyCreateSchema>;
 
-export const API_KEY_STATUSES = ['active', 'expired', 'revoked'] as const;
+/** `disabled`: the member who created the key has left the company, so it works no more. */
+export const API_KEY_STATUSES = ['active', 'expired', 'revoked', 'disabled'] as const;
 export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
 
 export const apiKeySchema = z.object({

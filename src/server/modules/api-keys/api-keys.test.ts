@@ -245,6 +245,11 @@ describe('API keys', () => {
     const gone = await withKey(secret, 'GET', `/api/orgs/${a.id}/customers`);
     expectRefusal(gone, 401, 'api_key_invalid');
     expect(gone.body.error.message).toContain('left the company');
+    const listed = (await ok(a, 'GET', '/api-keys')).keys as {
+      createdBy: { id: string } | null;
+      status: string;
+    }[];
+    expect(listed.filter((k) => k.createdBy?.id === admin.id).map((k) => k.status)).toEqual(['disabled']);
   });
 
   it('records the last use at most once a minute, and names the key in the audit rows of its changes', async () => {

@@ -15,12 +15,16 @@ const KEY_COLUMNS = [
   'k.created_by',
   'u.name as creator_name',
   'u.email as creator_email',
+  'm.role as creator_role',
 ] as const;
 
 export const selectApiKeys = (db: Executor, organizationId: string) =>
   db
     .selectFrom('api_keys as k')
     .leftJoin('user as u', 'u.id', 'k.created_by')
+    .leftJoin('organization_members as m', (join) =>
+      join.onRef('m.organization_id', '=', 'k.organization_id').onRef('m.user_id', '=', 'k.created_by'),
+    )
     .select(KEY_COLUMNS)
     .where('k.organization_id', '=', organizationId)
     .orderBy('k.created_at', 'desc')
@@ -33,6 +37,9 @@ export const selectApiKey = (db: Executor, organizationId: string, id: string) =
   db
     .selectFrom('api_keys as k')
     .leftJoin('user as u', 'u.id', 'k.created_by')
+    .leftJoin('organization_members as m', (join) =>
+      join.onRef('m.organization_id', '=', 'k.organization_id').onRef('m.user_id', '=', 'k.created_by'),
+    )
     .select(KEY_COLUMNS)
     .where('k.organization_id', '=', organizationId)
     .where('k.id', '=', id)

@@ -50,9 +50,14 @@ export const newApiKeySecret = () => {
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-export const apiKeyStatus = (row: Pick<ApiKeyRow, 'revoked_at' | 'expires_at'>, now: Date): ApiKeyStatus => {
+export const apiKeyStatus = (
+  row: Pick<ApiKeyRow, 'revoked_at' | 'expires_at' | 'creator_role'>,
+  now: Date,
+): ApiKeyStatus => {
   if (row.revoked_at) return 'revoked';
   if (row.expires_at && new Date(row.expires_at) <= now) return 'expired';
+  // Its creator has left the company (or was deleted): the key acts as no one, so it opens nothing.
+  if (!row.creator_role) return 'disabled';
   return 'active';
 };
 

@@ -26,8 +26,13 @@ import { invalidateAfter, keys } from '../../lib/queryKeys.ts';
 // for other systems (name, scopes, optional last day), see each key once in full, and revoke
 // them. Everyone else sees why the list is not theirs to see.
 
-const STATUS_TONES = { active: 'green', expired: 'amber', revoked: 'slate' } as const;
-const STATUS_LABELS = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const;
+const STATUS_TONES = { active: 'green', expired: 'amber', revoked: 'slate', disabled: 'red' } as const;
+const STATUS_LABELS = {
+  active: 'Active',
+  expired: 'Expired',
+  revoked: 'Revoked',
+  disabled: 'Creator left',
+} as const;
 
 export const ApiKeysSettings = () => {
   const { company, can } = useCompany();
