@@ -99,12 +99,14 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // Plaid Link (the Wallet's bank connections, docs/bank-feeds.md) loads its script and frame
+        // from Plaid's CDN and calls Plaid, only on a server with Plaid keys.
+        scriptSrc: ["'self'", ...(ctx.config.plaid ? ['https://cdn.plaid.com'] : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'", ...(ctx.config.plaid ? ['https://*.plaid.com'] : [])],
+        frameSrc: ["'self'", 'blob:', ...(ctx.config.plaid ? ['https://cdn.plaid.com'] : [])],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
