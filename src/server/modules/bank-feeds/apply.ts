@@ -579,7 +579,10 @@ const removePostedLine = async (
 
 /** One sync page, in the caller's transaction. */
 export const applySyncPage = async (ctx: AppContext, trx: Executor, c: Connection, page: SyncPage) => {
-  const changed = [...page.added, ...page.modified];
+  // One id may come twice in a page (added, then modified): its last version is what the bank says.
+  const latest = new Map<string, FeedTransaction>();
+  for (const tx of [...page.added, ...page.modified]) latest.set(tx.id, tx);
+  const changed = [...latest.values()];
   const ids = [
     ...new Set([
       ...changed.map((t) => t.id),
