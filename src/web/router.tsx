@@ -178,6 +178,8 @@ export const preloadScreens = () => {
         if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`)) continue;
         const link = document.createElement('link');
         link.rel = 'modulepreload';
+        // Screens the user may open next: behind anything the page itself asks for.
+        link.fetchPriority = 'low';
         link.crossOrigin = '';
         link.href = href;
         document.head.append(link);
