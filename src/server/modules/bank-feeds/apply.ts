@@ -643,7 +643,16 @@ export const placeWaitingLines = async (
     .selectAll()
     .where('organization_id', '=', c.organization_id)
     .where('connection_id', '=', c.id)
-    .where('state', '=', 'waiting');
+    .where('state', '=', 'waiting')
+    // Only accounts that are mapped now: an unmapped account's lines keep waiting untouched.
+    .where('provider_account_id', 'in', (sub) =>
+      sub
+        .selectFrom('bank_feed_accounts')
+        .select('provider_account_id')
+        .where('organization_id', '=', c.organization_id)
+        .where('connection_id', '=', c.id)
+        .where('money_account_id', 'is not', null),
+    );
   if (providerAccountId) q = q.where('provider_account_id', '=', providerAccountId);
   const rows = await q.orderBy('date').orderBy('provider_transaction_id').execute();
   return placeLines(
