@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BankConnection, BankFeeds } from '../../../shared/bank-feeds.ts';
 import { companyCalls, expectRefusal } from '../../testing/api.ts';
@@ -14,7 +17,8 @@ import {
 import { createJobQueue } from '../jobs/queue.ts';
 import { accessTokenOf, markConnectionErrorByItem, queueConnectionSyncByItem } from './connections.ts';
 import { syncConnection } from './sync.ts';
-import { createTokenCipher } from './token-cipher.ts';
+import { loadServerConfig } from '../../config.ts';
+import { KEY_FILE, bankFeedsKeyProblem, createTokenCipher, tokenCipherOf } from './token-cipher.ts';
 import { registerBankFeedJobs } from './worker.ts';
 
 // Bank feeds through the API and the sync service, on PGlite (and PostgreSQL with
@@ -85,6 +89,45 @@ describe('token encryption', () => {
       .map((b, i) => (i === 0 ? b ^ 1 : b))
       .toString()}`;
     expect(() => after.open({ ...sealed, ciphertext: flipped })).toThrow();
+  });
+});
+
+describe('token keys', () => {
+  const secret = 'a-long-enough-auth-secret-for-production-use-0123456789';
+  it('refuses a malformed key, and a production start without one', () => {
+    expect(() => loadServerConfig({ APP_ENV: 'test', BANK_FEEDS_KEY: 'short' })).toThrow(
+      /BANK_FEEDS_KEY must be 32 random bytes/,
+    );
+    const bare = loadServerConfig({ APP_ENV: 'production', AUTH_SECRET: secret });
+    expect(bankFeedsKeyProblem(bare)).toMatch(/BANK_FEEDS_KEY must be set in production/);
+    expect(() => tokenCipherOf(bare)).toThrow(/BANK_FEEDS_KEY/);
+    const keyed = loadServerConfig({
+      APP_ENV: 'production',
+      AUTH_SECRET: secret,
+      BANK_FEEDS_KEY: randomBytes(32).toString('base64'),
+    });
+    expect(bankFeedsKeyProblem(keyed)).toBeNull();
+  });
+
+  it('development without a key: generates one once into DATA_DIR and says so', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-feedkey-'));
+    try {
+      const said: string[] = [];
+      const first = tokenCipherOf(loadServerConfig({ APP_ENV: 'development', DATA_DIR: dir }), (m) =>
+        said.push(m),
+      );
+      expect(said).toHaveLength(1);
+      expect(said[0]).toContain(KEY_FILE);
+      expect((fs.statSync(path.join(dir, KEY_FILE)).mode & 0o777).toString(8)).toBe('600');
+      const again = tokenCipherOf(loadServerConfig({ APP_ENV: 'development', DATA_DIR: dir }), (m) =>
+        said.push(m),
+      );
+      expect(said).toHaveLength(1);
+      expect(again.keyId).toBe(first.keyId);
+      expect(again.open(first.seal('tok'))).toBe('tok');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
