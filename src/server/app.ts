@@ -43,6 +43,7 @@ import { transferRoutes } from './modules/transfers/routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { bankFeedRoutes } from './modules/bank-feeds/routes.ts';
+import { plaidWebhookRoutes } from './modules/bank-feeds/plaid-webhook-route.ts';
 import { registerApiKeyAuthentication } from './modules/api-keys/authenticate.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
@@ -146,6 +147,7 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
       await api.register(matchingRoutes(ctx));
       await api.register(statementImportRoutes(ctx));
       await api.register(bankFeedRoutes(ctx));
+      await api.register(plaidWebhookRoutes(ctx));
       await api.register(mailRoutes(ctx));
       await api.register(ledgerRoutes(ctx));
       await api.register(auditRoutes(ctx));
