@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BankConnection, BankFeeds } from '../../../shared/bank-feeds.ts';
 import { companyCalls, expectRefusal } from '../../testing/api.ts';
@@ -157,6 +158,15 @@ describe('the Demo Bank through the API', () => {
     const list = await call(company, 'GET', '/bank-feeds');
     expect(JSON.stringify(list.body)).not.toContain(token);
     expect(JSON.stringify(connection)).not.toContain(token);
+    // Nor in the audit trail or the queued job.
+    const audit = await t.database.db
+      .selectFrom('audit_log')
+      .select(['before', 'after'])
+      .where('organization_id', '=', company.id)
+      .execute();
+    expect(JSON.stringify(audit)).not.toContain(token);
+    const jobs = await sql<{ data: unknown }>`select data from jobs`.execute(t.database.db);
+    expect(JSON.stringify(jobs.rows)).not.toContain(token);
   });
 
   it('runs the first sync as a job; lines wait until their account is mapped', async () => {
