@@ -102,6 +102,8 @@ const main = async () => {
   app.log.info(
     `Kontor ${config.version} (${config.app.ENVIRONMENT}) on ${config.publicUrl} using ${dbLabel}`,
   );
+  // PLAID_ENV=development: Plaid retired that environment, so the server calls Sandbox.
+  if (config.plaid?.warning) app.log.warn(config.plaid.warning);
   if (!isLoopbackHostname(config.host) && isLocalEnvironment(config.app.ENVIRONMENT)) {
     app.log.warn(
       `HOST=${config.host}: this ${config.app.ENVIRONMENT} server is reachable from your network (development tools still answer only on this machine). Beyond your own desk, run APP_ENV=production behind HTTPS.`,
