@@ -10,6 +10,7 @@ import { type ScriptedBank, createScriptedBank, feedLine } from '../../testing/b
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
 import { addTestMoneyAccount } from '../../testing/money.ts';
 import { setUpTestApp } from '../../testing/per-file-app.ts';
+import { ofxStatementWith } from '../../testing/statements.ts';
 import {
   moneyAccountMismatches,
   reconcileTestLines,
@@ -178,7 +179,8 @@ describe('the Demo Bank through the API', () => {
     expect(c.firstSync.oldestDate! < '2026-06-01').toBe(true);
     expect(c.lastSyncedAt).not.toBeNull();
     expect(accountsOf(c)[0]!.waitingCount).toBeGreaterThan(10);
-    expect(c.pendingCount).toBeGreaterThan(0);
+    // Pending lines depend on the random item's last days (covered by the scripted bank below).
+    expect(c.pending.length).toBe(Math.min(c.pendingCount, 20));
   });
 
   it('refuses a mapping of another currency, another kind, or another company (and changes nothing)', async () => {
@@ -473,6 +475,35 @@ describe('sync rules with a scripted bank', () => {
     expect(attention[0]!.reason).toMatch(/reconciled/);
     // The linked (imported) line is the statement's: the bank's change of it touches only the feed.
     expect(after.find((l) => l.description === 'FIGMA')!.amount).toBe(-4500);
+    await checkBooks(company);
+  });
+
+  it('lines a statement import brought in are recognised (by reference or description), not added twice', async () => {
+    const content = ofxStatementWith(2, (i) => ({
+      amount: ['1234.00', '99.00'][i]!,
+      fitId: ['FIT-A', 'FIT-B'][i]!,
+      name: ['INVOICE 42 NORTHWIND', 'Consulting fee'][i]!,
+    }));
+    const imported = await ok(company, 'POST', '/statement-imports', {
+      moneyAccountId: moneyId,
+      fileName: 'november.ofx',
+      content,
+    });
+    expect(imported.imported).toBe(2);
+    const before = (await bankLines(company, moneyId)).length;
+    bank.push({
+      added: [
+        // Another description, but the bank's reference is the statement's FITID.
+        feedLine(checking, 't9', '2026-11-05', 123400, 'NORTHWIND TRADERS PAYMENT', { reference: 'FIT-A' }),
+        // No reference, the same description.
+        feedLine(checking, 't10', '2026-11-05', 9900, 'CONSULTING FEE'),
+        // The same day and amount as an imported line but nothing else in common: a new line.
+        feedLine(checking, 't11', '2026-11-05', 9900, 'REFUND FROM SUPPLIER'),
+      ],
+    });
+    const result = await sync();
+    expect(result).toMatchObject({ linked: 2, posted: 1 });
+    expect((await bankLines(company, moneyId)).length).toBe(before + 1);
     await checkBooks(company);
   });
 
