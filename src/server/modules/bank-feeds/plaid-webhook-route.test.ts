@@ -208,6 +208,45 @@ describe('bank feeds through Plaid (the fake Plaid server) and its webhooks', ()
     expect(await waitingSyncs()).toEqual([]);
   });
 
+  it('answers bad input with a 4xx, never a 5xx, and queues nothing', async () => {
+    const genuine = await plaid.signedWebhook(
+      plaid.webhookBody('TRANSACTIONS', 'SYNC_UPDATES_AVAILABLE', itemId),
+    );
+    const jwt = genuine.headers['plaid-verification']!;
+    const attempts: { headers: Record<string, string>; payload?: string | Buffer }[] = [
+      { headers: {} },
+      { headers: { 'plaid-verification': jwt } },
+      { headers: { 'plaid-verification': jwt, 'content-type': 'text/plain' }, payload: 'hello' },
+      {
+        headers: { 'plaid-verification': 'x'.repeat(8000), 'content-type': 'application/json' },
+        payload: '{}',
+      },
+      {
+        headers: { 'plaid-verification': `${jwt}.extra`, 'content-type': 'application/json' },
+        payload: genuine.payload,
+      },
+      { headers: { 'plaid-verification': '..', 'content-type': 'application/json' }, payload: '{}' },
+      {
+        headers: { 'plaid-verification': jwt, 'content-type': 'application/json' },
+        payload: Buffer.alloc(70 * 1024, 32),
+      },
+      {
+        headers: { 'plaid-verification': jwt, 'content-type': 'multipart/form-data; boundary=x' },
+        payload: '--x--',
+      },
+    ];
+    for (const attempt of attempts) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/plaid/webhook', ...attempt });
+      expect(
+        res.statusCode,
+        `${JSON.stringify(attempt.headers).slice(0, 80)}: ${res.body}`,
+      ).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(res.json().error.code).toEqual(expect.any(String));
+    }
+    expect(await waitingSyncs()).toEqual([]);
+  });
+
   it('answers 404 for a verified webhook about an unknown item, 200 "ignored" for codes it does not act on', async () => {
     const unknown = await send('TRANSACTIONS', 'SYNC_UPDATES_AVAILABLE', {}, 'no-such-item');
     expect(unknown.statusCode).toBe(404);
