@@ -63,7 +63,9 @@ describe('tenant keys', () => {
         join pg_class rl on rl.oid = con.confrelid
        where con.contype = 'f' and con.connamespace = (select oid from pg_namespace where nspname = current_schema())
        order by 1, 3`.execute(handle.db);
-    const between = rows.filter((r) => tenant.has(r.from) && tenant.has(r.to) && !(r.from in KEYED_OTHERWISE));
+    const between = rows.filter(
+      (r) => tenant.has(r.from) && tenant.has(r.to) && !(r.from in KEYED_OTHERWISE),
+    );
     expect(between.length).toBeGreaterThan(50);
     const wrong = between
       .filter((r) => !r.columns.includes('organization_id'))

@@ -738,7 +738,9 @@ export const createOpenApiWalk = () => {
     add('billSchedule', payables.scheduleId);
     add('billAttachment', payables.attachmentId);
     // A webhook endpoint (to a closed local port; nothing runs the deliveries here) and one delivery.
-    const endpoint = await post('webhookEndpoint', '/webhooks/endpoints', { url: 'http://127.0.0.1:9/hooks' });
+    const endpoint = await post('webhookEndpoint', '/webhooks/endpoints', {
+      url: 'http://127.0.0.1:9/hooks',
+    });
     const delivery = await request('POST', `${base}/webhooks/endpoints/${endpoint}/test`, {
       cookie: company.owner.cookie,
     });
