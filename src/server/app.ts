@@ -47,6 +47,8 @@ import { plaidWebhookRoutes } from './modules/bank-feeds/plaid-webhook-route.ts'
 import { registerApiKeyAuthentication } from './modules/api-keys/authenticate.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerRequestIds, requestIdOf } from './http/request-ids.ts';
 
 // Builds the whole HTTP app without listening: main.ts listens, tests use app.inject.
 
@@ -67,6 +69,8 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
     trustProxy: ctx.config.trustProxy ? (_address: string, hop: number) => hop < 1 : false,
     bodyLimit: 5 * 1024 * 1024,
     forceCloseConnections: 'idle',
+    // A random id per request, or a trusted proxy's (docs/operations.md, "Request ids").
+    genReqId: requestIdOf(ctx.config.trustProxy),
     // Malformed percent-encoding and over-long path parameters answer in the API's error shape.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
@@ -75,6 +79,10 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // x-request-id on every answer and error.requestId in every API error body.
+  registerRequestIds(app);
+  // GET /metrics (Prometheus) and request latency by route (docs/operations.md).
+  registerMetrics(app, ctx, { token: ctx.config.metricsToken, pool: ctx.database.pool ?? null });
   // NUL characters and lone surrogates in any field: 400 naming it (decision 0014).
   registerTextGuard(app);
   // Cross-site refusal and Cache-Control: no-store for every /api route (docs/security.md).

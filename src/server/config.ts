@@ -62,6 +62,8 @@ const schema = z.object({
   AUTH_SECRET: z.string().optional(),
   AUTH_REVEAL_UNKNOWN_EMAIL: bool.default(false),
   TRUST_PROXY: bool.default(false),
+  // GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>` when set; loopback only without.
+  METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   AUTH_SIGNUP_LIMIT_PER_MINUTE: z.coerce
     .number({ error: 'must be a whole number from 1 to 100000' })
     .int('must be a whole number from 1 to 100000')
@@ -139,6 +141,8 @@ export type ServerConfig = {
   authRevealUnknownEmail: boolean;
   /** Read the client address from X-Forwarded-For: only behind a proxy that sets it. */
   trustProxy: boolean;
+  /** The bearer token /metrics asks for; without it only loopback clients may read it. */
+  metricsToken?: string;
   /** Sign-ups allowed per client address per minute. */
   authSignupLimitPerMinute: number;
   /**
@@ -328,6 +332,7 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
     authSecret: v.AUTH_SECRET ?? null,
     authRevealUnknownEmail: v.AUTH_REVEAL_UNKNOWN_EMAIL,
     trustProxy: v.TRUST_PROXY,
+    ...(v.METRICS_TOKEN ? { metricsToken: v.METRICS_TOKEN } : {}),
     authSignupLimitPerMinute: v.AUTH_SIGNUP_LIMIT_PER_MINUTE,
     apiRateLimit: apiRateLimit(app.ENVIRONMENT, v.API_LIMIT_PER_MINUTE, v.API_ANONYMOUS_LIMIT_PER_MINUTE),
     trustedOrigins: trustedOrigins({

@@ -18,6 +18,8 @@ export type DatabaseHandle = {
   /** Runs `select 1` and reports how long it took. */
   ping: () => Promise<{ ok: true; latencyMs: number } | { ok: false; latencyMs: number; error: string }>;
   close: () => Promise<void>;
+  /** PostgreSQL's pool, for its counters (/metrics); absent on PGlite. */
+  pool?: { totalCount: number; idleCount: number; waitingCount: number };
 };
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -50,6 +52,7 @@ const PGLITE_PARSERS = {
 export const openDatabase = async (options: OpenDatabaseOptions): Promise<DatabaseHandle> => {
   let db: Db;
   let closeExtra: () => Promise<void> = async () => {};
+  let poolStats: DatabaseHandle['pool'];
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: options.url,
@@ -57,6 +60,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    poolStats = pool;
   } else {
     let dataPath: string | undefined;
     if (options.dataDir) {
@@ -80,6 +84,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
   return {
     db,
     kind: options.kind,
+    ...(poolStats ? { pool: poolStats } : {}),
     ping: async () => {
       const start = performance.now();
       try {

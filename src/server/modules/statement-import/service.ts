@@ -30,6 +30,7 @@ import {
 } from './prepare.ts';
 import { StatementParseError } from './types.ts';
 import { notifyBankLinesAdded } from '../notifications/events.ts';
+import { countImportedRows } from '../../http/metrics.ts';
 import { emitWebhookEvent } from '../webhooks/emit.ts';
 
 // Statement import: parse, mark duplicates, apply rules, show a preview; on commit, insert
@@ -307,6 +308,8 @@ export const commitStatement = (
     });
     // A large import changes the table's shape at once; fresh statistics keep the list's plans on its indexes.
     if (totalImported >= ANALYZE_FROM) await sql`analyze bank_transactions`.execute(trx);
+    // /metrics: rows posted and found duplicate (counted when the work is done, before the commit).
+    countImportedRows(totalImported, totalDuplicates);
     return {
       id: imports.find((i) => i.id)?.id ?? null,
       imported: totalImported,

@@ -356,7 +356,11 @@ describe('statement upload (raw bytes)', () => {
     );
     expect(res.status).toBe(413);
     expect(res.body).toEqual({
-      error: { code: 'statement_too_large', message: expect.stringMatching(/60 MB/) },
+      error: {
+        code: 'statement_too_large',
+        message: expect.stringMatching(/60 MB/),
+        requestId: expect.any(String),
+      },
     });
   });
 
