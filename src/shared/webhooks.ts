@@ -74,7 +74,12 @@ export const WEBHOOK_EVENT_DATA = {
     uncategorized: z.number().int(),
   }),
   'member.joined': z.object({ userId: z.string(), email: z.string(), role: z.string() }),
-  'bank_feed.error': z.object({ feedId: z.string(), moneyAccountId: z.string(), error: z.string() }),
+  'bank_feed.error': z.object({
+    connectionId: z.string(),
+    institution: z.string().nullable(),
+    code: z.string().describe("The provider's error code, e.g. ITEM_LOGIN_REQUIRED"),
+    message: z.string(),
+  }),
   'webhook.test': z.object({ endpointId: z.string(), message: z.string() }),
 } as const;
 

@@ -283,11 +283,33 @@ describe('the Demo Bank through the API', () => {
     expect(await queueConnectionSyncByItem(t.database.db, row.item_id, 'webhook', { now: t.ctx.now() })).toBe(
       true,
     );
+    // An endpoint subscribed to every event hears of the error; the members are told.
+    await ok(company, 'POST', '/webhooks/endpoints', { url: 'http://127.0.0.1:9/bank-feed-errors' });
     expect(
-      await markConnectionErrorByItem(t.database.db, row.item_id, 'ITEM_LOGIN_REQUIRED', 'Sign in again'),
+      await markConnectionErrorByItem(t.database.db, row.item_id, 'ITEM_LOGIN_REQUIRED', 'Sign in again', {
+        now: t.ctx.now(),
+        ctx: t.ctx,
+      }),
     ).toBe(true);
     const feeds = await ok<BankFeeds>(company, 'GET', '/bank-feeds');
     expect(feeds.connections[0]).toMatchObject({ status: 'error', errorCode: 'ITEM_LOGIN_REQUIRED' });
+    const events = await t.database.db
+      .selectFrom('webhook_events' as never)
+      .select(['type' as never, 'payload' as never])
+      .where('organization_id' as never, '=', company.id as never)
+      .where('type' as never, '=', 'bank_feed.error' as never)
+      .execute();
+    expect(events).toHaveLength(1);
+    expect(JSON.stringify(events[0])).toContain('ITEM_LOGIN_REQUIRED');
+    expect(JSON.stringify(events[0])).toContain(connection.id);
+    const told = await t.database.db
+      .selectFrom('notifications')
+      .select('title')
+      .where('organization_id', '=', company.id)
+      .where('kind', '=', 'bank_feed_error')
+      .execute();
+    expect(told.length).toBeGreaterThan(0);
+    expect(told[0]!.title).toMatch(/^Bank connection to .+ needs attention$/);
     expectRefusal(
       await call(company, 'POST', `/bank-feeds/connections/${connection.id}/sync`),
       409,

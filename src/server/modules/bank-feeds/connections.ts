@@ -14,6 +14,8 @@ import type { AppContext } from '../../context.ts';
 import { type Executor, inTransaction } from '../../db/transaction.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { recordAudit, recordMemberAudit } from '../audit/record.ts';
+import { notifyBankFeedError } from '../notifications/events.ts';
+import { emitWebhookEvent } from '../webhooks/emit.ts';
 import { queueSync } from './jobs.ts';
 import { mapFeedAccount } from './mapping.ts';
 import { type BankFeedProvider, FeedItemError } from './provider.ts';
@@ -260,7 +262,7 @@ export const disconnect = async (
 const connectionsOfItem = (trx: Executor, itemId: string) =>
   trx
     .selectFrom('bank_feed_connections')
-    .select(['organization_id', 'id', 'status'])
+    .select(['organization_id', 'id', 'status', 'institution_name'])
     .where('item_id', '=', itemId)
     .execute();
 
@@ -281,37 +283,66 @@ export const queueConnectionSyncByItem = async (
   return rows.length > 0;
 };
 
+/**
+ * Records that a connection needs its user (ITEM_LOGIN_REQUIRED, ITEM_REVOKED, …; the
+ * reconnect banner): the connection's state, an audit row, the `bank_feed.error` webhook
+ * event and, with `ctx`, the members' "bank feed error" notification — all in `trx`.
+ */
+export const recordConnectionError = async (
+  trx: Executor,
+  connection: { organization_id: string; id: string; institution_name: string | null },
+  code: string,
+  message: string,
+  options: { now: Date; ctx?: AppContext },
+) => {
+  const { now, ctx } = options;
+  await trx
+    .updateTable('bank_feed_connections')
+    .set({
+      // A consent that expires soon still syncs; the banner asks to reconnect before it ends.
+      ...(code !== 'PENDING_EXPIRATION' && { status: 'error' as const }),
+      error_code: code.slice(0, 100),
+      error_message: message.slice(0, 500),
+      updated_at: now,
+    })
+    .where('organization_id', '=', connection.organization_id)
+    .where('id', '=', connection.id)
+    .execute();
+  await recordAudit(trx, {
+    organizationId: connection.organization_id,
+    actorUserId: null,
+    action: 'bank_feed.synced',
+    entityType: 'bank_feed_connection',
+    entityId: connection.id,
+    after: { error: code },
+  });
+  await emitWebhookEvent(trx, { organizationId: connection.organization_id, now }, 'bank_feed.error', {
+    connectionId: connection.id,
+    institution: connection.institution_name,
+    code: code.slice(0, 100),
+    message: message.slice(0, 500),
+  });
+  if (ctx)
+    await notifyBankFeedError(ctx, trx, {
+      organizationId: connection.organization_id,
+      connectionId: connection.id,
+      institution: connection.institution_name,
+      error: message,
+      day: now.toISOString().slice(0, 10),
+    });
+};
+
 /** ITEM errors (ITEM_LOGIN_REQUIRED, ITEM_REVOKED, …): the reconnect banner. False for an unknown item. */
 export const markConnectionErrorByItem = async (
   trx: Executor,
   itemId: string,
   code: string,
   message: string,
-  options: { now?: Date } = {},
+  options: { now?: Date; ctx?: AppContext } = {},
 ): Promise<boolean> => {
   const rows = await connectionsOfItem(trx, itemId);
-  for (const r of rows) {
-    await trx
-      .updateTable('bank_feed_connections')
-      .set({
-        // A consent that expires soon still syncs; the banner asks to reconnect before it ends.
-        ...(code !== 'PENDING_EXPIRATION' && { status: 'error' as const }),
-        error_code: code.slice(0, 100),
-        error_message: message.slice(0, 500),
-        updated_at: options.now ?? new Date(),
-      })
-      .where('organization_id', '=', r.organization_id)
-      .where('id', '=', r.id)
-      .execute();
-    await recordAudit(trx, {
-      organizationId: r.organization_id,
-      actorUserId: null,
-      action: 'bank_feed.synced',
-      entityType: 'bank_feed_connection',
-      entityId: r.id,
-      after: { error: code },
-    });
-  }
+  for (const r of rows)
+    await recordConnectionError(trx, r, code, message, { now: options.now ?? new Date(), ctx: options.ctx });
   return rows.length > 0;
 };
 

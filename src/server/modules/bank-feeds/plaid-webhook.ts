@@ -295,7 +295,7 @@ export const receivePlaidWebhook = async (
   const done = await inTransaction(ctx.database.db, (trx) =>
     action.kind === 'sync'
       ? queueConnectionSyncByItem(trx, itemId, `plaid:${body.webhook_type}.${body.webhook_code}`, { now })
-      : markConnectionErrorByItem(trx, itemId, action.code, action.message, { now }),
+      : markConnectionErrorByItem(trx, itemId, action.code, action.message, { now, ctx }),
   );
   if (!done) throw new AppError(404, 'plaid_item_unknown', 'No bank connection here has this Plaid item.');
   return { received: true, action: action.kind === 'sync' ? 'sync_queued' : 'connection_marked' };

@@ -3,7 +3,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { Logger } from '../jobs/queue.ts';
 import { applySyncPage, placeWaitingLines } from './apply.ts';
-import { accessTokenOf } from './connections.ts';
+import { accessTokenOf, recordConnectionError } from './connections.ts';
 import type { SyncJobData } from './jobs.ts';
 import { type BankFeedProvider, FeedItemError } from './provider.ts';
 import { bankFeedProvider } from './providers.ts';
@@ -125,17 +125,11 @@ export const runSyncJob = async (ctx: AppContext, data: SyncJobData, log?: Logge
   } catch (error) {
     const db = ctx.database.db;
     if (error instanceof FeedItemError) {
-      await db
-        .updateTable('bank_feed_connections')
-        .set({
-          ...(error.code !== 'PENDING_EXPIRATION' && { status: 'error' as const }),
-          error_code: error.code.slice(0, 100),
-          error_message: error.message.slice(0, 500),
-          updated_at: ctx.now(),
-        })
-        .where('organization_id', '=', data.organizationId)
-        .where('id', '=', data.connectionId)
-        .execute();
+      const connection = await selectConnection(db, data.organizationId, data.connectionId);
+      if (connection)
+        await inTransaction(db, (trx) =>
+          recordConnectionError(trx, connection, error.code, error.message, { now: ctx.now(), ctx }),
+        );
       log?.warn(`bank feeds: connection ${data.connectionId} needs the user: ${error.code}`);
       return;
     }

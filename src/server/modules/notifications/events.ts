@@ -233,21 +233,22 @@ export const notifyBankFeedError = (
   db: Executor,
   feed: {
     organizationId: string;
-    feedId: string;
-    moneyAccountId: string;
-    accountName: string;
+    connectionId: string;
+    institution: string | null;
     error: string;
     day: string;
   },
-) =>
-  notifyCompany(ctx, db, {
+) => {
+  const bank = feed.institution ?? 'your bank';
+  return notifyCompany(ctx, db, {
     kind: 'bank_feed_error',
     organizationId: feed.organizationId,
-    title: `Bank feed for ${feed.accountName} failed`,
-    body: `Kontor could not fetch new transactions for ${feed.accountName}: ${feed.error}`.slice(0, 500),
-    link: `/transactions?account=${encodeURIComponent(feed.moneyAccountId)}`,
-    dedupeKey: `bank-feed-error:${feed.feedId}:${feed.error.slice(0, 100)}:${feed.day}`,
+    title: `Bank connection to ${bank} needs attention`,
+    body: `Kontor could not fetch new transactions from ${bank}: ${feed.error}`.slice(0, 500),
+    link: '/wallet',
+    dedupeKey: `bank-feed-error:${feed.connectionId}:${feed.error.slice(0, 100)}:${feed.day}`,
   });
+};
 
 /** A sign-in from a device the user had not signed in with before (login alerts on). */
 export const notifyNewSignIn = (
