@@ -224,9 +224,13 @@ const WalletPage = () => {
         </>
       )}
 
-      <Suspense fallback={<Skeleton rows={2} />}>
-        <BankFeedsCard />
-      </Suspense>
+      {/* Below the accounts, and only once they are in: drawn earlier, it sat where they arrive
+          and was pushed down by them (layout shift at phone width). */}
+      {wallet.isLoading ? null : (
+        <Suspense fallback={<Skeleton rows={2} />}>
+          <BankFeedsCard />
+        </Suspense>
+      )}
 
       {dialog?.kind === 'add' ? <AddAccountDialog onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === 'transfer' ? (
