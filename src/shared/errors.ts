@@ -1,8 +1,6 @@
 // The API's error shape, shared by server and browser: `{ error: { code, message, details? } }`.
 
-export type ApiErrorBody = {
-  error: { code: string; message: string; details?: unknown; requestId?: string };
-};
+export type ApiErrorBody = { error: { code: string; message: string; details?: unknown } };
 
 export class AppError extends Error {
   override name = 'AppError';

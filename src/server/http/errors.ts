@@ -12,8 +12,6 @@ export const errorObject = z.object({
   code: z.string(),
   message: z.string(),
   details: z.unknown().optional(),
-  /** The request's id (also in `x-request-id`), to quote when reporting a problem. */
-  requestId: z.string().optional(),
 });
 export const errorBody = z.object({ error: errorObject });
 
