@@ -235,6 +235,20 @@ const completeOperation = (operation: Operation, facts: RouteFacts) => {
     ];
 };
 
+// The document's introduction, shown at the top of /api/docs: how to authenticate with a key,
+// a first request, webhooks and their verification (issue 19 §4). The whole guide: docs/api.md.
+const API_GUIDE = [
+  'Business finance platform. Amounts are integer minor units with an ISO 4217 currency; dates are `YYYY-MM-DD`. Every error is `{ "error": { "code", "message", "details"? } }` (the sign-in operations under /api/auth answer `{ "code", "message" }`); every answer carries `x-request-id`. Guide: docs/api.md.',
+  '## Authenticate with an API key',
+  "An owner or admin creates a key in **Settings → API keys** (shown once). Send it as a bearer token from a server, never from a browser page. A key opens only its company's operations (`/api/orgs/{organizationId}/…`), within its scopes: `read` for GET; `write`, or the area's `invoices:write`, `bills:write`, `banking:write`, `ledger:write`, for changes. Use **Authorize → apiKey** here to try operations with it.",
+  '```sh\ncurl -H "Authorization: Bearer $KONTOR_API_KEY" \\\n  "$KONTOR_URL/api/orgs/$COMPANY_ID/invoices?status=sent"\n```',
+  'Changes that move money (payments, journal entries, transfers, bank transactions, statement imports) accept an `Idempotency-Key` header: a repeat returns the first answer (`idempotent-replayed: true`) and writes nothing. Recording $1,250.00 received on an invoice:',
+  '```sh\ncurl -X POST -H "Authorization: Bearer $KONTOR_API_KEY" -H "Idempotency-Key: $(uuidgen)" \\\n  -H "Content-Type: application/json" "$KONTOR_URL/api/orgs/$COMPANY_ID/invoices/$INVOICE_ID/payments" \\\n  -d \'{"date": "2026-11-28", "amount": 125000, "method": "bank_transfer", "reference": "WIRE-4471"}\'\n```',
+  '## Webhooks',
+  'Add an endpoint in **Settings → Webhooks** (or `POST /api/orgs/{organizationId}/webhooks/endpoints`). Kontor POSTs `{ "type", "timestamp", "data" }`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`), and retries for 3 days. Each event\'s payload is a `WebhookEvent_<type>` schema below (Schemas), and `x-webhooks` lists them. Verify with the `standardwebhooks` package:',
+  "```js\nimport { Webhook } from 'standardwebhooks';\nconst wh = new Webhook(process.env.KONTOR_WEBHOOK_SECRET); // whsec_…\n// rawBody: the request body exactly as received (a string or Buffer)\nconst event = wh.verify(rawBody, {\n  'webhook-id': req.headers['webhook-id'],\n  'webhook-timestamp': req.headers['webhook-timestamp'],\n  'webhook-signature': req.headers['webhook-signature'],\n}); // throws when the signature or timestamp is wrong\n```",
+].join('\n\n');
+
 /** @fastify/swagger's options: the document's head, the zod transform, and the error answers. */
 export const openApiOptions = (ctx: AppContext, extras: OpenApiExtras): FastifyDynamicSwaggerOptions => {
   const facts = new Map<string, RouteFacts>();
@@ -242,8 +256,7 @@ export const openApiOptions = (ctx: AppContext, extras: OpenApiExtras): FastifyD
     openapi: {
       info: {
         title: 'Kontor API',
-        description:
-          'Business finance platform. Amounts are integer minor units with an ISO 4217 currency; dates are `YYYY-MM-DD`. Every error is `{ "error": { "code", "message", "details"? } }` (the sign-in operations under /api/auth answer `{ "code", "message" }`). Guide: docs/api.md.',
+        description: API_GUIDE,
         version: ctx.config.version,
       },
       servers: [{ url: ctx.config.publicUrl }],
