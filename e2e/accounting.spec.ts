@@ -90,6 +90,7 @@ test('record, see, export and reverse a journal entry; a viewer reads but cannot
   await expect(account2).toBeFocused();
   await expect(editor.getByLabel('Credit, line 2')).toHaveValue('1250.00');
   await page.keyboard.type('owner');
+  await expect(editor.getByRole('option').first()).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(account2).toHaveValue(/Owner/);
   await editor.getByLabel('Credit, line 2').fill('1000');
@@ -350,9 +351,11 @@ test('drafts, chart of accounts with CSV import, lock date and the approval queu
   const editor = page.getByRole('dialog', { name: 'New journal entry' });
   await editor.getByLabel('Memo').fill('Parking permit');
   await editor.getByRole('combobox', { name: 'Account, line 1' }).fill('park');
+  await expect(editor.getByRole('option').first()).toBeVisible();
   await page.keyboard.press('Enter');
   await editor.getByLabel('Debit, line 1').fill('45.5');
   await editor.getByRole('combobox', { name: 'Account, line 2' }).fill('1000');
+  await expect(editor.getByRole('option').first()).toBeVisible();
   await page.keyboard.press('Enter');
   await editor.getByLabel('Credit, line 2').fill('40');
   await editor.getByRole('button', { name: 'Save draft' }).click(); // drafts may be unbalanced
@@ -417,10 +420,13 @@ test('drafts, chart of accounts with CSV import, lock date and the approval queu
   const memberEditor = member.getByRole('dialog', { name: 'New journal entry' });
   await memberEditor.getByLabel('Memo').fill('Milk delivery');
   await memberEditor.getByRole('combobox', { name: 'Account, line 1' }).fill('5000');
+  // Enter picks the suggestion once it is listed (before that, Enter adds a line).
+  await expect(memberEditor.getByRole('option').first()).toBeVisible();
   await member.keyboard.press('Enter');
   await memberEditor.getByLabel('Debit, line 1').fill('12.80');
   await member.keyboard.press('Enter');
   await member.keyboard.type('1000');
+  await expect(memberEditor.getByRole('option').first()).toBeVisible();
   await member.keyboard.press('Enter');
   await expect(memberEditor.getByTestId('entry-difference')).toContainText('Balanced');
   await memberEditor.getByRole('button', { name: 'Submit for approval' }).click();

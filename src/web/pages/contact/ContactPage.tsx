@@ -1,3 +1,4 @@
+import { ReadyForm } from '../../components/ui/ReadyForm.tsx';
 import { CircleCheck, Clock, Mail, MapPin } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, type ReactNode, useRef, useState } from 'react';
 import {
@@ -192,8 +193,8 @@ const ContactPage = () => {
               </button>
             </div>
           ) : (
-            <form
-              ref={formRef}
+            <ReadyForm
+              formRef={formRef}
               noValidate
               onSubmit={onSubmit}
               aria-labelledby="contact-form-title"
@@ -226,7 +227,7 @@ const ContactPage = () => {
               >
                 {status.kind === 'sending' ? 'Sending...' : 'Send message'}
               </button>
-            </form>
+            </ReadyForm>
           )}
         </div>
       </div>

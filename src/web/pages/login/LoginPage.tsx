@@ -1,3 +1,4 @@
+import { ReadyForm } from '../../components/ui/ReadyForm.tsx';
 import { ShieldCheck } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
@@ -102,7 +103,7 @@ const LoginPage = () => {
         }
       >
         <FormError message={message} />
-        <form onSubmit={submitCode} noValidate className="space-y-5">
+        <ReadyForm onSubmit={submitCode} noValidate className="space-y-5">
           <AuthField
             label={useBackup ? 'Backup code' : 'Authentication code'}
             inputMode={useBackup ? 'text' : 'numeric'}
@@ -113,7 +114,7 @@ const LoginPage = () => {
             placeholder={useBackup ? 'XXXXX-XXXXX' : '123456'}
           />
           <SubmitButton busy={busy} label="Verify" busyLabel="Verifying..." />
-        </form>
+        </ReadyForm>
         <div className="mt-4 flex items-center justify-between text-sm">
           <button type="button" className={LINK} onClick={() => setUseBackup((v) => !v)}>
             {useBackup ? 'Use authenticator code' : 'Use a backup code'}
@@ -158,7 +159,7 @@ const LoginPage = () => {
         </div>
       ) : null}
       <FormError message={message} />
-      <form onSubmit={submit} noValidate className="space-y-5">
+      <ReadyForm onSubmit={submit} noValidate className="space-y-5">
         <AuthField
           label="Email address"
           type="email"
@@ -197,7 +198,7 @@ const LoginPage = () => {
           label="Sign In"
           busyLabel="Signing In..."
         />
-      </form>
+      </ReadyForm>
       <ResetPasswordModal
         key={resetOpen ? 'open' : 'closed'}
         open={resetOpen}

@@ -1,3 +1,4 @@
+import { ReadyForm } from '../../components/ui/ReadyForm.tsx';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { authErrorMessage } from '../../../shared/auth/errors.ts';
@@ -65,10 +66,10 @@ const ResetPasswordPage = () => {
     >
       <FormError message={error} />
       {token ? (
-        <form onSubmit={submit} noValidate className="space-y-5">
+        <ReadyForm onSubmit={submit} noValidate className="space-y-5">
           <NewPasswordFields autoFocus fields={fresh} />
           <SubmitButton busy={busy} disabled={fresh.differ} label="Set New Password" busyLabel="Saving..." />
-        </form>
+        </ReadyForm>
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-300">
           Open the link from your email again, or request a new one from the{' '}

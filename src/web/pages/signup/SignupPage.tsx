@@ -1,3 +1,4 @@
+import { ReadyForm } from '../../components/ui/ReadyForm.tsx';
 import { Gift, X } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
@@ -162,7 +163,7 @@ const SignupPage = () => {
       }
     >
       <FormError message={message} />
-      <form onSubmit={submit} noValidate className="space-y-5">
+      <ReadyForm onSubmit={submit} noValidate className="space-y-5">
         <PlanChoiceNote choice={plan.choice} onChange={plan.change} />
         <div className="grid gap-5 sm:grid-cols-2">
           <AuthField
@@ -282,7 +283,7 @@ const SignupPage = () => {
           label="Create Account"
           busyLabel="Creating Account..."
         />
-      </form>
+      </ReadyForm>
     </AuthLayout>
   );
 };
