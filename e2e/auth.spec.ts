@@ -351,6 +351,9 @@ for (const theme of ['light', 'dark'] as const) {
     for (const path of ['/login', '/signup', '/reset-password?token=abc']) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1 }).waitFor();
+      // The prerendered form is disabled until the page has hydrated (ReadyForm); check the
+      // form a person uses.
+      await expect(page.locator('form fieldset').first()).toBeEnabled();
       const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
       expect(results.violations.map((v) => `${path}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
     }
