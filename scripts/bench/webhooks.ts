@@ -18,6 +18,7 @@ import { startServer, waitForHealth } from '../build-web.ts';
 //    the first event's commit to the last delivery's receipt.
 //
 // node --import tsx scripts/bench/webhooks.ts [--runs 20] [--events 1000] [--endpoints 10]
+// (BENCH_DATABASE_URL=postgres://… for PostgreSQL instead of embedded PGlite)
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -77,7 +78,12 @@ const server = startServer({
   port: PORT,
   dataDir,
   webDir: '/nonexistent',
-  env: { APP_ENV: 'test', API_LIMIT_PER_MINUTE: '1000000' },
+  env: {
+    APP_ENV: 'test',
+    API_LIMIT_PER_MINUTE: '1000000',
+    // BENCH_DATABASE_URL=postgres://… runs the server on PostgreSQL (an empty database).
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+  },
 });
 const stop = () => {
   server.kill('SIGTERM');
