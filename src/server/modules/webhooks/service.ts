@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Updateable, sql } from 'kysely';
 import { conflict, notFound } from '../../../shared/errors.ts';
 import {
   WEBHOOK_EVENT_LABELS,
@@ -23,6 +23,7 @@ import { WEBHOOK_JOB, WEBHOOK_JOB_RETRY, type WebhookJob, emitWebhookEvent } fro
 import {
   type DeliveryRow,
   type EndpointRow,
+  type WebhookTables,
   selectDelivery,
   selectEndpoint,
   selectEndpoints,
@@ -143,6 +144,24 @@ export const createWebhookEndpoint = async (
   });
 };
 
+/** Changes one of the company's endpoints and answers its row; 404 when it has none by that id. */
+const changeEndpoint = async (
+  ctx: AppContext,
+  organizationId: string,
+  endpointId: string,
+  changes: Updateable<WebhookTables['webhook_endpoints']>,
+) => {
+  const row = await webhookDb(ctx.database.db)
+    .updateTable('webhook_endpoints')
+    .set(changes)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', endpointId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw notFound('No such webhook endpoint.');
+  return row;
+};
+
 export const updateWebhookEndpoint = async (
   ctx: AppContext,
   member: MemberContext,
@@ -150,21 +169,14 @@ export const updateWebhookEndpoint = async (
 ) => {
   await endpointOr404(ctx, member.organizationId, input.endpointId);
   if (input.url !== undefined) await checkWebhookUrl(ctx, input.url);
-  const row = await webhookDb(ctx.database.db)
-    .updateTable('webhook_endpoints')
-    .set({
-      ...(input.url !== undefined && { url: input.url }),
-      ...(input.description !== undefined && { description: input.description }),
-      ...(input.eventTypes !== undefined && {
-        event_types: eventTypesJson(input.eventTypes as WebhookEventType[] | null),
-      }),
-      updated_at: ctx.now(),
-    })
-    .where('organization_id', '=', member.organizationId)
-    .where('id', '=', input.endpointId)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw notFound('No such webhook endpoint.');
+  const row = await changeEndpoint(ctx, member.organizationId, input.endpointId, {
+    ...(input.url !== undefined && { url: input.url }),
+    ...(input.description !== undefined && { description: input.description }),
+    ...(input.eventTypes !== undefined && {
+      event_types: eventTypesJson(input.eventTypes as WebhookEventType[] | null),
+    }),
+    updated_at: ctx.now(),
+  });
   return toEndpoint(row);
 };
 
@@ -188,14 +200,10 @@ export const rotateWebhookSecret = async (
   member: MemberContext,
   input: { endpointId: string },
 ) => {
-  const row = await webhookDb(ctx.database.db)
-    .updateTable('webhook_endpoints')
-    .set({ secret: newWebhookSecret(), updated_at: ctx.now() })
-    .where('organization_id', '=', member.organizationId)
-    .where('id', '=', input.endpointId)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw notFound('No such webhook endpoint.');
+  const row = await changeEndpoint(ctx, member.organizationId, input.endpointId, {
+    secret: newWebhookSecret(),
+    updated_at: ctx.now(),
+  });
   return withSecret(row);
 };
 
@@ -207,25 +215,21 @@ export const setWebhookEndpointEnabled = async (
   enabled: boolean,
 ) => {
   const now = ctx.now();
-  const row = await webhookDb(ctx.database.db)
-    .updateTable('webhook_endpoints')
-    .set(
-      enabled
-        ? {
-            enabled: true,
-            disabled_reason: null,
-            disabled_at: null,
-            failure_streak: 0,
-            failing_since: null,
-            updated_at: now,
-          }
-        : { enabled: false, disabled_reason: 'Disabled by a member.', disabled_at: now, updated_at: now },
-    )
-    .where('organization_id', '=', member.organizationId)
-    .where('id', '=', input.endpointId)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw notFound('No such webhook endpoint.');
+  const row = await changeEndpoint(
+    ctx,
+    member.organizationId,
+    input.endpointId,
+    enabled
+      ? {
+          enabled: true,
+          disabled_reason: null,
+          disabled_at: null,
+          failure_streak: 0,
+          failing_since: null,
+          updated_at: now,
+        }
+      : { enabled: false, disabled_reason: 'Disabled by a member.', disabled_at: now, updated_at: now },
+  );
   return toEndpoint(row);
 };
 
