@@ -1,6 +1,6 @@
 import type { JournalEntry, JournalSourceName, JournalStatusName } from '../../../shared/ledger.ts';
 import { decodeCursor, exactTimestamp, keysetPage } from '../../db/cursor.ts';
-import { loadEntry } from './entry-view.ts';
+import { loadEntries } from './entry-view.ts';
 import type { Executor } from './queries.ts';
 
 // Listing journal entries (newest first) for the Journal Entries screen, with keyset pages.
@@ -49,9 +49,11 @@ export const listEntries = async (
     limit: query.limit,
     direction: 'desc',
   });
-  const entries: JournalEntry[] = [];
-  for (const { created_exact: _, ...row } of page)
-    entries.push(await loadEntry(db, organizationId, row.id, row));
+  const entries = await loadEntries(
+    db,
+    organizationId,
+    page.map(({ created_exact: _, ...row }) => row),
+  );
   return {
     entries,
     nextCursor: nextCursor((last) => ({ date: last.date, created: last.created_exact, id: last.id })),

@@ -169,15 +169,19 @@ export const selectReversalsOf = (db: Executor, organizationId: string, entryIds
         .where('reverses_entry_id', 'in', entryIds)
         .execute();
 
-export const selectAttachments = (db: Executor, organizationId: string, entryId: string) =>
-  db
-    .selectFrom('journal_attachments')
-    // The file's metadata only: its bytes are read on download (attachments/store.ts).
-    .select(['id', 'file_name', 'content_type', 'size_bytes', 'created_at'])
-    .where('organization_id', '=', organizationId)
-    .where('entry_id', '=', entryId)
-    .orderBy('created_at')
-    .execute();
+/** The attachments of entries (one query for a whole page), each entry's oldest first. */
+export const selectAttachments = (db: Executor, organizationId: string, entryIds: string[]) =>
+  entryIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('journal_attachments')
+        // The file's metadata only: its bytes are read on download (attachments/store.ts).
+        .select(['entry_id', 'id', 'file_name', 'content_type', 'size_bytes', 'created_at'])
+        .where('organization_id', '=', organizationId)
+        .where('entry_id', 'in', entryIds)
+        .orderBy('entry_id')
+        .orderBy('created_at')
+        .execute();
 
 export const selectOpenCloses = (db: Executor, organizationId: string) =>
   db
