@@ -87,8 +87,28 @@ export const selectInvoicePage = async (
   return result.rows;
 };
 
-/** Count, total and amount due per derived status (base currency), for the chips and totals. */
+/**
+ * Count, total and amount due per derived status (base currency), for the chips and totals.
+ * Unfiltered (the list's first page), from the counters the invoices table keeps
+ * (invoice_status_totals, migration 20261129_3000): a few rows per open due date, whatever
+ * the number of invoices. Filtered by customer or search, from the matching invoices.
+ */
 export const selectStatusTotals = async (db: Executor, organizationId: string, filter: ListFilter) => {
+  if (!filter.customerId && !filter.search) {
+    const kept = await sql<{ status: string; count: number; total: number; amount_due: number }>`
+      select case when t.status in ('sent', 'partially_paid') and t.due_date < ${filter.today} then 'overdue' else t.status end as status,
+             sum(t.count)::int as count, sum(t.total)::bigint as total, sum(t.amount_due)::bigint as amount_due
+        from invoice_status_totals t
+       where t.organization_id = ${organizationId}
+       group by 1
+      having sum(t.count) > 0`.execute(db);
+    return kept.rows;
+  }
+  return countStatusTotals(db, organizationId, filter);
+};
+
+/** The totals by status counted from the invoices themselves (filtered lists; the counters' recount). */
+export const countStatusTotals = async (db: Executor, organizationId: string, filter: ListFilter) => {
   const result = await sql<{ status: string; count: number; total: number; amount_due: number }>`
     select case when i.status in ('sent', 'partially_paid') and i.due_date < ${filter.today} then 'overdue' else i.status end as status,
            count(*)::int as count,
