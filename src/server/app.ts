@@ -2,7 +2,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -10,8 +9,9 @@ import { type ZodTypeProvider, serializerCompiler, validatorCompiler } from 'fas
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, registerTextGuard } from './http/input.ts';
-import { apiRateLimitOptions } from './http/rate-limit.ts';
+import { registerApiRateLimit } from './http/rate-limit.ts';
 import { registerRequestSecurity } from './http/request-security.ts';
+import { registerReadReplica } from './http/read-replica.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { authRoutes } from './auth/routes.ts';
 import { registerCompanyMembershipCheck } from './http/tenancy.ts';
@@ -87,6 +87,9 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
   registerTextGuard(app);
   // Cross-site refusal and Cache-Control: no-store for every /api route (docs/security.md).
   registerRequestSecurity(app, ctx);
+  // With DATABASE_REPLICA_URL: a write's answer carries its WAL position (kontor_lsn), so the
+  // writer's next reads wait for the replica to have it (read-your-writes, decision 0047).
+  registerReadReplica(app, ctx);
   // Every route, as registered: the tenant-isolation test walks this list.
   const registeredRoutes: { method: string; url: string }[] = [];
   app.addHook('onRoute', (route) => {
@@ -127,8 +130,9 @@ export const buildApp = async (ctx: AppContext, options: BuildAppOptions = {}) =
     hsts: ctx.config.app.SECURE_COOKIES,
   });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
-  // Per signed-in session, or per address when anonymous; 429 with Retry-After.
-  await app.register(rateLimit, apiRateLimitOptions(ctx));
+  // Per signed-in session, or per address when anonymous; 429 with Retry-After. Counted in
+  // PostgreSQL or Redis, so every server process shares the counts (decision 0044).
+  await registerApiRateLimit(app, ctx);
 
   // The OpenAPI document: every route's schemas and every status it can answer (docs/api.md).
   await app.register(

@@ -39,6 +39,20 @@ const schema = z.object({
     .refine((v) => v === undefined || v === '' || isPostgresUrl(v), {
       message: 'must be a postgres:// or postgresql:// URL, e.g. postgres://user:password@host:5432/kontor',
     }),
+  // A streaming replica for report and list reads (docs/operations.md, "Read replica"; decision 0047).
+  DATABASE_REPLICA_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || isPostgresUrl(v), {
+      message:
+        'must be a postgres:// or postgresql:// URL, e.g. postgres://user:password@replica:5432/kontor',
+    }),
+  REPLICA_MAX_LAG_MS: z.coerce
+    .number({ error: 'must be a whole number of milliseconds from 0 to 600000' })
+    .int('must be a whole number of milliseconds from 0 to 600000')
+    .min(0, 'must be a whole number of milliseconds from 0 to 600000')
+    .max(600_000, 'must be a whole number of milliseconds from 0 to 600000')
+    .default(5000),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   APP_ENV: z.enum(ENVIRONMENTS, { error: `must be one of: ${ENVIRONMENTS.join(', ')}` }).optional(),
@@ -72,6 +86,13 @@ const schema = z.object({
     .default(10),
   API_LIMIT_PER_MINUTE: limitPerMinute.optional(),
   API_ANONYMOUS_LIMIT_PER_MINUTE: limitPerMinute.optional(),
+  // Rate-limit counters in Redis instead of PostgreSQL (decision 0044); unset: the database.
+  REDIS_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^rediss?:\/\/./.test(v), {
+      message: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379',
+    }),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Kontor <no-reply@kontor.local>'),
   // Platform admins by email, comma-separated (issue 16; `npm run admin -- grant EMAIL` adds more).
@@ -91,6 +112,37 @@ const schema = z.object({
   VAPID_SUBJECT: z
     .string()
     .refine((v) => /^(mailto:|https:\/\/)/.test(v), 'must start with mailto: or https://')
+    .optional(),
+  // Attachments in an S3-compatible object store (docs/operations.md): S3_BUCKET turns it on.
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9._-]{1,253}[A-Za-z0-9]$/,
+      'must be a bucket name (letters, digits, dots, hyphens)',
+    )
+    .optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/, 'must be a region name such as us-east-1 (or auto for Cloudflare R2)')
+    .optional(),
+  S3_ENDPOINT: z
+    .string()
+    .url({
+      error:
+        'must be a URL such as http://127.0.0.1:9000 (MinIO) or https://<account>.r2.cloudflarestorage.com',
+    })
+    .refine((v) => /^https?:\/\//.test(v), 'must start with http:// or https://')
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  S3_PREFIX: z
+    .string()
+    .max(200, 'must be at most 200 characters')
+    .regex(
+      /^[A-Za-z0-9!_.*'()/-]*$/,
+      "must use only letters, digits and ! _ . * ' ( ) - / (an S3 key prefix)",
+    )
     .optional(),
   ...Object.fromEntries(
     PLAN_IDS.flatMap((plan) =>
@@ -133,6 +185,11 @@ export type ServerConfig = {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /**
+   * DATABASE_REPLICA_URL and REPLICA_MAX_LAG_MS: a streaming replica that serves report and
+   * list reads while it is at most `maxLagMs` behind (src/server/db/replica.ts); null: none.
+   */
+  replica: { url: string; maxLagMs: number } | null;
   dataDir: string;
   logLevel: string;
   publicUrl: string;
@@ -150,6 +207,8 @@ export type ServerConfig = {
    * client address for anonymous calls (`perAddress`); `null` when the environment has none.
    */
   apiRateLimit: { perSession: number; perAddress: number } | null;
+  /** REDIS_URL: rate-limit counters live there; null means the database (decision 0044). */
+  redisUrl: string | null;
   /** Browser origins allowed to make state-changing calls (PUBLIC_URL, CORS_ORIGINS, local addresses). */
   trustedOrigins: string[];
   smtpUrl: string | null;
@@ -168,6 +227,8 @@ export type ServerConfig = {
   bankFeeds: { key: Buffer | null; oldKeys: Buffer[] };
   /** Plaid's settings when PLAID_CLIENT_ID and PLAID_SECRET are set; null means the Demo Bank. */
   plaid: PlaidSettings | null;
+  /** Where attachments' bytes go (S3_*): an S3-compatible bucket, or null for the database. */
+  s3: S3Settings | null;
   version: string;
   app: AppConfig;
 };
@@ -270,6 +331,55 @@ const vapidSettings = (v: {
   return { publicKey: v.VAPID_PUBLIC_KEY, privateKey: v.VAPID_PRIVATE_KEY, subject: v.VAPID_SUBJECT };
 };
 
+export type S3Settings = {
+  bucket: string;
+  region: string;
+  /** S3_ENDPOINT (MinIO, R2, …); null means AWS's own endpoint for the region. */
+  endpoint: string | null;
+  /** Both keys, or null for the AWS SDK's default chain (environment, profile, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
+  /** Put before every key (`<prefix><organization_id>/<owner>/<uuid>`); '' or ends in '/'. */
+  prefix: string;
+};
+
+const s3Settings = (v: {
+  S3_BUCKET?: string;
+  S3_REGION?: string;
+  S3_ENDPOINT?: string;
+  S3_ACCESS_KEY_ID?: string;
+  S3_SECRET_ACCESS_KEY?: string;
+  S3_FORCE_PATH_STYLE?: boolean;
+  S3_PREFIX?: string;
+}): S3Settings | null => {
+  if (!v.S3_ACCESS_KEY_ID !== !v.S3_SECRET_ACCESS_KEY)
+    throw new ConfigError(
+      "Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together, or neither for the AWS SDK's default credentials (environment, profile, instance role)",
+    );
+  if (!v.S3_BUCKET) {
+    const stray = (
+      ['S3_REGION', 'S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'] as const
+    ).filter((name) => v[name] !== undefined);
+    if (stray.length > 0)
+      throw new ConfigError(
+        `Invalid configuration: ${stray.join(', ')} ${stray.length === 1 ? 'is' : 'are'} set but S3_BUCKET is not: set S3_BUCKET to keep attachments in that bucket, or unset the S3_* settings to keep them in the database`,
+      );
+    return null;
+  }
+  const prefix = v.S3_PREFIX?.replace(/^\/+/, '') ?? '';
+  return {
+    bucket: v.S3_BUCKET,
+    region: v.S3_REGION ?? 'us-east-1',
+    endpoint: v.S3_ENDPOINT ? v.S3_ENDPOINT.replace(/\/+$/, '') : null,
+    credentials:
+      v.S3_ACCESS_KEY_ID && v.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: v.S3_ACCESS_KEY_ID, secretAccessKey: v.S3_SECRET_ACCESS_KEY }
+        : null,
+    forcePathStyle: v.S3_FORCE_PATH_STYLE ?? false,
+    prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`,
+  };
+};
+
 const bankFeedsKey = (name: string, text: string) => {
   const key = Buffer.from(text.trim(), 'base64');
   if (key.length !== 32 || !/^[A-Za-z0-9+/]+={0,2}$/.test(text.trim()))
@@ -312,6 +422,11 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
     if (problem)
       throw new ConfigError(`Invalid configuration: AUTH_SECRET ${problem} (APP_ENV=${environment})`);
   }
+  // The replica copies a PostgreSQL primary; the embedded database has none to copy.
+  if (v.DATABASE_REPLICA_URL && !v.DATABASE_URL)
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_REPLICA_URL needs DATABASE_URL (a replica copies a PostgreSQL primary; the embedded PGlite database has no replicas): set DATABASE_URL to the primary, or unset DATABASE_REPLICA_URL',
+    );
   const bankFeeds = bankFeedsKeys(v.BANK_FEEDS_KEY, v.BANK_FEEDS_OLD_KEYS);
   const publicUrl = v.PUBLIC_URL ?? `http://localhost:${v.PORT}`;
   const app = buildConfig(environment, {
@@ -325,6 +440,7 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
     port: v.PORT,
     host: v.HOST,
     databaseUrl: v.DATABASE_URL || null,
+    replica: v.DATABASE_REPLICA_URL ? { url: v.DATABASE_REPLICA_URL, maxLagMs: v.REPLICA_MAX_LAG_MS } : null,
     dataDir: path.resolve(v.DATA_DIR),
     logLevel: v.LOG_LEVEL,
     publicUrl,
@@ -335,6 +451,7 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
     ...(v.METRICS_TOKEN ? { metricsToken: v.METRICS_TOKEN } : {}),
     authSignupLimitPerMinute: v.AUTH_SIGNUP_LIMIT_PER_MINUTE,
     apiRateLimit: apiRateLimit(app.ENVIRONMENT, v.API_LIMIT_PER_MINUTE, v.API_ANONYMOUS_LIMIT_PER_MINUTE),
+    redisUrl: v.REDIS_URL || null,
     trustedOrigins: trustedOrigins({
       environment: app.ENVIRONMENT,
       port: v.PORT,
@@ -352,6 +469,7 @@ export const loadServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
     vapid: vapidSettings(v),
     bankFeeds,
     plaid: plaidSettings(v, app.PLAID_ENV, app.ENVIRONMENT),
+    s3: s3Settings(v),
     version: APP_VERSION,
     app,
   };

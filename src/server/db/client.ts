@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { SerializedPGliteDialect } from './pglite-dialect.ts';
+import { type ReplicaRouter, createReplicaRouter } from './replica.ts';
 import type { Database } from './types.ts';
 
 // One Kysely client over either the embedded PGlite (data in DATA_DIR) or PostgreSQL.
@@ -20,6 +21,8 @@ export type DatabaseHandle = {
   close: () => Promise<void>;
   /** PostgreSQL's pool, for its counters (/metrics); absent on PGlite. */
   pool?: { totalCount: number; idleCount: number; waitingCount: number };
+  /** The read replica (DATABASE_REPLICA_URL) and where each read goes; absent without one. */
+  replica?: ReplicaRouter;
 };
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -41,7 +44,14 @@ pg.types.setTypeParser(20, parseInt8);
 pg.types.setTypeParser(1082, (value) => value);
 
 export type OpenDatabaseOptions =
-  | { kind: 'postgres'; url: string; schema?: string; max?: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      schema?: string;
+      max?: number;
+      /** A streaming replica of this database for reads (src/server/db/replica.ts). */
+      replica?: { url: string; maxLagMs: number; refreshMs?: number; retryMs?: number };
+    }
   | { kind: 'pglite'; dataDir: string | null; loadDataDir?: Blob };
 
 const PGLITE_PARSERS = {
@@ -53,6 +63,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
   let db: Db;
   let closeExtra: () => Promise<void> = async () => {};
   let poolStats: DatabaseHandle['pool'];
+  let replica: ReplicaRouter | undefined;
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: options.url,
@@ -61,6 +72,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     poolStats = pool;
+    if (options.replica) replica = createReplicaRouter(db, { ...options.replica, max: options.max ?? 10 });
   } else {
     let dataPath: string | undefined;
     if (options.dataDir) {
@@ -85,6 +97,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     db,
     kind: options.kind,
     ...(poolStats ? { pool: poolStats } : {}),
+    ...(replica ? { replica } : {}),
     ping: async () => {
       const start = performance.now();
       try {
@@ -101,6 +114,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     close: async () => {
       if (closed) return;
       closed = true;
+      await replica?.close();
       await db.destroy();
       await closeExtra();
     },
@@ -108,7 +122,15 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
 };
 
 /** The database the server's configuration names: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
-export const openConfiguredDatabase = (config: { databaseUrl: string | null; dataDir: string }) =>
+export const openConfiguredDatabase = (config: {
+  databaseUrl: string | null;
+  dataDir: string;
+  replica?: { url: string; maxLagMs: number } | null;
+}) =>
   config.databaseUrl
-    ? openDatabase({ kind: 'postgres', url: config.databaseUrl })
+    ? openDatabase({
+        kind: 'postgres',
+        url: config.databaseUrl,
+        ...(config.replica ? { replica: config.replica } : {}),
+      })
     : openDatabase({ kind: 'pglite', dataDir: config.dataDir });

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/invoices.ts';
 import { csvReply, csvRows } from '../../http/csv.ts';
 import { companyRoutePlugin } from '../../http/routes.ts';
+import { onReplica } from '../../http/read-replica.ts';
 import { emailInvoiceToCustomer } from './email.ts';
 import { sendInvoice, voidInvoice } from './invoice-posting.ts';
 import { exportInvoicesCsv, listInvoices, readInvoice } from './invoice-read.ts';
@@ -31,7 +32,7 @@ export const invoiceDocumentRoutes = companyRoutePlugin(['invoices'], (route) =>
       query: invoiceListQuerySchema,
       response: invoiceListSchema,
     },
-    listInvoices,
+    onReplica(listInvoices),
   );
   route.get(
     '/invoices/export.csv',

@@ -9,6 +9,7 @@ import {
   reverseEntrySchema,
 } from '../../../shared/ledger.ts';
 import { companyRoutePlugin } from '../../http/routes.ts';
+import { onReplica } from '../../http/read-replica.ts';
 import { readMultipartUpload, sendAttachment } from '../attachments/http.ts';
 import { checkUpload } from '../attachments/policy.ts';
 import { errorBody } from '../../http/errors.ts';
@@ -41,7 +42,7 @@ export const ledgerEntryRoutes = companyRoutePlugin(['ledger'], (route) => {
       query: journalListQuerySchema,
       response: journalListSchema,
     },
-    listJournalEntries,
+    onReplica(listJournalEntries),
   );
   route.get(
     '/journal-entries/:entryId',

@@ -18,6 +18,7 @@ import {
 } from '../../../shared/ledger.ts';
 import type { AppContext } from '../../context.ts';
 import { companyRoutePlugin } from '../../http/routes.ts';
+import { onReplica } from '../../http/read-replica.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import {
   type ReportOutput,
@@ -56,8 +57,12 @@ export const ledgerReportRoutes = companyRoutePlugin(['reports'], (route) => {
         response,
         produces: ['text/csv', 'application/pdf'],
       },
-      async (c, member, input, { reply }) =>
-        sendReport(reply, await run(c, member, input as z.infer<Q> & ReportFormatQuery)),
+      // Read from the replica when it may answer (decision 0047).
+      async (c, member, input, http) =>
+        sendReport(
+          http.reply,
+          await onReplica(run)(c, member, input as z.infer<Q> & ReportFormatQuery, http),
+        ),
     );
 
   report('trial-balance', 'Trial balance', reportRangeQuerySchema, trialBalanceSchema, trialBalanceReport);

@@ -17,6 +17,7 @@ import {
 } from '../../../shared/payables.ts';
 import { errorBody } from '../../http/errors.ts';
 import { companyRoutePlugin } from '../../http/routes.ts';
+import { onReplica } from '../../http/read-replica.ts';
 import { BASE64_BODY_LIMIT, sendAttachment } from '../attachments/http.ts';
 import { receiptsOf } from '../attachments/receipts.ts';
 import { approveBill, rejectBill, submitBill } from './approval.ts';
@@ -63,7 +64,7 @@ export const payablesBillsRoutes = companyRoutePlugin(['payables'], (route) => {
       query: billListQuerySchema,
       response: billListSchema,
     },
-    listBills,
+    onReplica(listBills),
   );
   route.get(
     '/bills/totals',
@@ -72,7 +73,7 @@ export const payablesBillsRoutes = companyRoutePlugin(['payables'], (route) => {
       permission: 'read',
       response: billTotalsSchema,
     },
-    billTotals,
+    onReplica(billTotals),
   );
   route.post(
     '/bills',

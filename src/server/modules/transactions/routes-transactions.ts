@@ -18,6 +18,7 @@ import {
 } from '../../../shared/transactions.ts';
 import { csvReply } from '../../http/csv.ts';
 import { companyRoutePlugin } from '../../http/routes.ts';
+import { onReplica } from '../../http/read-replica.ts';
 import { BASE64_BODY_LIMIT, sendAttachment } from '../attachments/http.ts';
 import { receiptsOf } from '../attachments/receipts.ts';
 import { applyRulesNow, bulkCategorize } from './categorize.ts';
@@ -43,7 +44,7 @@ export const transactionListRoutes = companyRoutePlugin(['transactions'], (route
       query: transactionListQuerySchema,
       response: transactionPageSchema,
     },
-    listTransactions,
+    onReplica(listTransactions),
   );
   route.get(
     '/transactions/totals',
@@ -53,7 +54,7 @@ export const transactionListRoutes = companyRoutePlugin(['transactions'], (route
       query: transactionListQuerySchema,
       response: transactionTotalsSchema,
     },
-    transactionTotals,
+    onReplica(transactionTotals),
   );
   route.get(
     '/transactions/export.csv',
