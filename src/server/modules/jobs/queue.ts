@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { withSpan } from '../../tracing.ts';
 
 // The durable job queue (issue 19; docs/jobs.md, decision 0036). Jobs are rows of the `jobs`
 // table, on PGlite and PostgreSQL alike, so `sendJob` runs in the caller's transaction: a job
@@ -261,13 +262,20 @@ export const createJobQueue = (options: {
     let error: unknown;
     try {
       if (!entry) throw new Error(`No worker for queue ${row.queue}`);
-      await entry.handler({
-        id: row.id,
-        name: row.queue,
-        data: row.data,
-        retryCount: row.retry_count,
-        retryLimit: row.retry_limit,
-      });
+      // With tracing on, each attempt is a span of its own trace (a no-op otherwise).
+      await withSpan(
+        `job ${row.queue}`,
+        { 'kontor.job.queue': row.queue, 'kontor.job.id': row.id, 'kontor.job.attempt': row.retry_count + 1 },
+        () =>
+          entry.handler({
+            id: row.id,
+            name: row.queue,
+            data: row.data,
+            retryCount: row.retry_count,
+            retryLimit: row.retry_limit,
+          }),
+        { root: true },
+      );
     } catch (caught) {
       error = caught ?? new Error('failed');
     }
