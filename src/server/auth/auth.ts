@@ -19,7 +19,13 @@ import { existingAccountSignUpMail, resetPasswordMail } from './mails.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { runSignInHooks } from './signin-hooks.ts';
 import { runSignUpHooks } from './signup-hooks.ts';
-import { consumeSignInAttempt, signInLimitKey } from './sign-in-limit.ts';
+import {
+  SIGN_IN_PER_ACCOUNT,
+  consumeSignInAttempt,
+  redisAuthLimits,
+  signInLimitKey,
+} from './sign-in-limit.ts';
+import { rateCounterOf } from '../db/rate-counter.ts';
 
 // Identity runs on our own server: Better Auth on the app's database (DESIGN.md).
 // Sessions live in the database (stateless server) in httpOnly cookies.
@@ -158,6 +164,8 @@ export const createAuth = (ctx: AppContext) => {
             ctx.database.db,
             signInLimitKey(ip, body.email),
             ctx.now().getTime(),
+            SIGN_IN_PER_ACCOUNT,
+            config.redisUrl ? rateCounterOf(ctx) : undefined,
           );
           if (!allowed) {
             throw new APIError(
@@ -246,7 +254,10 @@ export const createAuth = (ctx: AppContext) => {
     },
     rateLimit: {
       enabled: true,
+      // Counted where every server process sees them (decision 0044): Better Auth's
+      // "rateLimit" table (one conditional update per request), or Redis with REDIS_URL.
       storage: 'database',
+      ...(config.redisUrl ? { customStorage: redisAuthLimits(ctx) } : {}),
       window: 60,
       max: 100,
       customRules: {

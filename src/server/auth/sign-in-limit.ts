@@ -1,13 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
+import { type RateCounter, rateCounterOf } from '../db/rate-counter.ts';
 
 // Sign-in attempts counted per client address AND account (issue 11 §10d). Better Auth's own
 // limiter keys on address and path only, so one person's typos behind an office's shared
 // address would lock everybody there out. Here each (address, email) pair has its own
 // window; Better Auth's per-address rule stays as a looser cap on one address trying many
 // accounts. Counts live in Better Auth's "rateLimit" table (one atomic upsert, so it holds
-// across several server copies); the email is stored only as a hash.
+// across several server copies), or in Redis when REDIS_URL is set (decision 0044); the email
+// is stored only as a hash.
 
 export const SIGN_IN_PER_ACCOUNT = { windowSeconds: 60, max: 10 } as const;
 
@@ -20,7 +22,14 @@ export const consumeSignInAttempt = async (
   key: string,
   nowMs: number,
   rule: { windowSeconds: number; max: number } = SIGN_IN_PER_ACCOUNT,
+  /** The Redis counter, when REDIS_URL is set; else the database counts. */
+  redis?: RateCounter,
 ) => {
+  if (redis) {
+    const hit = await redis.hit(key, rule.windowSeconds * 1000, nowMs);
+    const allowed = hit.count <= rule.max;
+    return { allowed, retryAfter: allowed ? 0 : Math.max(1, Math.ceil((hit.resetsAt - nowMs) / 1000)) };
+  }
   const windowStart = nowMs - rule.windowSeconds * 1000;
   const { rows } = await sql<{ count: number; lastRequest: string | number }>`
     insert into "rateLimit" ("id", "key", "count", "lastRequest")
@@ -36,3 +45,17 @@ export const consumeSignInAttempt = async (
     : Math.max(1, Math.ceil((Number(row.lastRequest) + rule.windowSeconds * 1000 - nowMs) / 1000));
   return { allowed, retryAfter };
 };
+
+/**
+ * Better Auth's own per-address limits (auth.ts `rateLimit`) in Redis when REDIS_URL is set:
+ * one atomic count per request, the same windows and maximums as in its "rateLimit" table.
+ */
+export const redisAuthLimits = (ctx: Parameters<typeof rateCounterOf>[0]) => ({
+  consume: async (key: string, rule: { window: number; max: number }) => {
+    const now = Date.now();
+    const hit = await rateCounterOf(ctx).hit(`auth|${key}`, rule.window * 1000, now);
+    return hit.count <= rule.max
+      ? { allowed: true, retryAfter: null }
+      : { allowed: false, retryAfter: Math.max(1, Math.ceil((hit.resetsAt - now) / 1000)) };
+  },
+});

@@ -1,9 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { RateLimitPluginOptions } from '@fastify/rate-limit';
-import type { FastifyRequest } from 'fastify';
+import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors.ts';
 import { getAuth } from '../auth/auth.ts';
 import type { AppContext } from '../context.ts';
+import { type RateCounter, type RateHit, closeRateCounter, rateCounterOf } from '../db/rate-counter.ts';
 
 // The global /api rate limit (issue 11 §10), keyed by the signed-in session for signed-in
 // calls and by client address for anonymous ones.
@@ -108,9 +109,87 @@ export const rateLimitKey = async (ctx: AppContext, request: FastifyRequest) => 
 
 const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
+type StoreResult = { current: number; ttl: number };
+type StoreCallback = (error: Error | null, result?: StoreResult) => void;
+type Log = Pick<FastifyBaseLogger, 'warn'>;
+
+/** Keys known to be over their limit until their window ends, per process (see sharedStore). */
+const EXCEEDED_MAX_KEYS = 10_000;
+
+/**
+ * A @fastify/rate-limit store over the app's shared counter (src/server/db/rate-counter.ts):
+ * every server process counts the same requests, so N requests split over two nodes meet the
+ * limit at the same total as on one. Each route with its own limit (contact, promo look-up,
+ * webhooks) counts under its own prefix, as the plugin's per-route stores did.
+ *
+ * A cheap local check that keeps counts exact: once the shared count of a key is past its
+ * maximum, every further request in that window is refused whatever other nodes do (a count
+ * only grows within a window), so this process answers those 429s itself until the window
+ * ends, without a round trip. A flood from one address therefore costs one write per window
+ * per node, not one per request. Requests still under the limit always ask the counter.
+ *
+ * A counter that fails (Redis away, a query error) lets the request through and logs a
+ * warning (at most once a minute): the limiter must never turn a request into a 500.
+ */
+const sharedStore = (counter: RateCounter, warn: (error: unknown) => void) => {
+  const exceeded = new Map<string, RateHit>();
+  const remember = (key: string, hit: RateHit, now: number) => {
+    if (exceeded.size >= EXCEEDED_MAX_KEYS) {
+      for (const [k, h] of exceeded) if (h.resetsAt <= now) exceeded.delete(k);
+      if (exceeded.size >= EXCEEDED_MAX_KEYS) exceeded.clear();
+    }
+    exceeded.set(key, hit);
+  };
+  return class SharedStore {
+    readonly prefix: string;
+
+    constructor(_params?: unknown, prefix = 'api') {
+      this.prefix = prefix;
+    }
+
+    incr(key: string, callback: StoreCallback, timeWindow: number, max: number) {
+      const fullKey = `${this.prefix}|${key}`;
+      const now = Date.now();
+      const known = exceeded.get(fullKey);
+      if (known && known.resetsAt > now) {
+        known.count += 1;
+        callback(null, { current: known.count, ttl: known.resetsAt - now });
+        return;
+      }
+      if (known) exceeded.delete(fullKey);
+      counter.hit(fullKey, timeWindow, now).then(
+        (hit) => {
+          if (hit.count > max && counter.kind !== 'memory') remember(fullKey, { ...hit }, now);
+          callback(null, { current: hit.count, ttl: Math.max(0, hit.resetsAt - now) });
+        },
+        (error: unknown) => {
+          warn(error);
+          callback(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    }
+
+    // The plugin hands a route's merged limit settings, its route under `routeInfo` (typed
+    // as the route itself in the plugin's declarations).
+    child(routeOptions: object) {
+      const route = (routeOptions as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo;
+      const method = [route?.method ?? ''].flat().join(',');
+      return new SharedStore(undefined, `${method} ${route?.url ?? ''}`);
+    }
+  };
+};
+
 /** @fastify/rate-limit options: global on /api when the environment limits requests. */
-export const apiRateLimitOptions = (ctx: AppContext): RateLimitPluginOptions => {
+export const apiRateLimitOptions = (ctx: AppContext, log: Log): RateLimitPluginOptions => {
   const limits = ctx.config.apiRateLimit;
+  // A failing counter (or Redis connection) is logged at most once a minute.
+  let lastWarning = 0;
+  const warn = (error: unknown) => {
+    const now = Date.now();
+    if (now - lastWarning < 60_000) return;
+    lastWarning = now;
+    log.warn({ err: error }, 'the rate limit counter failed; requests are let through meanwhile');
+  };
   return {
     global: limits !== null,
     max: (_request, key) =>
@@ -120,6 +199,8 @@ export const apiRateLimitOptions = (ctx: AppContext): RateLimitPluginOptions => 
     timeWindow: '1 minute',
     keyGenerator: (request) => rateLimitKey(ctx, request),
     allowList: (request) => !isApiPath(request.url),
+    store: sharedStore(rateCounterOf(ctx, warn), warn),
+    skipOnError: true,
     errorResponseBuilder: (_request, context) =>
       new AppError(
         429,
@@ -127,4 +208,13 @@ export const apiRateLimitOptions = (ctx: AppContext): RateLimitPluginOptions => 
         `Too many requests (more than ${context.max} a minute). Please wait ${context.after} and try again.`,
       ),
   };
+};
+
+/**
+ * The /api limit and every route's own limit, counted where every server process sees the
+ * same counts (decision 0044); the counter's connection closes with the app.
+ */
+export const registerApiRateLimit = async (app: FastifyInstance, ctx: AppContext) => {
+  await app.register(rateLimit, apiRateLimitOptions(ctx, app.log));
+  app.addHook('onClose', () => closeRateCounter(ctx));
 };

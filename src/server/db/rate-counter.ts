@@ -1,0 +1,163 @@
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import type { DatabaseHandle, Db } from './client.ts';
+
+// Where request counters live (issue 20 §1; decision 0044), so that every server process
+// behind one load balancer counts the same requests:
+//   - Redis when REDIS_URL is set: one INCR (and PEXPIRE on a window's first request) per hit;
+//   - PostgreSQL otherwise: one upsert into rate_limit_hits per hit (migration 20261129_2000),
+//     ended windows deleted by the `rate-limit-sweep` job;
+//   - memory on the embedded PGlite: its data directory belongs to one process, so a second
+//     node cannot exist and a count in memory is already exact.
+// Each counter is a fixed window that starts at a key's first request, as @fastify/rate-limit's
+// own in-memory store counted before: `count` requests since then, the window ending at
+// `resetsAt` (epoch milliseconds).
+
+export type RateHit = { count: number; resetsAt: number };
+
+export type RateCounterKind = 'memory' | 'postgres' | 'redis';
+
+export type RateCounter = {
+  kind: RateCounterKind;
+  /** Counts one request against `key` (a new window of `windowMs` when none is running). */
+  hit: (key: string, windowMs: number, nowMs: number) => Promise<RateHit>;
+  close: () => Promise<void>;
+};
+
+/** Keys a memory counter keeps at most; ended windows go first, then the oldest. */
+const MEMORY_MAX_KEYS = 100_000;
+
+export const memoryRateCounter = (): RateCounter => {
+  const windows = new Map<string, RateHit>();
+  const prune = (nowMs: number) => {
+    for (const [key, hit] of windows) if (hit.resetsAt <= nowMs) windows.delete(key);
+    for (const key of windows.keys()) {
+      if (windows.size <= MEMORY_MAX_KEYS) break;
+      windows.delete(key);
+    }
+  };
+  return {
+    kind: 'memory',
+    hit: async (key, windowMs, nowMs) => {
+      let hit = windows.get(key);
+      if (!hit || hit.resetsAt <= nowMs) {
+        if (!hit && windows.size >= MEMORY_MAX_KEYS) prune(nowMs);
+        hit = { count: 0, resetsAt: nowMs + windowMs };
+        windows.set(key, hit);
+      }
+      hit.count += 1;
+      return { ...hit };
+    },
+    close: async () => windows.clear(),
+  };
+};
+
+/** One atomic upsert per hit: a row per key, restarted once its window has ended. */
+export const postgresRateCounter = (db: Db): RateCounter => ({
+  kind: 'postgres',
+  hit: async (key, windowMs, nowMs) => {
+    const { rows } = await sql<{ count: number; resets_at: string | number }>`
+      insert into rate_limit_hits (key, count, resets_at)
+      values (${key}, 1, ${nowMs + windowMs})
+      on conflict (key) do update set
+        count = case when rate_limit_hits.resets_at <= ${nowMs} then 1 else rate_limit_hits.count + 1 end,
+        resets_at = case when rate_limit_hits.resets_at <= ${nowMs} then excluded.resets_at
+                         else rate_limit_hits.resets_at end
+      returning count, resets_at`.execute(db);
+    const row = rows[0]!;
+    return { count: Number(row.count), resetsAt: Number(row.resets_at) };
+  },
+  // The database is the app's; closing it is not the counter's business.
+  close: async () => {},
+});
+
+/** Deletes windows that ended before `nowMs`; the number deleted. */
+export const sweepRateLimitHits = async (db: Db, nowMs: number) => {
+  const result = await sql`delete from rate_limit_hits where resets_at < ${nowMs}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+};
+
+/** The scheduled job that keeps rate_limit_hits small (registered by main.ts; docs/jobs.md). */
+export const rateLimitSweepJob = {
+  name: 'rate-limit-sweep',
+  everySeconds: 300,
+  run: async (ctx: { database: DatabaseHandle }) => {
+    await sweepRateLimitHits(ctx.database.db, Date.now());
+  },
+};
+
+const REDIS_KEY_PREFIX = 'kontor:rate:';
+
+// INCR, and on a window's first request (or a key that somehow lost its expiry) PEXPIRE: one
+// round trip, atomic on the server. Answers the count and the milliseconds left.
+const REDIS_HIT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = -1
+if count > 1 then ttl = redis.call('PTTL', KEYS[1]) end
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}`;
+
+type RedisWithHit = Redis & {
+  kontorRateHit: (key: string, windowMs: number) => Promise<[number, number]>;
+};
+
+export const redisRateCounter = (
+  url: string,
+  onError: (error: Error) => void = () => {},
+): RateCounter & { redis: Redis } => {
+  const redis = new Redis(url, {
+    // A request waits for the limiter at most this long; then it is let through (the store
+    // logs it) rather than held while Redis is away.
+    commandTimeout: 1000,
+    maxRetriesPerRequest: 1,
+    // Hits of concurrent requests share one write to the socket.
+    enableAutoPipelining: true,
+  }) as RedisWithHit;
+  redis.on('error', onError);
+  redis.defineCommand('kontorRateHit', { numberOfKeys: 1, lua: REDIS_HIT });
+  return {
+    kind: 'redis',
+    redis,
+    hit: async (key, windowMs, nowMs) => {
+      const [count, ttl] = await redis.kontorRateHit(REDIS_KEY_PREFIX + key, windowMs);
+      return { count: Number(count), resetsAt: nowMs + Number(ttl) };
+    },
+    close: async () => {
+      redis.disconnect();
+    },
+  };
+};
+
+type CounterContext = { config: { redisUrl: string | null }; database: DatabaseHandle };
+
+const counters = new WeakMap<object, RateCounter>();
+
+/**
+ * The counter for an app context: Redis with REDIS_URL, else PostgreSQL, else (PGlite) memory.
+ * `onError` hears a Redis connection's errors (the first caller's is kept).
+ */
+export const rateCounterOf = (ctx: CounterContext, onError?: (error: Error) => void): RateCounter => {
+  let counter = counters.get(ctx);
+  if (!counter) {
+    counter = ctx.config.redisUrl
+      ? redisRateCounter(ctx.config.redisUrl, onError)
+      : ctx.database.kind === 'postgres'
+        ? postgresRateCounter(ctx.database.db)
+        : memoryRateCounter();
+    counters.set(ctx, counter);
+  }
+  return counter;
+};
+
+/** Gives an app context a counter of one's choosing (tests: the PostgreSQL counter on PGlite). */
+export const useRateCounter = (ctx: CounterContext, counter: RateCounter) => counters.set(ctx, counter);
+
+/** Closes the context's counter (its Redis connection) when the app closes. */
+export const closeRateCounter = async (ctx: CounterContext) => {
+  const counter = counters.get(ctx);
+  counters.delete(ctx);
+  await counter?.close();
+};
