@@ -188,8 +188,11 @@ const postExistingEntry = async (
   lines: ValidLine[],
   meta: { actorUserId: string | null; approvedBy: string | null; action: AuditAction },
 ) => {
-  const number = await takeNumberInOpenPeriod(trx, row.organization_id, row.date);
+  // Everything that needs no number first: the counter row is locked from the number to the
+  // commit (decision 0046).
   const before = await loadEntry(trx, row.organization_id, row.id, row);
+  await deleteDraftLines(trx, row.organization_id, row.id);
+  const number = await takeNumberInOpenPeriod(trx, row.organization_id, row.date);
   await updateEntryRow(trx, row.organization_id, row.id, {
     status: 'posted',
     number,
@@ -203,7 +206,6 @@ const postExistingEntry = async (
     { organizationId: row.organization_id, id: row.id, date: row.date, number, isClosing: false },
     lines,
   );
-  await deleteDraftLines(trx, row.organization_id, row.id);
   const entry = await loadEntry(trx, row.organization_id, row.id);
   await auditEntry(
     trx,

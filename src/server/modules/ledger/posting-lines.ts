@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { badRequest } from '../../../shared/errors.ts';
 import type { JournalSourceName } from '../../../shared/ledger.ts';
 import {
@@ -9,7 +10,7 @@ import {
   isCurrencyCode,
   parseRate,
 } from '../../../shared/money.ts';
-import { type Executor, selectAccountsByIds, type selectDraftLines } from './queries.ts';
+import { type EntryRow, type Executor, selectAccountsByIds, type selectDraftLines } from './queries.ts';
 
 // The lines of a journal entry: their shape (normalizeLines), their accounts (checkAccounts)
 // and how they are written as posted or draft rows. Used by posting, drafts, batches and bulk.
@@ -245,6 +246,64 @@ export const insertPostedLines = async (
       })),
     )
     .execute();
+};
+
+export type NewPostedEntry = {
+  organizationId: string;
+  id: string;
+  date: string;
+  memo: string;
+  reference: string | null;
+  source: string;
+  sourceId: string | null;
+  reversesEntryId: string | null;
+  isClosing: boolean;
+  createdBy: string | null;
+  approvedBy: string | null;
+  postedBy: string | null;
+  postedAt: Date;
+};
+
+/**
+ * The last statement of a posting: takes the company's next entry number and writes the
+ * entry and its lines stamped with it, in one round trip. The counter row it locks (which
+ * keeps numbers gap-free and in commit order) is therefore held only from here to the commit,
+ * not for the whole posting (issue 20 §4, decision 0046). The lines' statement trigger keeps
+ * the balances and checks the lines as before; the balance check still runs at commit.
+ *
+ * The counter moves only when the entry's date is after the lock date in force: a racing
+ * lock-date change either commits first (this update then sees it and writes nothing) or waits
+ * for this posting. Undefined when nothing was written (locked, or no ledger).
+ */
+export const insertNumberedEntry = async (db: Executor, entry: NewPostedEntry, lines: ValidLine[]) => {
+  const result = await sql<EntryRow>`
+    with n as (
+      update ledger_settings set next_entry_number = next_entry_number + 1
+       where organization_id = ${entry.organizationId}
+         and (lock_date is null or lock_date < ${entry.date}::date)
+      returning next_entry_number - 1 as number
+    ), e as (
+      insert into journal_entries (organization_id, id, number, date, memo, reference, source, source_id, status,
+                                   reverses_entry_id, is_closing, created_by, approved_by, posted_by, posted_at)
+      select ${entry.organizationId}, ${entry.id}, n.number, ${entry.date}::date, ${entry.memo}, ${entry.reference},
+             ${entry.source}, ${entry.sourceId}, 'posted', ${entry.reversesEntryId}, ${entry.isClosing},
+             ${entry.createdBy}, ${entry.approvedBy}, ${entry.postedBy}, ${entry.postedAt}::timestamptz
+        from n
+      returning *
+    ), l as (
+      insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, is_closing,
+                                 debit, credit, currency, amount, rate, description, contact_id)
+      select ${entry.organizationId}, ${entry.id}, u.line_no, u.account_id, ${entry.date}::date, n.number,
+             ${entry.isClosing}, u.debit, u.credit, u.currency, u.amount, u.rate, u.description, u.contact_id
+        from n, unnest(${lines.map((_, i) => i + 1)}::smallint[], ${lines.map((l) => l.accountId)}::text[],
+                       ${lines.map((l) => l.debit)}::bigint[], ${lines.map((l) => l.credit)}::bigint[],
+                       ${lines.map((l) => l.currency)}::text[], ${lines.map((l) => l.amount)}::bigint[],
+                       ${lines.map((l) => l.rate)}::numeric[], ${lines.map((l) => l.description)}::text[],
+                       ${lines.map((l) => l.contactId)}::text[])
+          as u(line_no, account_id, debit, credit, currency, amount, rate, description, contact_id)
+    )
+    select * from e`.execute(db);
+  return result.rows[0];
 };
 
 /** Writes a draft's lines (a draft may have none yet). */

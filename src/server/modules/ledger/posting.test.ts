@@ -364,6 +364,66 @@ describe('concurrency', () => {
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(6);
   });
 
+  it('16 parallel posters: numbers gap-free, unique and in commit order (a reader never sees a hole)', async () => {
+    const org = await createTestCompanyInDatabase(handle.db);
+    let done = false;
+    const holes: string[] = [];
+    // The number is taken by the posting's last statement and its row lock is held to the
+    // commit, so at any moment the committed numbers are exactly 1..max: a later number
+    // committing before an earlier one would show a hole to this reader.
+    const reader = (async () => {
+      let reads = 0;
+      while (!done || reads === 0) {
+        const row = await sql<{ n: number; max: number | null }>`
+          select count(*)::int as n, max(number) as max from journal_entries
+           where organization_id = ${org.id} and status = 'posted'`.execute(handle.db);
+        const { n, max } = row.rows[0]!;
+        if ((max ?? 0) !== n) holes.push(`${n} entries up to number ${max}`);
+        reads += 1;
+      }
+      return reads;
+    })();
+    const poster = async (p: number) => {
+      const numbers: number[] = [];
+      for (let i = 0; i < 8; i += 1) {
+        const unbalanced = (p + i) % 5 === 4;
+        const result = await postJournalEntry(handle.db, {
+          organizationId: org.id,
+          date: '2026-10-05',
+          source: 'manual',
+          actorUserId: 'u1',
+          lines: debitCreditLines(
+            org.accounts.bank!,
+            org.accounts.sales!,
+            100 + p,
+            unbalanced ? 99 + p : 100 + p,
+          ),
+        }).then(
+          (e) => e.number!,
+          () => null,
+        );
+        if (result !== null) numbers.push(result);
+      }
+      return numbers;
+    };
+    const posted = (await Promise.all(Array.from({ length: 16 }, (_, p) => poster(p)))).flat();
+    done = true;
+    expect(await reader).toBeGreaterThan(0);
+    expect(holes).toEqual([]);
+    const expected = Array.from({ length: 16 * 8 }, (_, k) => k).filter((k) => {
+      const p = Math.floor(k / 8);
+      return (p + (k % 8)) % 5 !== 4;
+    }).length;
+    expect(posted.sort((a, b) => a - b)).toEqual(Array.from({ length: expected }, (_, i) => i + 1));
+    const stored = await handle.db
+      .selectFrom('journal_lines')
+      .select(['entry_number'])
+      .where('organization_id', '=', org.id)
+      .execute();
+    expect(stored).toHaveLength(expected * 2);
+    expect(await keptBalancesMismatch(handle.db, org.id)).toEqual([]);
+  });
+
   it('a lock-date change racing postings leaves nothing posted inside the locked period', async () => {
     const org = await createTestCompanyInDatabase(handle.db);
     const post = (date: string) => postSale(org, date, 1);

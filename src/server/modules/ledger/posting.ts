@@ -9,12 +9,12 @@ import {
   checkOpenPeriod,
   checkSource,
   loadSettingsOrThrow,
-  takeNumberInOpenPeriod,
+  lockedError,
 } from './posting-checks.ts';
 import {
   type PostJournalEntryInput,
   checkAccounts,
-  insertPostedLines,
+  insertNumberedEntry,
   normalizeLines,
   toPostingLine,
 } from './posting-lines.ts';
@@ -67,34 +67,29 @@ export const postJournalEntry = (db: Executor, input: PostJournalEntryInput, opt
     await checkOpenPeriod(trx, organizationId, input.date, settings.lock_date, {
       allowClosedYear: options.allowClosedYear ?? false,
     });
-    const number = await takeNumberInOpenPeriod(trx, organizationId, input.date);
+    // The number last of all, with the entry and its lines in the same statement: the
+    // company's counter row stays locked only from here to the commit (decision 0046).
     const id = newEntryId();
-    const row = await trx
-      .insertInto('journal_entries')
-      .values({
-        organization_id: organizationId,
+    const row = await insertNumberedEntry(
+      trx,
+      {
+        organizationId,
         id,
-        number,
         date: input.date,
         memo: (input.memo ?? '').trim(),
         reference: input.reference?.trim() || null,
         source: input.source,
-        source_id: input.sourceId ?? null,
-        status: 'posted',
-        reverses_entry_id: options.reversesEntryId ?? null,
-        is_closing: options.isClosing ?? false,
-        created_by: input.actorUserId,
-        approved_by: options.approvedBy ?? null,
-        posted_by: input.actorUserId,
-        posted_at: new Date(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await insertPostedLines(
-      trx,
-      { organizationId, id, date: input.date, number, isClosing: options.isClosing ?? false },
+        sourceId: input.sourceId ?? null,
+        reversesEntryId: options.reversesEntryId ?? null,
+        isClosing: options.isClosing ?? false,
+        createdBy: input.actorUserId,
+        approvedBy: options.approvedBy ?? null,
+        postedBy: input.actorUserId,
+        postedAt: new Date(),
+      },
       lines,
     );
+    if (!row) throw lockedError((await loadSettingsOrThrow(trx, organizationId)).lock_date ?? input.date);
     // Built from what was just written rather than read back: a new entry has no reversal
     // and no attachments yet, and every round trip counts when postings come one by one.
     const entry: JournalEntry = {

@@ -99,6 +99,9 @@ export const accountHasPostings = async (db: Executor, organizationId: string, a
 
 export const selectEntry = selectById('journal_entries');
 
+/** A journal entry row as read. */
+export type EntryRow = NonNullable<Awaited<ReturnType<typeof selectEntry>>>;
+
 export const selectEntryForUpdate = (db: Executor, organizationId: string, id: string) =>
   selectEntry(db, organizationId, id, { forUpdate: true });
 
