@@ -153,7 +153,7 @@ export const rateCounterOf = (ctx: CounterContext, onError?: (error: Error) => v
 };
 
 /** Gives an app context a counter of one's choosing (tests: the PostgreSQL counter on PGlite). */
-export const useRateCounter = (ctx: CounterContext, counter: RateCounter) => counters.set(ctx, counter);
+export const setRateCounter = (ctx: CounterContext, counter: RateCounter) => counters.set(ctx, counter);
 
 /** Closes the context's counter (its Redis connection) when the app closes. */
 export const closeRateCounter = async (ctx: CounterContext) => {
