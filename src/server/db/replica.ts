@@ -15,8 +15,9 @@ import type { Database } from './types.ts';
 //   `now − t` behind. Samples older than needed are dropped.
 // - the reader wrote recently: its last write's LSN (the kontor_lsn cookie) is past what the
 //   replica has replayed: the primary (read-your-writes).
-// A cached probe is at most REFRESH_MS old when used, and an old probe only ever makes the
-// answer more conservative (an older replay LSN, a larger lag bound).
+// Reads use the last probe and renew it in the background once it is REFRESH_MS old; a read
+// that probe sends to the primary waits for a new one first. An old probe only ever makes the
+// answer more conservative (an older replay LSN, a larger lag bound), never wrong.
 
 export type Lsn = bigint;
 
@@ -66,7 +67,7 @@ export type ReplicaOptions = {
   maxLagMs: number;
   /** The replica's pool size (default 10). */
   max?: number;
-  /** How old a probe may be before a read asks again (default 50 ms). */
+  /** How old a probe may be before a read renews it, in the background (default 50 ms). */
   refreshMs?: number;
   /** How long a replica that failed is left alone before it is probed again (default 2 s). */
   retryMs?: number;
@@ -97,6 +98,8 @@ export type ReplicaRouter = {
 
 const REFRESH_MS = 50;
 const RETRY_MS = 2000;
+/** How old a probe that sends a read to the primary may be before the read asks again. */
+const OWN_WRITE_RECHECK_MS = 5;
 const TIMEOUT_MS = 1000;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -241,21 +244,34 @@ export const createReplicaRouter = (primary: Kysely<Database>, options: ReplicaO
       const now = Date.now();
       if (!up && checkedAt !== null) {
         // Down: probe again in the background once the retry time has passed.
-        if (now >= downUntil) void refresh();
+        if (now >= downUntil) void refresh().catch(() => {});
         return { target: 'primary', reason: 'down' };
       }
-      const stale = checkedAt === null || now - checkedAt > refreshMs;
-      // A reader whose write the cached probe predates may find it replayed by now.
-      const behindOwnWrite = minLsn !== null && (replay === null || replay < minLsn);
-      if (stale || (behindOwnWrite && checkedAt !== null && now - checkedAt > 5)) await refresh();
-      if (checkedAt === null) return { target: 'primary', reason: 'unknown' };
-      if (!up) return { target: 'primary', reason: 'down' };
-      if (!standby) return { target: 'primary', reason: 'not_standby' };
-      if (minLsn !== null && (replay === null || replay < minLsn))
-        return { target: 'primary', reason: 'own_write' };
-      const lag = lagMs(Date.now());
-      if (lag === null || lag > options.maxLagMs) return { target: 'primary', reason: 'lag' };
-      return { target: 'replica', reason: 'replica' };
+      /** The answer the probe we have gives (an older probe only answers 'primary' more often). */
+      const decide = (): ReadChoice => {
+        if (checkedAt === null) return { target: 'primary', reason: 'unknown' };
+        if (!up) return { target: 'primary', reason: 'down' };
+        if (!standby) return { target: 'primary', reason: 'not_standby' };
+        if (minLsn !== null && (replay === null || replay < minLsn))
+          return { target: 'primary', reason: 'own_write' };
+        const lag = lagMs(Date.now());
+        if (lag === null || lag > options.maxLagMs) return { target: 'primary', reason: 'lag' };
+        return { target: 'replica', reason: 'replica' };
+      };
+      const age = checkedAt === null ? Number.POSITIVE_INFINITY : now - checkedAt;
+      const cached = decide();
+      // The replica may answer on what we know: renew an old probe for later reads, unwaited.
+      if (cached.target === 'replica') {
+        if (age > refreshMs) void refresh().catch(() => {});
+        return cached;
+      }
+      // The primary on what we know: a new probe may say otherwise (a writer's entry replayed
+      // moments after the write, the first read after an idle spell), so it is waited for.
+      if (age > OWN_WRITE_RECHECK_MS) {
+        await refresh();
+        return decide();
+      }
+      return cached;
     },
     primaryLsn: async () => {
       const { rows } = await sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(primary);
