@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { isLocalEnvironment, isLoopbackHostname } from './http/origins.ts';
 import { openConfiguredDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { rateLimitSweepJob } from './db/rate-counter.ts';
 import { recurringInvoicesJob } from './modules/invoices/recurring.ts';
 import { createJobQueue, scheduleJob } from './modules/jobs/queue.ts';
 import { MAIL_JOB, type QueuedMail, deliverQueuedMail } from './modules/mail/service.ts';
@@ -57,6 +58,8 @@ const main = async () => {
   scheduleJob(jobs, ctx, recurringInvoicesJob, app.log);
   scheduleJob(jobs, ctx, recurringBillsJob, app.log);
   scheduleJob(jobs, ctx, overdueInvoicesJob, app.log);
+  // Ended rate-limit windows out of rate_limit_hits every 5 minutes (decision 0044).
+  scheduleJob(jobs, ctx, rateLimitSweepJob, app.log);
   jobs.work<QueuedMail>(MAIL_JOB, (job) => deliverQueuedMail(ctx, job.data));
   // Bank feeds: a sync per connection when asked, and every active connection every 4 hours.
   registerBankFeedJobs(jobs, ctx, app.log);
