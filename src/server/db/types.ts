@@ -213,11 +213,25 @@ export type JournalAttachmentsTable = {
   content_type: string;
   size_bytes: number;
   sha256: string;
-  /** A file on disk, for attachments uploaded before 20261124_0500; null when `data` holds it. */
+  /** A file on disk (storage 'disk', uploaded before 20261124_0500) or an object's key (storage 's3'). */
   storage_key: string | null;
   data: Buffer | null;
+  /** Where the bytes are: 'database' (data), 'disk' or 's3' (storage_key); decision 0043. */
+  storage: ColumnType<AttachmentStorage, AttachmentStorage | undefined, AttachmentStorage>;
   created_by: string | null;
   created_at: Timestamp;
+};
+
+export type AttachmentStorage = 'database' | 'disk' | 's3';
+
+/** Objects of the attachment store to delete (decision 0043); keys hold the company's id. */
+export type AttachmentObjectSweepTable = {
+  key: string;
+  reason: 'deleted' | 'upload';
+  not_before: Date | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
 };
 
 export type IdempotencyKeysTable = {
@@ -793,7 +807,10 @@ export type BankTransactionAttachmentsTable = {
   content_type: string;
   size_bytes: number;
   sha256: string;
-  data: Buffer;
+  /** The bytes when storage is 'database'; null for an object (storage_key). */
+  data: Buffer | null;
+  storage_key: string | null;
+  storage: ColumnType<AttachmentStorage, AttachmentStorage | undefined, AttachmentStorage>;
   created_by: string | null;
   created_at: Timestamp;
 };
@@ -1027,7 +1044,10 @@ export type BillAttachmentsTable = {
   content_type: string;
   size_bytes: number;
   sha256: string;
-  data: Buffer;
+  /** The bytes when storage is 'database'; null for an object (storage_key). */
+  data: Buffer | null;
+  storage_key: string | null;
+  storage: ColumnType<AttachmentStorage, AttachmentStorage | undefined, AttachmentStorage>;
   created_by: string | null;
   created_at: Timestamp;
 };
@@ -1211,6 +1231,7 @@ export type Database = {
   account_period_balances: AccountPeriodBalancesTable;
   fiscal_year_closes: FiscalYearClosesTable;
   journal_attachments: JournalAttachmentsTable;
+  attachment_object_sweep: AttachmentObjectSweepTable;
   journal_imports: JournalImportsTable;
   idempotency_keys: IdempotencyKeysTable;
   money_accounts: MoneyAccountsTable;

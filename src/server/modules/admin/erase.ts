@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
+import { queueAttachmentSweep } from '../attachments/sweep.ts';
 
 // Deleting a whole company. Every company table cascades from organizations, but a single
 // delete of the organizations row is not enough: PostgreSQL checks a table's plain foreign
@@ -11,6 +12,9 @@ import type { Executor } from '../../db/transaction.ts';
 // the company being erased (migration 20261128_0700_company_erase): set for the erasure, then
 // cleared. The company's audit_log rows stay: they record what happened (the admin console
 // shows them without a company name).
+// Attachments whose bytes are in the object store: deleting their rows queues their keys
+// (a trigger, migration 20261129_1000), and a sweep queued here deletes the objects once the
+// erasure commits (decision 0043).
 
 const KEPT = new Set(['audit_log']);
 
@@ -59,5 +63,6 @@ export const eraseCompany = async (trx: Executor, organizationId: string) => {
   }
   const deleted = await trx.deleteFrom('organizations').where('id', '=', organizationId).executeTakeFirst();
   await sql`select set_config('kontor.erasing_company', '', true)`.execute(trx);
+  await queueAttachmentSweep(trx, new Date());
   return Number(deleted.numDeletedRows) > 0;
 };

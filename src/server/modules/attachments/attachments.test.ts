@@ -297,6 +297,7 @@ describe('journal attachments stored on disk before they moved into the database
         content_type: 'application/pdf',
         size_bytes: PDF.length,
         sha256: 'x',
+        storage: 'disk',
         storage_key: storageKey,
         data: null,
         created_by: null,

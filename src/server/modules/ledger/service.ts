@@ -14,12 +14,7 @@ import type { AppContext } from '../../context.ts';
 import { roleCan } from '../../http/permissions.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import type { CheckedUpload } from '../attachments/policy.ts';
-import {
-  legacyAttachmentsDir,
-  readAttachment,
-  removeAttachment,
-  storeAttachment,
-} from '../attachments/store.ts';
+import { receiptsOf } from '../attachments/receipts.ts';
 import {
   createAccount,
   deleteAccount,
@@ -171,32 +166,20 @@ export const openingBalances = (
 
 type ReceiptRef = { entryId: string; attachmentId: string };
 
-/** Which receipt, of which entry, in the member's company (and where old files may sit). */
-const receipt = (ctx: AppContext, member: MemberContext, input: ReceiptRef) => ({
-  organizationId: member.organizationId,
-  ownerId: input.entryId,
-  attachmentId: input.attachmentId,
-  legacyDir: legacyAttachmentsDir(ctx.config.dataDir),
-});
+// Stored, read and removed by the attachment module, wherever the server keeps the bytes.
+const entryReceipts = receiptsOf('journal_entry');
 
 export const attachReceipt = (
   ctx: AppContext,
   member: MemberContext,
   input: { entryId: string; file: CheckedUpload },
-) =>
-  storeAttachment(db(ctx), 'journal_entry', {
-    organizationId: member.organizationId,
-    ownerId: input.entryId,
-    actorUserId: member.userId,
-    file: input.file,
-    now: ctx.now(),
-  });
+) => entryReceipts.attach(ctx, member, { id: input.entryId, file: input.file });
 
 export const readReceipt = (ctx: AppContext, member: MemberContext, input: ReceiptRef) =>
-  readAttachment(db(ctx), 'journal_entry', receipt(ctx, member, input));
+  entryReceipts.read(ctx, member, { id: input.entryId, attachmentId: input.attachmentId });
 
 export const removeReceipt = (ctx: AppContext, member: MemberContext, input: ReceiptRef) =>
-  removeAttachment(db(ctx), 'journal_entry', { ...receipt(ctx, member, input), actorUserId: member.userId });
+  entryReceipts.remove(ctx, member, { id: input.entryId, attachmentId: input.attachmentId });
 
 // --- Fiscal years -------------------------------------------------------------------------
 
