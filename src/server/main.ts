@@ -10,6 +10,7 @@ import { createJobQueue, scheduleJob } from './modules/jobs/queue.ts';
 import { MAIL_JOB, type QueuedMail, deliverQueuedMail } from './modules/mail/service.ts';
 import { recurringBillsJob } from './modules/payables/recurring-runner.ts';
 import { overdueInvoicesJob } from './modules/notifications/overdue.ts';
+import { attachmentObjectSweepJob } from './modules/attachments/sweep.ts';
 import { bankFeedsKeyProblem, tokenCipherOf } from './modules/bank-feeds/token-cipher.ts';
 import { registerBankFeedJobs } from './modules/bank-feeds/worker.ts';
 import { registerWebhookWorker } from './modules/webhooks/deliver.ts';
@@ -60,6 +61,8 @@ const main = async () => {
   scheduleJob(jobs, ctx, overdueInvoicesJob, app.log);
   // Ended rate-limit windows out of rate_limit_hits every 5 minutes (decision 0044).
   scheduleJob(jobs, ctx, rateLimitSweepJob, app.log);
+  // Objects of deleted attachments (S3_*), every ten minutes and after a company's erasure.
+  scheduleJob(jobs, ctx, attachmentObjectSweepJob, app.log);
   jobs.work<QueuedMail>(MAIL_JOB, (job) => deliverQueuedMail(ctx, job.data));
   // Bank feeds: a sync per connection when asked, and every active connection every 4 hours.
   registerBankFeedJobs(jobs, ctx, app.log);
