@@ -14,6 +14,7 @@ import { attachmentObjectSweepJob } from './modules/attachments/sweep.ts';
 import { bankFeedsKeyProblem, tokenCipherOf } from './modules/bank-feeds/token-cipher.ts';
 import { registerBankFeedJobs } from './modules/bank-feeds/worker.ts';
 import { registerWebhookWorker } from './modules/webhooks/deliver.ts';
+import { type TracingHandle, startTracing } from './tracing.ts';
 
 // Entry point: read config, open the database, migrate, listen; shut down cleanly.
 
@@ -31,6 +32,17 @@ const main = async () => {
   }
   const bankFeedsProblem = bankFeedsKeyProblem(config);
   if (bankFeedsProblem) return fail(`Invalid configuration: ${bankFeedsProblem}`);
+  // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md "Tracing"); else
+  // nothing of it is loaded.
+  let tracing: TracingHandle | null;
+  try {
+    tracing = await startTracing({
+      version: config.version,
+      databaseKind: config.databaseUrl ? 'postgres' : 'pglite',
+    });
+  } catch (error) {
+    return fail(`Invalid configuration: ${error instanceof Error ? error.message : String(error)}`);
+  }
   let database: Awaited<ReturnType<typeof openConfiguredDatabase>>;
   try {
     database = await openConfiguredDatabase(config);
@@ -52,6 +64,7 @@ const main = async () => {
         : { level: config.logLevel };
   const ctx = { config, database, now: () => new Date() };
   const app = await buildApp(ctx, { logger, webDir: process.env.WEB_DIR || undefined });
+  tracing?.logTo((message) => app.log.warn(`tracing: ${message}`));
   // Background work runs on the job queue in the database (docs/jobs.md): recurring invoices
   // and bills every minute, the overdue check every hour (each once per interval, one run at a
   // time, across every server process on the database), and SMTP deliveries queued by requests.
@@ -89,6 +102,7 @@ const main = async () => {
     }, 10_000);
     timer.unref();
     await app.close();
+    await tracing?.shutdown();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
