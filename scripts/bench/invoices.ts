@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
+import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { invoiceListQuerySchema } from '../../src/shared/invoices.ts';
 import { selectInvoiceList as listInvoices } from '../../src/server/modules/invoices/invoice-read.ts';
+import { selectStatusTotals } from '../../src/server/modules/invoices/queries-list.ts';
 import { agingReport, taxReport } from '../../src/server/modules/invoices/reports.ts';
 import { createTestCompanyInDatabase } from '../../src/server/testing/companies.ts';
 import { flagArg, medianMs, numberArg, openBenchDatabase, postAnchorEntry } from './setup.ts';
@@ -81,6 +82,19 @@ const main = async () => {
     await measure('list: first page, all, newest first (with totals by status)', () =>
       listInvoices(db, orgId, q({}), now),
     );
+    await measure('list: the totals by status alone', () =>
+      selectStatusTotals(db, orgId, { status: 'all', today: '2026-07-01' }),
+    );
+    // The queries the first page costs (a counting Kysely plugin).
+    let queries = 0;
+    const plugin: KyselyPlugin = {
+      transformQuery: (args) => {
+        queries += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    await listInvoices((db as Kysely<never>).withPlugin(plugin) as unknown as typeof db, orgId, q({}), now);
     for (const status of ['draft', 'sent', 'partially_paid', 'paid', 'overdue', 'void']) {
       await measure(`list: chip ${status}`, () => listInvoices(db, orgId, q({ status }), now));
     }
@@ -104,6 +118,7 @@ const main = async () => {
       invoices: total,
       customers: customerCount,
       fillMs,
+      firstPageQueries: queries,
       agingCustomers: aging.rows.length,
       agingTotal: aging.totals.total,
       results,
@@ -112,7 +127,8 @@ const main = async () => {
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     } else {
       process.stdout.write(
-        `${database.kind}: ${total} invoices, ${customerCount} customers (filled in ${fillMs} ms)\n` +
+        `${database.kind}: ${total} invoices, ${customerCount} customers (filled in ${fillMs} ms); ` +
+          `the first page costs ${queries} queries\n` +
           results.map((r) => `  ${r.what.padEnd(62)} ${String(r.ms).padStart(8)} ms`).join('\n') +
           '\n',
       );

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
+import { type KyselyPlugin, sql } from 'kysely';
+import { listEntries } from '../../src/server/modules/ledger/entries.ts';
 import { externalBalances, toolAvailable } from '../../src/server/modules/ledger/external.ts';
 import { exportJournal, journalAccountName } from '../../src/server/modules/ledger/journal-export.ts';
 import { postJournalEntries, postJournalEntry } from '../../src/server/modules/ledger/posting.ts';
@@ -22,7 +23,7 @@ import { openBenchDatabase } from './setup.ts';
 // Long-running: not part of npm test.
 //
 //   node --import tsx scripts/bench/ledger.ts --sizes 10000,100000 --db postgres,pglite
-//        [--pg-url postgres://postgres@127.0.0.1:5432/test] [--json out.json]
+//        [--pg-url postgres://postgres@127.0.0.1:5432/test] [--json out.json] [--skip-external] [--lists-only]
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +35,8 @@ const { values } = parseArgs({
     },
     json: { type: 'string' },
     'skip-external': { type: 'boolean', default: false },
+    // Only seed and time the journal-entry list (issue 20 §3): no posting, report or export runs.
+    'lists-only': { type: 'boolean', default: false },
   },
 });
 
@@ -59,6 +62,20 @@ const time = async (runs: number, fn: () => Promise<unknown>) => {
 };
 
 type Result = Record<string, number | string | boolean>;
+
+/** The number of queries `fn` sends through `db` (a counting Kysely plugin). */
+const countQueries = async <T>(db: Parameters<typeof listEntries>[0], fn: (db: typeof db) => Promise<T>) => {
+  let queries = 0;
+  const plugin: KyselyPlugin = {
+    transformQuery: (args) => {
+      queries += 1;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  await fn((db as import('kysely').Kysely<never>).withPlugin(plugin) as unknown as typeof db);
+  return queries;
+};
 const results: Result[] = [];
 
 for (const kind of kinds) {
@@ -95,6 +112,16 @@ for (const kind of kinds) {
         .execute();
       const bank = accounts.find((a) => a.system_key === 'bank')!.id;
       const sales = accounts.find((a) => a.system_key === 'sales')!.id;
+
+      // The journal-entry list's first page (newest first), as the Journal screen asks it: 50
+      // entries, and one status or source filter; the queries one page costs.
+      r.entryListFirstPageMs = await time(5, () => listEntries(database.db, org, { limit: 50 }));
+      r.entryListSourceFilterMs = await time(5, () =>
+        listEntries(database.db, org, { limit: 50, source: 'manual' }),
+      );
+      r.entryListQueries10 = await countQueries(database.db, (db) => listEntries(db, org, { limit: 10 }));
+      r.entryListQueries50 = await countQueries(database.db, (db) => listEntries(db, org, { limit: 50 }));
+      if (values['lists-only']) throw new Error('lists only');
 
       // One by one: each entry its own transaction through postJournalEntry, as a request does.
       const single = 300;
@@ -193,7 +220,8 @@ for (const kind of kinds) {
         fs.rmSync(file, { force: true });
       }
     } catch (error) {
-      r.error = error instanceof Error ? error.message : String(error);
+      if (!(error instanceof Error && error.message === 'lists only'))
+        r.error = error instanceof Error ? error.message : String(error);
     } finally {
       await database.close();
     }
