@@ -14,6 +14,7 @@ import { addTestSupplier } from '../../testing/payables.ts';
 import { signUpTestUser } from '../../testing/users.ts';
 import { createJobQueue, scheduleJob } from '../jobs/queue.ts';
 import { createS3ObjectStore, type ObjectStore, objectStoreOf } from './object-store.ts';
+import { moveAttachmentsToObjectStore } from './move.ts';
 import { checkUpload } from './policy.ts';
 import { storeAttachment, UPLOAD_GRACE_MS } from './store.ts';
 import { attachmentObjectSweepJob, sweepAttachmentObjects } from './sweep.ts';
@@ -529,5 +530,64 @@ describe('the S3 client against the fake store', () => {
       credentials: { accessKeyId: 'nobody', secretAccessKey: 'x' },
     });
     await expect(wrongKeys.get('x/y/z')).rejects.toMatchObject({ name: 'InvalidAccessKeyId' });
+  });
+});
+
+describe(`moving existing attachments into the bucket (${testDatabaseKind()})`, () => {
+  it('moves database and disk rows, keeps them readable, and a second run moves nothing', async () => {
+    const stored: { o: Owner; ownerId: string; id: string; data: Buffer }[] = [];
+    for (const o of owners) {
+      const ownerId = await o.create();
+      const res = await upload(withoutS3, o, ownerId, { name: 'before.png', data: PNG });
+      expect(res.statusCode, res.body).toBe(201);
+      stored.push({ o, ownerId, id: res.json().id, data: PNG });
+    }
+    // A journal attachment from before attachments moved into the database: a file on disk.
+    const entryId = await newEntry();
+    const storageKey = path.join(company.id, 'legacy-move.pdf');
+    fs.mkdirSync(path.join(dataDir, 'attachments', company.id), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'attachments', storageKey), PDF);
+    await withS3.database.db
+      .insertInto('journal_attachments')
+      .values({
+        organization_id: company.id,
+        id: 'legacy-move',
+        entry_id: entryId,
+        file_name: 'legacy.pdf',
+        content_type: 'application/pdf',
+        size_bytes: PDF.length,
+        sha256: 'x',
+        storage: 'disk',
+        storage_key: storageKey,
+        data: null,
+        created_by: null,
+      })
+      .execute();
+    stored.push({ o: owners[0]!, ownerId: entryId, id: 'legacy-move', data: PDF });
+
+    const move = () =>
+      moveAttachmentsToObjectStore(withS3.database.db, objectStoreOf(withS3.ctx.config)!, {
+        legacyDir: path.join(dataDir, 'attachments'),
+        now: withS3.clock.now,
+      });
+    const first = await move();
+    expect(first.journal_entry.moved).toBe(2);
+    expect(first.bank_transaction.moved).toBe(1);
+    expect(first.bill.moved).toBe(1);
+    for (const { o, ownerId, id, data } of stored) {
+      const row = await rowOf(o, id);
+      expect(row).toMatchObject({
+        storage: 's3',
+        data: null,
+        storage_key: `${PREFIX}${company.id}/${o.owner}/${id}`,
+      });
+      expect(s3.objects.get(row!.storage_key!)?.data.equals(data)).toBe(true);
+      const back = await call(withS3, 'GET', `${o.base(ownerId)}/${id}`);
+      expect(back.statusCode).toBe(200);
+      expect(back.rawPayload.equals(data)).toBe(true);
+    }
+    expect(await sweepRows()).toEqual([]);
+    const second = await move();
+    expect(Object.values(second).map((r) => r.moved)).toEqual([0, 0, 0]);
   });
 });

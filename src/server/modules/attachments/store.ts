@@ -64,6 +64,11 @@ const OWNERS = {
   },
 } as const;
 
+/** Each owner's attachment table (for the move to the object store, move.ts). */
+export const ATTACHMENT_TABLES = Object.fromEntries(
+  Object.entries(OWNERS).map(([owner, o]) => [owner, o.table]),
+) as Record<AttachmentOwner, (typeof OWNERS)[AttachmentOwner]['table']>;
+
 export type AttachmentInfo = {
   id: string;
   fileName: string;
