@@ -13,7 +13,7 @@ import { type FakeS3, startFakeS3 } from '../../testing/fake-s3.ts';
 import { addTestSupplier } from '../../testing/payables.ts';
 import { signUpTestUser } from '../../testing/users.ts';
 import { createJobQueue, scheduleJob } from '../jobs/queue.ts';
-import { createS3ObjectStore, type ObjectStore, objectStoreOf } from './object-store.ts';
+import { createS3ObjectStore, type ObjectStore, objectStoreOf, storageUnavailable } from './object-store.ts';
 import { moveAttachmentsToObjectStore } from './move.ts';
 import { checkUpload } from './policy.ts';
 import { storeAttachment, UPLOAD_GRACE_MS } from './store.ts';
@@ -530,6 +530,20 @@ describe('the S3 client against the fake store', () => {
       credentials: { accessKeyId: 'nobody', secretAccessKey: 'x' },
     });
     await expect(wrongKeys.get('x/y/z')).rejects.toMatchObject({ name: 'InvalidAccessKeyId' });
+  });
+
+  it('fails fast with the cause named when nothing listens at the endpoint', async () => {
+    const closed = await startFakeS3();
+    await closed.close();
+    const store = createS3ObjectStore(loadServerConfig({ APP_ENV: 'test', ...closed.env }).s3!);
+    const started = Date.now();
+    const error = await store.put('a/b/c', PDF, 'application/pdf').catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(storageUnavailable(error)).toMatchObject({
+      status: 503,
+      code: 'storage_unavailable',
+      details: { cause: 'ECONNREFUSED' },
+    });
   });
 });
 
