@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, root, waitForHealth } from '../../scripts/build-web.ts';
 import { type FakeOtlpCollector, type ReceivedSpan, startFakeOtlpCollector } from './testing/fake-otlp.ts';
 import { EXPORTED_ATTRIBUTES, otlpEndpointProblem, redactSpan, serviceNameOf } from './tracing.ts';
 
@@ -27,6 +27,33 @@ export async function resolve(specifier, context, next) {
 const MODULE_LOG_PRELOAD = `data:text/javascript,${encodeURIComponent(
   `import { register } from 'node:module'; register(${JSON.stringify(MODULE_LOG_HOOK)});`,
 )}`;
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+
+const waitForHealth = async (url: string, server: ChildProcess, seconds: number) => {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the server did not become healthy within ${seconds} s`);
+};
 
 type Started = { server: ChildProcess; url: string; moduleLog: string; startMs: number };
 
