@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type KyselyPlugin, sql } from 'kysely';
+import { type Kysely, type KyselyPlugin, sql } from 'kysely';
+import type { Database } from '../../src/server/db/types.ts';
 import { listEntries } from '../../src/server/modules/ledger/entries.ts';
 import { externalBalances, toolAvailable } from '../../src/server/modules/ledger/external.ts';
 import { exportJournal, journalAccountName } from '../../src/server/modules/ledger/journal-export.ts';
@@ -37,6 +38,8 @@ const { values } = parseArgs({
     'skip-external': { type: 'boolean', default: false },
     // Only seed and time the journal-entry list (issue 20 §3): no posting, report or export runs.
     'lists-only': { type: 'boolean', default: false },
+    // Leave the database in place (for EXPLAIN); it says where.
+    keep: { type: 'boolean', default: false },
   },
 });
 
@@ -46,6 +49,7 @@ const kinds = values.db!.split(',') as ('postgres' | 'pglite')[];
 const openFresh = (kind: 'postgres' | 'pglite') =>
   openBenchDatabase('ledger', {
     pglite: 'folder',
+    keep: values.keep,
     postgresUrl: kind === 'postgres' ? values['pg-url']! : null,
   });
 
@@ -64,7 +68,7 @@ const time = async (runs: number, fn: () => Promise<unknown>) => {
 type Result = Record<string, number | string | boolean>;
 
 /** The number of queries `fn` sends through `db` (a counting Kysely plugin). */
-const countQueries = async <T>(db: Parameters<typeof listEntries>[0], fn: (db: typeof db) => Promise<T>) => {
+const countQueries = async (db: Kysely<Database>, fn: (db: Kysely<Database>) => Promise<unknown>) => {
   let queries = 0;
   const plugin: KyselyPlugin = {
     transformQuery: (args) => {
@@ -73,7 +77,7 @@ const countQueries = async <T>(db: Parameters<typeof listEntries>[0], fn: (db: t
     },
     transformResult: async (args) => args.result,
   };
-  await fn((db as import('kysely').Kysely<never>).withPlugin(plugin) as unknown as typeof db);
+  await fn(db.withPlugin(plugin));
   return queries;
 };
 const results: Result[] = [];
