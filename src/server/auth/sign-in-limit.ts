@@ -26,9 +26,13 @@ export const consumeSignInAttempt = async (
   redis?: RateCounter,
 ) => {
   if (redis) {
-    const hit = await redis.hit(key, rule.windowSeconds * 1000, nowMs);
-    const allowed = hit.count <= rule.max;
-    return { allowed, retryAfter: allowed ? 0 : Math.max(1, Math.ceil((hit.resetsAt - nowMs) / 1000)) };
+    // Redis away: the attempt goes through (the connection's errors are logged), never a 500.
+    const hit = await redis.hit(key, rule.windowSeconds * 1000, nowMs).catch(() => null);
+    const allowed = !hit || hit.count <= rule.max;
+    return {
+      allowed,
+      retryAfter: allowed || !hit ? 0 : Math.max(1, Math.ceil((hit.resetsAt - nowMs) / 1000)),
+    };
   }
   const windowStart = nowMs - rule.windowSeconds * 1000;
   const { rows } = await sql<{ count: number; lastRequest: string | number }>`
@@ -53,8 +57,11 @@ export const consumeSignInAttempt = async (
 export const redisAuthLimits = (ctx: Parameters<typeof rateCounterOf>[0]) => ({
   consume: async (key: string, rule: { window: number; max: number }) => {
     const now = Date.now();
-    const hit = await rateCounterOf(ctx).hit(`auth|${key}`, rule.window * 1000, now);
-    return hit.count <= rule.max
+    // Redis away: let the request through (the connection's errors are logged), never a 500.
+    const hit = await rateCounterOf(ctx)
+      .hit(`auth|${key}`, rule.window * 1000, now)
+      .catch(() => null);
+    return !hit || hit.count <= rule.max
       ? { allowed: true, retryAfter: null }
       : { allowed: false, retryAfter: Math.max(1, Math.ceil((hit.resetsAt - now) / 1000)) };
   },

@@ -37,8 +37,10 @@ const freshKey = (name: string) => `test|${name}|${Date.now().toString(36)}${ran
 const counterContract = (label: string, make: () => RateCounter, options: { skip?: boolean } = {}) =>
   describe.skipIf(options.skip)(`the ${label} counter`, () => {
     let counter: RateCounter;
-    beforeAll(() => {
+    beforeAll(async () => {
       counter = make();
+      // Redis: connected before the first hit (while it is not, a hit fails at once).
+      expect(await (counter.ready?.(5000) ?? true)).toBe(true);
     });
     afterAll(async () => counter?.close());
 
@@ -235,6 +237,46 @@ const sharedLimits = (
       expect(resets).toEqual([200, 200, 200, 200, 200, 429, 429]);
     });
   });
+
+describe('with REDIS_URL and Redis unreachable', () => {
+  it('lets requests through (no 5xx): the /api limit, a route limit, sign-in and the auth limits', async () => {
+    const node = await buildNode(database, {
+      REDIS_URL: 'redis://127.0.0.1:1',
+      API_ANONYMOUS_LIMIT_PER_MINUTE: '2',
+    });
+    try {
+      const started = performance.now();
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++)
+        statuses.push(
+          (
+            await node.inject({
+              method: 'GET',
+              url: '/api/me/profile',
+              headers: { 'x-forwarded-for': '10.1.2.3' },
+            })
+          ).statusCode,
+        );
+      const contact = await node.inject({
+        method: 'POST',
+        url: '/api/contact',
+        headers: { 'x-forwarded-for': '10.1.2.3' },
+        payload: { name: 'Rate Test', email: 'rate@example.com', message: 'Redis is away today.' },
+      });
+      statuses.push(contact.statusCode);
+      const signIn = await authPost(node, '/sign-in/email', {
+        email: 'away@example.com',
+        password: 'nope12',
+      });
+      statuses.push(signIn.status);
+      expect(statuses).toEqual([401, 401, 401, 401, 201, 401]);
+      // Without waiting on Redis (a 1 s command timeout each would be 6 s): a hit fails at once.
+      expect(performance.now() - started).toBeLessThan(5000);
+    } finally {
+      await node.close();
+    }
+  }, 30_000);
+});
 
 sharedLimits('database (its own counter)', {}, (ctx) => postgresRateCounter(ctx.database.db));
 describe.skipIf(!REDIS_TEST_URL)('with REDIS_URL', () => {

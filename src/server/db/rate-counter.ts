@@ -21,6 +21,8 @@ export type RateCounter = {
   kind: RateCounterKind;
   /** Counts one request against `key` (a new window of `windowMs` when none is running). */
   hit: (key: string, windowMs: number, nowMs: number) => Promise<RateHit>;
+  /** Waits until the counter can count (Redis: connected), at most `timeoutMs`; whether it can. */
+  ready?: (timeoutMs: number) => Promise<boolean>;
   close: () => Promise<void>;
 };
 
@@ -109,8 +111,9 @@ export const redisRateCounter = (
   onError: (error: Error) => void = () => {},
 ): RateCounter & { redis: Redis } => {
   const redis = new Redis(url, {
-    // A request waits for the limiter at most this long; then it is let through (the store
-    // logs it) rather than held while Redis is away.
+    // While Redis is away a hit fails at once (the request is let through and the store logs
+    // it) instead of waiting in a queue for the reconnection; a slow answer waits at most 1 s.
+    enableOfflineQueue: false,
     commandTimeout: 1000,
     maxRetriesPerRequest: 1,
     // Hits of concurrent requests share one write to the socket.
@@ -125,6 +128,17 @@ export const redisRateCounter = (
       const [count, ttl] = await redis.kontorRateHit(REDIS_KEY_PREFIX + key, windowMs);
       return { count: Number(count), resetsAt: nowMs + Number(ttl) };
     },
+    ready: (timeoutMs) =>
+      new Promise<boolean>((resolve) => {
+        if (redis.status === 'ready') return resolve(true);
+        const done = () => {
+          clearTimeout(timer);
+          redis.off('ready', done);
+          resolve(redis.status === 'ready');
+        };
+        const timer = setTimeout(done, timeoutMs);
+        redis.once('ready', done);
+      }),
     close: async () => {
       redis.disconnect();
     },

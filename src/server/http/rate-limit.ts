@@ -217,4 +217,8 @@ export const apiRateLimitOptions = (ctx: AppContext, log: Log): RateLimitPluginO
 export const registerApiRateLimit = async (app: FastifyInstance, ctx: AppContext) => {
   await app.register(rateLimit, apiRateLimitOptions(ctx, app.log));
   app.addHook('onClose', () => closeRateCounter(ctx));
+  // Redis: the first requests count only once connected; a server starts without it after 3 s.
+  const counter = rateCounterOf(ctx);
+  if (counter.ready && !(await counter.ready(3000)))
+    app.log.warn('Redis (REDIS_URL) is not reachable: rate limits are not counted until it is');
 };
