@@ -99,6 +99,19 @@ export const redactingExporter = (inner: SpanExporter): SpanExporter => ({
 
 type Api = typeof import('@opentelemetry/api');
 
+/** An OpenTelemetry warning's text: its error's message (the SDK hands errors over as JSON text). */
+const messageOf = (value: unknown): string => {
+  if (value instanceof Error) return value.message;
+  const text = String(value);
+  try {
+    const parsed = JSON.parse(text) as { message?: unknown };
+    if (parsed && typeof parsed.message === 'string') return parsed.message;
+  } catch {
+    // plain text
+  }
+  return text;
+};
+
 type Active = { api: Api; tracer: Tracer };
 let active: Active | null = null;
 
@@ -194,7 +207,7 @@ export const startTracing = async (
     const now = Date.now();
     if (now - lastWarning < 60_000) return;
     lastWarning = now;
-    log(args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '));
+    log(args.map(messageOf).join(' '));
   };
   api.diag.setLogger(
     { error: warn, warn, info: () => {}, debug: () => {}, verbose: () => {} },
