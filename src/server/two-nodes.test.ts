@@ -150,10 +150,11 @@ describe.skipIf(!DATABASE_URL)('two app nodes on one PostgreSQL behind one port'
     // be dropped meanwhile (src/server/testing/db.ts).
     await withTestMigrationLock(async () => {
       nodes = await Promise.all(ports.map((port) => startNode(port, env)));
-      const deadline = Date.now() + 45_000;
+      // tsx compiles the server at start: 10–35 s each on a busy 2-core machine.
+      const deadline = Date.now() + 75_000;
       await Promise.all(nodes.map((node) => waitHealthy(node, deadline)));
     });
-  }, 60_000);
+  }, 90_000);
 
   afterAll(async () => {
     await Promise.all(nodes.map(stopNode));
