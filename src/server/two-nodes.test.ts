@@ -334,6 +334,15 @@ describe.skipIf(!DATABASE_URL)('two app nodes on one PostgreSQL behind one port'
     const limited = answers.at(-1)!;
     expect(limited.body.error).toMatchObject({ code: 'rate_limited' });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // One row counts the address for both nodes. Past the limit each node asked the counter
+    // once more (9th and 10th request), then answered its 429s itself until the window ends.
+    const { rows } = await sql<{ count: number }>`
+      select count from rate_limit_hits where key = ${`api|address:${ip}`}`.execute(database.db);
+    expect(rows.map((r) => Number(r.count))).toEqual([ANONYMOUS_LIMIT + 2]);
+    // The nodes scheduled the sweep of ended windows on the job queue.
+    const sweep = await sql<{ name: string }>`
+      select name from job_schedules where name = 'rate-limit-sweep'`.execute(database.db);
+    expect(sweep.rows).toHaveLength(1);
     // The signed-in user has a budget of their own.
     expect((await call('GET', '/api/me/profile', { ip, cookie })).status).toBe(200);
   });
