@@ -220,9 +220,8 @@ export const startTracing = async (
       'service.name': serviceNameOf(env),
       ...(options.version ? { 'service.version': options.version } : {}),
     })
-    .merge(detected)
-    // OTEL_SERVICE_NAME wins over a service.name in OTEL_RESOURCE_ATTRIBUTES, as the spec says.
-    .merge(resources.resourceFromAttributes({ 'service.name': serviceNameOf(env) }));
+    // OTEL_RESOURCE_ATTRIBUTES, then OTEL_SERVICE_NAME over its service.name (the env detector).
+    .merge(detected);
   const provider = new NodeTracerProvider({
     resource,
     spanProcessors: [new BatchSpanProcessor(redactingExporter(new OTLPTraceExporter()))],
