@@ -58,7 +58,7 @@ const main = async () => {
              case when g % 20 = 3 then (amt + amt / 5) - (amt + amt / 5) / 2 when g % 20 between 4 and 7 then amt + amt / 5 else 0 end,
              case when g % 20 in (0, 1) then null else ${entry.id} end,
              case when g % 20 in (0, 1) then null else now() end
-        from (select g, date '2026-06-30' - (g % 730) as d, 5000 + (g * 7919) % 500000 as amt
+        from (select g, date '2026-06-30' - (g % 730) as d, 5000 + ((g::bigint * 7919) % 500000)::int as amt
                 from generate_series(1, ${total}) g) s`.execute(db);
     await sql`
       insert into invoice_payments (organization_id, id, invoice_id, date, amount, currency, amount_base, deposit_base,
