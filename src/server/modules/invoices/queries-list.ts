@@ -75,11 +75,17 @@ export const selectInvoicePage = async (
   filter: ListFilter & { sort: string; order: 'asc' | 'desc'; limit: number; offset: number },
 ) => {
   const direction = filter.order === 'asc' ? sql`asc` : sql`desc`;
-  // Only the number is ever null (drafts): a nulls clause on a column that never is would
-  // stop the planner from reading the page in an index's order (invoices_issue_date) and sort
-  // every invoice of the company instead.
+  // Only the number is ever null (drafts). Without a search, no nulls clause on the other
+  // columns, so the planner reads the page in an index's order (invoices_issue_date) instead of
+  // sorting every invoice of the company. With a search it keeps the clause, which keeps the
+  // plan it had: match first, then sort the few found (read in index order, a search for one
+  // invoice number walked all of a million invoices: 8.9 s against 1.5 s).
   const nulls =
-    filter.sort !== 'number' ? sql`` : filter.order === 'asc' ? sql`nulls first` : sql`nulls last`;
+    filter.sort !== 'number' && !filter.search
+      ? sql``
+      : filter.order === 'asc'
+        ? sql`nulls first`
+        : sql`nulls last`;
   const result = await sql<InvoiceListRow>`
     select i.id, i.number, i.customer_id, c.name as customer_name, i.issue_date, i.due_date, i.currency,
            i.total, i.amount_due, i.status, i.sent_at, i.total_base, i.balance_base, i.exchange_rate
