@@ -159,6 +159,14 @@ export const routeFacts = (
     statuses.add(415);
   }
   if (config.rateLimit !== false) statuses.add(429);
+  // With S3_* set, an attachment's bytes live in the object store: uploading or reading them
+  // answers 503 storage_unavailable while it cannot be reached (decision 0043). Listing and
+  // deleting do not wait for it.
+  if (
+    (method === 'POST' && /\/attachments$/.test(url)) ||
+    (method === 'GET' && /\/attachments\/:\w+$/.test(url))
+  )
+    statuses.add(503);
   for (const status of Object.keys((schema.response as object | undefined) ?? {}))
     statuses.add(Number(status));
   return {

@@ -337,6 +337,24 @@ describe.each(owners)(`attachments on a $label with S3 on (${testDatabaseKind()}
   });
 });
 
+describe('the API document', () => {
+  it('lists 503 on uploading and reading an attachment, the answers that wait for the store', async () => {
+    const doc = (await withS3.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const attachmentOps = Object.entries(doc.paths)
+      .filter(([path]) => path.includes('/attachments'))
+      .flatMap(([path, ops]) =>
+        Object.entries(ops).map(([method, op]) => [`${method} ${path}`, '503' in op.responses]),
+      );
+    expect(attachmentOps.length).toBeGreaterThanOrEqual(9);
+    for (const [op, has503] of attachmentOps)
+      expect(has503, op as string).toBe(
+        /^(post .*\/attachments|get .*\/attachments\/\{\w+\})$/.test(op as string),
+      );
+  });
+});
+
 describe(`S3 failures after the upload (${testDatabaseKind()})`, () => {
   const bankTx = owners[1]!;
 
