@@ -160,7 +160,7 @@ const server = startServer({
 
 const stop = async () => {
   server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  if (server.exitCode === null) await new Promise((r) => server.once('exit', r));
   rmSync(dataDir, { recursive: true, force: true });
   await admin.query(`drop database if exists ${name} with (force)`);
   await admin.end();
