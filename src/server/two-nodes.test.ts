@@ -1,20 +1,24 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from './db/client.ts';
 import { createTestDatabase, withTestMigrationLock } from './testing/db.ts';
+import {
+  type AppNode,
+  type RoundRobinProxy,
+  freePort,
+  startNode,
+  startProxy,
+  stopNode,
+  waitHealthy,
+} from './testing/nodes.ts';
 import { CHECKING_US_MAPPING } from './testing/statements.ts';
 import { statementFixture } from './testing/transactions.ts';
 
 // Two app processes on one PostgreSQL behind one port (issue 20 §1): each node is a real
 // `node --import tsx src/server/main.ts` with its own DATA_DIR (nothing shared on disk), both
-// on a fresh schema of TEST_DATABASE_URL; a round-robin proxy in this file sends each request
+// on a fresh schema of TEST_DATABASE_URL; a round-robin proxy (testing/nodes.ts) sends each request
 // to the next node and says which one answered (x-two-nodes-backend). Through it: sign-up and
 // sign-in (a session made on one node used on the other), a company, an attachment uploaded on
 // one node and downloaded from the other, a CSV statement import and the trial balance read on
@@ -22,7 +26,6 @@ import { statementFixture } from './testing/transactions.ts';
 // PGlite's data directory belongs to one process.
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ANONYMOUS_LIMIT = 8;
 const SECRET = 'two-nodes-test-secret-0123456789-abcdefghij';
 
@@ -32,94 +35,10 @@ if (!DATABASE_URL) {
   });
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = http.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
-type Node = { port: number; child: ChildProcess; output: string[]; dataDir: string };
-
-const startNode = async (port: number, env: Record<string, string>): Promise<Node> => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-node-'));
-  const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk) => output.push(String(chunk)));
-  child.stderr?.on('data', (chunk) => output.push(String(chunk)));
-  return { port, child, output, dataDir };
-};
-
-const waitHealthy = async (node: Node, deadline: number) => {
-  while (Date.now() < deadline) {
-    if (node.child.exitCode !== null) throw new Error(`node on ${node.port} exited: ${node.output.join('')}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${node.port}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`node on ${node.port} did not start: ${node.output.join('')}`);
-};
-
-const stopNode = async (node: Node) => {
-  if (node.child.exitCode === null && node.child.signalCode === null) {
-    const exited = new Promise((resolve) => node.child.once('exit', resolve));
-    node.child.kill('SIGTERM');
-    const timer = setTimeout(() => node.child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
-  fs.rmSync(node.dataDir, { recursive: true, force: true });
-};
-
-/** A round-robin HTTP proxy: request n goes to node n mod 2; the answer names the node. */
-const startProxy = (ports: number[]) => {
-  let next = 0;
-  const served: number[] = [];
-  const server = http.createServer((req, res) => {
-    const index = next++ % ports.length;
-    served.push(index);
-    const upstream = http.request(
-      {
-        host: '127.0.0.1',
-        port: ports[index],
-        method: req.method,
-        path: req.url,
-        // As a load balancer does: the client's address (the test names one per flow).
-        headers: { ...req.headers, 'x-forwarded-for': req.headers['x-forwarded-for'] ?? '127.0.0.1' },
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'x-two-nodes-backend': String(index) });
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', (error) => {
-      res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(String(error));
-    });
-    req.pipe(upstream);
-  });
-  return new Promise<{ server: http.Server; port: number; served: number[] }>((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, port: (server.address() as AddressInfo).port, served }),
-    ),
-  );
-};
-
 describe.skipIf(!DATABASE_URL)('two app nodes on one PostgreSQL behind one port', () => {
   let database: DatabaseHandle;
-  let nodes: Node[] = [];
-  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  let nodes: AppNode[] = [];
+  let proxy: RoundRobinProxy;
   let base: string;
 
   beforeAll(async () => {
@@ -149,7 +68,7 @@ describe.skipIf(!DATABASE_URL)('two app nodes on one PostgreSQL behind one port'
     // Kysely's migrator (each node runs it at start) lists every schema: no test schema may
     // be dropped meanwhile (src/server/testing/db.ts).
     await withTestMigrationLock(async () => {
-      nodes = await Promise.all(ports.map((port) => startNode(port, env)));
+      nodes = ports.map((port) => startNode(port, env));
       // tsx compiles the server at start: 10–35 s each on a busy 2-core machine.
       const deadline = Date.now() + 75_000;
       await Promise.all(nodes.map((node) => waitHealthy(node, deadline)));
