@@ -162,6 +162,9 @@ const declareRoute = (
         ...ids,
       };
       const result = await run(input, { request, reply }, status);
+      // A reply already sent (replyIdempotent sends its own; a Fastify reply is thenable, so an
+      // awaited one resolves to undefined, not to the reply) is returned as it is, not sent twice.
+      if (reply.sent) return reply;
       if (spec.response === undefined || result === reply) return result;
       return reply.status(status).send(status === 204 ? null : result);
     },
