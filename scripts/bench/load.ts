@@ -415,12 +415,13 @@ try {
     sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : 0;
   const summary = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
+    const ms = (v: number) => Math.round(v * 10) / 10;
     return {
       count: sorted.length,
-      p50: pct(sorted, 50),
-      p90: pct(sorted, 90),
-      p99: pct(sorted, 99),
-      max: sorted.at(-1) ?? 0,
+      p50: ms(pct(sorted, 50)),
+      p90: ms(pct(sorted, 90)),
+      p99: ms(pct(sorted, 99)),
+      max: ms(sorted.at(-1) ?? 0),
     };
   };
   const all = [...stats.latencies.values()].flat();
