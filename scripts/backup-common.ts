@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { ConfigError } from '../src/shared/config/config.ts';
 
 // What `npm run backup` and `npm run restore` share (docs/operations.md "Backup and restore",
 // decision 0045): finding PostgreSQL's client programs, connecting them without a password on
@@ -239,4 +241,25 @@ export const parseArgs = (argv: string[], valued: string[]) => {
     } else positional.push(arg);
   }
   return { values, flags, positional };
+};
+
+/**
+ * Runs a command's `main` when its file is the one Node was started with (not when a test
+ * imports it): a BackupError or ConfigError is printed as its message, anything else with its
+ * stack, and the process exits 1.
+ */
+export const runAsCommand = async (moduleUrl: string, name: string, main: () => Promise<void>) => {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(path.resolve(process.argv[1])).href) return;
+  try {
+    await main();
+  } catch (error) {
+    const message =
+      error instanceof BackupError || error instanceof ConfigError
+        ? error.message
+        : error instanceof Error
+          ? (error.stack ?? error.message)
+          : String(error);
+    console.error(`kontor: ${name} failed: ${message}`);
+    process.exit(1);
+  }
 };

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ConfigError } from '../src/shared/config/config.ts';
 import { loadServerConfig } from '../src/server/config.ts';
 import { legacyAttachmentsDir } from '../src/server/modules/attachments/store.ts';
 import {
   BackupError,
+  runAsCommand,
   type Log,
   assertPgliteNotOpen,
   choosePgTool,
@@ -125,17 +124,4 @@ const main = async () => {
     log(`Note: ${note}`);
 };
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  try {
-    await main();
-  } catch (error) {
-    const message =
-      error instanceof BackupError || error instanceof ConfigError
-        ? error.message
-        : error instanceof Error
-          ? (error.stack ?? error.message)
-          : String(error);
-    console.error(`kontor: backup failed: ${message}`);
-    process.exit(1);
-  }
-}
+await runAsCommand(import.meta.url, 'backup', main);

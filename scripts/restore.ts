@@ -1,10 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ConfigError } from '../src/shared/config/config.ts';
 import { loadServerConfig } from '../src/server/config.ts';
 import {
   BackupError,
+  runAsCommand,
   type Log,
   type PgTool,
   assertPgliteNotOpen,
@@ -242,17 +240,4 @@ const main = async () => {
   log('Start Kontor as usual; it applies any newer migrations of this code at start.');
 };
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  try {
-    await main();
-  } catch (error) {
-    const message =
-      error instanceof BackupError || error instanceof ConfigError
-        ? error.message
-        : error instanceof Error
-          ? (error.stack ?? error.message)
-          : String(error);
-    console.error(`kontor: restore failed: ${message}`);
-    process.exit(1);
-  }
-}
+await runAsCommand(import.meta.url, 'restore', main);
