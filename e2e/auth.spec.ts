@@ -42,6 +42,7 @@ test('sign up, reload, sign out, guard, sign in, reset the password, sign in wit
   await page.goto('/dev/mailbox');
   await page
     .getByRole('button', { name: /Reset your Kontor password/ })
+    .filter({ hasText: email })
     .first()
     .click();
   const link = page.getByTestId('mail-text').getByRole('link', { name: /reset-password\?token=/ });
@@ -106,8 +107,11 @@ test('confirm the email address: banner, resend, the emailed link, Settings', as
 
   // The link from the mailbox confirms the address and lands on the dashboard.
   await page.goto('/dev/mailbox');
+  // The development mailbox holds every worker's mail: this user's newest confirmation, not
+  // another test's (clicking that one signed in as its user and landed on /).
   await page
     .getByRole('button', { name: /Confirm your email address for Kontor/ })
+    .filter({ hasText: email })
     .first()
     .click();
   const link = page.getByTestId('mail-text').getByRole('link', { name: /verify-email\?token=/ });
