@@ -2,3 +2,5 @@
 export const SERVER_SOURCES: string[];
 export const builtServerEntry: string;
 export const buildServer: () => Promise<void>;
+export const isStale: (built: string, sources: string[]) => boolean;
+export const serverIsStale: () => boolean;

@@ -14,6 +14,25 @@ export const SERVER_SOURCES = ['src/server', 'src/shared'];
 const OUT = path.join(root, 'dist');
 export const builtServerEntry = path.join(OUT, 'server/main.js');
 
+/** The newest modification time of a file or anything below a folder (0 when it is missing). */
+const newestMtime = (p) => {
+  const full = path.join(root, p);
+  if (!fs.existsSync(full)) return 0;
+  const stat = fs.statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(full)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  return newest;
+};
+
+/** Whether `built` is missing or older than any of `sources` (paths from the repository root). */
+export const isStale = (built, sources) =>
+  !fs.existsSync(built) || sources.some((s) => newestMtime(s) > fs.statSync(built).mtimeMs);
+
+/** Whether the compiled server is missing or older than its sources, the lockfile or this script. */
+export const serverIsStale = () =>
+  isStale(builtServerEntry, [...SERVER_SOURCES, 'package-lock.json', 'scripts/build-server.mjs']);
+
 const sourceFiles = () => {
   const files = [];
   const walk = (dir) => {

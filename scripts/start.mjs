@@ -2,26 +2,12 @@
 // dist/web) and the server (esbuild, into dist/server and dist/shared: scripts/build-server.mjs)
 // — then runs the compiled server. Plain JavaScript, so starting needs no TypeScript compiler.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_SOURCES, buildServer, builtServerEntry } from './build-server.mjs';
+import { buildServer, builtServerEntry, isStale, serverIsStale } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB_SOURCES = ['src/web', 'src/shared', 'vite.config.ts', 'package-lock.json'];
-
-const newestMtime = (p) => {
-  const full = path.join(root, p);
-  if (!fs.existsSync(full)) return 0;
-  const stat = fs.statSync(full);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(full)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
-  return newest;
-};
-
-const isStale = (built, sources) =>
-  !fs.existsSync(built) || sources.some((s) => newestMtime(s) > fs.statSync(built).mtimeMs);
 
 if (isStale(path.join(root, 'dist/web/index.html'), WEB_SOURCES)) {
   console.log('Building the web app (dist/web is missing or stale)...');
@@ -36,7 +22,7 @@ if (isStale(path.join(root, 'dist/web/index.html'), WEB_SOURCES)) {
   }
 }
 
-if (isStale(builtServerEntry, [...SERVER_SOURCES, 'package-lock.json', 'scripts/build-server.mjs'])) {
+if (serverIsStale()) {
   console.log('Compiling the server (dist/server is missing or stale)...');
   await buildServer();
 }

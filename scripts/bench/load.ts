@@ -15,7 +15,7 @@ import {
   waitHealthy,
 } from '../../src/server/testing/nodes.ts';
 import { CHECKING_US_MAPPING } from '../../src/server/testing/statements.ts';
-import { SERVER_SOURCES, buildServer, builtServerEntry } from '../build-server.mjs';
+import { buildServer, serverIsStale } from '../build-server.mjs';
 
 // Mixed load on two nodes (issue 20 §5; docs/performance.md "Load (issue 20 §5)"): a fresh
 // PostgreSQL database (created on the server of --database-url, dropped after), two compiled
@@ -62,20 +62,7 @@ const RUN = randomBytes(3).toString('hex');
 const log = (line: string) => process.stderr.write(`[bench:load] ${line}\n`);
 
 // --- the compiled server, rebuilt when stale (as scripts/start.mjs does) -----------------------
-const newestMtime = (p: string): number => {
-  const full = path.join(ROOT, p);
-  if (!fs.existsSync(full)) return 0;
-  const stat = fs.statSync(full);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(full)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
-  return newest;
-};
-const sources = [...SERVER_SOURCES, 'package-lock.json', 'scripts/build-server.mjs'];
-if (
-  !fs.existsSync(builtServerEntry) ||
-  sources.some((s) => newestMtime(s) > fs.statSync(builtServerEntry).mtimeMs)
-) {
+if (serverIsStale()) {
   log('compiling the server (dist/server is missing or stale)');
   await buildServer();
 }
