@@ -3,6 +3,9 @@ import type { App } from '../app.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { createTestApp } from './app.ts';
 import { type TestCompany, createTestCompany } from './companies.ts';
+import type { AppContext } from '../context.ts';
+import type { MemberContext } from '../http/tenancy.ts';
+import { createCustomer } from '../modules/invoices/customers.ts';
 import { initializeLedger } from '../modules/ledger/accounts.ts';
 import { trialBalance } from '../modules/ledger/reports.ts';
 import { verifyTestUser } from './users.ts';
@@ -163,3 +166,20 @@ export const extractPdfText = (pdf: Buffer) => {
   }
   return out.join('\n');
 };
+
+/** The customer fields a test does not care about (createCustomer's input but name and currency). */
+export const BLANK_CUSTOMER = {
+  company: '',
+  email: '',
+  phone: '',
+  billingAddress: '',
+  taxNumber: '',
+  paymentTermsDays: 30,
+  notes: '',
+};
+
+/** Two customers through the invoicing service: "Dollar Inc" (the base currency) and "Euro AG" (EUR). */
+export const addDollarAndEuroCustomers = async (ctx: AppContext, member: MemberContext) => ({
+  usd: (await createCustomer(ctx, member, { ...BLANK_CUSTOMER, name: 'Dollar Inc' })).id,
+  eur: (await createCustomer(ctx, member, { ...BLANK_CUSTOMER, name: 'Euro AG', currency: 'EUR' })).id,
+});

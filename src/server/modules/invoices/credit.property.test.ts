@@ -1,3 +1,4 @@
+import { BLANK_CUSTOMER } from '../../testing/invoices.ts';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -206,15 +207,6 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
         async (first, rest) => {
           const ops = [...first, ...rest];
           run += 1;
-          const blank = {
-            company: '',
-            email: '',
-            phone: '',
-            billingAddress: '',
-            taxNumber: '',
-            paymentTermsDays: 30,
-            notes: '',
-          };
           const customers = [
             { id: '', currency: 'USD', rate: undefined as string | undefined },
             { id: '', currency: 'USD', rate: undefined },
@@ -223,7 +215,7 @@ describe('customer credit keeps the ledger, the credit and the statement in agre
           for (const [i, c] of customers.entries()) {
             c.id = (
               await createCustomer(t.ctx, member(), {
-                ...blank,
+                ...BLANK_CUSTOMER,
                 name: `Run ${run} customer ${i}`,
                 ...(c.currency === 'EUR' ? { currency: 'EUR' } : {}),
               })

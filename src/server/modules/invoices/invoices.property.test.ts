@@ -1,3 +1,4 @@
+import { addDollarAndEuroCustomers } from '../../testing/invoices.ts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.ts';
@@ -8,7 +9,6 @@ import type { AppContext } from '../../context.ts';
 import type { MemberContext } from '../../http/tenancy.ts';
 import { createTaxRate } from './catalog.ts';
 import { createCreditNote, voidCreditNote } from './credit-notes.ts';
-import { createCustomer } from './customers.ts';
 import { sendInvoice, voidInvoice } from './invoice-posting.ts';
 import { readInvoice } from './invoice-read.ts';
 import { createInvoice } from './invoices.ts';
@@ -65,19 +65,7 @@ beforeAll(async () => {
       })
     ).id,
   };
-  const base = {
-    company: '',
-    email: '',
-    phone: '',
-    billingAddress: '',
-    taxNumber: '',
-    paymentTermsDays: 30,
-    notes: '',
-  };
-  customers = {
-    usd: (await createCustomer(ctx, member, { ...base, name: 'Dollar Inc' })).id,
-    eur: (await createCustomer(ctx, member, { ...base, name: 'Euro AG', currency: 'EUR' })).id,
-  };
+  customers = await addDollarAndEuroCustomers(ctx, member);
 }, 60_000);
 
 afterAll(async () => {

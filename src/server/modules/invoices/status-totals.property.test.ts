@@ -1,3 +1,4 @@
+import { addDollarAndEuroCustomers } from '../../testing/invoices.ts';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,6 @@ import type { MemberContext } from '../../http/tenancy.ts';
 import { createTestCompanyInDatabase } from '../../testing/companies.ts';
 import { createTestDatabase } from '../../testing/db.ts';
 import { createCreditNote, voidCreditNote } from './credit-notes.ts';
-import { createCustomer } from './customers.ts';
 import { sendInvoice, voidInvoice } from './invoice-posting.ts';
 import { readInvoice, selectInvoiceList } from './invoice-read.ts';
 import { createInvoice, deleteInvoice, updateInvoice } from './invoices.ts';
@@ -38,19 +38,7 @@ beforeAll(async () => {
     now: () => new Date('2026-06-01T12:00:00Z'),
   };
   member = { organizationId: org.id, userId: 'totals-user', role: 'owner' };
-  const base = {
-    company: '',
-    email: '',
-    phone: '',
-    billingAddress: '',
-    taxNumber: '',
-    paymentTermsDays: 30,
-    notes: '',
-  };
-  customers = {
-    usd: (await createCustomer(ctx, member, { ...base, name: 'Dollar Inc' })).id,
-    eur: (await createCustomer(ctx, member, { ...base, name: 'Euro AG', currency: 'EUR' })).id,
-  };
+  customers = await addDollarAndEuroCustomers(ctx, member);
 }, 60_000);
 
 afterAll(async () => {
