@@ -42,6 +42,9 @@ export const ThemeProvider = ({ children }: { children: ReactNode }) => {
     if (!mq) return;
     const onChange = (e: MediaQueryListEvent) => setOsDark(e.matches);
     mq.addEventListener('change', onChange);
+    // The OS may have switched between the first render (which read it) and this effect: a
+    // change then had no listener yet, so read it again now that one is there.
+    setOsDark(mq.matches);
     return () => mq.removeEventListener('change', onChange);
   }, []);
 
