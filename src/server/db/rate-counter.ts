@@ -19,6 +19,8 @@ export type RateCounterKind = 'memory' | 'postgres' | 'redis';
 
 export type RateCounter = {
   kind: RateCounterKind;
+  /** Adds a listener for the counter's own failures (Redis: its connection errors). */
+  onError?: (listener: (error: Error) => void) => void;
   /** Counts one request against `key` (a new window of `windowMs` when none is running). */
   hit: (key: string, windowMs: number, nowMs: number) => Promise<RateHit>;
   /** Waits until the counter can count (Redis: connected), at most `timeoutMs`; whether it can. */
@@ -111,22 +113,36 @@ export const redisRateCounter = (
   onError: (error: Error) => void = () => {},
 ): RateCounter & { redis: Redis } => {
   const redis = new Redis(url, {
-    // While Redis is away a hit fails at once (the request is let through and the store logs
-    // it) instead of waiting in a queue for the reconnection; a slow answer waits at most 1 s.
+    // While Redis is away a hit fails at once (and is counted in memory, below) instead of
+    // waiting in a queue for the reconnection; a slow answer waits at most 1 s.
     enableOfflineQueue: false,
     commandTimeout: 1000,
     maxRetriesPerRequest: 1,
     // Hits of concurrent requests share one write to the socket.
     enableAutoPipelining: true,
   }) as RedisWithHit;
-  redis.on('error', onError);
+  const listeners = new Set([onError]);
+  const failed = (error: unknown) => {
+    for (const listener of listeners) listener(error instanceof Error ? error : new Error(String(error)));
+  };
+  redis.on('error', failed);
   redis.defineCommand('kontorRateHit', { numberOfKeys: 1, lua: REDIS_HIT });
+  // While Redis is away this process counts on its own, so the limits (sign-in and reset
+  // among them) still hold on each node instead of lapsing; every hit asks Redis first, so
+  // the shared count takes over again as soon as it is back.
+  const whileAway = memoryRateCounter();
   return {
     kind: 'redis',
     redis,
+    onError: (listener) => listeners.add(listener),
     hit: async (key, windowMs, nowMs) => {
-      const [count, ttl] = await redis.kontorRateHit(REDIS_KEY_PREFIX + key, windowMs);
-      return { count: Number(count), resetsAt: nowMs + Number(ttl) };
+      try {
+        const [count, ttl] = await redis.kontorRateHit(REDIS_KEY_PREFIX + key, windowMs);
+        return { count: Number(count), resetsAt: nowMs + Number(ttl) };
+      } catch (error) {
+        failed(error);
+        return whileAway.hit(key, windowMs, nowMs);
+      }
     },
     ready: (timeoutMs) =>
       new Promise<boolean>((resolve) => {
@@ -141,6 +157,7 @@ export const redisRateCounter = (
       }),
     close: async () => {
       redis.disconnect();
+      await whileAway.close();
     },
   };
 };
@@ -151,7 +168,7 @@ const counters = new WeakMap<object, RateCounter>();
 
 /**
  * The counter for an app context: Redis with REDIS_URL, else PostgreSQL, else (PGlite) memory.
- * `onError` hears a Redis connection's errors (the first caller's is kept).
+ * `onError` hears a Redis connection's errors (every caller's).
  */
 export const rateCounterOf = (ctx: CounterContext, onError?: (error: Error) => void): RateCounter => {
   let counter = counters.get(ctx);
@@ -162,7 +179,7 @@ export const rateCounterOf = (ctx: CounterContext, onError?: (error: Error) => v
         ? postgresRateCounter(ctx.database.db)
         : memoryRateCounter();
     counters.set(ctx, counter);
-  }
+  } else if (onError) counter.onError?.(onError);
   return counter;
 };
 

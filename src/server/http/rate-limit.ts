@@ -188,7 +188,10 @@ export const apiRateLimitOptions = (ctx: AppContext, log: Log): RateLimitPluginO
     const now = Date.now();
     if (now - lastWarning < 60_000) return;
     lastWarning = now;
-    log.warn({ err: error }, 'the rate limit counter failed; requests are let through meanwhile');
+    log.warn(
+      { err: error },
+      'the rate limit counter failed; meanwhile this node counts alone (Redis) or lets requests through (database)',
+    );
   };
   return {
     global: limits !== null,
