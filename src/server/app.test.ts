@@ -26,6 +26,7 @@ describe('the app on a fresh database', () => {
       database: { ok: true, kind: testDatabaseKind() },
     });
     expect(typeof body.database.latencyMs).toBe('number');
+    expect(body).not.toHaveProperty('replica'); // only with DATABASE_REPLICA_URL (replica.test.ts)
   });
 
   it('serves the OpenAPI document with the health route', async () => {

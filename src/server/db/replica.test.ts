@@ -300,11 +300,18 @@ describe.skipIf(!enabled)('read replica on a streaming standby', () => {
     expect(memos(lagging.json())).toContain('written while replay is paused');
     // null: no probe shows the primary at a position the replica has reached (too far behind to tell).
     expect(database.replica!.status().lagMs ?? Number.POSITIVE_INFINITY).toBeGreaterThan(MAX_LAG_MS);
+    // The health answer says so, and stays healthy: reads have somewhere to go.
+    const health = await app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toMatchObject({ healthy: true, replica: { reads: 'primary', reason: 'lag' } });
 
     await sql`select pg_wal_replay_resume()`.execute(replicaAdmin!.db);
     await caughtUp();
     const again = await listEntries(session);
     expect((await lastChoice()).choice).toEqual({ target: 'replica', reason: 'replica' });
+    const caught = (await app.inject({ method: 'GET', url: '/api/health' })).json();
+    expect(caught.replica).toMatchObject({ reads: 'replica', reason: 'replica' });
+    expect(caught.replica.lagMs).toBeLessThanOrEqual(MAX_LAG_MS);
     expect(memos(again.json())).toContain('written while replay is paused');
   });
 

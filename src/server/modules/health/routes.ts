@@ -1,5 +1,24 @@
 import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
 import { publicRoutePlugin } from '../../http/routes.ts';
+
+// With a read replica (DATABASE_REPLICA_URL) the health answer says where reads go now and
+// why: a replica that is down or lagging leaves the service healthy (reads fall back to the
+// primary), so it is reported, not failed on. No error text: the route is public.
+const replicaState = z.object({
+  reads: z.enum(['replica', 'primary']),
+  reason: z.enum(['replica', 'down', 'not_standby', 'lag', 'own_write', 'unknown']),
+  lagMs: z.number().nullable(),
+});
+
+const replicaOf = async (ctx: AppContext) => {
+  const router = ctx.database.replica;
+  if (!router) return {};
+  const choice = await router
+    .choose(null)
+    .catch(() => ({ target: 'primary' as const, reason: 'down' as const }));
+  return { replica: { reads: choice.target, reason: choice.reason, lagMs: router.status().lagMs } };
+};
 
 const healthy = z.object({
   healthy: z.literal(true),
@@ -8,6 +27,7 @@ const healthy = z.object({
   plaidEnv: z.string(),
   version: z.string(),
   database: z.object({ ok: z.literal(true), kind: z.enum(['pglite', 'postgres']), latencyMs: z.number() }),
+  replica: replicaState.optional(),
 });
 
 const unhealthy = z.object({
@@ -38,6 +58,7 @@ export const healthRoutes = publicRoutePlugin(['system'], (route) => {
           ...base,
           healthy: true as const,
           database: { ok: true as const, kind: ctx.database.kind, latencyMs: ping.latencyMs },
+          ...(await replicaOf(ctx)),
         };
       }
       return reply.status(503).send({
