@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { rememberPostgresClient } from './copy.ts';
 import { SerializedPGliteDialect } from './pglite-dialect.ts';
 import { type ReplicaRouter, createReplicaRouter } from './replica.ts';
 import type { Database } from './types.ts';
@@ -70,6 +71,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
       max: options.max ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    pool.on('connect', rememberPostgresClient); // COPY on a transaction's own client (db/copy.ts)
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     poolStats = pool;
     if (options.replica) replica = createReplicaRouter(db, { ...options.replica, max: options.max ?? 10 });
