@@ -40,14 +40,20 @@ const DIRECT = process.argv.includes('--direct');
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
-/** utime + stime of a process, in milliseconds (Linux /proc; 0 when it is gone). */
-const cpuMsOf = (pid: number) => {
+/** utime and stime of a process, in milliseconds (Linux /proc; 0 when it is gone). */
+const cpuSplitOf = (pid: number) => {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s
+    return { user: (Number(fields[11]) * 1000) / 100, system: (Number(fields[12]) * 1000) / 100 }; // ticks of 1/100 s
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
   }
+};
+
+/** utime + stime of a process, in milliseconds. */
+const cpuMsOf = (pid: number) => {
+  const { user, system } = cpuSplitOf(pid);
+  return user + system;
 };
 
 /**
@@ -227,7 +233,7 @@ try {
 
   const latencies: number[] = [];
   const errors = new Map<number, number>();
-  const serverCpu0 = cpuMsOf(server.pid!);
+  const serverCpu0 = cpuSplitOf(server.pid!);
   const pgCpu0 = postgresCpuMs(name);
   const start = performance.now();
   const end = start + SECONDS * 1000;
@@ -243,7 +249,9 @@ try {
     }),
   );
   const wall = (performance.now() - start) / 1000;
-  const serverCpu = cpuMsOf(server.pid!) - serverCpu0;
+  const serverSplit = cpuSplitOf(server.pid!);
+  const serverSystem = serverSplit.system - serverCpu0.system;
+  const serverCpu = serverSplit.user - serverCpu0.user + serverSystem;
   const pgCpu = postgresCpuMs(name) - pgCpu0;
 
   // Every acknowledged entry is there, numbered 1..n without a gap or a repeat.
@@ -267,6 +275,7 @@ try {
     p99Ms: Math.round(pct(latencies, 99) * 10) / 10,
     errors: Object.fromEntries(errors),
     serverCpuMsPerEntry: Math.round((serverCpu / latencies.length) * 100) / 100,
+    serverSystemCpuMsPerEntry: Math.round((serverSystem / latencies.length) * 100) / 100,
     postgresCpuMsPerEntry: Math.round((pgCpu / latencies.length) * 100) / 100,
     cpuBoundEntriesPerSecond: Math.round((latencies.length * 1000 * 2) / (serverCpu + pgCpu)),
     storedEqualsAcknowledged: Number(row.n) === acknowledged,
@@ -278,7 +287,7 @@ try {
     process.stdout.write(
       `${result.entries} entries in ${result.seconds} s with ${CLIENTS} clients: ${result.entriesPerSecond}/s, ` +
         `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${JSON.stringify(result.errors)}\n` +
-        `CPU per entry: server ${result.serverCpuMsPerEntry} ms, PostgreSQL ${result.postgresCpuMsPerEntry} ms ` +
+        `CPU per entry: server ${result.serverCpuMsPerEntry} ms (kernel ${result.serverSystemCpuMsPerEntry}), PostgreSQL ${result.postgresCpuMsPerEntry} ms ` +
         `(both cores busy with this alone: ~${result.cpuBoundEntriesPerSecond}/s)\n` +
         `stored = acknowledged: ${result.storedEqualsAcknowledged}; numbers 1..n without gaps: ${result.numbersGapFree}; ` +
         `load average ${result.loadAverage}\n`,

@@ -1,8 +1,8 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors.ts';
-import { getAuth } from '../auth/auth.ts';
+import { cookieValue, sessionCookieSettings, verifiedToken } from '../auth/session-cookie.ts';
 import type { AppContext } from '../context.ts';
 import { type RateCounter, type RateHit, closeRateCounter, rateCounterOf } from '../db/rate-counter.ts';
 
@@ -21,50 +21,6 @@ import { type RateCounter, type RateHit, closeRateCounter, rateCounterOf } from 
 // key the server found (modules/api-keys/authenticate.ts, which runs first) earns it; an
 // unknown, revoked or expired key counts against the address like any other stranger.
 
-const SIGNATURE_LENGTH = 44; // base64 of 32 bytes, as better-call writes it
-
-type SessionCookie = { name: string; secret: string };
-
-const cookieSettings = new WeakMap<AppContext, Promise<SessionCookie>>();
-
-const sessionCookieOf = (ctx: AppContext): Promise<SessionCookie> => {
-  let settings = cookieSettings.get(ctx);
-  if (!settings) {
-    settings = getAuth(ctx).$context.then((auth) => ({
-      name: auth.authCookies.sessionToken.name,
-      secret: auth.secret,
-    }));
-    cookieSettings.set(ctx, settings);
-  }
-  return settings;
-};
-
-const cookieValue = (header: string | undefined, name: string): string | null => {
-  if (!header) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    try {
-      return decodeURIComponent(part.slice(eq + 1).trim());
-    } catch {
-      return null;
-    }
-  }
-  return null;
-};
-
-/** The token of a correctly signed `<token>.<signature>` value, else null. */
-export const verifiedToken = (signed: string, secret: string): string | null => {
-  const dot = signed.lastIndexOf('.');
-  if (dot < 1) return null;
-  const token = signed.slice(0, dot);
-  const signature = signed.slice(dot + 1);
-  if (signature.length !== SIGNATURE_LENGTH) return null;
-  const expected = createHmac('sha256', secret).update(token).digest();
-  const given = Buffer.from(signature, 'base64');
-  return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
-};
-
 /** The session token a request carries in its cookie or bearer header, when the server signed it. */
 export const signedSessionToken = async (
   ctx: AppContext,
@@ -73,12 +29,11 @@ export const signedSessionToken = async (
   const authorization = request.headers.authorization;
   const cookie = request.headers.cookie;
   if (!cookie && !authorization) return null;
-  let settings: SessionCookie;
+  let settings: { name: string; secret: string };
   try {
-    settings = await sessionCookieOf(ctx);
+    settings = await sessionCookieSettings(ctx);
   } catch {
     // The limiter must never turn a request into a 500: count it against the address.
-    cookieSettings.delete(ctx);
     return null;
   }
   const { name, secret } = settings;

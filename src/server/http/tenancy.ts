@@ -80,9 +80,15 @@ const loadMember = async (ctx: AppContext, request: FastifyRequest): Promise<Mem
   const user = await requireUser(ctx, request);
   const organizationId = (request.params as { organizationId?: string }).organizationId;
   if (!organizationId) throw notFound('Company not found.');
-  const membership = await findMembership(ctx, organizationId, user.id);
-  if (!membership) throw notFound('Company not found.');
-  request.member = { organizationId, userId: user.id, role: membership.role };
+  // Read with the session in the same statement when the session came from the database
+  // (auth/session.ts); otherwise asked now.
+  const prefetched = request.prefetchedMembership;
+  const role =
+    prefetched && prefetched.organizationId === organizationId && prefetched.userId === user.id
+      ? prefetched.role
+      : ((await findMembership(ctx, organizationId, user.id))?.role ?? null);
+  if (!role) throw notFound('Company not found.');
+  request.member = { organizationId, userId: user.id, role };
   return request.member;
 };
 

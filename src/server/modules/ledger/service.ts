@@ -101,9 +101,14 @@ export const createManualEntry = async (ctx: AppContext, member: MemberContext, 
     throw forbidden(`Your role (${member.role}) can save drafts but not post. Save it as a draft instead.`);
   }
   const canApprove = roleCan(member.role, 'approve');
-  const settings = await getLedgerSettings(db(ctx), member.organizationId);
+  // Whether approval is required matters only to a member who cannot approve (posting reads
+  // the settings again in its transaction): one query less on every posting by one who can.
+  const waitsForApproval =
+    status !== 'draft' &&
+    !canApprove &&
+    (await getLedgerSettings(db(ctx), member.organizationId)).approvalRequired;
   const base = { ...actor(member), ...entry };
-  if (status === 'draft' || (settings.approvalRequired && !canApprove)) {
+  if (status === 'draft' || waitsForApproval) {
     const draft = await createDraftEntry(db(ctx), base);
     if (status === 'draft') return draft;
     return postDraftEntry(db(ctx), { ...actor(member), entryId: draft.id, canApprove });
