@@ -10,10 +10,10 @@ const fold = (s: string) =>
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/\s+/g, ' ')
+    .replace(/[\s_]+/g, ' ')
     .trim();
 const HINTS = {
-  date: /^(buchungstag|buchungsdatum|buchung|booking date|transaction date|posting date|posted date|date|datum|fecha|date operation|date de l'operation|completed date|date processed|datum provedeni|konyveles datuma|tranzakcio datuma|created|created_utc|started date|valutadatum|wertstellung|value date)$/,
+  date: /^(buchungstag|buchungsdatum|buchung|booking date|transaction date|posting date|posted date|date|datum|fecha|date operation|date de l'operation|completed date|date processed|datum provedeni|konyveles datuma|tranzakcio datuma|created|created utc|started date|valutadatum|wertstellung|value date)$/,
   description:
     /^(description|transaction description|verwendungszweck|omschrijving|omschrijving-1|vrije mededeling|mededeling|kozlemeny|zprava|concepto|libelle|label|remarque|narrative|particulars|details|memo|text|note|notes|item title)$/,
   // Only when nothing better names the description (ING and Sparkasse write the kind of
@@ -23,20 +23,29 @@ const HINTS = {
     /^(payee|counterparty|merchant|beguenstigter|beguenstigter\/zahlungspflichtiger|auftraggeber\/empfanger|empfanger|beneficiary|partner name|partner nev|partner neve|naam tegenpartij|nazev protiuctu|counterparty name)$/,
   payee2: /^(name|naam|to|from)$/,
   amount:
-    /^(amount|value|betrag|betrag \(eur\)|importe|transaction amount|amount \(\w{3}\)|bedrag|montant|osszeg|tranzakcio osszege|zauctovana castka|net|umsatz|amount in \w{3})$/,
+    /^(amount|value|betrag|buchungsbetrag|betrag \(eur\)|importe|transaction amount|amount \(\w{3}\)|bedrag|montant|osszeg|tranzakcio osszege|zauctovana castka|net|umsatz|amount in \w{3})$/,
   debit:
-    /^(debit|debit amount|money out|paid out|withdrawal|withdrawals|withdrawals \(\w{3}\)|out|soll|debet|ausgang|belastung|charge|charges)$/,
+    /^(debit|debit amount|money out|paid out|outflow|withdrawal|withdrawals|withdrawals \(\w{3}\)|out|soll|debet|ausgang|belastung|charge|charges)$/,
   credit:
-    /^(credit|credit amount|money in|paid in|deposit|deposits|deposits \(\w{3}\)|in|haben|eingang|gutschrift|credits)$/,
+    /^(credit|credit amount|money in|paid in|inflow|deposit|deposits|deposits \(\w{3}\)|in|haben|eingang|gutschrift|credits)$/,
   indicator:
     /^(d\/c|c\/d|dr\/cr|cr\/dr|debit\/credit|credit\/debit|s\/h|soll\/haben|af bij|bij\/af|bevetel\/kiadas|sign|direction|type)$/,
-  currency: /^(currency|waehrung|wahrung|munt|devizanem|mena uctu|devise|moneda|valuta|ccy)$/,
+  currency: /^(currency|waehrung|wahrung|buchungswahrung|munt|devizanem|mena uctu|devise|moneda|valuta|ccy)$/,
   reference:
-    /^(reference|referenz|reference number|ref|transactiereferentie|kundenreferenz.*|end-to-end.*|betalingskenmerk|reporting_category|type|transaction type)$/,
+    /^(reference|referenz|reference number|ref|transactiereferentie|kundenreferenz.*|end-to-end.*|betalingskenmerk|reporting category|type|transaction type)$/,
   externalId:
-    /^(id|transaction id|fitid|id transakce|tranzakcioazonosito|balance_transaction_id|transaktions-id|volgnr)$/,
+    /^(id|transaction id|fitid|id transakce|tranzakcioazonosito|balance transaction id|transaktions-id|volgnr)$/,
 };
 type HintKey = keyof typeof HINTS;
+/** Date columns that bound the statement or date a balance, not a transaction. */
+const PERIOD_OR_BALANCE =
+  /\b(initial|final|start|end|from|to|period|statement|opening|closing|balance|saldo)\b/;
+/**
+ * Amount-like columns that are not what the account moved by: a running balance, the
+ * original (foreign-currency) amount of a card payment, an exchange rate, a fee.
+ */
+const NOT_THE_AMOUNT =
+  /saldo|balance|egyenleg|original|orig\.|fremd|foreign|kurs|exchange|rate\b|fee|gebuhr|entgelt/;
 // Each hint's names in order of preference: "Description" before "Details" (Chase writes
 // DEBIT/CREDIT under Details), the booking date before the value date.
 const RANKED = Object.fromEntries(
@@ -217,13 +226,11 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
   const isAmounts = (i: number) => share(i, (v) => looksLikeAmount(v) && !looksLikeDate(v)) >= 0.8;
   let dateColumn = find('date', isDates);
   if (dateColumn === null) {
-    for (let i = 0; i < width; i += 1) {
-      if (!taken.has(i) && isDates(i)) {
-        dateColumn = i;
-        taken.add(i);
-        break;
-      }
-    }
+    // Columns named for the statement's period or its balances ("initial_date", "final_date")
+    // hold one date for every row; a transaction's own date comes first.
+    const dateColumns = [...Array(width).keys()].filter((i) => !taken.has(i) && isDates(i));
+    dateColumn = dateColumns.find((i) => !PERIOD_OR_BALANCE.test(names[i] ?? '')) ?? dateColumns[0] ?? null;
+    if (dateColumn !== null) taken.add(dateColumn);
   }
   let amountColumn = find('amount', isAmounts);
   let debitColumn: number | null = null;
@@ -255,12 +262,7 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
   }
   if (amountColumn === null && debitColumn === null) {
     for (let i = 0; i < width; i += 1) {
-      if (
-        !taken.has(i) &&
-        i !== dateColumn &&
-        isAmounts(i) &&
-        !/saldo|balance|egyenleg/.test(names[i] ?? '')
-      ) {
+      if (!taken.has(i) && i !== dateColumn && isAmounts(i) && !NOT_THE_AMOUNT.test(names[i] ?? '')) {
         amountColumn = i;
         taken.add(i);
         break;

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { currencyExponent } from '../../../shared/money.ts';
 import { type CsvDateFormat, csvMappingSchema, csvSniffSchema } from '../../../shared/transactions.ts';
 import { parseCsvStatement } from './csv.ts';
 import { detectDelimiter, readCsvRecords } from './csv-records.ts';
@@ -447,5 +449,54 @@ describe('amount layouts, currency and descriptions', () => {
     expect(statementErrorsOf(() => parseCsvStatement(typo, typoSniff.suggestedMapping!, 2))).toEqual([
       { line: 7, reason: '"31.11.2026" in "Datum" is not a date in the format DD.MM.YYYY' },
     ]);
+  });
+});
+
+describe('suggestions checked against other public exports (2026-11-28)', () => {
+  const read = (name: string, currency: string) => {
+    const text = readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+    const sniff = sniffCsv(text);
+    const statement = parseCsvStatement(text, sniff.suggestedMapping!, {
+      exponent: currencyExponent(currency),
+      currency,
+    });
+    return { sniff, rows: statement.rows };
+  };
+
+  it('takes the booked amount and its currency, not the original foreign amount of a card payment', () => {
+    const { sniff, rows } = read('card-foreign-de.csv', 'EUR');
+    // Buchungsbetrag (6) is what the account moved by; Originalbetrag (3) is in USD or GBP.
+    expect(sniff.suggestedMapping).toMatchObject({ dateColumn: 2, amountColumn: 6, currencyColumn: 7 });
+    expect(rows.map((r) => [r.date, r.amount])).toEqual([
+      ['2026-11-04', -1106],
+      ['2026-11-06', -420],
+      ['2026-11-10', 17218],
+    ]);
+  });
+
+  it('reads snake_case headers and never takes the statement period for the transaction date', () => {
+    const { sniff, rows } = read('period-columns.csv', 'EUR');
+    expect(sniff.suggestedMapping).toMatchObject({ dateColumn: 9, amountColumn: 11 });
+    expect(rows.map((r) => [r.date, r.amount])).toEqual([
+      ['2026-10-03', 180000],
+      ['2026-10-17', -18000],
+    ]);
+    // Without a name it knows, the first date column that does not bound the period is taken.
+    const unnamed =
+      'initial_date,final_date,posted,text,amount\n2026-10-01,2026-10-31,2026-10-03,Rent,-900.00\n';
+    expect(sniffCsv(unnamed).suggestedMapping).toMatchObject({ dateColumn: 2 });
+  });
+
+  it('reads YNAB Outflow/Inflow columns with an Arabic-script currency sign, in a three-decimal currency', () => {
+    const { sniff, rows } = read('ynab-jod.csv', 'JOD');
+    expect(sniff.suggestedMapping).toMatchObject({ debitColumn: 5, creditColumn: 6, payeeColumn: 3 });
+    expect(rows.map((r) => r.amount)).toEqual([-12345, 950000]);
+    // The sign names its currency: the same file is refused for a USD account, by line.
+    const text = readFileSync(new URL('./fixtures/ynab-jod.csv', import.meta.url), 'utf8');
+    expect(
+      statementErrorsOf(() =>
+        parseCsvStatement(text, sniff.suggestedMapping!, { exponent: 2, currency: 'USD' }),
+      )[0],
+    ).toMatchObject({ line: 2 });
   });
 });

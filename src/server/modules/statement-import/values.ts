@@ -168,6 +168,21 @@ const SIGNS: Record<string, string | null> = {
   kr: null,
   'kr.': null,
   'Fr.': 'CHF',
+  // Arabic-script signs, written before the number as YNAB and Gulf banks do ("د.ا.4.750").
+  'د.ا.': 'JOD',
+  'د.ا': 'JOD',
+  'د.إ.': 'AED',
+  'د.إ': 'AED',
+  'د.ك.': 'KWD',
+  'د.ك': 'KWD',
+  'د.ب.': 'BHD',
+  'د.ب': 'BHD',
+  'ر.س.': 'SAR',
+  'ر.س': 'SAR',
+  'ر.ق.': 'QAR',
+  'ر.ق': 'QAR',
+  'ر.ع.': 'OMR',
+  'ر.ع': 'OMR',
 };
 const SIGN_RE = Object.keys(SIGNS)
   .sort((a, b) => b.length - a.length)
