@@ -1,4 +1,5 @@
 import iconv from 'iconv-lite';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeStatementBytes } from './decode.ts';
 import { parseCamtFile } from './camt.ts';
@@ -177,5 +178,36 @@ describe('OFX as banks write it', () => {
       [4, -100, 'A'],
       [5, -200, 'B'],
     ]);
+  });
+});
+
+describe('decoding checked against other public files (2026-11-28)', () => {
+  const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+
+  it('cuts NUL padding (and a DOS Ctrl-Z) off the end instead of calling the file binary', () => {
+    const decoded = decodeStatementBytes(fixture('nul-padded.csv'));
+    expect(decoded.encoding).toBe('utf-8');
+    expect(decoded.text).toBe(
+      'Datum;Empfänger;Betrag\n02.11.2026;Bäckerei Özdemir;-3,80\n03.11.2026;Gehalt November;2450,00',
+    );
+    expect(decodeStatementBytes(Buffer.from('a;b\n1;2\r\n\u001a')).text).toBe('a;b\n1;2');
+    // A NUL inside the text is still binary.
+    expect(statementErrorsOf(() => decodeStatementBytes(Buffer.from('a;b\n1\u0000;2\n')))[0]).toMatchObject({
+      line: 1,
+      reason: expect.stringMatching(/not a text file/),
+    });
+  });
+
+  it('reads UTF-8 with one corrupt byte as UTF-8, not every accent as Windows-1252', () => {
+    const decoded = decodeStatementBytes(fixture('utf8-one-bad-byte.csv'));
+    expect(decoded).toMatchObject({ encoding: 'utf-8', replaced: 1 });
+    expect(decoded.text).toContain('Crème brûlée Café');
+    expect(decoded.text).toContain('Jos\ufffd Muñoz');
+    // Real Windows-1252 (accents followed by ASCII) still reads as Windows-1252.
+    const cp1252 = iconv.encode('Café Rémy;Müller;Größe – “quoted”', 'windows-1252');
+    expect(decodeStatementBytes(cp1252)).toMatchObject({
+      text: 'Café Rémy;Müller;Größe – “quoted”',
+      encoding: 'windows-1252',
+    });
   });
 });

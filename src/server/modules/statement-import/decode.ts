@@ -14,6 +14,12 @@ export type DecodedStatement = {
   encoding: string;
   /** What the file itself declared, when it declared something. */
   declared: string | null;
+  /**
+   * Bytes that were not text and were replaced with U+FFFD: a UTF-8 file with a few corrupt
+   * bytes is read as UTF-8 (every other accent right) rather than as Windows-1252 (every
+   * accent wrong). Absent when nothing was replaced.
+   */
+  replaced?: number;
 };
 
 const LATIN1_LABELS = new Set([
@@ -45,6 +51,53 @@ const hasNonAscii = (bytes: Uint8Array) => {
   return false;
 };
 
+/**
+ * Multi-byte UTF-8 sequences and bytes that start none, in bytes that are not valid UTF-8.
+ * Windows-1252 text almost never forms a valid sequence (an accented letter is followed by
+ * ASCII), so a file with more valid sequences than stray bytes is UTF-8 with a few corrupt bytes.
+ */
+const utf8Evidence = (bytes: Uint8Array) => {
+  let valid = 0;
+  let invalid = 0;
+  for (let i = 0; i < bytes.length; i += 1) {
+    const b = bytes[i]!;
+    if (b < 0x80) continue;
+    const length = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    let ok = length > 0 && i + length <= bytes.length;
+    for (let k = 1; ok && k < length; k += 1) {
+      const c = bytes[i + k]!;
+      ok = c >= 0x80 && c <= 0xbf;
+    }
+    if (ok) {
+      const second = bytes[i + 1]!;
+      // Overlong forms and surrogates are not UTF-8 (RFC 3629).
+      if ((b === 0xe0 && second < 0xa0) || (b === 0xed && second > 0x9f)) ok = false;
+      if ((b === 0xf0 && second < 0x90) || (b === 0xf4 && second > 0x8f)) ok = false;
+    }
+    if (ok) {
+      valid += 1;
+      i += length - 1;
+    } else invalid += 1;
+  }
+  return { valid, invalid };
+};
+
+/**
+ * Files padded at the end with NUL bytes (or ended by a DOS Ctrl-Z) hold text before the
+ * padding: the padding is cut off, so such a file is not taken for a binary one.
+ */
+const withoutEndPadding = (bytes: Uint8Array) => {
+  let end = bytes.length;
+  let padded = false;
+  while (end > 0) {
+    const b = bytes[end - 1]!;
+    if (b === 0 || b === 0x1a) padded = true;
+    else if (b !== 0x0a && b !== 0x0d && b !== 0x20 && b !== 0x09) break;
+    end -= 1;
+  }
+  return padded ? bytes.subarray(0, end) : bytes;
+};
+
 /** OFX 1.x CHARSET values and common aliases, to iconv-lite names. */
 const ofxCharset = (charset: string | null, encoding: string | null): string | null => {
   const enc = (encoding ?? '').trim().toUpperCase();
@@ -74,7 +127,7 @@ const declaredEncoding = (bytes: Uint8Array): { name: string; raw: string } | nu
 
 /** Turns an uploaded statement's bytes into text; refuses (naming line 1) what is not text. */
 export const decodeStatementBytes = (input: Uint8Array): DecodedStatement => {
-  const bytes = input;
+  let bytes = input;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return {
       text: iconv.decode(Buffer.from(bytes.subarray(3)), 'utf-8'),
@@ -103,6 +156,7 @@ export const decodeStatementBytes = (input: Uint8Array): DecodedStatement => {
   if (bytes.length >= 4 && bytes[0] === 0 && bytes[1] !== 0 && bytes[2] === 0 && bytes[3] !== 0) {
     return { text: iconv.decode(Buffer.from(bytes), 'utf-16be'), encoding: 'utf-16be', declared: null };
   }
+  bytes = withoutEndPadding(bytes);
   const probe = bytes.subarray(0, 8192);
   if (probe.includes(0)) {
     throw new StatementParseError([
@@ -143,5 +197,14 @@ export const decodeStatementBytes = (input: Uint8Array): DecodedStatement => {
     return { text: iconv.decode(buffer, name), encoding: name, declared: declared.raw };
   }
   if (validUtf8) return { text: iconv.decode(buffer, 'utf-8'), encoding: 'utf-8', declared: null };
+  const evidence = utf8Evidence(bytes);
+  if (evidence.valid > evidence.invalid) {
+    return {
+      text: iconv.decode(buffer, 'utf-8'),
+      encoding: 'utf-8',
+      declared: null,
+      replaced: evidence.invalid,
+    };
+  }
   return { text: iconv.decode(buffer, 'windows-1252'), encoding: 'windows-1252', declared: null };
 };
