@@ -17,6 +17,9 @@ const publicUrl = (process.env.PUBLIC_URL || `http://localhost:${process.env.POR
 
 type PrerenderModule = typeof import('./src/web/prerender.tsx');
 
+/** What the web app's session check asks for (src/web/auth/client.ts). */
+const SESSION_URL = '/api/auth/get-session';
+
 /**
  * Prerendered public pages (src/web/prerender.tsx, docs/ui.md): after the browser build, an SSR
  * build of the prerender entry renders each public path into `<outDir>/prerendered/<file>`,
@@ -110,10 +113,17 @@ const prerenderPages = (): Plugin => {
         fs.mkdirSync(path.join(outDir, 'prerendered', 'app'), { recursive: true });
         const spinner = prerender.appPageMarkup();
         for (const page of prerender.APP_PAGE_FILES) {
-          const preload = preloadFor(page.modules)
-            // Low: the entry (high) comes first; these are needed once the session is known.
-            .map((href) => `    <link rel="modulepreload" fetchpriority="low" crossorigin href="${href}">\n`)
-            .join('');
+          const preload =
+            // The session's answer, asked for by the entry before its first render (main.tsx,
+            // startSessionCheck): requested with the HTML's other resources, it is there when
+            // the entry runs. `crossorigin` (anonymous: same-origin credentials) as fetch() asks.
+            `    <link rel="preload" as="fetch" crossorigin href="${SESSION_URL}">\n` +
+            preloadFor(page.modules)
+              // Low: the entry (high) comes first.
+              .map(
+                (href) => `    <link rel="modulepreload" fetchpriority="low" crossorigin href="${href}">\n`,
+              )
+              .join('');
           const html = withPreload
             .replace('  </head>', `${preload}  </head>`)
             .replace('<div id="root"></div>', `<div id="root">${spinner}</div>`);
@@ -128,10 +138,24 @@ const prerenderPages = (): Plugin => {
 };
 
 // The web app lives in src/web and builds into dist/web, which the server serves.
-export default defineConfig({
+export default defineConfig(({ command, isSsrBuild }) => ({
   root: 'src/web',
   publicDir: 'public',
   plugins: [react(), tailwindcss(), prerenderPages()],
+  resolve: {
+    // React Router's package names only its development build (dist/development: its warnings
+    // and checks, 92 KB of the entry chunk); the browser build takes the production one it
+    // ships beside it. The development server and the prerender (Node) keep the package's own.
+    alias:
+      command === 'build' && !isSsrBuild
+        ? [
+            {
+              find: /^react-router$/,
+              replacement: path.join(projectRoot, 'node_modules/react-router/dist/production/index.mjs'),
+            },
+          ]
+        : [],
+  },
   define: {
     // The browser detects the production environment from the same PUBLIC_DOMAIN the server
     // reads (baked in at build time: run `npm run build` after changing it).
@@ -147,6 +171,7 @@ export default defineConfig({
     sourcemap: true,
     target: 'es2022',
     rollupOptions: {
+      treeshake: { manualPureFunctions: ['z'] },
       output: {
         codeSplitting: {
           groups: [
@@ -169,4 +194,4 @@ export default defineConfig({
     // API trusts in development (src/server/http/origins.ts).
     proxy: { '/api': { target: `http://127.0.0.1:${process.env.PORT ?? 3000}`, changeOrigin: false } },
   },
-});
+}));

@@ -15,6 +15,7 @@ import { api } from '../lib/api.ts';
 import {
   AuthError,
   type AuthUser,
+  earlySession,
   fetchSession,
   requestPasswordReset,
   signInWithEmail,
@@ -73,9 +74,12 @@ const messageOf = (error: unknown) =>
   error instanceof Error ? error.message : 'Authentication failed. Please try again.';
 
 export const AuthProvider = ({ children }: { children: ReactNode }) => {
-  const [currentUser, setCurrentUser] = useState<AuthUser | null>(null);
+  // A signed-in page's session check may have answered before the first render (main.tsx,
+  // `startSessionCheck`): then the first render draws the app for that user at once.
+  const [initial] = useState(earlySession);
+  const [currentUser, setCurrentUser] = useState<AuthUser | null>(initial?.session?.user ?? null);
   const [userProfile, setUserProfile] = useState<UserProfile | null>(null);
-  const [loading, setLoading] = useState(true);
+  const [loading, setLoading] = useState(initial === undefined);
   const [error, setError] = useState<string | null>(null);
   const [ready, setReady] = useState(true);
   const [sessionError, setSessionError] = useState<string | null>(null);

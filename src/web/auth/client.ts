@@ -71,10 +71,47 @@ const call = async (path: string, body?: unknown, method = body === undefined ? 
   return raw;
 };
 
-/** The current session, null when signed out; throws AuthError('network-request-failed') when unreachable. */
-export const fetchSession = async () => {
+export type CurrentSession = { user: AuthUser; session: AuthSession } | null;
+
+const readSession = async (): Promise<CurrentSession> => {
   const { data } = await call('/get-session');
-  return (data as { user: AuthUser; session: AuthSession } | null) ?? null;
+  return (data as CurrentSession) ?? null;
+};
+
+// A signed-in page asks for the session before its first render (main.tsx): the HTML preloads
+// the answer, and the first render then draws the app with the user known instead of the
+// guard's spinner followed by a second render. The provider's first check takes that answer.
+let early: Promise<CurrentSession> | null = null;
+let earlyAnswer: { session: CurrentSession } | undefined;
+
+/** Starts the session check now (before the first render); `fetchSession` takes it once. */
+export const startSessionCheck = (): Promise<CurrentSession> => {
+  if (!early) {
+    const started = readSession();
+    early = started;
+    started.then(
+      (session) => {
+        earlyAnswer = { session };
+      },
+      () => undefined,
+    );
+  }
+  return early;
+};
+
+/** The early check's answer when it has arrived (and succeeded), else undefined. */
+export const earlySession = () => earlyAnswer;
+
+/** The current session, null when signed out; throws AuthError('network-request-failed') when unreachable. */
+export const fetchSession = async (): Promise<CurrentSession> => {
+  if (early) {
+    const started = early;
+    early = null;
+    // Read by the provider's first render only: a provider mounted later asks afresh.
+    earlyAnswer = undefined;
+    return started;
+  }
+  return readSession();
 };
 
 export type SignInResult = { twoFactorRequired: true } | { twoFactorRequired: false; user: AuthUser };

@@ -1,5 +1,13 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useDeferredValue,
+  useMemo,
+  useState,
+} from 'react';
 import type { MyCompany } from '../../shared/companies.ts';
 import { api } from './api.ts';
 import { forgetAllButCompanies, invalidateAfter, keys } from './queryKeys.ts';
@@ -28,13 +36,21 @@ const readStored = () => {
   }
 };
 
+const companiesQuery = {
+  queryKey: keys.companies,
+  queryFn: () => api.get<{ companies: MyCompany[] }>('/orgs').then((r) => r.companies),
+};
+
+/**
+ * Asks for the user's companies before the shell renders (main.tsx, a signed-in page once the
+ * session is known): the shell's query then finds the answer on its way or in the cache.
+ */
+export const prefetchCompanies = (queryClient: QueryClient) => queryClient.prefetchQuery(companiesQuery);
+
 export const CompaniesProvider = ({ children }: { children: ReactNode }) => {
   const queryClient = useQueryClient();
   const [selected, setSelected] = useState<string | null>(readStored);
-  const query = useQuery({
-    queryKey: keys.companies,
-    queryFn: () => api.get<{ companies: MyCompany[] }>('/orgs').then((r) => r.companies),
-  });
+  const query = useQuery(companiesQuery);
   const companies = query.data ?? [];
   const current = companies.find((c) => c.id === selected) ?? companies[0] ?? null;
 
@@ -60,7 +76,12 @@ export const CompaniesProvider = ({ children }: { children: ReactNode }) => {
     () => ({ companies, current, isLoading: query.isLoading, error: query.error, switchTo, refresh }),
     [companies, current, query.isLoading, query.error, switchTo, refresh],
   );
-  return <CompaniesContext.Provider value={value}>{children}</CompaniesContext.Provider>;
+  // The whole signed-in page hangs on this value: when the companies arrive (or the user
+  // switches), the page is drawn in a deferred render, which React splits into slices of a few
+  // milliseconds, instead of one long task that blocks taps (docs/performance.md, issue 22).
+  // The value changes as one piece, so no render sees the list without its loading state.
+  const shown = useDeferredValue(value);
+  return <CompaniesContext.Provider value={shown}>{children}</CompaniesContext.Provider>;
 };
 
 export const useCompanies = () => {

@@ -60,9 +60,25 @@ const pageLoader = (page: AppPage) => {
 };
 
 const lazyPages = new Map<AppPage, ComponentType>();
+// Pages whose module was loaded before the shell first drew them (`preparePage`): drawn at
+// once, with no Suspense fallback in between.
+const loadedPages = new Map<AppPage, ComponentType>();
+
+/**
+ * Loads the page's module (main.tsx, as a signed-in page starts; the HTML preloads its chunk) so
+ * that the shell draws it at once if it is in by then. A mounted page never switches from lazy
+ * to loaded: the shell reads pageComponent once per page (useMemo).
+ */
+export const preparePage = async (page: AppPage) => {
+  const loader = pageLoader(page);
+  if (loader && !loadedPages.has(page)) loadedPages.set(page, (await loader()).default);
+};
+
 const pageComponent = (page: AppPage): ComponentType | null => {
   const loader = pageLoader(page);
   if (!loader) return null;
+  const loaded = loadedPages.get(page);
+  if (loaded) return loaded;
   let component = lazyPages.get(page);
   if (!component) {
     component = lazy(loader);

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, useState } from 'react';
+import { lazy, useDeferredValue, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Dashboard, DashboardQuery } from '../../../shared/dashboard.ts';
 import { Money } from '../../components/money/Money.tsx';
@@ -167,9 +167,18 @@ const MonthsCard = ({ data }: { data: Dashboard }) => {
  * Today in the company's time zone (what the server calls today), known before the figures
  * arrive: the header line has its full text from the first paint, so it never wraps later.
  */
+// One date format per time zone: making an Intl format costs far more than using it, and the
+// header asks on every render.
+const todayFormats = new Map<string, Intl.DateTimeFormat>();
+
 const companyToday = (timeZone: string) => {
   try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+    let format = todayFormats.get(timeZone);
+    if (!format) {
+      format = new Intl.DateTimeFormat('en-CA', { timeZone });
+      todayFormats.set(timeZone, format);
+    }
+    return format.format(new Date());
   } catch {
     return new Date().toISOString().slice(0, 10);
   }
@@ -180,7 +189,10 @@ const DashboardPage = () => {
   const [params] = useSearchParams();
   const { choice, query } = rangeFromParams(params);
   const dashboard = useDashboard(query);
-  const data = dashboard.data;
+  // The figures (tiles, tables, forecast, entries) are drawn in a deferred render, which React
+  // splits into slices of a few milliseconds, rather than in the one long task of the answer's
+  // arrival; until then the placeholders stay.
+  const data = useDeferredValue(dashboard.data);
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">

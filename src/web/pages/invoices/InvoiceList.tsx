@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight, Download } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { INVOICE_STATUSES, type InvoiceStatus, STATUS_LABELS } from '../../../shared/invoices.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { Button } from '../../components/ui/Button.tsx';
@@ -44,7 +44,9 @@ export const InvoiceList = ({ onOpen, onNew }: { onOpen: (id: string) => void; o
     );
     return () => window.clearTimeout(timer);
   }, [searchText]);
-  const list = useInvoiceList(params);
+  // Drawn in a deferred render (slices of a few milliseconds) rather than one long task as the
+  // answer arrives; the whole result is deferred, so its loading state and rows agree.
+  const list = useDeferredValue(useInvoiceList(params));
   const data = list.data;
   const totals = data?.totalsByStatus;
   const currency = data?.baseCurrency ?? company.baseCurrency;

@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { FileUp, ListChecks, Plus, Scale } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Transaction, TransactionPage } from '../../../shared/transactions.ts';
 import { BUTTON_LINK, Button } from '../../components/ui/Button.tsx';
@@ -44,18 +44,23 @@ const TransactionsPage = () => {
   const [splitting, setSplitting] = useState<Transaction | null>(null);
   const [editing, setEditing] = useState<Transaction | null>(null);
   const orgId = company.id;
-  const list = useInfiniteQuery({
-    queryKey: keys.transactions(orgId, 'infinite', filters),
-    queryFn: ({ pageParam }) =>
-      api.get<TransactionPage>(`/orgs/${orgId}/transactions`, {
-        ...toQuery(filters),
-        cursor: pageParam ?? undefined,
-        limit: PAGE_SIZE,
-      }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-    placeholderData: (previous) => previous,
-  });
+  // The list's answer is drawn in a deferred render (React splits it into slices of a few
+  // milliseconds) instead of one long task as it arrives; the whole result is deferred, so its
+  // loading state and its rows always agree.
+  const list = useDeferredValue(
+    useInfiniteQuery({
+      queryKey: keys.transactions(orgId, 'infinite', filters),
+      queryFn: ({ pageParam }) =>
+        api.get<TransactionPage>(`/orgs/${orgId}/transactions`, {
+          ...toQuery(filters),
+          cursor: pageParam ?? undefined,
+          limit: PAGE_SIZE,
+        }),
+      initialPageParam: null as string | null,
+      getNextPageParam: (last) => last.nextCursor,
+      placeholderData: (previous) => previous,
+    }),
+  );
   const totals = useTotals(filters);
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.transactions) ?? [], [list.data]);
   const canPost = can('post');
