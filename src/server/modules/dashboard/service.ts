@@ -14,7 +14,6 @@ import type { MemberContext } from '../../http/tenancy.ts';
 import { companyToday, loadCompany, toBase } from '../invoices/common.ts';
 import { selectOpenBalancesAsOf } from '../invoices/queries-reports.ts';
 import { listSchedules } from '../invoices/recurring.ts';
-import { ledgerBalancesAsOf } from '../ledger/balances.ts';
 import { selectBalances } from '../ledger/queries.ts';
 import { loadContext } from '../ledger/report-basics.ts';
 import { listBillSchedules } from '../payables/recurring.ts';
@@ -95,8 +94,14 @@ export const getDashboard = async (
   const burnTo = addDays(monthStart(today), -1);
   const previous = previousPeriod(from, to);
   const beforeFrom = addDays(from, -1);
+  // The cash accounts' base-currency balance at the end of `date`: what ledgerBalancesAsOf's
+  // `base` adds up for them, read with its one balance query (the company, its settings and
+  // the accounts are known here already).
   const cashAt = async (date: string) =>
-    [...(await ledgerBalancesAsOf(db, org, date, cashIds)).values()].reduce((s, b) => s + b.base, 0);
+    (await selectBalances(db, org, { from: null, to: date }, null, cashIds)).reduce(
+      (s, r) => s + Number(r.debit) - Number(r.credit),
+      0,
+    );
 
   const [
     monthly,
