@@ -378,10 +378,197 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
     expect((await refusal(j('include other.journal'))).message).toMatch(
       /^Line 1: include cannot be followed/,
     );
-    expect((await refusal(j('alias /chk/ = Assets:Bank'))).message).toMatch(
-      /^Line 1: regular-expression aliases/,
-    );
     expect((await refusal(j('frobnicate 3'))).message).toMatch(/^Line 1: "frobnicate" is not a directive/);
+  });
+
+  it('applies hledger regular-expression aliases: case-insensitive, every match, most recent first, \\1 groups', async () => {
+    const { result, balances } = await importInto(
+      j(
+        'alias /^spending:(.*)$/ = Expenses:\\1',
+        'alias /CHQ/ = cheque',
+        '',
+        '2026-02-01 books',
+        '    spending:chq:chq fees   $4',
+        '    Assets:Chq',
+        '',
+        'alias /^assets:chq$/ = Assets:Current $ account',
+        '2026-02-02 more',
+        '    spending:chq:chq fees   $1',
+        '    Assets:Chq',
+      ),
+    );
+    expect(result.accounts.map((a) => a.journalName)).toEqual([
+      'Assets:cheque',
+      'Assets:Current $ account',
+      'Expenses:cheque:cheque fees',
+    ]);
+    expect(balances).toEqual({ 'cheque / cheque fees': 500, cheque: -400, 'Current $ account': -100 });
+    expect((await refusal(j('alias /(a+)+/ = Assets:Bank'))).message).toMatch(/^Line 1: .*too complex/);
+    expect((await refusal(j('alias /[/ = Assets:Bank'))).message).toMatch(
+      /^Line 1: .*not a regular expression/,
+    );
+  });
+
+  it('applies ledger sub-directives: account alias and payee, payee alias, commodity alias', async () => {
+    const { result, balances } = await importInto(
+      j(
+        'account Expenses:Meals',
+        '    alias lunch',
+        '    payee ^Cafe',
+        '    note eating out',
+        '',
+        'payee Corner Bakery',
+        '    alias corner bak',
+        '',
+        'commodity USD',
+        '    alias Dollars',
+        '',
+        '2026-03-01 CAFE Blue',
+        '    Expenses:Unknown       12.50 Dollars',
+        '    Assets:Cash',
+        '',
+        '2026-03-02 Corner Bakery Ltd',
+        '    lunch                   $4',
+        '    Assets:Cash',
+        '',
+        '2026-03-03 Hardware store',
+        '    Expenses:Unknown        $7',
+        '    Assets:Cash',
+      ),
+    );
+    // Unknown goes to Meals only for the payee the pattern matches (ignoring case).
+    expect(balances).toEqual({ Meals: 1650, Unknown: 700, Cash: -2350 });
+    const notes = result.notices.map((n) => `${n.line}: ${n.message}`);
+    expect(notes).toContain(
+      '13: Expenses:Unknown read as Expenses:Meals (payee "CAFE Blue", account directive on line 3)',
+    );
+    expect(notes).toContain(
+      '16: description "Corner Bakery Ltd" read as the payee "Corner Bakery" (payee alias)',
+    );
+    expect(notes).toContain('4: account note ignored');
+    const org = result.accounts.find((a) => a.journalName === 'Expenses:Meals')!;
+    const entries = await handle.db
+      .selectFrom('journal_entries')
+      .select(['memo'])
+      .where(
+        'organization_id',
+        '=',
+        (
+          await handle.db
+            .selectFrom('accounts')
+            .select('organization_id')
+            .where('id', '=', org.accountId)
+            .executeTakeFirstOrThrow()
+        ).organization_id,
+      )
+      .orderBy('memo')
+      .execute();
+    expect(entries.map((e) => e.memo)).toEqual(['CAFE Blue', 'Corner Bakery', 'Hardware store']);
+  });
+
+  it('ignores ledger options that only add checks, and refuses the others', async () => {
+    const { result, balances } = await importInto(
+      j('--strict', '--pedantic', '2026-01-05 a', '    Expenses:Rent   $5', '    Assets:Bank'),
+    );
+    expect(balances).toEqual({ Rent: 500, Bank: -500 });
+    expect(
+      result.notices.filter((n) => /^option --(strict|pedantic) ignored/.test(n.message)).map((n) => n.line),
+    ).toEqual([1, 2]);
+    expect(
+      (await refusal(j('--decimal-comma', '2026-01-05 a', '    Expenses:Rent   5,00', '    Assets:Bank')))
+        .message,
+    ).toMatch(/^Line 1: command-line options/);
+  });
+
+  it('knows the usual top-level account names in other languages', async () => {
+    const { balances, result } = await importInto(
+      j(
+        '2026-01-05 achat',
+        '    Dépenses:Bureau     10,00 EUR',
+        '    Passif:Carte',
+        '2026-01-06 Gehalt',
+        '    Aktiva:Bank        100,00 EUR',
+        '    Erträge:Gehalt',
+        '2026-01-07 apertura',
+        '    Activos:Caja        5,00 EUR',
+        '    Patrimonio:Apertura',
+      ),
+      'EUR',
+    );
+    expect(balances).toEqual({
+      Bureau: 1000,
+      Carte: -1000,
+      Bank: 10000,
+      Gehalt: -10000,
+      Caja: 500,
+      Apertura: -500,
+    });
+    const types = await handle.db
+      .selectFrom('accounts')
+      .select(['name', 'type'])
+      .where(
+        'id',
+        'in',
+        result.accounts.map((a) => a.accountId),
+      )
+      .orderBy('name')
+      .execute();
+    expect(Object.fromEntries(types.map((t) => [t.name, t.type]))).toEqual({
+      Apertura: 'equity',
+      Bank: 'asset',
+      Bureau: 'expense',
+      Caja: 'asset',
+      Carte: 'liability',
+      Gehalt: 'income',
+    });
+  });
+
+  it('names the line and the real reason when a transaction cannot be taken as written', async () => {
+    // An amount without a commodity among "$" amounts: the tools read it as a commodity of its own.
+    expect(
+      (await refusal(j('2026-01-05 two goats', '    Assets:Farm      2', '    Assets:Bank   $-300'))).message,
+    ).toMatch(
+      /^Line 2: 2\.00 has no commodity, so Kontor reads it as USD.* "\$" amounts \(off by -298\.00 USD\)/,
+    );
+    // Costs below a cent that do not balance once rounded.
+    expect(
+      (
+        await refusal(
+          j(
+            '2026-01-05 tiny',
+            '    Assets:Euro    1 EUR @ $0.006',
+            '    Assets:Yen    1 JPY @ $0.006',
+            '    Income:Fx   $0.00',
+          ),
+        )
+      ).message,
+    ).toMatch(
+      /^Line 2: the costs on lines 2, 3 are not whole cents; rounded to cents, the transaction on line 1 is off by 0\.02 USD/,
+    );
+    // hledger equity conversion postings without a cost.
+    expect(
+      (
+        await refusal(
+          j(
+            '2026-01-05 exchange',
+            '    Assets:Dollars      $-110',
+            '    Equity:Conversion   $110',
+            '    Equity:Conversion   -100 EUR',
+            '    Assets:Euros         100 EUR',
+          ),
+        )
+      ).message,
+    ).toMatch(
+      /^Line 4: -100\.00 EUR has no cost: the EUR postings of this transaction \(lines 4, 5\) balance among themselves/,
+    );
+    // A value expression as a balance assignment.
+    expect(
+      (await refusal(j('2026-01-05 a', '    Expenses:Rent', '    Assets:Bank   = ($5 + $1)'))).message,
+    ).toMatch(/^Line 3: the balance amount "\(\$5 \+ \$1\)" is a value expression/);
+    // Only periodic transactions: nothing to import, and the answer says why.
+    const periodic = await refusal(j('~ monthly', '    Expenses:Rent   $5', '    Assets:Bank'));
+    expect(periodic.code).toBe('journal_empty');
+    expect(periodic.message).toMatch(/only periodic transactions .* on line 1\.$/);
   });
 
   it('checks balance assertions and computes balance assignments', async () => {

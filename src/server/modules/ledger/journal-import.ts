@@ -43,7 +43,16 @@ export const importJournal = (
       .executeTakeFirst();
     if (already) throw alreadyImported(already);
     const { planned, parsed, notices } = planJournalImport(text, base);
-    if (planned.length === 0) throw badRequest('journal_empty', 'The file has no transactions.');
+    if (planned.length === 0) {
+      const periodic = notices.filter((n) => n.message.startsWith('periodic transaction')).map((n) => n.line);
+      throw badRequest(
+        'journal_empty',
+        periodic.length > 0
+          ? `The file has no transactions, only periodic transactions (budget or forecast rules, which are not imported) on line${periodic.length > 1 ? 's' : ''} ${periodic.slice(0, 20).join(', ')}.`
+          : 'The file has no transactions.',
+        periodic.length > 0 ? { line: periodic[0] } : undefined,
+      );
+    }
 
     // Account names: Kontor's are unique ignoring case, so two spellings of one name are refused.
     const spellings = new Map<string, string>();

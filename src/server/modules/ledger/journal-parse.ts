@@ -31,19 +31,44 @@ export const parseJournalText = (input: string): ParsedJournal => {
   let tx: Transaction | null = null;
   let auto: AutoRule | null = null;
   let lastPosting: Posting | null = null;
-  let body: 'periodic' | 'commodity' | 'account' | 'other' | null = null;
+  let body: 'periodic' | 'commodity' | 'account' | 'payee' | 'other' | null = null;
   let bodyCommodity = '';
   let year: number | null = null;
   const yearStack: (number | null)[] = [];
   let declaredMark: '.' | ',' | null = null;
   let defaultSymbol = '';
-  const aliases: { from: string; to: string }[] = [];
+  /** Account aliases, applied most recent first (as hledger and ledger do). */
+  const aliases: ({ from: string; to: string } | { pattern: RegExp; to: string })[] = [];
+  /** ledger `account NAME` + `payee REGEX`: postings to an account named Unknown go to NAME. */
+  const unknownPayees: { pattern: RegExp; account: string; line: number }[] = [];
+  /** ledger `payee NAME` + `alias REGEX`: descriptions the pattern matches become NAME. */
+  const payeeAliases: { pattern: RegExp; payee: string }[] = [];
+  /** ledger `commodity SYMBOL` + `alias OTHER`: OTHER is read as SYMBOL. */
+  const commodityAliases = new Map<string, string>();
+  let bodyAccount = '';
+  let bodyPayee = '';
   const applyAccount: string[] = [];
   const applyStack: string[] = [];
 
   const amountOf = (textPart: string, line: number, set: (a: Amount) => void) => {
     const raw = splitAmount(textPart, line, defaultSymbol, declaredMark);
+    raw.symbol = commodityAliases.get(raw.symbol) ?? raw.symbol;
     pending.push({ raw, set });
+  };
+
+  /** A ledger mask or hledger regular expression: case-insensitive, matching anywhere. */
+  const pattern = (source: string, line: number) => {
+    if (source.length > 200 || /\([^)]*[*+?}][^)]*\)\s*[*+?{]/.test(source)) {
+      fail(
+        line,
+        `the regular expression "${source.slice(0, 60)}" is too complex for Kontor to apply safely; simplify it.`,
+      );
+    }
+    try {
+      return new RegExp(source, 'i');
+    } catch {
+      return fail(line, `"${source}" is not a regular expression Kontor can read.`);
+    }
   };
 
   const accountName = (name: string, line: number) => {
@@ -51,10 +76,29 @@ export const parseJournalText = (input: string): ParsedJournal => {
     if (n === '') fail(line, 'a posting has no account name.');
     if (n.length > 250) fail(line, 'the account name is longer than 250 characters.');
     for (let i = aliases.length - 1; i >= 0; i -= 1) {
-      const { from, to } = aliases[i]!;
+      const alias = aliases[i]!;
+      if ('pattern' in alias) {
+        // hledger: every match is replaced, \1… are the groups.
+        n = n.replace(new RegExp(alias.pattern.source, 'gi'), alias.to);
+        continue;
+      }
+      const { from, to } = alias;
       if (n === from || n.startsWith(`${from}:`)) n = to + n.slice(from.length);
     }
+    n = n.trim();
+    if (n === '') fail(line, 'an alias turns this account name into an empty one.');
     if (applyAccount.length > 0) n = `${applyAccount.join(':')}:${n}`;
+    if (tx && unknownPayees.length > 0 && n.split(':').at(-1) === 'Unknown') {
+      const description = tx.description;
+      const mapped = unknownPayees.find((u) => u.pattern.test(description));
+      if (mapped) {
+        notice(
+          line,
+          `${n} read as ${mapped.account} (payee "${description}", account directive on line ${mapped.line})`,
+        );
+        n = mapped.account;
+      }
+    }
     return n;
   };
 
@@ -119,6 +163,8 @@ export const parseJournalText = (input: string): ParsedJournal => {
       let assertText = rest.slice(assertAt.index + assertAt[0].length).trim();
       assertText = assertText.replace(/\s*@@?.*$/, ''); // the cost in an assertion is not checked by hledger either
       if (assertText === '') fail(line, 'a balance assertion needs an amount after "=".');
+      if (/^\(.*\)$/.test(assertText))
+        fail(line, `the balance amount "${assertText}" is a value expression Kontor cannot evaluate.`);
       const op = assertAt[1] as Assertion['op'];
       amountOf(assertText, line, (a) => {
         p.assertion = { op, amount: a };
@@ -200,15 +246,44 @@ export const parseJournalText = (input: string): ParsedJournal => {
           defaultSymbol = bodyCommodity;
           continue;
         }
+        if (word === 'alias') {
+          const other = unquote(splitComment(restWords.join(' ')).main.trim());
+          if (!other) fail(n, 'alias needs the other name of the commodity.');
+          commodityAliases.set(other, bodyCommodity);
+          continue;
+        }
         notice(n, `commodity ${word} ignored`);
         continue;
       }
       if (body === 'account') {
         const word = bodyText.split(/\s+/)[0];
+        const value = splitComment(bodyText.slice(word!.length)).main.trim();
         if (word === 'default') fail(n, REFUSED.bucket!);
-        if (word === 'alias')
-          fail(n, 'account aliases inside an account directive are not supported; write the account name.');
+        if (word === 'alias') {
+          // ledger: the alias is another name of this account.
+          if (!value) fail(n, 'alias needs a name.');
+          aliases.push({ from: value, to: bodyAccount });
+          continue;
+        }
+        if (word === 'payee') {
+          // ledger: postings to an account named Unknown in transactions of this payee go here.
+          if (!value) fail(n, 'payee needs a payee name or pattern.');
+          unknownPayees.push({ pattern: pattern(value, n), account: bodyAccount, line: n });
+          continue;
+        }
         notice(n, `account ${word} ignored`);
+        continue;
+      }
+      if (body === 'payee') {
+        const word = bodyText.split(/\s+/)[0];
+        const value = splitComment(bodyText.slice(word!.length)).main.trim();
+        if (word === 'alias') {
+          // ledger: descriptions the pattern matches are this payee.
+          if (!value) fail(n, 'alias needs a payee name or pattern.');
+          payeeAliases.push({ pattern: pattern(value, n), payee: bodyPayee });
+          continue;
+        }
+        notice(n, `payee ${word} ignored`);
         continue;
       }
       if (body === 'other') continue;
@@ -231,12 +306,18 @@ export const parseJournalText = (input: string): ParsedJournal => {
       const rest = line.slice(dateToken[0].length);
       const header = /^\s*(?:([*!])\s*)?(?:\(([^)]*)\)\s*)?(.*)$/.exec(rest)!;
       const { main } = splitComment(header[3] ?? '');
+      let description = main.trim();
+      const payee = payeeAliases.find((a) => a.pattern.test(description));
+      if (payee && payee.payee !== description) {
+        notice(n, `description "${description}" read as the payee "${payee.payee}" (payee alias)`);
+        description = payee.payee;
+      }
       tx = {
         line: n,
         index: transactions.length,
         date,
         code: header[2]?.trim() || null,
-        description: main.trim(),
+        description,
         postings: [],
       };
       transactions.push(tx);
@@ -261,8 +342,14 @@ export const parseJournalText = (input: string): ParsedJournal => {
       body = 'periodic';
       continue;
     }
-    if (line.startsWith('-'))
+    if (line.startsWith('-')) {
+      // ledger reads options in the file; those that only add checks change nothing imported.
+      if (/^--(strict|pedantic|check-payees|explicit)$/.test(one) && two.trim() === one) {
+        notice(n, `option ${one} ignored (it only adds ledger's checks of declared names)`);
+        continue;
+      }
       fail(n, `command-line options in the file ("${one}") may change how it reads; remove them.`);
+    }
     // Directives.
     if (one === 'decimal-mark') {
       const mark = line.trim().split(/\s+/)[1];
@@ -286,12 +373,13 @@ export const parseJournalText = (input: string): ParsedJournal => {
       if (eq < 0) fail(n, 'alias needs "OLD = NEW".');
       const from = spec.slice(0, eq).trim();
       const to = spec.slice(eq + 1).trim();
-      if (from.startsWith('/'))
-        fail(
-          n,
-          'regular-expression aliases are not supported; Kontor would have to guess the account names. Rename the accounts in the file.',
-        );
       if (!from || !to) fail(n, 'alias needs "OLD = NEW".');
+      if (from.length > 1 && from.startsWith('/') && from.endsWith('/')) {
+        // hledger: a regular expression, case-insensitive, every match replaced; \1… are its groups.
+        const to$ = to.replace(/\$/g, '$$$$').replace(/\\(\d)/g, '$$$1');
+        aliases.push({ pattern: pattern(from.slice(1, -1), n), to: to$ });
+        continue;
+      }
       aliases.push({ from, to });
       continue;
     }
@@ -352,6 +440,7 @@ export const parseJournalText = (input: string): ParsedJournal => {
       const name = accountName(main.replace(/\s{2,}.*$/, ''), n);
       const type = comment ? /(?:^|[\s,])type:\s*([A-Za-z]+)/.exec(comment) : null;
       body = 'account';
+      bodyAccount = name;
       if (type) {
         const t = TYPE_TAGS[type[1]!.toLowerCase()];
         if (!t) fail(n, `account type "${type[1]}" is not one Kontor knows.`);
@@ -368,7 +457,11 @@ export const parseJournalText = (input: string): ParsedJournal => {
     if (key !== undefined) {
       if (IGNORED[key]) notice(n, IGNORED[key]!);
       // payee and tag declarations may carry indented sub-directives; the others have none.
-      if (key === 'payee' || key === 'tag') body = 'other';
+      if (key === 'tag') body = 'other';
+      if (key === 'payee') {
+        body = 'payee';
+        bodyPayee = splitComment(line.trim().slice('payee'.length)).main.trim();
+      }
       continue;
     }
     fail(n, `"${one}" is not a directive or transaction Kontor understands.`);

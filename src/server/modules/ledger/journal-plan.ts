@@ -78,6 +78,8 @@ type Work = {
   /** The posting's value in the base currency (its amount, or its cost for a foreign amount). */
   cost: Money | null;
   costRounded: boolean;
+  /** The commodity as written ('' when the amount had none). */
+  symbol: string;
   assertion: Assertion | null;
   comment: string | null;
   generated: boolean;
@@ -96,6 +98,70 @@ export const TOP_TYPES: Record<string, AccountTypeName> = {
   revenues: 'income',
   expenses: 'expense',
   expense: 'expense',
+  // The same top levels in the languages journals are commonly kept in (hledger's i18n
+  // examples, ledger's tests): French, German, Spanish, Portuguese, Italian, Dutch and the
+  // Scandinavian languages.
+  actif: 'asset',
+  actifs: 'asset',
+  passif: 'liability',
+  passifs: 'liability',
+  'capitaux propres': 'equity',
+  revenu: 'income',
+  revenus: 'income',
+  produits: 'income',
+  dépense: 'expense',
+  dépenses: 'expense',
+  charges: 'expense',
+  aktiva: 'asset',
+  vermögen: 'asset',
+  passiva: 'liability',
+  verbindlichkeiten: 'liability',
+  eigenkapital: 'equity',
+  einnahmen: 'income',
+  erträge: 'income',
+  ertrag: 'income',
+  ausgaben: 'expense',
+  aufwand: 'expense',
+  aufwendungen: 'expense',
+  activo: 'asset',
+  activos: 'asset',
+  pasivo: 'liability',
+  pasivos: 'liability',
+  patrimonio: 'equity',
+  ingresos: 'income',
+  gastos: 'expense',
+  ativo: 'asset',
+  ativos: 'asset',
+  passivo: 'liability',
+  passivos: 'liability',
+  patrimônio: 'equity',
+  receitas: 'income',
+  despesas: 'expense',
+  attività: 'asset',
+  passività: 'liability',
+  'patrimonio netto': 'equity',
+  entrate: 'income',
+  ricavi: 'income',
+  uscite: 'expense',
+  spese: 'expense',
+  activa: 'asset',
+  'eigen vermogen': 'equity',
+  inkomsten: 'income',
+  opbrengsten: 'income',
+  uitgaven: 'expense',
+  aktiver: 'asset',
+  passiver: 'liability',
+  egenkapital: 'equity',
+  indtægter: 'income',
+  udgifter: 'expense',
+  tillgångar: 'asset',
+  skulder: 'liability',
+  'eget kapital': 'equity',
+  intäkter: 'income',
+  utgifter: 'expense',
+  eiendeler: 'asset',
+  gjeld: 'liability',
+  inntekter: 'income',
 };
 
 const pow10 = (n: number) => 10n ** BigInt(n);
@@ -203,6 +269,7 @@ export const planJournalImport = (text: string, base: string) => {
       amount: p.amount ? toMoney(p.amount) : null,
       cost: null,
       costRounded: false,
+      symbol: p.amount?.symbol ?? '',
       assertion: p.assertion,
       comment: p.comment,
       generated: false,
@@ -291,19 +358,46 @@ export const planJournalImport = (text: string, base: string) => {
         }
       }
       for (const w of withAmounts) {
-        if (baseValue(w) === null)
+        if (baseValue(w) === null) {
+          const currency = w.amount!.currency;
+          const same = withAmounts.filter((x) => x.amount!.currency === currency);
+          // hledger's equity conversion postings: each commodity, the base one too, balances by itself.
+          const inBase = withAmounts.filter((x) => x.amount!.currency === base);
+          const balancesItself =
+            same.length > 1 &&
+            same.reduce((s, x) => s + x.amount!.minor, 0n) === 0n &&
+            inBase.length > 1 &&
+            inBase.reduce((s, x) => s + x.amount!.minor, 0n) === 0n &&
+            withAmounts.every((x) => x.amount!.currency === base || x.amount!.currency === currency);
           throw importError(
             w.line,
-            `${money(w.amount!)} is not in ${base}, the company's currency, and has no cost; write its ${base} cost ("@@ total ${base}" or "@ rate ${base}").`,
+            balancesItself
+              ? `${money(w.amount!)} has no cost: the ${currency} postings of this transaction (lines ${same.map((x) => x.line).join(', ')}) balance among themselves, as hledger's equity conversion postings do, but Kontor books every ${currency} amount at its ${base} cost. Write the cost on the ${currency} amount ("@@ total ${base}") and leave out the conversion postings.`
+              : `${money(w.amount!)} is not in ${base}, the company's currency, and has no cost; write its ${base} cost ("@@ total ${base}" or "@ rate ${base}").`,
           );
+        }
       }
       const sum = withAmounts.reduce((s, w) => s + baseValue(w)!, 0n);
       if (elided.length === 1) elided[0]!.amount = { currency: base, minor: -sum };
       else if (sum !== 0n) {
-        throw importError(
-          tx.line,
-          `the postings do not balance (off by ${money({ currency: base, minor: sum })}).`,
-        );
+        const off = money({ currency: base, minor: sum });
+        const rounded = withAmounts.filter((w) => w.costRounded);
+        const absSum = sum < 0n ? -sum : sum;
+        if (rounded.length > 0 && absSum <= BigInt(rounded.length)) {
+          throw importError(
+            rounded[0]!.line,
+            `the costs on line${rounded.length > 1 ? 's' : ''} ${rounded.map((w) => w.line).join(', ')} are not whole cents; rounded to cents, the transaction on line ${tx.line} is off by ${off}. Kontor keeps whole cents: write the costs as totals in cents ("@@ 0.01 ${base}").`,
+          );
+        }
+        const bare = withAmounts.filter((w) => w.symbol === '');
+        const written = withAmounts.filter((w) => w.symbol !== '' && w.amount!.currency === base);
+        if (bare.length > 0 && written.length > 0) {
+          throw importError(
+            bare[0]!.line,
+            `${minorToDecimalString(bare[0]!.amount!.minor, currencyExponent(base))} has no commodity, so Kontor reads it as ${base}, the company's currency, but then the transaction on line ${tx.line} does not balance with its "${written[0]!.symbol}" amounts (off by ${off}). hledger and ledger read an amount without a commodity as a commodity of its own (a count of something), which Kontor cannot keep: write the amount in money.`,
+          );
+        }
+        throw importError(tx.line, `the postings do not balance (off by ${off}).`);
       }
     };
     const real = work.filter((w) => w.virtual === '');
@@ -342,6 +436,7 @@ export const planJournalImport = (text: string, base: string) => {
             amount,
             cost: null,
             costRounded: false,
+            symbol: ap.amount?.symbol ?? matched.symbol,
             assertion: null,
             comment: `automated posting (rule on line ${rule.line})`,
             generated: true,
