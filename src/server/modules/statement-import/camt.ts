@@ -113,16 +113,31 @@ const startOf = (node: unknown): number | undefined =>
     ? (node as Record<symbol, { startIndex?: number } | undefined>)[META]?.startIndex
     : undefined;
 
+/**
+ * Where each XML document of the file starts. Banks' "merged" downloads (and OCA's
+ * test-camt053-merged) put several complete messages one after the other, each with its own
+ * <?xml …?>: every one is read, its statements in file order. A document is split off only
+ * right after a closing </Document>, so anything else after the root stays a malformed file.
+ */
+const documentStarts = (content: string): number[] => {
+  const starts = [0];
+  const end = /<\/(?:[A-Za-z0-9_]+:)?Document\s*>/g;
+  for (let m = end.exec(content); m; m = end.exec(content)) {
+    const after = m.index + m[0].length;
+    const next = /^\s*(?=<\?xml[\s?]|<(?:[A-Za-z0-9_]+:)?Document[\s>])/.exec(
+      content.slice(after, after + 4096),
+    );
+    if (next && after + next[0].length < content.length) starts.push(after + next[0].length);
+  }
+  return starts;
+};
+
 export const parseCamtFile = (
   content: string,
   fallbackExponent: number,
   fallbackCurrency: string | null = null,
 ): ParsedStatementFile => {
   const lineStarts = lineStartsOf(content);
-  const lineOf = (node: unknown, fallback: number) => {
-    const at = startOf(node);
-    return at === undefined ? fallback : lineAt(lineStarts, at);
-  };
   // Bank statements never declare entities; a DTD that does could expand without bound.
   const entityDeclaration = /<!ENTITY/i.exec(content);
   if (entityDeclaration) {
@@ -133,13 +148,20 @@ export const parseCamtFile = (
       },
     ]);
   }
-  const valid = XMLValidator.validate(content);
-  if (valid !== true) {
+  const starts = documentStarts(content);
+  const documents = starts.map((start, i) => ({
+    start,
+    text: content.slice(start, starts[i + 1] ?? content.length),
+  }));
+  for (const { start, text: piece } of documents) {
+    const firstLine = lineAt(lineStarts, start);
+    const valid = XMLValidator.validate(piece);
+    if (valid === true) continue;
     // Elements still open at the end: the validator names them all, on line 1.
     const open = /^Invalid '\[(.*)\]' found/s.exec(valid.err.msg);
     if (open) {
       const names = [...open[1]!.matchAll(/"([^"]+)"/g)].map((m) => `<${m[1]}>`);
-      const lastLine = content.replace(/\s+$/, '').split('\n').length;
+      const lastLine = firstLine - 1 + piece.replace(/\s+$/, '').split('\n').length;
       throw new StatementParseError([
         {
           line: lastLine,
@@ -148,226 +170,242 @@ export const parseCamtFile = (
       ]);
     }
     throw new StatementParseError([
-      { line: valid.err.line, reason: `the XML is malformed: ${valid.err.msg}` },
+      { line: firstLine - 1 + valid.err.line, reason: `the XML is malformed: ${valid.err.msg}` },
     ]);
   }
   const badRefs = badCharacterReferences(content, lineStarts);
   if (badRefs.length > 0) throw new StatementParseError(badRefs);
-  let doc: Node;
-  try {
-    doc = parser.parse(content) as Node;
-  } catch (error) {
-    throw new StatementParseError([{ line: 1, reason: `the XML cannot be read: ${messageOf(error)}` }]);
-  }
-  const document = get(doc, 'Document') as Node | undefined;
-  const message = MESSAGES.find((m) => document && typeof document === 'object' && m.root in document);
-  if (!document || !message) {
-    throw new StatementParseError([
-      {
-        line: lineOf(document, 1),
-        reason:
-          'this is not an ISO 20022 bank statement: expected Document with BkToCstmrStmt (camt.053), BkToCstmrAcctRpt (camt.052) or BkToCstmrDbtCdtNtfctn (camt.054)',
-      },
-    ]);
-  }
-  const root = get(document, message.root) as Node;
-  const items = list(root, message.item);
-  if (items.length === 0) {
-    throw new StatementParseError([
-      {
-        line: lineOf(root, 1),
-        reason: `the ${message.root} message holds no ${message.item} (${message.kind})`,
-      },
-    ]);
-  }
   const problems = collectErrors();
   const statements: ParsedStatement[] = [];
-  for (const item of items) {
-    const itemLine = lineOf(item, 1);
-    const balances = list(item, 'Bal');
-    const entries = list(item, 'Ntry');
-    const stated =
-      text(get(item, 'Acct', 'Ccy')) ||
-      text(get(balances[0], 'Amt', '@_Ccy')) ||
-      text(get(entries[0], 'Amt', '@_Ccy')) ||
-      '';
-    let currency: string | null = null;
-    let exponent = fallbackExponent;
-    if (stated) {
-      const e = exponentOfCode(stated.toUpperCase());
-      if (e === null) {
-        problems.add(
-          itemLine,
-          stated.toUpperCase() === 'XXX'
-            ? 'the statement\'s currency is "XXX", ISO 4217\'s code for "no currency": it does not say which currency its amounts are in'
-            : `the currency "${stated}" is not an ISO 4217 code`,
-        );
-        continue;
-      }
-      currency = stated.toUpperCase();
-      exponent = e;
+  /** Reads one XML document's statements (base: where it starts in the file). */
+  const readDocument = (piece: string, base: number) => {
+    const lineOf = (node: unknown, fallback: number) => {
+      const at = startOf(node);
+      return at === undefined ? fallback : lineAt(lineStarts, base + at);
+    };
+    let doc: Node;
+    try {
+      doc = parser.parse(piece) as Node;
+    } catch (error) {
+      throw new StatementParseError([
+        { line: lineAt(lineStarts, base), reason: `the XML cannot be read: ${messageOf(error)}` },
+      ]);
     }
-    const amountOf = (amt: unknown, at: number, what: string): number | null => {
-      const ccy = text(get(amt, '@_Ccy')).toUpperCase();
-      const expected = currency ?? fallbackCurrency;
-      if (ccy && expected && ccy !== expected) {
-        problems.add(at, `${what} is in ${ccy} but the account is kept in ${expected}`);
-        return null;
+    const document = get(doc, 'Document') as Node | undefined;
+    const message = MESSAGES.find((m) => document && typeof document === 'object' && m.root in document);
+    if (!document || !message) {
+      throw new StatementParseError([
+        {
+          line: lineOf(document, lineAt(lineStarts, base)),
+          reason:
+            'this is not an ISO 20022 bank statement: expected Document with BkToCstmrStmt (camt.053), BkToCstmrAcctRpt (camt.052) or BkToCstmrDbtCdtNtfctn (camt.054)',
+        },
+      ]);
+    }
+    const root = get(document, message.root) as Node;
+    const items = list(root, message.item);
+    if (items.length === 0) {
+      throw new StatementParseError([
+        {
+          line: lineOf(root, lineAt(lineStarts, base)),
+          reason: `the ${message.root} message holds no ${message.item} (${message.kind})`,
+        },
+      ]);
+    }
+    for (const item of items) {
+      const itemLine = lineOf(item, 1);
+      const balances = list(item, 'Bal');
+      const entries = list(item, 'Ntry');
+      const stated =
+        text(get(item, 'Acct', 'Ccy')) ||
+        text(get(balances[0], 'Amt', '@_Ccy')) ||
+        text(get(entries[0], 'Amt', '@_Ccy')) ||
+        '';
+      let currency: string | null = null;
+      let exponent = fallbackExponent;
+      if (stated) {
+        const e = exponentOfCode(stated.toUpperCase());
+        if (e === null) {
+          problems.add(
+            itemLine,
+            stated.toUpperCase() === 'XXX'
+              ? 'the statement\'s currency is "XXX", ISO 4217\'s code for "no currency": it does not say which currency its amounts are in'
+              : `the currency "${stated}" is not an ISO 4217 code`,
+          );
+          continue;
+        }
+        currency = stated.toUpperCase();
+        exponent = e;
       }
-      const value = text(amt);
-      if (value.startsWith('-')) {
-        problems.add(
-          at,
-          `${what} "${value}" is negative; ISO 20022 amounts are positive and CdtDbtInd gives the direction`,
-        );
+      const amountOf = (amt: unknown, at: number, what: string): number | null => {
+        const ccy = text(get(amt, '@_Ccy')).toUpperCase();
+        const expected = currency ?? fallbackCurrency;
+        if (ccy && expected && ccy !== expected) {
+          problems.add(at, `${what} is in ${ccy} but the account is kept in ${expected}`);
+          return null;
+        }
+        const value = text(amt);
+        if (value === '') {
+          problems.add(at, `${what} is missing or empty: the file does not say how much moved`);
+          return null;
+        }
+        if (value.startsWith('-')) {
+          problems.add(
+            at,
+            `${what} "${value}" is negative; ISO 20022 amounts are positive and CdtDbtInd gives the direction`,
+          );
+          return null;
+        }
+        try {
+          return parseExactDecimal(value, exponent, currency ?? fallbackCurrency);
+        } catch (error) {
+          problems.add(at, `${what}: ${messageOf(error)}`);
+          return null;
+        }
+      };
+      const directionOf = (node: unknown, at: number, what: string): 1 | -1 | null => {
+        const indicator = text(get(node, 'CdtDbtInd'));
+        if (indicator === 'CRDT') return 1;
+        if (indicator === 'DBIT') return -1;
+        problems.add(at, `${what}: CdtDbtInd "${indicator}" must be CRDT or DBIT`);
         return null;
-      }
-      try {
-        return parseExactDecimal(value, exponent, currency ?? fallbackCurrency);
-      } catch (error) {
-        problems.add(at, `${what}: ${messageOf(error)}`);
-        return null;
-      }
-    };
-    const directionOf = (node: unknown, at: number, what: string): 1 | -1 | null => {
-      const indicator = text(get(node, 'CdtDbtInd'));
-      if (indicator === 'CRDT') return 1;
-      if (indicator === 'DBIT') return -1;
-      problems.add(at, `${what}: CdtDbtInd "${indicator}" must be CRDT or DBIT`);
-      return null;
-    };
+      };
 
-    let openingBalance: ParsedStatement['openingBalance'] = null;
-    let closingBalance: ParsedStatement['closingBalance'] = null;
-    let interim: ParsedStatement['closingBalance'] = null;
-    const balanceNotices: string[] = [];
-    for (const bal of balances) {
-      const at = lineOf(bal, itemLine);
-      const code = text(get(bal, 'Tp', 'CdOrPrtry', 'Cd')) || text(get(bal, 'Tp', 'CdOrPrtry', 'Prtry'));
-      // Booked balances: opening (OPBD) or the previous statement's closing (PRCD), closing
-      // (CLBD), interim booked (ITBD, the running balance of an intraday report).
-      if (!['OPBD', 'PRCD', 'CLBD', 'ITBD'].includes(code)) continue;
-      const balanceCcy = text(get(bal, 'Amt', '@_Ccy')).toUpperCase();
-      if (balanceCcy && currency && balanceCcy !== currency) {
-        // A balance is for reconciliation only; one in another currency is shown as left out.
-        balanceNotices.push(
-          `the ${code} balance on line ${at} is in ${balanceCcy}, not ${currency}; it is not used`,
+      let openingBalance: ParsedStatement['openingBalance'] = null;
+      let closingBalance: ParsedStatement['closingBalance'] = null;
+      let interim: ParsedStatement['closingBalance'] = null;
+      const balanceNotices: string[] = [];
+      for (const bal of balances) {
+        const at = lineOf(bal, itemLine);
+        const code = text(get(bal, 'Tp', 'CdOrPrtry', 'Cd')) || text(get(bal, 'Tp', 'CdOrPrtry', 'Prtry'));
+        // Booked balances: opening (OPBD) or the previous statement's closing (PRCD), closing
+        // (CLBD), interim booked (ITBD, the running balance of an intraday report).
+        if (!['OPBD', 'PRCD', 'CLBD', 'ITBD'].includes(code)) continue;
+        const balanceCcy = text(get(bal, 'Amt', '@_Ccy')).toUpperCase();
+        if (balanceCcy && currency && balanceCcy !== currency) {
+          // A balance is for reconciliation only; one in another currency is shown as left out.
+          balanceNotices.push(
+            `the ${code} balance on line ${at} is in ${balanceCcy}, not ${currency}; it is not used`,
+          );
+          continue;
+        }
+        const amount = amountOf(get(bal, 'Amt'), at, `balance ${code}`);
+        const sign = directionOf(bal, at, `balance ${code}`);
+        const date = isoDateOf(get(bal, 'Dt'));
+        if (amount === null || sign === null) continue;
+        if (!date) {
+          problems.add(at, `balance ${code} has no valid date (Dt or DtTm)`);
+          continue;
+        }
+        const value = { date, amount: sign * amount || 0 };
+        if (code === 'OPBD' || (code === 'PRCD' && !openingBalance)) openingBalance = value;
+        else if (code === 'CLBD') closingBalance = value;
+        else if (code === 'ITBD' && (!interim || date >= interim.date)) interim = value;
+      }
+      const rows: ParsedStatementRow[] = [];
+      const notBooked: { line: number; status: string }[] = [];
+      for (const entry of entries) {
+        const at = lineOf(entry, itemLine);
+        const status = (
+          text(get(entry, 'Sts', 'Cd')) ||
+          text(get(entry, 'Sts', 'Prtry')) ||
+          text(get(entry, 'Sts'))
+        ).toUpperCase();
+        if (status && status !== 'BOOK') {
+          notBooked.push({ line: at, status });
+          continue;
+        }
+        const amount = amountOf(get(entry, 'Amt'), at, 'the entry amount (Amt)');
+        const sign = directionOf(entry, at, 'the entry');
+        if (amount === null || sign === null) continue;
+        const date = isoDateOf(get(entry, 'BookgDt')) ?? isoDateOf(get(entry, 'ValDt'));
+        if (!date) {
+          problems.add(at, 'the entry has no valid booking date (BookgDt) or value date (ValDt)');
+          continue;
+        }
+        const reversal = text(get(entry, 'RvslInd')) === 'true';
+        const details = list(entry, 'NtryDtls').flatMap((d) => list(d, 'TxDtls'));
+        const tx = details[0];
+        // The other party: whom we paid on a debit, who paid us on a credit; a reversal returns
+        // money to (or from) the party of the original transaction.
+        const paidOut = (sign === -1) !== reversal;
+        const parties = get(tx, 'RltdPties');
+        const payee = paidOut
+          ? nameOf(get(parties, 'Cdtr')) || nameOf(get(parties, 'UltmtCdtr'))
+          : nameOf(get(parties, 'Dbtr')) || nameOf(get(parties, 'UltmtDbtr'));
+        const remittance = details
+          .flatMap((d) => list(get(d, 'RmtInf'), 'Ustrd'))
+          .map(text)
+          .filter(Boolean)
+          .join(' ');
+        const structured = details
+          .flatMap((d) => list(get(d, 'RmtInf'), 'Strd'))
+          .map((s) => text(get(s, 'CdtrRefInf', 'Ref')))
+          .filter(Boolean)
+          .join(' ');
+        const description =
+          remittance ||
+          text(get(tx, 'AddtlTxInf')) ||
+          text(get(entry, 'AddtlNtryInf')) ||
+          structured ||
+          payee ||
+          'Bank transaction';
+        const endToEnd = text(get(tx, 'Refs', 'EndToEndId'));
+        const reference =
+          text(get(entry, 'AcctSvcrRef')) ||
+          (details.length === 1 ? text(get(tx, 'Refs', 'AcctSvcrRef')) : '') ||
+          text(get(entry, 'NtryRef')) ||
+          (details.length === 1 && endToEnd !== 'NOTPROVIDED' ? endToEnd : '');
+        rows.push({
+          line: at,
+          date,
+          amount: sign * amount,
+          description: description.replace(/\s+/g, ' ').slice(0, 500),
+          payee: payee ? payee.slice(0, 200) : null,
+          externalId: reference ? reference.slice(0, 200) : null,
+        });
+      }
+      const notices: string[] = [...balanceNotices];
+      if (notBooked.length > 0) {
+        notices.push(
+          `${notBooked.length} entr${notBooked.length === 1 ? 'y is' : 'ies are'} not booked yet (${[...new Set(notBooked.map((n) => n.status))].join(', ')}) and ${notBooked.length === 1 ? 'is' : 'are'} not imported (line${notBooked.length === 1 ? '' : 's'} ${notBooked
+            .slice(0, 10)
+            .map((n) => n.line)
+            .join(', ')}${notBooked.length > 10 ? ', …' : ''})`,
         );
-        continue;
       }
-      const amount = amountOf(get(bal, 'Amt'), at, `balance ${code}`);
-      const sign = directionOf(bal, at, `balance ${code}`);
-      const date = isoDateOf(get(bal, 'Dt'));
-      if (amount === null || sign === null) continue;
-      if (!date) {
-        problems.add(at, `balance ${code} has no valid date (Dt or DtTm)`);
-        continue;
+      const zero = rows.filter((r) => r.amount === 0);
+      if (zero.length > 0) {
+        notices.push(
+          `${zero.length} entr${zero.length === 1 ? 'y' : 'ies'} of amount 0 moved no money and ${zero.length === 1 ? 'is' : 'are'} not imported (line${zero.length === 1 ? '' : 's'} ${zero
+            .slice(0, 10)
+            .map((r) => r.line)
+            .join(', ')})`,
+        );
       }
-      const value = { date, amount: sign * amount || 0 };
-      if (code === 'OPBD' || (code === 'PRCD' && !openingBalance)) openingBalance = value;
-      else if (code === 'CLBD') closingBalance = value;
-      else if (code === 'ITBD' && (!interim || date >= interim.date)) interim = value;
-    }
-    const rows: ParsedStatementRow[] = [];
-    const notBooked: { line: number; status: string }[] = [];
-    for (const entry of entries) {
-      const at = lineOf(entry, itemLine);
-      const status = (
-        text(get(entry, 'Sts', 'Cd')) ||
-        text(get(entry, 'Sts', 'Prtry')) ||
-        text(get(entry, 'Sts'))
-      ).toUpperCase();
-      if (status && status !== 'BOOK') {
-        notBooked.push({ line: at, status });
-        continue;
+      if (!closingBalance && interim) {
+        closingBalance = interim;
+        notices.push(
+          `the closing balance shown is the latest interim booked balance (ITBD) of ${interim.date}`,
+        );
       }
-      const amount = amountOf(get(entry, 'Amt'), at, 'the entry amount (Amt)');
-      const sign = directionOf(entry, at, 'the entry');
-      if (amount === null || sign === null) continue;
-      const date = isoDateOf(get(entry, 'BookgDt')) ?? isoDateOf(get(entry, 'ValDt'));
-      if (!date) {
-        problems.add(at, 'the entry has no valid booking date (BookgDt) or value date (ValDt)');
-        continue;
-      }
-      const reversal = text(get(entry, 'RvslInd')) === 'true';
-      const details = list(entry, 'NtryDtls').flatMap((d) => list(d, 'TxDtls'));
-      const tx = details[0];
-      // The other party: whom we paid on a debit, who paid us on a credit; a reversal returns
-      // money to (or from) the party of the original transaction.
-      const paidOut = (sign === -1) !== reversal;
-      const parties = get(tx, 'RltdPties');
-      const payee = paidOut
-        ? nameOf(get(parties, 'Cdtr')) || nameOf(get(parties, 'UltmtCdtr'))
-        : nameOf(get(parties, 'Dbtr')) || nameOf(get(parties, 'UltmtDbtr'));
-      const remittance = details
-        .flatMap((d) => list(get(d, 'RmtInf'), 'Ustrd'))
-        .map(text)
-        .filter(Boolean)
-        .join(' ');
-      const structured = details
-        .flatMap((d) => list(get(d, 'RmtInf'), 'Strd'))
-        .map((s) => text(get(s, 'CdtrRefInf', 'Ref')))
-        .filter(Boolean)
-        .join(' ');
-      const description =
-        remittance ||
-        text(get(tx, 'AddtlTxInf')) ||
-        text(get(entry, 'AddtlNtryInf')) ||
-        structured ||
-        payee ||
-        'Bank transaction';
-      const endToEnd = text(get(tx, 'Refs', 'EndToEndId'));
-      const reference =
-        text(get(entry, 'AcctSvcrRef')) ||
-        (details.length === 1 ? text(get(tx, 'Refs', 'AcctSvcrRef')) : '') ||
-        text(get(entry, 'NtryRef')) ||
-        (details.length === 1 && endToEnd !== 'NOTPROVIDED' ? endToEnd : '');
-      rows.push({
-        line: at,
-        date,
-        amount: sign * amount,
-        description: description.replace(/\s+/g, ' ').slice(0, 500),
-        payee: payee ? payee.slice(0, 200) : null,
-        externalId: reference ? reference.slice(0, 200) : null,
+      statements.push({
+        format: 'camt053',
+        currency,
+        accountNumber: accountOf(get(item, 'Acct')) || null,
+        openingBalance,
+        closingBalance,
+        rows: rows.filter((r) => r.amount !== 0),
+        line: itemLine,
+        kind: message.kind,
+        periodStart: isoDateOf(get(item, 'FrToDt', 'FrDtTm')),
+        periodEnd: isoDateOf(get(item, 'FrToDt', 'ToDtTm')),
+        notices,
       });
     }
-    const notices: string[] = [...balanceNotices];
-    if (notBooked.length > 0) {
-      notices.push(
-        `${notBooked.length} entr${notBooked.length === 1 ? 'y is' : 'ies are'} not booked yet (${[...new Set(notBooked.map((n) => n.status))].join(', ')}) and ${notBooked.length === 1 ? 'is' : 'are'} not imported (line${notBooked.length === 1 ? '' : 's'} ${notBooked
-          .slice(0, 10)
-          .map((n) => n.line)
-          .join(', ')}${notBooked.length > 10 ? ', …' : ''})`,
-      );
-    }
-    const zero = rows.filter((r) => r.amount === 0);
-    if (zero.length > 0) {
-      notices.push(
-        `${zero.length} entr${zero.length === 1 ? 'y' : 'ies'} of amount 0 moved no money and ${zero.length === 1 ? 'is' : 'are'} not imported (line${zero.length === 1 ? '' : 's'} ${zero
-          .slice(0, 10)
-          .map((r) => r.line)
-          .join(', ')})`,
-      );
-    }
-    if (!closingBalance && interim) {
-      closingBalance = interim;
-      notices.push(
-        `the closing balance shown is the latest interim booked balance (ITBD) of ${interim.date}`,
-      );
-    }
-    statements.push({
-      format: 'camt053',
-      currency,
-      accountNumber: accountOf(get(item, 'Acct')) || null,
-      openingBalance,
-      closingBalance,
-      rows: rows.filter((r) => r.amount !== 0),
-      line: itemLine,
-      kind: message.kind,
-      periodStart: isoDateOf(get(item, 'FrToDt', 'FrDtTm')),
-      periodEnd: isoDateOf(get(item, 'FrToDt', 'ToDtTm')),
-      notices,
-    });
+  };
+  for (const { start, text: piece } of documents) {
+    readDocument(piece, start);
   }
   problems.throwIfAny();
   return { format: 'camt053', statements };

@@ -259,3 +259,62 @@ describe('CAMT.053', () => {
     expect(errors).toEqual([{ line: 12, reason: expect.stringMatching(/^the entry amount \(Amt\): /) }]);
   });
 });
+
+describe('CAMT checked against other public files (2026-11-28)', () => {
+  it("reads documents concatenated in one file (a bank's merged download) as one statement each, lines kept", () => {
+    const file = parseCamtFile(fixture('camt053-two-documents.xml'), 2);
+    expect(
+      file.statements.map((s) => ({
+        line: s.line,
+        opening: s.openingBalance,
+        closing: s.closingBalance,
+        rows: s.rows.map((r) => [r.line, r.amount, r.externalId]),
+      })),
+    ).toEqual([
+      {
+        line: 5,
+        opening: { date: '2026-10-28', amount: 100000 },
+        closing: { date: '2026-10-28', amount: 94050 },
+        rows: [[10, -5950, 'R-301-1']],
+      },
+      {
+        line: 25,
+        opening: { date: '2026-10-29', amount: 94050 },
+        closing: { date: '2026-10-29', amount: 214050 },
+        rows: [
+          [30, 125000, 'R-302-1'],
+          [38, -5000, 'R-302-2'],
+        ],
+      },
+    ]);
+    // Each statement ties: opening + entries = closing.
+    for (const s of file.statements)
+      expect(s.openingBalance!.amount + s.rows.reduce((n, r) => n + r.amount, 0)).toBe(
+        s.closingBalance!.amount,
+      );
+  });
+
+  it('names the line in the document where a concatenated file breaks, and never splits inside one', () => {
+    const text = fixture('camt053-two-documents.xml');
+    // An unclosed element in the second document: the line is the file's, not the document's.
+    const broken = text.replace('<Id>S-2026-302</Id>', '<Id>S-2026-302</Idx>');
+    expect(statementErrorsOf(() => parseCamtFile(broken, 2))[0]).toMatchObject({
+      line: 26,
+      reason: expect.stringMatching(/malformed/),
+    });
+    // Text after the root that is not another document stays a malformed file.
+    expect(statementErrorsOf(() => parseCamtFile(`${text}<Stmt>1</Stmt>\n`, 2))[0]!.reason).toMatch(
+      /malformed/,
+    );
+  });
+
+  it('says an entry without an amount has none', () => {
+    const text = fixture('camt053-two-documents.xml').replace('<Amt Ccy="EUR">59.50</Amt>', '');
+    expect(statementErrorsOf(() => parseCamtFile(text, 2))).toEqual([
+      {
+        line: 10,
+        reason: 'the entry amount (Amt) is missing or empty: the file does not say how much moved',
+      },
+    ]);
+  });
+});
