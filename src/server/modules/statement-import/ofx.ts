@@ -110,6 +110,31 @@ const TRANSACTION_AGGREGATES = new Set([
   'IMAGEDATA',
 ]);
 
+/** Elements of an answer that holds nothing but the sign-on. */
+const OFX_SIGNON_ONLY = new Set([
+  'OFX',
+  'SIGNONMSGSRSV1',
+  'SONRS',
+  'STATUS',
+  'CODE',
+  'SEVERITY',
+  'MESSAGE',
+  'DTSERVER',
+  'LANGUAGE',
+  'DTPROFUP',
+  'DTACCTUP',
+  'FI',
+  'ORG',
+  'FID',
+  'SESSCOOKIE',
+  'ACCESSKEY',
+  'INTU.BID',
+  'INTU.USERID',
+  'START.TIME',
+  'ORIGIN.ID',
+  'ERROR.CODE',
+]);
+
 type Building = {
   statement: ParsedStatement;
   exponent: number;
@@ -396,8 +421,20 @@ export const parseOfxFile = (
         })),
       );
     }
+    // Say what the file is instead: a sign-on answer only, an account list, a profile.
+    const names = new Set(tags.map((t) => t.name));
+    const what = names.has('ACCTINFORS')
+      ? 'it is a list of accounts (ACCTINFORS) the bank offers, without transactions; download a statement of one account instead'
+      : names.has('PROFRS')
+        ? "it is the bank's OFX profile (PROFRS), without transactions; download a statement instead"
+        : names.has('SONRS') && [...names].every((n) => OFX_SIGNON_ONLY.has(n))
+          ? "it holds only the bank's answer to signing on (SONRS), without a statement; download the statement again"
+          : null;
     throw new StatementParseError([
-      { line: line(start), reason: 'the file holds no bank or credit-card statement (STMTRS or CCSTMTRS)' },
+      {
+        line: line(start),
+        reason: `the file holds no bank or credit-card statement (STMTRS or CCSTMTRS)${what ? `: ${what}` : ''}`,
+      },
     ]);
   }
   for (const e of statusErrors) {

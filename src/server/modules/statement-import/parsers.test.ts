@@ -318,3 +318,22 @@ describe('CAMT checked against other public files (2026-11-28)', () => {
     ]);
   });
 });
+
+describe('OFX checked against other public files (2026-11-28)', () => {
+  it('says what a file without a statement is: a sign-on answer only, or a list of accounts', () => {
+    expect(statementErrorsOf(() => parseOfxFile(fixture('signon-only.ofx'), 2))).toEqual([
+      {
+        line: 11,
+        reason: expect.stringMatching(
+          /no bank or credit-card statement .*only the bank's answer to signing on/,
+        ),
+      },
+    ]);
+    expect(statementErrorsOf(() => parseOfxFile(fixture('account-list.ofx'), 2))).toEqual([
+      {
+        line: 11,
+        reason: expect.stringMatching(/no bank or credit-card statement .*list of accounts \(ACCTINFORS\)/),
+      },
+    ]);
+  });
+});
