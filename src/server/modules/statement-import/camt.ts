@@ -108,6 +108,17 @@ export const badCharacterReferences = (content: string, lineStarts: number[]) =>
   return found;
 };
 
+/**
+ * Words banks write where a reference is required but they have none (SWIFT's NONREF, SEPA's
+ * NOTPROVIDED). Taken for a bank id they would make every such entry a duplicate of the first
+ * one ever imported, so they are no reference at all.
+ */
+const NO_REFERENCE = new Set(['NONREF', 'NOTPROVIDED', 'NOTAVAILABLE', 'NONE', 'N/A', 'NA', '-']);
+const realReference = (node: unknown) => {
+  const value = text(node);
+  return NO_REFERENCE.has(value.toUpperCase()) ? '' : value;
+};
+
 const startOf = (node: unknown): number | undefined =>
   node && typeof node === 'object'
     ? (node as Record<symbol, { startIndex?: number } | undefined>)[META]?.startIndex
@@ -350,12 +361,13 @@ export const parseCamtFile = (
           structured ||
           payee ||
           'Bank transaction';
-        const endToEnd = text(get(tx, 'Refs', 'EndToEndId'));
+        const one = details.length === 1;
         const reference =
-          text(get(entry, 'AcctSvcrRef')) ||
-          (details.length === 1 ? text(get(tx, 'Refs', 'AcctSvcrRef')) : '') ||
-          text(get(entry, 'NtryRef')) ||
-          (details.length === 1 && endToEnd !== 'NOTPROVIDED' ? endToEnd : '');
+          realReference(get(entry, 'AcctSvcrRef')) ||
+          (one ? realReference(get(tx, 'Refs', 'AcctSvcrRef')) : '') ||
+          realReference(get(entry, 'NtryRef')) ||
+          (one ? realReference(get(tx, 'Refs', 'Prtry', 'Ref')) : '') ||
+          (one ? realReference(get(tx, 'Refs', 'EndToEndId')) : '');
         rows.push({
           line: at,
           date,

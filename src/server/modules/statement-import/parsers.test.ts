@@ -337,3 +337,14 @@ describe('OFX checked against other public files (2026-11-28)', () => {
     ]);
   });
 });
+
+describe('CAMT references checked against other public files (2026-11-28)', () => {
+  it("never takes NONREF or NOTPROVIDED for a bank id (it would make later entries duplicates); the bank's own Prtry reference is one", () => {
+    const rows = only(parseCamtFile(fixture('camt052-nonref.xml'), 2)).rows;
+    expect(rows.map((r) => [r.amount, r.externalId])).toEqual([
+      [-1840, '2026-11-20-09.14.02.118204'],
+      [64000, 'INV-2026-0412'],
+      [-490, null],
+    ]);
+  });
+});
