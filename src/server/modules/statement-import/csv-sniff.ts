@@ -144,7 +144,15 @@ export const detectLayout = (records: CsvRecord[]): CsvLayout => {
   for (const r of records)
     if (r.fields.length > 1) counts.set(r.fields.length, (counts.get(r.fields.length) ?? 0) + 1);
   const width = [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? 1;
-  const fits = (r: CsvRecord) => Math.abs(r.fields.length - width) <= 1;
+  // Rows of the table have the table's width; some banks add cells at the end of some rows
+  // (a wrapped text in extra columns), so a dated row with an amount that is narrower by a
+  // quarter or any wider also belongs to it. The header may be narrower than such rows.
+  const fits = (r: CsvRecord) =>
+    Math.abs(r.fields.length - width) <= 1 ||
+    r.fields.length > width ||
+    (r.fields.length >= width * 0.75 && dataLike(r.fields));
+  const headerFits = (r: CsvRecord) =>
+    fits(r) || (r.fields.length >= Math.max(2, Math.ceil(width * 0.6)) && r.fields.length <= width + 1);
   const first = records.findIndex((r) => fits(r) && dataLike(r.fields));
   if (first < 0) {
     const header = records.findIndex((r) => fits(r) && textLike(r.fields));
@@ -157,7 +165,7 @@ export const detectLayout = (records: CsvRecord[]): CsvLayout => {
   }
   let header = -1;
   for (let i = first - 1; i >= 0; i -= 1) {
-    if (fits(records[i]!) && textLike(records[i]!.fields)) {
+    if (headerFits(records[i]!) && textLike(records[i]!.fields)) {
       header = i;
       break;
     }
@@ -261,12 +269,25 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
     }
   }
   if (amountColumn === null && debitColumn === null) {
-    for (let i = 0; i < width; i += 1) {
-      if (!taken.has(i) && i !== dateColumn && isAmounts(i) && !NOT_THE_AMOUNT.test(names[i] ?? '')) {
-        amountColumn = i;
-        taken.add(i);
-        break;
-      }
+    // A column of whole numbers that never changes (an account number on every row) is not
+    // the amount; a column written with decimals or signs is preferred to whole numbers.
+    const candidates = [...Array(width).keys()].filter(
+      (i) => !taken.has(i) && i !== dateColumn && isAmounts(i) && !NOT_THE_AMOUNT.test(names[i] ?? ''),
+    );
+    const values = (i: number) =>
+      column(sample, i)
+        .map((v) => v.trim())
+        .filter(Boolean);
+    const constantNumber = (i: number) => {
+      const v = values(i);
+      return v.length > 1 && new Set(v).size === 1 && /^\d+$/.test(v[0]!);
+    };
+    const written = (i: number) => values(i).some((v) => /[.,]\d{1,3}\D*$|^[-+(\u2212]|[-)]$/.test(v));
+    const usable = candidates.filter((i) => !constantNumber(i));
+    const chosen = usable.find(written) ?? usable[0] ?? null;
+    if (chosen !== null) {
+      amountColumn = chosen;
+      taken.add(chosen);
     }
   }
   let indicatorColumn: number | null = null;
@@ -288,7 +309,11 @@ export const suggestCsvMapping = (records: CsvRecord[], delimiter: CsvMapping['d
     }
   }
   const payeeColumn = find('payee') ?? find('payee2');
-  const descriptionColumn = find('description') ?? find('description2') ?? payeeColumn;
+  // Of the columns named like a description, one filled on every row comes first (Oberbank
+  // leaves "Verwendungszweck" empty where "Text" holds the whole booking text).
+  const filled = (i: number) => column(sample, i).every((v) => v.trim() !== '');
+  const descriptionColumn =
+    find('description', filled) ?? find('description') ?? find('description2') ?? payeeColumn;
   const currencyColumn = find('currency', (i) => share(i, (v) => /^[A-Za-z]{3}$/.test(v.trim())) >= 0.8);
   const externalIdColumn = find('externalId');
   const referenceColumn = find('reference');

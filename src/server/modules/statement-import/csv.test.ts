@@ -500,3 +500,33 @@ describe('suggestions checked against other public exports (2026-11-28)', () => 
     ).toMatchObject({ line: 2 });
   });
 });
+
+describe('tables checked against other public exports (2026-11-28)', () => {
+  const text = readFileSync(new URL('./fixtures/wide-rows-at.csv', import.meta.url), 'utf8');
+
+  it('finds a header narrower than rows that carry extra text cells, and never takes an account number for the amount', () => {
+    const sniff = sniffCsv(text);
+    // Before: the widest rows set the table, the header and the first row fell outside it,
+    // and the account number (column 1) was read as the amount — a hundred million too much.
+    expect(sniff.suggestedMapping).toMatchObject({
+      hasHeader: true,
+      headerRow: 0,
+      firstDataRow: 1,
+      dateColumn: 2,
+      amountColumn: 5,
+      currencyColumn: 4,
+      // "Verwendungszweck" is empty on the last row; "Text" is filled on every one.
+      descriptionColumn: 6,
+    });
+    const statement = parseCsvStatement(text, sniff.suggestedMapping!, { exponent: 2, currency: 'EUR' });
+    expect(statement.rows.map((r) => [r.line, r.amount])).toEqual([
+      [2, -6490],
+      [4, 185000],
+      [5, -1230],
+    ]);
+    expect(statement.notices).toContain('1 row of amount 0 moved no money and is not imported (line 3)');
+    // Without a header, a constant whole number column is still not the amount.
+    const bare = '88776655;03.11.2026;Miete;-900,00\n88776655;04.11.2026;Gehalt;2500,00\n';
+    expect(sniffCsv(bare).suggestedMapping).toMatchObject({ dateColumn: 1, amountColumn: 3 });
+  });
+});

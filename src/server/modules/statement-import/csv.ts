@@ -63,6 +63,7 @@ export const parseCsvStatement = (
     (c): c is number => c !== null,
   );
   const joined: { line: number; to: number }[] = [];
+  const zeroLines: number[] = [];
   /** Position in dataRows of the record that last made or extended a row. */
   let lastK = -2;
   for (let k = 0; k < dataRows.length; k += 1) {
@@ -144,7 +145,9 @@ export const parseCsvStatement = (
     }
     if (mapping.invertAmounts) amount = -amount || 0;
     if (amount === 0) {
-      problems.add(line, 'the amount is zero; a bank statement line moves money');
+      // A row of amount 0 moves no money (a bank's notice of new terms, a declined card
+      // payment): left out and said, as in OFX and CAMT, never refused nor dropped unseen.
+      zeroLines.push(line);
       continue;
     }
     if (mapping.currencyColumn !== null) {
@@ -197,6 +200,11 @@ export const parseCsvStatement = (
     notices: [
       ...leftOut.map((r) => `Line ${r.line} has no date and no amount and was left out: "${r.text}"`),
       ...joined.map((r) => `Line ${r.line} was added to the description of line ${r.to}`),
+      ...(zeroLines.length > 0
+        ? [
+            `${zeroLines.length} row${zeroLines.length === 1 ? '' : 's'} of amount 0 moved no money and ${zeroLines.length === 1 ? 'is' : 'are'} not imported (line${zeroLines.length === 1 ? '' : 's'} ${zeroLines.slice(0, 10).join(', ')}${zeroLines.length > 10 ? ', …' : ''})`,
+          ]
+        : []),
     ],
   };
 };
