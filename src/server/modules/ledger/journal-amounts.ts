@@ -114,3 +114,142 @@ export const formatMark = (numberText: string): '.' | ',' | null => {
   if (commas > 1) return '.';
   return null;
 };
+
+// --- Value expressions ------------------------------------------------------------------
+// ledger reads "(…)" in an amount's place as a value expression. Kontor evaluates the
+// arithmetic ones exactly: amounts and plain numbers with + - * / and parentheses, where
+// amounts added together share a commodity and a product has at most one commodity. Anything
+// else (functions, variables, two commodities) and results that are not exact decimals are
+// refused naming the line.
+
+type Rational = { num: bigint; den: bigint };
+type Term = { value: Rational; symbol: string };
+
+const gcd = (a: bigint, b: bigint): bigint => {
+  let x = a < 0n ? -a : a;
+  let y = b < 0n ? -b : b;
+  while (y) [x, y] = [y, x % y];
+  return x || 1n;
+};
+const norm = (num: bigint, den: bigint): Rational => {
+  const sign = den < 0n ? -1n : 1n;
+  const g = gcd(num, den);
+  return { num: (sign * num) / g, den: (sign * den) / g };
+};
+
+/** Splits "(2 * $3.00 - 1,50 EUR)" into operand amounts and an evaluator of their values. */
+export const parseExpression = (
+  text: string,
+  line: number,
+  declaredMark: '.' | ',' | null,
+): { operands: RawAmount[]; evaluate: (values: Decimal[]) => { symbol: string; value: Decimal } } => {
+  const refuse = (why: string): never =>
+    fail(line, `the amount "${text}" is a value expression Kontor cannot evaluate (${why}).`);
+  type Token = { op: string } | { operand: number };
+  const tokens: Token[] = [];
+  const operands: RawAmount[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (/\s/.test(ch)) {
+      i += 1;
+      continue;
+    }
+    const last = tokens.at(-1);
+    const afterOperand = last !== undefined && ('operand' in last || last.op === ')');
+    if ('()*/+'.includes(ch) || (ch === '-' && (afterOperand || /^-\s*\(/.test(text.slice(i))))) {
+      tokens.push({ op: ch });
+      i += 1;
+      continue;
+    }
+    let j = i + (ch === '-' ? 1 : 0);
+    while (j < text.length && !'()*/+-'.includes(text[j]!)) j += 1;
+    // "$-5": a sign right after a commodity symbol belongs to the amount.
+    if (text[j] === '-' && !/\d/.test(text.slice(i, j)) && text.slice(i, j).trim() !== '') {
+      j += 1;
+      while (j < text.length && !'()*/+-'.includes(text[j]!)) j += 1;
+    }
+    const operandText = text.slice(i, j).trim();
+    if (!/\d/.test(operandText)) refuse(`"${operandText}" is not an amount or a number`);
+    let raw: RawAmount;
+    try {
+      raw = splitAmount(operandText, line, '', declaredMark);
+    } catch {
+      return refuse(`"${operandText}" is not an amount or a number`);
+    }
+    tokens.push({ operand: operands.length });
+    operands.push(raw);
+    i = j;
+  }
+  const evaluate = (values: Decimal[]) => {
+    let k = 0;
+    const peek = () => tokens[k];
+    const isOp = (t: Token | undefined, op: string) => t !== undefined && 'op' in t && t.op === op;
+    const factor = (): Term => {
+      const t = tokens[k];
+      if (t === undefined) return refuse('it ends too early');
+      k += 1;
+      if ('operand' in t) {
+        const v = values[t.operand]!;
+        return { value: norm(v.units, 10n ** BigInt(v.scale)), symbol: operands[t.operand]!.symbol };
+      }
+      if (t.op === '-') {
+        const f = factor();
+        return { value: { num: -f.value.num, den: f.value.den }, symbol: f.symbol };
+      }
+      if (t.op === '(') {
+        const e = expr();
+        if (!isOp(peek(), ')')) refuse('a parenthesis is not closed');
+        k += 1;
+        return e;
+      }
+      return refuse(`"${t.op}" where a number belongs`);
+    };
+    const term = (): Term => {
+      let left = factor();
+      while (isOp(peek(), '*') || isOp(peek(), '/')) {
+        const op = (tokens[k] as { op: string }).op;
+        k += 1;
+        const right = factor();
+        if (left.symbol && right.symbol) refuse('it multiplies or divides two amounts with commodities');
+        if (op === '/' && right.symbol) refuse('it divides by an amount');
+        if (op === '/' && right.value.num === 0n) refuse('it divides by zero');
+        const value =
+          op === '*'
+            ? norm(left.value.num * right.value.num, left.value.den * right.value.den)
+            : norm(left.value.num * right.value.den, left.value.den * right.value.num);
+        left = { value, symbol: left.symbol || right.symbol };
+      }
+      return left;
+    };
+    const expr = (): Term => {
+      let left = term();
+      while (isOp(peek(), '+') || isOp(peek(), '-')) {
+        const op = (tokens[k] as { op: string }).op;
+        k += 1;
+        const right = term();
+        if (left.symbol && right.symbol && left.symbol !== right.symbol)
+          refuse(`it adds ${left.symbol} and ${right.symbol}`);
+        const num =
+          op === '+'
+            ? left.value.num * right.value.den + right.value.num * left.value.den
+            : left.value.num * right.value.den - right.value.num * left.value.den;
+        left = { value: norm(num, left.value.den * right.value.den), symbol: left.symbol || right.symbol };
+      }
+      return left;
+    };
+    const result = expr();
+    if (k !== tokens.length) refuse('it does not read as arithmetic');
+    // An exact decimal only: the denominator must divide a power of ten.
+    const { num, den } = result.value;
+    let scale = 0;
+    let power = 1n;
+    while (power % den !== 0n && scale < 30) {
+      power *= 10n;
+      scale += 1;
+    }
+    if (power % den !== 0n) refuse('its result has no exact decimal value');
+    return { symbol: result.symbol, value: { units: num * (power / den), scale } };
+  };
+  return { operands, evaluate };
+};

@@ -480,6 +480,49 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
     ).toMatch(/^Line 1: command-line options/);
   });
 
+  it('evaluates ledger arithmetic value expressions exactly, and refuses the others by line', async () => {
+    const { balances } = await importInto(
+      j(
+        '2026-04-01 open',
+        '    Assets:Bank          $200.00',
+        '    Equity:Opening',
+        '',
+        '2026-04-02 shared bills',
+        '    Expenses:Power      ($90.00 / 4 + $0.50)',
+        '    Expenses:Water      (3 * $2.25)',
+        '    Expenses:Refund     (-($1.00 + 0.5 * $3))',
+        '    Assets:Bank',
+        '',
+        '2026-04-03 top up',
+        '    Expenses:Fees',
+        '    Assets:Bank         = ($150 + $0.75)',
+      ),
+    );
+    // 23.00 + 6.75 - 2.50 = 27.25 out of the bank, then the assignment takes it to 150.75.
+    expect(balances).toEqual({
+      Power: 2300,
+      Water: 675,
+      Refund: -250,
+      Fees: 2200,
+      Bank: 15075,
+      Opening: -20000,
+    });
+    for (const [amount, why] of [
+      ['($5 * $2)', 'multiplies or divides two amounts'],
+      ['($5 + 2 EUR)', 'adds \\$ and EUR'],
+      ['(abs($5))', '"abs" is not an amount'],
+      ['(($5 + $1)', 'parenthesis is not closed'],
+      ['($5 / 0)', 'divides by zero'],
+    ] as const) {
+      const error = await refusal(j('2026-04-02 x', `    Expenses:Power   ${amount}`, '    Assets:Bank'));
+      expect(error.message).toMatch(
+        new RegExp(
+          `^Line 2: the amount .* is a value expression Kontor cannot evaluate \\(it ${why}|^Line 2: .*${why}`,
+        ),
+      );
+    }
+  });
+
   it('knows the usual top-level account names in other languages', async () => {
     const { balances, result } = await importInto(
       j(
@@ -561,10 +604,10 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
     ).toMatch(
       /^Line 4: -100\.00 EUR has no cost: the EUR postings of this transaction \(lines 4, 5\) balance among themselves/,
     );
-    // A value expression as a balance assignment.
+    // A value expression Kontor cannot evaluate exactly.
     expect(
-      (await refusal(j('2026-01-05 a', '    Expenses:Rent', '    Assets:Bank   = ($5 + $1)'))).message,
-    ).toMatch(/^Line 3: the balance amount "\(\$5 \+ \$1\)" is a value expression/);
+      (await refusal(j('2026-01-05 a', '    Expenses:Rent   ($10 / 3)', '    Assets:Bank'))).message,
+    ).toMatch(/^Line 2: the amount "\(\$10 \/ 3\)" is a value expression .*no exact decimal value/);
     // Only periodic transactions: nothing to import, and the answer says why.
     const periodic = await refusal(j('~ monthly', '    Expenses:Rent   $5', '    Assets:Bank'));
     expect(periodic.code).toBe('journal_empty');

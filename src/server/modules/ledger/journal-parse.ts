@@ -10,10 +10,11 @@ import {
   type AutoRule,
   type ParsedJournal,
   type Pending,
+  type Decimal,
   DATE_TOKEN,
   parseDate,
 } from './journal-syntax.ts';
-import { unquote, splitAmount, resolveAmounts, formatMark } from './journal-amounts.ts';
+import { unquote, splitAmount, resolveAmounts, formatMark, parseExpression } from './journal-amounts.ts';
 import { compileQuery, TYPE_TAGS, IGNORED, REFUSED, firstWords, splitComment } from './journal-directives.ts';
 
 export const parseJournalText = (input: string): ParsedJournal => {
@@ -54,6 +55,27 @@ export const parseJournalText = (input: string): ParsedJournal => {
     const raw = splitAmount(textPart, line, defaultSymbol, declaredMark);
     raw.symbol = commodityAliases.get(raw.symbol) ?? raw.symbol;
     pending.push({ raw, set });
+  };
+
+  /** Value expressions are evaluated once their amounts' decimal marks are known. */
+  const finishers: (() => void)[] = [];
+  const expressionOf = (textPart: string, line: number, set: (a: Amount) => void) => {
+    const { operands, evaluate } = parseExpression(textPart.trim(), line, declaredMark);
+    const values: Decimal[] = [];
+    operands.forEach((raw, k) => {
+      raw.symbol = commodityAliases.get(raw.symbol) ?? raw.symbol;
+      pending.push({
+        raw,
+        set: (a) => {
+          values[k] = a.value;
+        },
+      });
+    });
+    const fallback = defaultSymbol;
+    finishers.push(() => {
+      const result = evaluate(values);
+      set({ symbol: result.symbol || fallback, value: result.value, line });
+    });
   };
 
   /** A ledger mask or hledger regular expression: case-insensitive, matching anywhere. */
@@ -163,10 +185,8 @@ export const parseJournalText = (input: string): ParsedJournal => {
       let assertText = rest.slice(assertAt.index + assertAt[0].length).trim();
       assertText = assertText.replace(/\s*@@?.*$/, ''); // the cost in an assertion is not checked by hledger either
       if (assertText === '') fail(line, 'a balance assertion needs an amount after "=".');
-      if (/^\(.*\)$/.test(assertText))
-        fail(line, `the balance amount "${assertText}" is a value expression Kontor cannot evaluate.`);
       const op = assertAt[1] as Assertion['op'];
-      amountOf(assertText, line, (a) => {
+      (/^\(.*\)$/.test(assertText) ? expressionOf : amountOf)(assertText, line, (a) => {
         p.assertion = { op, amount: a };
       });
     }
@@ -182,9 +202,7 @@ export const parseJournalText = (input: string): ParsedJournal => {
           p.price = { total, amount: a };
         });
       } else {
-        if (/^\(.*\)$/.test(amountText))
-          fail(line, `the amount "${amountText}" is a value expression Kontor cannot evaluate.`);
-        amountOf(amountText, line, (a) => {
+        (/^\(.*\)$/.test(amountText) ? expressionOf : amountOf)(amountText, line, (a) => {
           p.amount = a;
         });
       }
@@ -467,5 +485,6 @@ export const parseJournalText = (input: string): ParsedJournal => {
     fail(n, `"${one}" is not a directive or transaction Kontor understands.`);
   }
   resolveAmounts(pending, formats);
+  for (const finish of finishers) finish();
   return { transactions, autoRules, accountTypes, notices };
 };
