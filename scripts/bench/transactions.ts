@@ -111,20 +111,29 @@ type Measured = {
   rowsPerCpuSecond: number;
   /** Highest resident set size of this process sampled every 50 ms during the import. */
   peakRssMb: number;
+  /** Resident set size right before the import (what the process held already). */
+  rssBeforeMb: number;
+  /** Highest V8 heap in use + external memory (Buffers) in the same samples. */
+  peakHeapMb: number;
 };
 
 const measureImport = async (rows: number, fn: () => Promise<{ imported: number }>): Promise<Measured> => {
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
+  const before = process.memoryUsage();
+  let peak = before.rss;
+  let peakHeap = before.heapUsed + before.external;
+  const sample = () => {
+    const m = process.memoryUsage();
+    peak = Math.max(peak, m.rss);
+    peakHeap = Math.max(peakHeap, m.heapUsed + m.external);
+  };
+  const sampler = setInterval(sample, 50);
   const cpu0 = process.cpuUsage();
   const server0 = await serverCpu();
   const { ms, result } = await timed(fn);
   const server1 = await serverCpu();
   const cpu = process.cpuUsage(cpu0);
   clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss);
+  sample();
   if (result.imported !== rows) throw new Error(`imported ${result.imported} of ${rows}`);
   const nodeCpuMs = Math.round((cpu.user + cpu.system) / 1000);
   const serverCpuMs = Math.round(server1 - server0);
@@ -136,11 +145,13 @@ const measureImport = async (rows: number, fn: () => Promise<{ imported: number 
     serverCpuMs,
     rowsPerCpuSecond: Math.round((rows / (nodeCpuMs + serverCpuMs)) * 1000),
     peakRssMb: Math.round(peak / 2 ** 20),
+    rssBeforeMb: Math.round(before.rss / 2 ** 20),
+    peakHeapMb: Math.round(peakHeap / 2 ** 20),
   };
 };
 
 const describeImport = (m: Measured) =>
-  `${m.rows} rows in ${m.ms} ms (${m.rowsPerSecond} rows/s; CPU: node ${m.nodeCpuMs} ms + server ${m.serverCpuMs} ms = ${m.rowsPerCpuSecond} rows per CPU-second; peak RSS ${m.peakRssMb} MB)`;
+  `${m.rows} rows in ${m.ms} ms (${m.rowsPerSecond} rows/s; CPU: node ${m.nodeCpuMs} ms + server ${m.serverCpuMs} ms = ${m.rowsPerCpuSecond} rows per CPU-second; peak RSS ${m.peakRssMb} MB, ${m.rssBeforeMb} MB before; peak heap + external ${m.peakHeapMb} MB)`;
 
 const main = async () => {
   // A fresh database of its own on PostgreSQL (DATABASE_URL), else PGlite in a temp folder.

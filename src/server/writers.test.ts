@@ -41,7 +41,7 @@ const writesOf = (source: string, table: string) => {
     ),
     // Raw SQL: insert into bank_transactions, update bank_transactions t, delete from …, truncate …
     new RegExp(
-      `\\b(?:insert\\s+into|update|delete\\s+from|truncate(?:\\s+table)?|merge\\s+into)\\s+(?:only\\s+)?(?:public\\.)?"?${t}"?(?![\\w])`,
+      `\\b(?:insert\\s+into|update|delete\\s+from|truncate(?:\\s+table)?|merge\\s+into|copy)\\s+(?:only\\s+)?(?:public\\.)?"?${t}"?(?![\\w])`,
       'i',
     ),
   ];
@@ -56,6 +56,11 @@ const writesOf = (source: string, table: string) => {
       found.push(`${i + 1}: ${line.trim()}`);
     }
   });
+  // COPY (db/copy.ts): copyRows(db, 'bank_transactions', …), its arguments often on lines of their own.
+  for (const m of source.matchAll(new RegExp(`\\bcopyRows\\(\\s*[\\w.]+\\s*,\\s*['"\`]${t}['"\`]`, 'g'))) {
+    const line = source.slice(0, m.index).split('\n').length;
+    found.push(`${line}: ${lines[line - 1]!.trim()}`);
+  }
   return found;
 };
 
@@ -89,6 +94,10 @@ describe('one writer each', () => {
     expect(writesOf('await sql`update bank_transactions t set x = 1`', 'bank_transactions')).toHaveLength(1);
     expect(writesOf('insert into\n  journal_entries (id) values (1)', 'journal_entries')).toHaveLength(1);
     expect(writesOf('DELETE FROM bank_transaction_splits where', 'bank_transaction_splits')).toHaveLength(1);
+    expect(writesOf("copy bank_transactions (id) from '/dev/blob'", 'bank_transactions')).toHaveLength(1);
+    expect(writesOf("await copyRows(\n  trx,\n  'journal_lines',\n  COLUMNS,", 'journal_lines')).toHaveLength(
+      1,
+    );
     // Reads, longer names and other tables are not writes of the table.
     expect(writesOf(`db.selectFrom('bank_transactions')`, 'bank_transactions')).toEqual([]);
     expect(writesOf(`db.insertInto('bank_transaction_matches')`, 'bank_transactions')).toEqual([]);

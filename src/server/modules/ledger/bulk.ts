@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { conflict, notFound } from '../../../shared/errors.ts';
 import type { JournalSourceName } from '../../../shared/ledger.ts';
+import { copyRows } from '../../db/copy.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { AuditAction } from '../audit/actions.ts';
 import { newEntryId } from './ids.ts';
@@ -35,6 +36,37 @@ export type BulkEntryInput = {
 };
 
 const ENTRY_CHUNK = 5000;
+const ENTRY_COLUMNS = [
+  'organization_id',
+  'id',
+  'number',
+  'date',
+  'memo',
+  'source',
+  'source_id',
+  'status',
+  'reverses_entry_id',
+  'is_closing',
+  'created_by',
+  'posted_by',
+  'posted_at',
+];
+const LINE_COLUMNS = [
+  'organization_id',
+  'entry_id',
+  'line_no',
+  'account_id',
+  'date',
+  'entry_number',
+  'is_closing',
+  'debit',
+  'credit',
+  'currency',
+  'amount',
+  'rate',
+  'description',
+  'contact_id',
+];
 const LINE_CHUNK = 10_000;
 
 /**
@@ -151,24 +183,34 @@ export const postEntriesInBulk = async (
   const first = await takeNumbersInOpenPeriod(trx, organizationId, dates);
   const now = new Date();
   const ids = entries.map(() => newEntryId());
-  // unnest() over one array parameter per column: a chunk is one statement with a dozen
-  // parameters, far cheaper to send, parse and plan than a VALUES list with tens of
-  // thousands of them (the same way the ledger's postJournalEntries writes its batches).
-  // The lines' columns are built while the database writes the last chunk of entries.
+  // COPY FROM STDIN (db/copy.ts), 5,000 entries / 10,000 lines a statement: the same rows,
+  // defaults and triggers as an insert, less work per row for the server than insert … select …
+  // from unnest(…) (decision 0050). The lines' columns are built while the database writes the
+  // last chunk of entries.
   let lineColumns: ReturnType<typeof lineColumnsOf> | null = null;
   for (let at = 0; at < entries.length; at += ENTRY_CHUNK) {
     const part = entries.slice(at, at + ENTRY_CHUNK);
-    const written = sql`
-      insert into journal_entries (organization_id, id, number, date, memo, reference, source, source_id, status,
-                                   reverses_entry_id, is_closing, created_by, approved_by, posted_by, posted_at)
-      select ${organizationId}, u.id, u.number, u.date, u.memo, null, u.source, u.source_id, 'posted',
-             u.reverses_entry_id, false, ${input.actorUserId}::text, null, ${input.actorUserId}::text,
-             ${now}::timestamptz
-        from unnest(${ids.slice(at, at + part.length)}::text[], ${part.map((_, k) => first + at + k)}::bigint[],
-                    ${part.map((e) => e.date)}::date[], ${part.map((e) => e.memo.trim().slice(0, 1000))}::text[],
-                    ${part.map((e) => e.source)}::text[], ${part.map((e) => e.sourceId)}::text[],
-                    ${part.map((e) => e.reversesEntryId ?? null)}::text[])
-          as u(id, number, date, memo, source, source_id, reverses_entry_id)`.execute(trx);
+    const written = copyRows(
+      trx,
+      'journal_entries',
+      ENTRY_COLUMNS,
+      [
+        { every: organizationId },
+        ids.slice(at, at + part.length),
+        part.map((_, k) => first + at + k),
+        part.map((e) => e.date),
+        part.map((e) => e.memo.trim().slice(0, 1000)),
+        part.map((e) => e.source),
+        part.map((e) => e.sourceId),
+        { every: 'posted' },
+        part.map((e) => e.reversesEntryId ?? null),
+        { every: 'f' },
+        { every: input.actorUserId },
+        { every: input.actorUserId },
+        { every: now.toISOString() },
+      ],
+      part.length,
+    );
     if (at + ENTRY_CHUNK >= entries.length) {
       lineColumns = await whileWriting(written, () => lineColumnsOf(entries, normalized, ids, first));
     } else await written;
@@ -177,19 +219,28 @@ export const postEntriesInBulk = async (
   const c = lineColumns!;
   for (let at = 0; at < c.entryId.length; at += LINE_CHUNK) {
     const to = at + LINE_CHUNK;
-    await sql`
-      insert into journal_lines (organization_id, entry_id, line_no, account_id, date, entry_number, is_closing,
-                                 debit, credit, currency, amount, rate, description, contact_id)
-      select ${organizationId}, u.entry_id, u.line_no, u.account_id, u.date, u.entry_number, false,
-             u.debit, u.credit, u.currency, u.amount, u.rate, u.description, u.contact_id
-        from unnest(${c.entryId.slice(at, to)}::text[], ${c.lineNo.slice(at, to)}::smallint[],
-                    ${c.accountId.slice(at, to)}::text[], ${c.date.slice(at, to)}::date[],
-                    ${c.number.slice(at, to)}::bigint[], ${c.debit.slice(at, to)}::bigint[],
-                    ${c.credit.slice(at, to)}::bigint[], ${c.currency.slice(at, to)}::text[],
-                    ${c.amount.slice(at, to)}::bigint[], ${c.rate.slice(at, to)}::numeric[],
-                    ${c.description.slice(at, to)}::text[], ${c.contactId.slice(at, to)}::text[])
-          as u(entry_id, line_no, account_id, date, entry_number, debit, credit, currency, amount, rate,
-               description, contact_id)`.execute(trx);
+    await copyRows(
+      trx,
+      'journal_lines',
+      LINE_COLUMNS,
+      [
+        { every: organizationId },
+        c.entryId.slice(at, to),
+        c.lineNo.slice(at, to),
+        c.accountId.slice(at, to),
+        c.date.slice(at, to),
+        c.number.slice(at, to),
+        { every: 'f' },
+        c.debit.slice(at, to),
+        c.credit.slice(at, to),
+        c.currency.slice(at, to),
+        c.amount.slice(at, to),
+        c.rate.slice(at, to),
+        c.description.slice(at, to),
+        c.contactId.slice(at, to),
+      ],
+      Math.min(to, c.entryId.length) - at,
+    );
   }
   if (input.refreshStatistics) await sql`analyze journal_lines`.execute(trx);
   if (input.audit) {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { badRequest, conflict, notFound } from '../../../shared/errors.ts';
-import { MAX_DATE } from '../../../shared/input.ts';
+import { MAX_DATE, unsafeTextProblem } from '../../../shared/input.ts';
 import { LEDGER_VOLUME_LIMIT, currencyExponent, minorToDecimalString } from '../../../shared/money.ts';
 import {
   type CsvMapping,
@@ -220,6 +220,13 @@ export const prepare = async (
       continue;
     }
     for (const row of statement.rows) {
+      // Text columns cannot hold NUL (nor a lone surrogate): refused here by line, not by the
+      // database at commit (db/copy.ts refuses it too, without knowing the line).
+      const textProblem =
+        unsafeTextProblem(row.description) ??
+        (row.payee === null ? undefined : unsafeTextProblem(row.payee)) ??
+        (row.externalId === null ? undefined : unsafeTextProblem(row.externalId));
+      if (textProblem) problems.push({ line: row.line, reason: `the line's text ${textProblem}` });
       if (row.date < money.opening_date) {
         problems.push({
           line: row.line,

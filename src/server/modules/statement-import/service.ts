@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { getHeapStatistics } from 'node:v8';
 import { sql } from 'kysely';
 import {
   type CsvSniff,
@@ -41,6 +42,26 @@ export { refuse };
 
 /** Rows posted per slice of a commit (entries, lines and bank rows of one slice in memory at once). */
 const COMMIT_SLICE = 10_000;
+/**
+ * Peak memory (issue 12): V8 lets its old generation grow to a few times what is live before a
+ * full collection, and each slice's objects live long enough (while the database writes the
+ * slice) to be promoted there. A large import therefore collects when the heap has grown this
+ * much past what was live after the last collection — while the database writes a slice, so on
+ * PostgreSQL the pause overlaps the server's work. Needs --expose-gc (the server has it);
+ * KONTOR_IMPORT_HEAP_HEADROOM_MB=0 turns it off (to measure it, docs/performance.md).
+ */
+const HEAP_HEADROOM = Number(process.env.KONTOR_IMPORT_HEAP_HEADROOM_MB ?? 96) * 2 ** 20;
+const heapBound = () => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  let floor = getHeapStatistics().used_heap_size;
+  return () => {
+    if (!gc || HEAP_HEADROOM <= 0) return;
+    if (getHeapStatistics().used_heap_size > floor + HEAP_HEADROOM) {
+      gc();
+      floor = getHeapStatistics().used_heap_size;
+    }
+  };
+};
 /** From this many new rows, an import refreshes the planner's statistics of the tables it fills. */
 const ANALYZE_FROM = 5000;
 
@@ -138,6 +159,7 @@ export const commitStatement = (
     }
     const toPost = parts.reduce((n, p) => (p.money ? n + p.rows.filter((r) => !r.duplicate).length : n), 0);
     collectGarbageBeforeLargeWork(toPost >= LARGE_ROW_COUNT);
+    const boundHeap = heapBound();
     let posted = 0;
     await onProgress?.(0, toPost, 'posting');
     const fileSha = createHash('sha256').update(input.content).digest('hex');
@@ -199,7 +221,10 @@ export const commitStatement = (
         // millions of lines and the index no longer fits in memory.
         const ids = slice.map(() => newEntryId());
         const entries = pending
-          ? await whileWriting(pending.written, () => entriesOf(slice, ids))
+          ? await whileWriting(pending.written, () => {
+              boundHeap();
+              return entriesOf(slice, ids);
+            })
           : entriesOf(slice, ids);
         if (pending) {
           posted += pending.rows;
