@@ -22,8 +22,12 @@ import { openBenchDatabase } from './setup.ts';
 // --clients connections, which measures the posting itself (checks, the numbered last
 // statement, the audit row, the commit) without the server's per-request work.
 //
+// With --read <path> (e.g. /journal-entries, /transactions, /dashboard), the timed part GETs
+// that path of the company instead of posting: the CPU per request of a read, on the company
+// the warm-up's postings filled (figures are then per request, not per entry).
+//
 // node --import tsx scripts/bench/posting-http.ts [--clients 16] [--seconds 20] [--port 3991]
-//      [--pg-url postgres://postgres@127.0.0.1:5432/test] [--direct] [--json]
+//      [--pg-url postgres://postgres@127.0.0.1:5432/test] [--direct] [--read <path>] [--json]
 // (the database named in --pg-url / BENCH_DATABASE_URL only hosts a fresh database, dropped after)
 
 const arg = (name: string, fallback: string) => {
@@ -36,6 +40,8 @@ const PORT = Number(arg('port', '3991'));
 const PG_URL = arg('pg-url', process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
 const AS_JSON = process.argv.includes('--json');
 const DIRECT = process.argv.includes('--direct');
+/** `--read /journal-entries?limit=50`: after the warm-up's postings, time GETs of this company path instead. */
+const READ = arg('read', '');
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -241,9 +247,9 @@ try {
     Array.from({ length: CLIENTS }, async () => {
       while (performance.now() < end) {
         const t0 = performance.now();
-        const res = await post();
+        const res = READ ? await call('GET', `${o}${READ}`) : await post();
         const t = performance.now() - t0;
-        if (res.status === 201) latencies.push(t);
+        if (res.status === (READ ? 200 : 201)) latencies.push(t);
         else errors.set(res.status, (errors.get(res.status) ?? 0) + 1);
       }
     }),
@@ -264,9 +270,10 @@ try {
   );
   await check.end();
   const row = stored.rows[0]!;
-  const acknowledged = latencies.length + CLIENTS * 10;
+  const acknowledged = (READ ? 0 : latencies.length) + CLIENTS * 10;
   latencies.sort((a, b) => a - b);
   const result = {
+    ...(READ ? { read: READ } : {}),
     clients: CLIENTS,
     seconds: Math.round(wall * 10) / 10,
     entries: latencies.length,
@@ -285,9 +292,9 @@ try {
   if (AS_JSON) process.stdout.write(`${JSON.stringify(result)}\n`);
   else
     process.stdout.write(
-      `${result.entries} entries in ${result.seconds} s with ${CLIENTS} clients: ${result.entriesPerSecond}/s, ` +
+      `${READ ? `GET ${READ}: ` : ''}${result.entries} ${READ ? 'requests' : 'entries'} in ${result.seconds} s with ${CLIENTS} clients: ${result.entriesPerSecond}/s, ` +
         `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${JSON.stringify(result.errors)}\n` +
-        `CPU per entry: server ${result.serverCpuMsPerEntry} ms (kernel ${result.serverSystemCpuMsPerEntry}), PostgreSQL ${result.postgresCpuMsPerEntry} ms ` +
+        `CPU per ${READ ? 'request' : 'entry'}: server ${result.serverCpuMsPerEntry} ms (kernel ${result.serverSystemCpuMsPerEntry}), PostgreSQL ${result.postgresCpuMsPerEntry} ms ` +
         `(both cores busy with this alone: ~${result.cpuBoundEntriesPerSecond}/s)\n` +
         `stored = acknowledged: ${result.storedEqualsAcknowledged}; numbers 1..n without gaps: ${result.numbersGapFree}; ` +
         `load average ${result.loadAverage}\n`,
