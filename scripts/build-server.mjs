@@ -1,18 +1,62 @@
-// Compiles the server (src/server and src/shared, without tests and test helpers) to
-// JavaScript in dist/server and dist/shared, one output file per source file, so that
-// `npm start` runs plain JavaScript and starts without compiling TypeScript (issue 20 §6,
-// decision 0039). esbuild strips the types; every import stays an import, with a relative
-// `./x.ts` written as `./x.js`. The layout mirrors src/, so paths the server computes from its
-// own location (dist/web beside it, db/migrations) are the same as when it runs from source.
+// Compiles the server to JavaScript in dist/server so that `npm start` runs plain JavaScript
+// (issue 20 §6, decisions 0039 and 0048). esbuild bundles src/server/main.ts with src/shared
+// and the pure-JavaScript libraries it imports into dist/server/main.js (plus shared chunks
+// beside it), so a start reads a handful of files instead of about 2,500: loading modules one
+// by one was most of the start. Each migration is an entry of its own
+// (dist/server/db/migrations/<name>.js, found by db/migrate.ts at run time) sharing the
+// bundle's chunks, so it uses the same Kysely as the server.
+//
+// Left to Node at run time (EXTERNAL below): packages with native code or files they read
+// beside themselves (PGlite's WebAssembly, argon2, pdfkit's fonts, the Swagger UI's assets,
+// pino's worker transport), pg (tracing patches the pg that Node loaded, tracing.ts), and the
+// large libraries the server imports only when first used (Stripe, Plaid, the S3 client,
+// nodemailer, web-push, ioredis, OpenTelemetry): bundled, they would be parsed at every start.
+//
+// A source file's `import.meta.url` is rewritten to the URL its file-per-file output would
+// have (`new URL('./db/migrate.js', import.meta.url)` from dist/server/main.js), so the paths
+// the server computes from its own location — dist/web (app.ts), the migrations directory
+// (db/migrate.ts) — are the same as when it runs from source or compiled file by file.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_SOURCES = ['src/server', 'src/shared'];
 const OUT = path.join(root, 'dist');
-export const builtServerEntry = path.join(OUT, 'server/main.js');
+const SERVER_OUT = path.join(OUT, 'server');
+export const builtServerEntry = path.join(SERVER_OUT, 'main.js');
+const MIGRATIONS = path.join(root, 'src/server/db/migrations');
+
+/** Packages Node loads at run time instead of the bundle holding them (see the note above). */
+export const EXTERNAL = [
+  // native code, or files read from beside the package
+  '@electric-sql/pglite',
+  '@node-rs/argon2',
+  'pdfkit',
+  '@fastify/swagger-ui',
+  'pino',
+  'pino-pretty',
+  // instrumented by OpenTelemetry when tracing is on (its require hook sees Node's copy only)
+  'pg',
+  'pg-pool',
+  'pg-native',
+  // imported only when first used
+  '@aws-sdk/client-s3',
+  // OpenTelemetry's SDK (tracing.ts); its API is bundled (better-auth imports it), and both
+  // copies share the one registration the API keeps on globalThis
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/instrumentation',
+  '@opentelemetry/instrumentation-http',
+  '@opentelemetry/instrumentation-pg',
+  '@opentelemetry/resources',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/sdk-trace-node',
+  'ioredis',
+  'nodemailer',
+  'plaid',
+  'stripe',
+  'web-push',
+];
 
 /** The newest modification time of a file or anything below a folder (0 when it is missing). */
 const newestMtime = (p) => {
@@ -33,45 +77,61 @@ export const isStale = (built, sources) =>
 export const serverIsStale = () =>
   isStale(builtServerEntry, [...SERVER_SOURCES, 'package-lock.json', 'scripts/build-server.mjs']);
 
-const sourceFiles = () => {
-  const files = [];
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'testing') walk(full);
-      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) files.push(full);
-    }
-  };
-  for (const dir of SERVER_SOURCES) walk(path.join(root, dir));
-  return files;
+const migrationFiles = () =>
+  fs
+    .readdirSync(MIGRATIONS)
+    .filter((f) => f.endsWith('.ts') && !f.includes('.test.'))
+    .map((f) => path.join(MIGRATIONS, f));
+
+/** Where `file` (under src/) would be written compiled file by file, as a URL relative to dist/server. */
+const outputUrlOf = (file) => {
+  const relative = path.relative(path.join(root, 'src/server'), file).replace(/\.ts$/, '.js');
+  return `./${relative.split(path.sep).join('/')}`;
 };
 
-// Every import is left as it is written (packages resolved by Node at run time), except that
-// a relative TypeScript path names the JavaScript file written beside it.
-const keepImports = {
-  name: 'kontor-keep-imports',
+// Every `import.meta.url` in Kontor's own code names the file-per-file output's URL, computed
+// from where the bundle runs (dist/server/main.js, or a chunk beside it).
+const ownImportMetaUrl = {
+  name: 'kontor-import-meta-url',
   setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => {
-      if (args.kind === 'entry-point') return null;
-      const relative = args.path.startsWith('./') || args.path.startsWith('../');
-      return { path: relative ? args.path.replace(/\.ts$/, '.js') : args.path, external: true };
+    b.onLoad({ filter: /\/src\/(server|shared)\/.*\.ts$/ }, async (args) => {
+      const text = await fs.promises.readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return null;
+      if (args.path.startsWith(MIGRATIONS))
+        throw new Error(`${args.path}: a migration may not use import.meta.url (it is bundled elsewhere)`);
+      return {
+        contents: text.replaceAll(
+          'import.meta.url',
+          `new URL(${JSON.stringify(outputUrlOf(args.path))}, import.meta.url).href`,
+        ),
+        loader: 'ts',
+      };
     });
   },
 };
 
 export const buildServer = async () => {
+  // esbuild is loaded only to build: a start with an up-to-date dist/server never loads it.
+  const { build } = await import('esbuild');
   for (const dir of SERVER_SOURCES)
     fs.rmSync(path.join(OUT, path.basename(dir)), { recursive: true, force: true });
   await build({
-    entryPoints: sourceFiles(),
-    outbase: path.join(root, 'src'),
-    outdir: OUT,
+    entryPoints: [path.join(root, 'src/server/main.ts'), ...migrationFiles()],
+    outbase: path.join(root, 'src/server'),
+    outdir: SERVER_OUT,
+    // Chunks sit beside main.js, so import.meta.url's folder is dist/server in every bundle file.
+    chunkNames: 'chunk-[hash]',
     bundle: true,
-    plugins: [keepImports],
+    splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
+    external: EXTERNAL,
+    plugins: [ownImportMetaUrl],
+    // CommonJS libraries inside the bundle `require` Node's modules and the external packages.
+    banner: {
+      js: "import { createRequire as __kontorCreateRequire } from 'node:module';\nconst require = __kontorCreateRequire(import.meta.url);",
+    },
     sourcemap: true,
     logLevel: 'warning',
   });

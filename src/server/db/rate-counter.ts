@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { DatabaseHandle, Db } from './client.ts';
 
@@ -112,6 +113,9 @@ export const redisRateCounter = (
   url: string,
   onError: (error: Error) => void = () => {},
 ): RateCounter & { redis: Redis } => {
+  // ioredis is loaded only when REDIS_URL is set (synchronously: it is CommonJS), not at every
+  // start (issue 20 §6).
+  const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
   const redis = new Redis(url, {
     // While Redis is away a hit fails at once (and is counted in memory, below) instead of
     // waiting in a queue for the reconnection; a slow answer waits at most 1 s.

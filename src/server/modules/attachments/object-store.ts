@@ -1,11 +1,4 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  NoSuchKey,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { AppError } from '../../../shared/errors.ts';
 import type { S3Settings, ServerConfig } from '../../config.ts';
 
@@ -25,9 +18,26 @@ export type ObjectStore = {
   delete: (key: string) => Promise<void>;
 };
 
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+let sdk: Promise<S3Sdk> | null = null;
+let loadedSdk: S3Sdk | null = null;
+
+/**
+ * The AWS SDK's S3 client, imported when first used: without S3_BUCKET it is never needed, and
+ * with it a start does not pay for loading it (issue 20 §6, docs/performance.md).
+ */
+const s3Sdk = () => {
+  sdk ??= import('@aws-sdk/client-s3').then((module) => {
+    loadedSdk = module;
+    return module;
+  });
+  return sdk;
+};
+
 /** Which store failed and how (the SDK's error name or code), for the answer's details. */
 const causeOf = (error: unknown) => {
-  if (error instanceof S3ServiceException)
+  // Only an S3 call makes an S3ServiceException, and it needs the SDK loaded first.
+  if (loadedSdk && error instanceof loadedSdk.S3ServiceException)
     return `${error.name} (HTTP ${error.$metadata.httpStatusCode ?? '?'})`;
   const e = error as { code?: unknown; name?: unknown };
   return typeof e.code === 'string' ? e.code : typeof e.name === 'string' ? e.name : 'unknown';
@@ -48,26 +58,33 @@ export const storageUnavailable = (error?: unknown, doing = 'store the file') =>
 
 /** The S3 implementation, on the real SDK. */
 export const createS3ObjectStore = (settings: S3Settings): ObjectStore => {
-  const client = new S3Client({
-    region: settings.region,
-    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-    forcePathStyle: settings.forcePathStyle,
-    ...(settings.credentials ? { credentials: settings.credentials } : {}),
-    // Checksums only where the API requires them (PutObject, GetObject and DeleteObject do
-    // not): the SDK then sends a plain body with its length instead of an aws-chunked body with
-    // a CRC trailer, which some S3-compatible stores (older MinIO, R2) do not take. The bytes'
-    // SHA-256 is kept in the row and a downloaded file is sniffed again on the way out.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 3,
-    requestHandler: { connectionTimeout: 3000, requestTimeout: 30_000 },
-  });
+  let connecting: Promise<{ s3: S3Sdk; client: S3Client }> | null = null;
+  const connect = () => {
+    connecting ??= s3Sdk().then((s3) => ({ s3, client: newClient(s3) }));
+    return connecting;
+  };
+  const newClient = ({ S3Client }: S3Sdk) =>
+    new S3Client({
+      region: settings.region,
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      forcePathStyle: settings.forcePathStyle,
+      ...(settings.credentials ? { credentials: settings.credentials } : {}),
+      // Checksums only where the API requires them (PutObject, GetObject and DeleteObject do
+      // not): the SDK then sends a plain body with its length instead of an aws-chunked body with
+      // a CRC trailer, which some S3-compatible stores (older MinIO, R2) do not take. The bytes'
+      // SHA-256 is kept in the row and a downloaded file is sniffed again on the way out.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      maxAttempts: 3,
+      requestHandler: { connectionTimeout: 3000, requestTimeout: 30_000 },
+    });
   const bucket = settings.bucket;
   return {
     prefix: settings.prefix,
     put: async (key, data, contentType) => {
+      const { s3, client } = await connect();
       await client.send(
-        new PutObjectCommand({
+        new s3.PutObjectCommand({
           Bucket: bucket,
           Key: key,
           Body: data,
@@ -77,17 +94,19 @@ export const createS3ObjectStore = (settings: S3Settings): ObjectStore => {
       );
     },
     get: async (key) => {
+      const { s3, client } = await connect();
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const out = await client.send(new s3.GetObjectCommand({ Bucket: bucket, Key: key }));
         if (!out.Body) return Buffer.alloc(0);
         return Buffer.from(await out.Body.transformToByteArray());
       } catch (error) {
-        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
+        if (error instanceof s3.NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
         throw error;
       }
     },
     delete: async (key) => {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      const { s3, client } = await connect();
+      await client.send(new s3.DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },
   };
 };

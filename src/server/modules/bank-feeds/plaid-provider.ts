@@ -1,14 +1,4 @@
-import {
-  type AccountBase,
-  Configuration,
-  type CountryCode,
-  type JWKPublicKey,
-  PlaidApi,
-  PlaidEnvironments,
-  type PlaidError,
-  Products,
-  type Transaction,
-} from 'plaid';
+import type { AccountBase, CountryCode, JWKPublicKey, PlaidApi, PlaidError, Transaction } from 'plaid';
 import { AppError } from '../../../shared/errors.ts';
 import {
   MoneyParseError,
@@ -224,10 +214,22 @@ export const toFeedTransaction = (
   };
 };
 
+let sdk: Promise<typeof import('plaid')> | null = null;
+
+/**
+ * Plaid's SDK, imported when first used: loading it takes about 0.3 s of CPU and 90 MB, and a
+ * server without Plaid keys never calls it (issue 20 §6, docs/performance.md).
+ */
+const plaidSdk = () => {
+  sdk ??= import('plaid');
+  return sdk;
+};
+
 const clients = new WeakMap<object, PlaidApi>();
 
 /** The SDK client for these settings (one per settings object). */
-export const plaidApi = (settings: PlaidProviderSettings): PlaidApi => {
+export const plaidApi = async (settings: PlaidProviderSettings): Promise<PlaidApi> => {
+  const { Configuration, PlaidApi, PlaidEnvironments } = await plaidSdk();
   let client = clients.get(settings);
   if (!client) {
     client = new PlaidApi(
@@ -260,8 +262,9 @@ export const fetchPlaidWebhookKey = async (
   settings: PlaidProviderSettings,
   keyId: string,
 ): Promise<JWKPublicKey | null> => {
+  const api = await plaidApi(settings);
   try {
-    return (await plaidApi(settings).webhookVerificationKeyGet({ key_id: keyId })).data.key;
+    return (await api.webhookVerificationKeyGet({ key_id: keyId })).data.key;
   } catch (error) {
     const plaid = plaidErrorOf(error);
     if (plaid && (plaid.error_type === 'INVALID_INPUT' || plaid.error_type === 'INVALID_REQUEST')) {
@@ -273,12 +276,13 @@ export const fetchPlaidWebhookKey = async (
 };
 
 export const createPlaidProvider = (settings: PlaidProviderSettings): BankFeedProvider => {
-  const api = plaidApi(settings);
+  const client = () => plaidApi(settings);
   const countryCodes = (settings.countryCodes?.length ? settings.countryCodes : ['US']) as CountryCode[];
   const clientName = (settings.clientName ?? 'Kontor').slice(0, 30);
 
   const institutionName = async (accessToken: string): Promise<string | null> => {
     // A name is only shown; the exchanged token must not be lost when this look-up fails.
+    const api = await client();
     try {
       const { item } = await call('/item/get', () => api.itemGet({ access_token: accessToken }));
       if (item.institution_name) return item.institution_name;
@@ -297,6 +301,7 @@ export const createPlaidProvider = (settings: PlaidProviderSettings): BankFeedPr
 
     async createLinkToken(request: LinkTokenRequest): Promise<LinkStart> {
       const update = request.accessToken !== undefined;
+      const [api, { Products }] = await Promise.all([client(), plaidSdk()]);
       const data = await call('/link/token/create', () =>
         api.linkTokenCreate({
           client_name: clientName,
@@ -315,6 +320,7 @@ export const createPlaidProvider = (settings: PlaidProviderSettings): BankFeedPr
     },
 
     async exchangePublicToken(publicToken: string): Promise<ExchangedItem> {
+      const api = await client();
       const data = await call('/item/public_token/exchange', () =>
         api.itemPublicTokenExchange({ public_token: publicToken }),
       );
@@ -326,11 +332,13 @@ export const createPlaidProvider = (settings: PlaidProviderSettings): BankFeedPr
     },
 
     async listAccounts(accessToken: string): Promise<FeedAccount[]> {
+      const api = await client();
       const data = await call('/accounts/get', () => api.accountsGet({ access_token: accessToken }));
       return data.accounts.map(toFeedAccount);
     },
 
     async syncTransactions(accessToken: string, cursor: string | null): Promise<SyncPage> {
+      const api = await client();
       const data = await call('/transactions/sync', () =>
         api.transactionsSync({
           access_token: accessToken,
@@ -355,6 +363,7 @@ export const createPlaidProvider = (settings: PlaidProviderSettings): BankFeedPr
     },
 
     async removeItem(accessToken: string): Promise<void> {
+      const api = await client();
       try {
         await call('/item/remove', () => api.itemRemove({ access_token: accessToken }));
       } catch (error) {

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import type { Selectable } from 'kysely';
 import { type Formatter, defaultFormatter } from '../../../shared/format.ts';
 import type { BillingInvoicesTable } from '../../db/types.ts';
@@ -18,6 +17,8 @@ export const billingInvoicePdf = async (
   // Amounts exact from minor units, days in the account holder's date format and time zone.
   const money = (minor: number, currency: string) => format.amount(Number(minor), currency);
   const day = (value: Date | string | null) => (value ? format.dayOf(value) : '');
+  // pdfkit (and its fonts) is imported when the first PDF is drawn, not at start (issue 20 §6).
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,

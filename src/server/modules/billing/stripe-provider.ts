@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { PaymentMethodSummary } from '../../../shared/billing.ts';
 import { AppError, badRequest } from '../../../shared/errors.ts';
 import {
@@ -84,8 +84,20 @@ export const cardSummary = (pm: Stripe.PaymentMethod | null | undefined): Paymen
   };
 };
 
+type StripeSdk = typeof import('stripe').default;
+let sdk: Promise<StripeSdk> | null = null;
+
+/**
+ * Stripe's SDK, imported when first used: a server without STRIPE_SECRET_KEY never loads it,
+ * and one with it does not pay for it at start (issue 20 §6, docs/performance.md).
+ */
+const stripeSdk = () => {
+  sdk ??= import('stripe').then((module) => module.default);
+  return sdk;
+};
+
 /** Stripe's error, said for the person who clicked (never a 5xx for something they can fix). */
-const stripeFailure = (error: unknown): unknown => {
+const stripeFailure = (Stripe: StripeSdk, error: unknown): unknown => {
   if (!(error instanceof Stripe.errors.StripeError)) return error;
   if (error instanceof Stripe.errors.StripeCardError)
     return new AppError(402, 'card_declined', error.message || 'Your card was declined.');
@@ -114,23 +126,31 @@ export const createStripeProvider = (
   settings: StripeSettings,
   options: StripeProviderOptions = {},
 ): BillingProvider => {
-  const stripe = new Stripe(settings.secretKey, {
-    ...(settings.api
-      ? { host: settings.api.host, port: settings.api.port, protocol: settings.api.protocol }
-      : {}),
-    maxNetworkRetries: 1,
-    timeout: 20_000,
-    telemetry: false,
-    appInfo: { name: 'Kontor' },
-  });
+  let client: Promise<Stripe> | null = null;
+  const stripeClient = () => {
+    client ??= stripeSdk().then(
+      (Stripe) =>
+        new Stripe(settings.secretKey, {
+          ...(settings.api
+            ? { host: settings.api.host, port: settings.api.port, protocol: settings.api.protocol }
+            : {}),
+          maxNetworkRetries: 1,
+          timeout: 20_000,
+          telemetry: false,
+          appInfo: { name: 'Kontor' },
+        }),
+    );
+    return client;
+  };
   const warn = options.log?.warn ?? ((details, message) => console.warn(message, details));
   const now = options.now ?? (() => new Date());
 
-  const call = async <T>(run: () => Promise<T>): Promise<T> => {
+  const call = async <T>(run: (stripe: Stripe) => Promise<T>): Promise<T> => {
+    const [stripe, Stripe] = await Promise.all([stripeClient(), stripeSdk()]);
     try {
-      return await run();
+      return await run(stripe);
     } catch (error) {
-      throw stripeFailure(error);
+      throw stripeFailure(Stripe, error);
     }
   };
 
@@ -160,7 +180,7 @@ export const createStripeProvider = (
     if (value == null) return null;
     if (typeof value !== 'string') return cardSummary(value);
     try {
-      return cardSummary(await stripe.paymentMethods.retrieve(value));
+      return cardSummary(await (await stripeClient()).paymentMethods.retrieve(value));
     } catch (error) {
       warn({ paymentMethod: value, error: String(error) }, 'Stripe: could not read the payment method');
       return null;
@@ -264,7 +284,7 @@ export const createStripeProvider = (
         };
         const subscriptionId = idOf(session.subscription);
         if (session.mode !== 'subscription' || !subscriptionId) return other(at);
-        const sub = await call(() =>
+        const sub = await call((stripe) =>
           stripe.subscriptions.retrieve(subscriptionId, { expand: ['default_payment_method'] }),
         );
         const subscription = await snapshotOf(sub);
@@ -352,7 +372,7 @@ export const createStripeProvider = (
 
     async ensureCustomer(customer: BillingCustomer) {
       if (customer.customerId) return customer.customerId;
-      const created = await call(() =>
+      const created = await call((stripe) =>
         stripe.customers.create(
           { email: customer.email, name: customer.name, metadata: { userId: customer.userId } },
           // Two requests at once make one customer (Stripe keeps a key's answer for 24 hours).
@@ -368,7 +388,7 @@ export const createStripeProvider = (
       if (percentOff !== null && !(Number.isInteger(percentOff) && percentOff > 0 && percentOff <= 100))
         throw badRequest('invalid_discount', 'A discount must be a whole percentage from 1 to 100.');
       const coupon = percentOff === null ? null : await ensureCoupon(percentOff);
-      const session = await call(() =>
+      const session = await call((stripe) =>
         stripe.checkout.sessions.create({
           mode: 'subscription',
           customer: customer.customerId,
@@ -386,7 +406,7 @@ export const createStripeProvider = (
     },
 
     async createPortal(customer, returnUrl: string) {
-      const session = await call(() =>
+      const session = await call((stripe) =>
         stripe.billingPortal.sessions.create({ customer: customer.customerId, return_url: returnUrl }),
       );
       return { url: session.url };
@@ -394,14 +414,14 @@ export const createStripeProvider = (
 
     async changePlan(subscriptionId: string, plan: PlanId, interval: BillingInterval) {
       const price = priceFor(plan, interval);
-      const current = await call(() => stripe.subscriptions.retrieve(subscriptionId));
+      const current = await call((stripe) => stripe.subscriptions.retrieve(subscriptionId));
       const item = current.items.data[0];
       if (!item)
         throw badRequest(
           'stripe_request',
           `The Stripe subscription ${subscriptionId} has no item to change.`,
         );
-      const updated = await call(() =>
+      const updated = await call((stripe) =>
         stripe.subscriptions.update(subscriptionId, {
           items: [{ id: item.id, price }],
           proration_behavior: 'create_prorations',
@@ -412,7 +432,7 @@ export const createStripeProvider = (
     },
 
     async setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean) {
-      const updated = await call(() =>
+      const updated = await call((stripe) =>
         stripe.subscriptions.update(subscriptionId, {
           cancel_at_period_end: cancel,
           expand: ['default_payment_method'],
@@ -421,7 +441,7 @@ export const createStripeProvider = (
       return requireSnapshot(updated);
     },
 
-    parseWebhook(rawBody: Buffer, headers) {
+    async parseWebhook(rawBody: Buffer, headers) {
       if (!settings.webhookSecret)
         throw badRequest(
           'webhook_not_configured',
@@ -433,6 +453,7 @@ export const createStripeProvider = (
           'webhook_signature',
           'The webhook has no Stripe-Signature header, so it was not accepted.',
         );
+      const [stripe, Stripe] = await Promise.all([stripeClient(), stripeSdk()]);
       let event: Stripe.Event;
       try {
         event = stripe.webhooks.constructEvent(
@@ -480,6 +501,7 @@ export const createStripeProvider = (
 
   async function ensureCoupon(percentOff: number): Promise<string> {
     const id = couponIdFor(percentOff);
+    const [stripe, Stripe] = await Promise.all([stripeClient(), stripeSdk()]);
     try {
       const coupon = await stripe.coupons.create({
         id,
@@ -495,7 +517,7 @@ export const createStripeProvider = (
         error.code === 'resource_already_exists'
       )
         return id;
-      throw stripeFailure(error);
+      throw stripeFailure(Stripe, error);
     }
   }
 };

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { type Invoice, STATUS_LABELS } from '../../../shared/invoices.ts';
 import { type Formatter, defaultFormatter, formatterFor } from '../../../shared/format.ts';
 import { invoiceTotalsRows } from '../../../shared/invoice-totals.ts';
@@ -170,6 +169,8 @@ export const renderInvoicePdf = async (
     loadCompany(db, organizationId),
     getLogo(db, organizationId),
   ]);
+  // pdfkit (and its fonts) is imported when the first PDF is drawn, not at start (issue 20 §6).
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,

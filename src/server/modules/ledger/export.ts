@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import type {
   BalanceSheet,
   CashFlow,
@@ -81,12 +80,14 @@ export const tableToCsv = (table: ReportTable) =>
     ...table.rows.map((row) => row.cells.map((cell) => csvCell(cell, table.currency))),
   ]);
 
-export const tableToPdf = (
+export const tableToPdf = async (
   table: ReportTable,
   prefs: FormatPreferences,
   companyName: string,
-): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
+): Promise<Buffer> => {
+  // pdfkit (and its fonts) is imported when the first PDF is drawn, not at start (issue 20 §6).
+  const { default: PDFDocument } = await import('pdfkit');
+  return new Promise((resolve, reject) => {
     // Wide tables (the income statement with both comparisons) go landscape.
     const landscape = table.columns.length > 7;
     const doc = new PDFDocument({
@@ -146,6 +147,7 @@ export const tableToPdf = (
     }
     doc.end();
   });
+};
 
 const amt = (n: number): Cell => ({ amount: n });
 const acct = (r: { code: string; name: string }) => `${r.code} ${r.name}`;

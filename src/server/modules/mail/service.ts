@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { notFound } from '../../../shared/errors.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -38,7 +38,9 @@ export type QueuedMail = Omit<Mail, 'attachments'> & {
 
 const transports = new WeakMap<AppContext, Transporter>();
 
-const transportFor = (ctx: AppContext, url: string) => {
+const transportFor = async (ctx: AppContext, url: string) => {
+  // nodemailer is imported with the first message sent over SMTP, not at start (issue 20 §6).
+  const { default: nodemailer } = await import('nodemailer');
   let transport = transports.get(ctx);
   if (!transport) {
     transport = nodemailer.createTransport(url);
@@ -51,7 +53,7 @@ const toBase64 = (content: Buffer | string) =>
   (typeof content === 'string' ? Buffer.from(content, 'utf8') : content).toString('base64');
 
 const sendSmtp = async (ctx: AppContext, url: string, mail: Mail) => {
-  const info = await transportFor(ctx, url).sendMail({
+  const info = await (await transportFor(ctx, url)).sendMail({
     from: ctx.config.mailFrom,
     to: mail.to.trim(),
     subject: mail.subject,

@@ -1,4 +1,3 @@
-import webPush from 'web-push';
 import type { PushConfig, PushSubscriptionInput } from '../../../shared/notifications.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/transaction.ts';
@@ -56,12 +55,16 @@ export const sendPush = (
   const vapid = ctx.config.vapid;
   if (!vapid || targets.length === 0) return;
   const payload = JSON.stringify({ ...message, url: message.link });
+  // web-push is imported with the first push sent, not at start (issue 20 §6).
+  const webPush = import('web-push').then((module) => module.default);
   for (const s of targets) {
     webPush
-      .sendNotification({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }, payload, {
-        vapidDetails: vapid,
-        TTL: 24 * 60 * 60,
-      })
+      .then((push) =>
+        push.sendNotification({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }, payload, {
+          vapidDetails: vapid,
+          TTL: 24 * 60 * 60,
+        }),
+      )
       .catch(async (error: unknown) => {
         const status = (error as { statusCode?: number }).statusCode;
         if (status === 404 || status === 410) await deletePushEndpoint(ctx.database.db, s.endpoint);
