@@ -1,6 +1,13 @@
 import type { CsvMapping } from '../../../shared/transactions.ts';
 import { type CsvRecord, detectDelimiter, isBlank, readCsvRecords } from './csv-records.ts';
-import { detectDateFormat, detectDecimalMark, looksLikeAmount, looksLikeDate } from './values.ts';
+import { parseCsvStatement } from './csv.ts';
+import {
+  detectDateFormat,
+  detectDecimalMark,
+  looksLikeAmount,
+  looksLikeDate,
+  parseBankAmount,
+} from './values.ts';
 
 // Sniffing a CSV statement: which lines are the table, and a column mapping to suggest
 // (overview in csv.ts).
@@ -373,6 +380,54 @@ const lineList = (records: CsvRecord[]) => {
   return lines.length === 1 ? `Line ${lines[0]}` : `Lines ${lines[0]}–${lines[lines.length - 1]}`;
 };
 
+const BALANCE_NAME =
+  /^(balance|running balance|running bal\.?|saldo|kontostand|solde|egyenleg|balance after)$/;
+
+/**
+ * A running balance column says which way each row moved the money. When every change of the
+ * balance is the opposite of the amount the suggested mapping reads (a card export with money
+ * out positive, a "Debit" column that is money in) — or the balance is a card's debt — the
+ * sniff says so. False when the balance agrees or cannot tell (no balance column, a row it
+ * cannot read, fewer than three rows).
+ */
+const balanceSaysInverted = (text: string, records: CsvRecord[], mapping: CsvMapping): boolean => {
+  const header = mapping.hasHeader ? records[mapping.headerRow] : undefined;
+  if (!header) return false;
+  const used = new Set(
+    [mapping.amountColumn, mapping.debitColumn, mapping.creditColumn, mapping.dateColumn].filter(
+      (c) => c !== null,
+    ),
+  );
+  const balanceAt = header.fields.findIndex((f, i) => !used.has(i) && BALANCE_NAME.test(fold(f)));
+  if (balanceAt < 0) return false;
+  let rows: { line: number; amount: number; date: string }[];
+  try {
+    rows = parseCsvStatement(text, mapping, { exponent: 4 }).rows;
+  } catch {
+    return false;
+  }
+  const byLine = new Map(records.map((r) => [r.line, r.fields[balanceAt] ?? '']));
+  const balances: number[] = [];
+  for (const row of rows) {
+    try {
+      balances.push(parseBankAmount(byLine.get(row.line) ?? '', 4, mapping.decimalSeparator));
+    } catch {
+      return false;
+    }
+  }
+  // Two changes of the balance at least, read in the file's date order (oldest first or
+  // newest first; both when every row has one date): one could agree by chance.
+  if (rows.length < 3) return false;
+  const first = rows[0]!.date;
+  const last = rows[rows.length - 1]!.date;
+  const agrees = (sign: 1 | -1) =>
+    (first <= last &&
+      rows.slice(1).every((row, k) => balances[k + 1]! - balances[k]! === sign * row.amount)) ||
+    (first >= last &&
+      rows.slice(1).every((_, k) => balances[k]! - balances[k + 1]! === sign * rows[k]!.amount));
+  return !agrees(1) && agrees(-1);
+};
+
 /** What the mapping step needs: the delimiter, the records, a suggested mapping and what is unsure. */
 export const sniffCsv = (text: string) => {
   const delimiter = detectDelimiter(text);
@@ -393,6 +448,13 @@ export const sniffCsv = (text: string) => {
         ? `${lineList(table.below)}, after the last transaction, is a summary, not a transaction.`
         : `${lineList(table.below)}, after the last transaction, are a summary, not transactions.`,
     );
+  // Only said, never changed: a card's balance is what is owed and moves against the
+  // account's own signs, so the user decides.
+  if (suggestion.mapping && balanceSaysInverted(text, records, suggestion.mapping)) {
+    notes.push(
+      `The balance column moves the other way than the amounts are read${suggestion.mapping.debitColumn !== null ? ' (the money-out column raises it)' : ''}: if this account's money out is shown as positive, tick "Money out is shown as positive"; a card's balance owed moves this way on its own.`,
+    );
+  }
   const m = suggestion.mapping;
   if (m) {
     const amounts = [m.amountColumn, m.debitColumn, m.creditColumn].filter((c): c is number => c !== null);

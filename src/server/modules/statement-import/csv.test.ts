@@ -530,3 +530,21 @@ describe('tables checked against other public exports (2026-11-28)', () => {
     expect(sniffCsv(bare).suggestedMapping).toMatchObject({ dateColumn: 1, amountColumn: 3 });
   });
 });
+
+describe('a running balance checked against the suggested signs (2026-11-28)', () => {
+  it('says when the balance moves against the amounts as read, and leaves the choice to the user', () => {
+    // Books-side columns (OCA's debit_credit_amount.csv): "Debit" raises the balance.
+    const text = readFileSync(new URL('./fixtures/balance-contradicts.csv', import.meta.url), 'utf8');
+    const sniff = sniffCsv(text);
+    expect(sniff.suggestedMapping).toMatchObject({ debitColumn: 2, creditColumn: 3, invertAmounts: false });
+    expect(sniff.notes.join(' ')).toMatch(
+      /balance column moves the other way .*Money out is shown as positive/,
+    );
+    // The same rows with the balance agreeing: nothing is said.
+    const agreeing = text
+      .replace('1250.00', '750.00')
+      .replace('350.00', '1650.00')
+      .replace('390.00', '1610.00');
+    expect(sniffCsv(agreeing).notes.join(' ')).not.toMatch(/balance column/);
+  });
+});
