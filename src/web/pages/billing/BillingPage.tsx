@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { type BillingOverview, READ_ONLY_MESSAGE } from '../../../shared/billing.ts';
 import { Alert, ErrorState } from '../../components/ui/Card.tsx';
@@ -73,7 +73,9 @@ const ReturnNotice = ({ subscribed, canceled }: { subscribed: boolean; canceled:
 const BillingPage = () => {
   const [params, setParams] = useSearchParams();
   const checkout = params.get('checkout');
-  const overview = useBillingOverview();
+  // Drawn in a deferred render (slices of a few milliseconds) rather than one long task as the
+  // answer arrives; the whole result is deferred, so its loading state and data agree.
+  const overview = useDeferredValue(useBillingOverview());
   if (checkout && checkout !== 'canceled') return <LocalCheckoutView id={checkout} />;
   const tab = tabFrom(TABS, params.get('tab'), 'overview');
   let body: React.ReactNode;

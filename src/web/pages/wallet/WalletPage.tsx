@@ -1,5 +1,5 @@
 import { ArrowLeftRight, Plus, RefreshCw } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { isLiabilityMoneyAccountKind } from '../../../shared/wallet.ts';
 import { Money } from '../../components/money/Money.tsx';
 import { MoneyAccountSelect } from '../../components/money/MoneyAccountSelect.tsx';
@@ -31,9 +31,11 @@ const BankFeedsCard = lazy(() => import('./BankFeedsCard.tsx').then((m) => ({ de
 
 const WalletPage = () => {
   const { company, can } = useCompany();
-  const wallet = useWallet();
-  const history = useBalanceHistory(12);
-  const rates = useRates();
+  // The answers are drawn in deferred renders (slices of a few milliseconds) rather than one
+  // long task each as they arrive; each result is deferred whole (loading state with data).
+  const wallet = useDeferredValue(useWallet());
+  const history = useDeferredValue(useBalanceHistory(12));
+  const rates = useDeferredValue(useRates());
   const [dialog, setDialog] = useState<
     { kind: 'add' } | { kind: 'transfer'; fromId?: string } | { kind: 'rate'; currency?: string } | null
   >(null);
