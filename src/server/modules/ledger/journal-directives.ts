@@ -92,9 +92,6 @@ export const REFUSED: Record<string, string> = {
   include: 'include cannot be followed in an upload; paste the included file in its place.',
   import: 'import cannot be followed in an upload.',
   C: 'commodity conversions (C) change amounts; Kontor cannot apply them.',
-  A: 'a default balancing account (A/bucket) fills in amounts Kontor would have to guess; write the posting.',
-  bucket:
-    'a default balancing account (A/bucket) fills in amounts Kontor would have to guess; write the posting.',
   'apply bucket':
     'a default balancing account fills in amounts Kontor would have to guess; write the posting.',
   assert: 'assert directives cannot be checked by Kontor.',

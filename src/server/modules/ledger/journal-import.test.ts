@@ -466,6 +466,32 @@ describe(`journal import syntax (${testDatabaseKind()})`, () => {
     expect(entries.map((e) => e.memo)).toEqual(['CAFE Blue', 'Corner Bakery', 'Hardware store']);
   });
 
+  it("balances a transaction of one posting against ledger's default account (bucket, A, account … default)", async () => {
+    const { result, balances } = await importInto(
+      j(
+        'A Assets:Current',
+        '',
+        '2026-05-01 pay',
+        '    Income:Pay        $-800.00',
+        '',
+        '2026-05-02 two postings: the default account stays out',
+        '    Expenses:Books     $12.00',
+        '    Assets:Wallet',
+        '',
+        'account Assets:Wallet',
+        '    default',
+        '',
+        '2026-05-03 snack',
+        '    Expenses:Snacks     $2.25',
+      ),
+    );
+    expect(balances).toEqual({ Pay: -80000, Current: 80000, Books: 1200, Wallet: -1425, Snacks: 225 });
+    expect(result.notices.filter((n) => /^balanced against/.test(n.message))).toEqual([
+      { line: 3, message: 'balanced against Assets:Current, the default account set on line 1' },
+      { line: 13, message: 'balanced against Assets:Wallet, the default account set on line 11' },
+    ]);
+  });
+
   it('ignores ledger options that only add checks, and refuses the others', async () => {
     const { result, balances } = await importInto(
       j('--strict', '--pedantic', '2026-01-05 a', '    Expenses:Rent   $5', '    Assets:Bank'),

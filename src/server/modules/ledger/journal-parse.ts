@@ -47,6 +47,7 @@ export const parseJournalText = (input: string): ParsedJournal => {
   /** ledger `commodity SYMBOL` + `alias OTHER`: OTHER is read as SYMBOL. */
   const commodityAliases = new Map<string, string>();
   let bodyAccount = '';
+  let bucket: { account: string; line: number } | null = null;
   let bodyPayee = '';
   const applyAccount: string[] = [];
   const applyStack: string[] = [];
@@ -276,7 +277,11 @@ export const parseJournalText = (input: string): ParsedJournal => {
       if (body === 'account') {
         const word = bodyText.split(/\s+/)[0];
         const value = splitComment(bodyText.slice(word!.length)).main.trim();
-        if (word === 'default') fail(n, REFUSED.bucket!);
+        if (word === 'default') {
+          // ledger: this account balances transactions of one posting (as `bucket` does).
+          bucket = { account: bodyAccount, line: n };
+          continue;
+        }
         if (word === 'alias') {
           // ledger: the alias is another name of this account.
           if (!value) fail(n, 'alias needs a name.');
@@ -337,6 +342,7 @@ export const parseJournalText = (input: string): ParsedJournal => {
         code: header[2]?.trim() || null,
         description,
         postings: [],
+        bucket,
       };
       transactions.push(tx);
       continue;
@@ -435,6 +441,12 @@ export const parseJournalText = (input: string): ParsedJournal => {
       const [closed] = applyStack.splice(top, 1);
       if (closed === 'year') year = yearStack.pop() ?? null;
       if (closed === 'account') applyAccount.pop();
+      continue;
+    }
+    if (one === 'bucket' || one === 'A') {
+      const name = splitComment(line.trim().slice(one.length)).main.trim();
+      if (!name) fail(n, `${one} needs an account name.`);
+      bucket = { account: accountName(name, n), line: n };
       continue;
     }
     if (one === 'commodity' || one === 'D') {

@@ -337,6 +337,31 @@ export const planJournalImport = (text: string, base: string) => {
       }
       w.amount = { currency: target.currency, minor: target.minor - current };
     });
+    // ledger's default account (bucket/A): a transaction of one posting is balanced against it.
+    if (
+      tx.bucket &&
+      work.length === 1 &&
+      work[0]!.virtual === '' &&
+      work[0]!.amount &&
+      work[0]!.amount.minor !== 0n
+    ) {
+      notices.push({
+        line: tx.line,
+        message: `balanced against ${tx.bucket.account}, the default account set on line ${tx.bucket.line}`,
+      });
+      work.push({
+        line: tx.line,
+        account: tx.bucket.account,
+        virtual: '',
+        amount: null,
+        cost: null,
+        costRounded: false,
+        symbol: '',
+        assertion: null,
+        comment: null,
+        generated: false,
+      });
+    }
     const baseValue = (w: Work) => (w.amount!.currency === base ? w.amount!.minor : (w.cost?.minor ?? null));
     const fillGroup = (group: Work[]) => {
       const elided = group.filter((w) => !w.amount);

@@ -61,6 +61,8 @@ export type Transaction = {
   code: string | null;
   description: string;
   postings: Posting[];
+  /** ledger's default account (`bucket`/`A`) in force: a lone posting is balanced against it. */
+  bucket?: { account: string; line: number } | null;
 };
 
 export type AutoPosting = {
