@@ -7,7 +7,8 @@ describe('newEntryId', () => {
     // have made ids at the real time), so the test's clock starts well after now.
     const base = Date.now() + 86_400_000;
     const ids = Array.from({ length: 5000 }, () => newEntryId(base));
-    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(ids).size).toBe(ids.length);
     const later = newEntryId(base + 100_000);
