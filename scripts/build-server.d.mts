@@ -4,3 +4,4 @@ export const builtServerEntry: string;
 export const buildServer: () => Promise<void>;
 export const isStale: (built: string, sources: string[]) => boolean;
 export const serverIsStale: () => boolean;
+export const EXTERNAL: string[];

@@ -132,7 +132,10 @@ export const buildServer = async () => {
     banner: {
       js: "import { createRequire as __kontorCreateRequire } from 'node:module';\nconst require = __kontorCreateRequire(import.meta.url);",
     },
+    // Stack traces name the TypeScript lines (npm start runs Node with --enable-source-maps);
+    // without the sources' text the maps are a third of the size, and so is what Node holds.
     sourcemap: true,
+    sourcesContent: false,
     logLevel: 'warning',
   });
 };

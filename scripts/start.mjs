@@ -1,6 +1,7 @@
 // npm start: builds what is missing or older than its sources — the web app (Vite, into
-// dist/web) and the server (esbuild, into dist/server and dist/shared: scripts/build-server.mjs)
-// — then runs the compiled server. Plain JavaScript, so starting needs no TypeScript compiler.
+// dist/web) and the server (esbuild, bundled into dist/server: scripts/build-server.mjs, decision
+// 0048) — then runs the compiled server. Plain JavaScript, so starting needs no TypeScript
+// compiler; esbuild itself is loaded only when the server has to be built.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -53,7 +53,13 @@ export type OpenDatabaseOptions =
       /** A streaming replica of this database for reads (src/server/db/replica.ts). */
       replica?: { url: string; maxLagMs: number; refreshMs?: number; retryMs?: number };
     }
-  | { kind: 'pglite'; dataDir: string | null; loadDataDir?: Blob };
+  | {
+      kind: 'pglite';
+      dataDir: string | null;
+      loadDataDir?: Blob;
+      /** PostgreSQL's shared_buffers inside PGlite (e.g. '32MB'); PGlite's default is 128MB. */
+      sharedBuffers?: string;
+    };
 
 const PGLITE_PARSERS = {
   20: parseInt8,
@@ -88,6 +94,9 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     const pglite = await PGlite.create(dataPath, {
       parsers: PGLITE_PARSERS,
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      ...(options.sharedBuffers
+        ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`] }
+        : {}),
     });
     db = new Kysely<Database>({ dialect: new SerializedPGliteDialect(pglite) });
     closeExtra = async () => {
@@ -135,4 +144,7 @@ export const openConfiguredDatabase = (config: {
         url: config.databaseUrl,
         ...(config.replica ? { replica: config.replica } : {}),
       })
-    : openDatabase({ kind: 'pglite', dataDir: config.dataDir });
+    : // shared_buffers 32MB instead of PGlite's 128MB: the buffer pool lives in PGlite's WebAssembly
+      // memory, and a smaller one keeps the embedded server about 140 MB smaller (issue 20 §6,
+      // docs/performance.md). It is a cache only: what is committed is written as before.
+      openDatabase({ kind: 'pglite', dataDir: config.dataDir, sharedBuffers: '32MB' });
