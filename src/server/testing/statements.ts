@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import type { App } from '../app.ts';
 import { StatementParseError } from '../modules/statement-import/types.ts';
+import type { TestCompany } from './companies.ts';
 
 // Statement files and refusals for the statement-import tests.
 
@@ -37,4 +40,23 @@ export const ofxStatementWith = (
     return `<STMTTRN><TRNTYPE>CREDIT</TRNTYPE><DTPOSTED>20261105</DTPOSTED><TRNAMT>${amount}</TRNAMT><FITID>${fitId}</FITID><NAME>${name}</NAME></STMTTRN>`;
   });
   return `OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nCHARSET:1252\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>42<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><DTSTART>20261101<DTEND>20261130\n${rows.join('\n')}\n</BANKTRANLIST><LEDGERBAL><BALAMT>0<DTASOF>20261130</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n`;
+};
+
+/** A new USD bank account of the company (opened 2000-01-01 at 0) through the API; its id. */
+export const addUsdBankAccount = async (app: App, company: TestCompany): Promise<string> => {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/orgs/${company.id}/wallet/accounts`,
+    headers: { cookie: company.owner.cookie },
+    payload: {
+      kind: 'bank',
+      name: `Bank ${randomUUID()}`,
+      currency: 'USD',
+      openingDate: '2000-01-01',
+      openingBalance: 0,
+    },
+  });
+  if (res.statusCode !== 201)
+    throw new Error(`adding a bank account answered ${res.statusCode}: ${res.body}`);
+  return res.json().id as string;
 };

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvMappingSchema, statementImportInputSchema } from '../../../shared/transactions.ts';
 import { copyField, copyText } from '../../db/copy.ts';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, createTestCompany } from '../../testing/companies.ts';
+import { addUsdBankAccount } from '../../testing/statements.ts';
 import { commitStatement, previewStatement } from './service.ts';
 
 // The import writes its rows with COPY's text format (db/copy.ts), where a tab, newline, carriage
@@ -37,23 +37,6 @@ const NASTY = [
   { text: '\u0001\u0007\u001b control', id: ' spaced  id ' },
 ];
 
-const addAccount = async () => {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/orgs/${company.id}/wallet/accounts`,
-    headers: { cookie: company.owner.cookie },
-    payload: {
-      kind: 'bank',
-      name: `Bank ${randomUUID()}`,
-      currency: 'USD',
-      openingDate: '2000-01-01',
-      openingBalance: 0,
-    },
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json().id as string;
-};
-
 beforeAll(async () => {
   t = await createTestApp();
   company = await createTestCompany(t.app);
@@ -81,7 +64,7 @@ describe('statement import of text that looks like COPY syntax', () => {
   it('stores descriptions, payees and references exactly as read, in the bank lines and the journal', {
     timeout: 60_000,
   }, async () => {
-    const moneyAccountId = await addAccount();
+    const moneyAccountId = await addUsdBankAccount(t.app, company);
     const lines = ['Date,Description,Amount,Payee,Reference'];
     NASTY.forEach((n, i) => {
       lines.push(
@@ -142,7 +125,7 @@ describe('statement import of text that looks like COPY syntax', () => {
   });
 
   it('refuses a NUL character in a line, naming the line, and writes nothing', async () => {
-    const moneyAccountId = await addAccount();
+    const moneyAccountId = await addUsdBankAccount(t.app, company);
     // Past the first 8 KB, where the reader's binary-file check does not look.
     const filler = Array.from(
       { length: 200 },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StatementImportProgress, statementImportInputSchema } from '../../../shared/transactions.ts';
 import { createTestApp } from '../../testing/app.ts';
 import { type TestCompany, addTestMember, createTestCompany } from '../../testing/companies.ts';
-import { ofxStatementWith } from '../../testing/statements.ts';
+import { addUsdBankAccount, ofxStatementWith } from '../../testing/statements.ts';
 import { commitStatement } from './service.ts';
 
 // Long imports report how far they are: the commit calls back after each slice of rows, the
@@ -22,23 +22,6 @@ const ofxWith = (count: number, prefix: string) =>
     fitId: `${prefix}${i}`,
     name: `Row ${i}`,
   }));
-
-const addAccount = async (c: TestCompany) => {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/orgs/${c.id}/wallet/accounts`,
-    headers: { cookie: c.owner.cookie },
-    payload: {
-      kind: 'bank',
-      name: `Bank ${randomUUID()}`,
-      currency: 'USD',
-      openingDate: '2000-01-01',
-      openingBalance: 0,
-    },
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json().id as string;
-};
 
 const poll = (orgId: string, progressId: string, cookie: string) =>
   t.app.inject({
@@ -60,7 +43,7 @@ describe('statement import progress', () => {
   it('the commit reports rows posted after each slice, increasing to the total', {
     timeout: 120_000,
   }, async () => {
-    const moneyAccountId = await addAccount(company);
+    const moneyAccountId = await addUsdBankAccount(t.app, company);
     const calls: [number, number, string][] = [];
     const result = await commitStatement(
       t.ctx,
@@ -83,7 +66,7 @@ describe('statement import progress', () => {
   it('the page that started an import reads its progress while it runs, without waiting for it', {
     timeout: 120_000,
   }, async () => {
-    const moneyAccountId = await addAccount(company);
+    const moneyAccountId = await addUsdBankAccount(t.app, company);
     const progressId = randomUUID();
     let running = true;
     const importing = t.app
@@ -144,7 +127,7 @@ describe('statement import progress', () => {
   });
 
   it('refuses a progress id that is not a UUID, importing nothing', async () => {
-    const moneyAccountId = await addAccount(company);
+    const moneyAccountId = await addUsdBankAccount(t.app, company);
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/orgs/${company.id}/statement-imports`,
@@ -162,7 +145,7 @@ describe('statement import progress', () => {
   });
 
   it('marks a refused import as failed', async () => {
-    const moneyAccountId = await addAccount(company);
+    const moneyAccountId = await addUsdBankAccount(t.app, company);
     const progressId = randomUUID();
     const res = await t.app.inject({
       method: 'POST',
