@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import type { KyselyPlugin } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { callCompanyRoute } from '../testing/api.ts';
 import { createTestCompany } from '../testing/companies.ts';
+import { countingQueries } from '../testing/db.ts';
 import { setUpTestApp } from '../testing/per-file-app.ts';
 import { signUpTestUser } from '../testing/users.ts';
 import { getSession } from './session.ts';
@@ -20,18 +20,8 @@ describe('the session of a request', () => {
 
   /** The app's context with every query counted. */
   const counted = () => {
-    const count = { queries: 0 };
-    const plugin: KyselyPlugin = {
-      transformQuery: (args) => {
-        count.queries += 1;
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
-    const ctx: AppContext = {
-      ...t.ctx,
-      database: { ...t.ctx.database, db: t.ctx.database.db.withPlugin(plugin) },
-    };
+    const { db, count } = countingQueries(t.ctx.database.db);
+    const ctx: AppContext = { ...t.ctx, database: { ...t.ctx.database, db } };
     return { ctx, count };
   };
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kysely } from 'kysely';
+import { Kysely, type KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { type DatabaseHandle, openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -23,6 +23,19 @@ import { SerializedPGliteDialect } from '../db/pglite-dialect.ts';
 // dropping a schema an exclusive one, so they never overlap and files can run side by side.
 
 export const testDatabaseKind = () => (process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
+
+/** `db` with every query it sends counted in `count.queries` (tests that bound a route's queries). */
+export const countingQueries = <DB>(db: Kysely<DB>) => {
+  const count = { queries: 0 };
+  const plugin: KyselyPlugin = {
+    transformQuery: (args) => {
+      count.queries += 1;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  return { db: db.withPlugin(plugin), count };
+};
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '../../..');

@@ -1,7 +1,6 @@
-import type { KyselyPlugin } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestCompanyInDatabase } from '../../testing/companies.ts';
-import { testDatabaseKind } from '../../testing/db.ts';
+import { countingQueries, testDatabaseKind } from '../../testing/db.ts';
 import { debitCreditLines } from '../../testing/ledger.ts';
 import { setUpTestDatabase } from '../../testing/per-file-app.ts';
 import { createDraftEntry } from './drafts.ts';
@@ -12,17 +11,7 @@ import { postJournalEntries, postJournalEntry, reverseJournalEntry } from './pos
 const handle = setUpTestDatabase();
 
 /** The database with every query counted (issue 20 §3: a list page costs a constant number). */
-const counted = () => {
-  const count = { queries: 0 };
-  const plugin: KyselyPlugin = {
-    transformQuery: (args) => {
-      count.queries += 1;
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  };
-  return { db: handle.db.withPlugin(plugin), count };
-};
+const counted = () => countingQueries(handle.db);
 
 describe(`journal entry list (${testDatabaseKind()})`, () => {
   it('reads a page in the same number of queries at 10 and at 50 entries, each entry as loadEntry reads it', async () => {
