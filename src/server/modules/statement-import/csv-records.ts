@@ -109,3 +109,19 @@ export const detectDelimiter = (text: string): CsvMapping['delimiter'] => {
 
 // Header names in the languages of the banks Kontor users bank with (compared without case,
 // accents folded).
+
+/** The records a mapping reads as transactions, and those above and below them. */
+export const tableOf = (
+  records: CsvRecord[],
+  mapping: Pick<CsvMapping, 'hasHeader' | 'headerRow' | 'firstDataRow' | 'footerRows'>,
+) => {
+  const header = mapping.hasHeader ? (records[mapping.headerRow] ?? null) : null;
+  const start = mapping.firstDataRow ?? (mapping.hasHeader ? mapping.headerRow + 1 : 0);
+  const end = Math.max(start, records.length - mapping.footerRows);
+  return {
+    header,
+    body: records.slice(start, end),
+    above: records.slice(0, start).filter((r) => r !== header),
+    below: records.slice(end),
+  };
+};

@@ -1,5 +1,5 @@
 import type { CsvMapping } from '../../../shared/transactions.ts';
-import { type CsvRecord, detectDelimiter, isBlank, readCsvRecords } from './csv-records.ts';
+import { type CsvRecord, detectDelimiter, isBlank, readCsvRecords, tableOf } from './csv-records.ts';
 import { parseCsvStatement } from './csv.ts';
 import {
   detectDateFormat,
@@ -192,22 +192,6 @@ export const detectLayout = (records: CsvRecord[]): CsvLayout => {
     headerRow: Math.max(header, 0),
     firstDataRow: start,
     footerRows: records.length - end,
-  };
-};
-
-/** The records a mapping reads as transactions, and those above and below them. */
-export const tableOf = (
-  records: CsvRecord[],
-  mapping: Pick<CsvMapping, 'hasHeader' | 'headerRow' | 'firstDataRow' | 'footerRows'>,
-) => {
-  const header = mapping.hasHeader ? (records[mapping.headerRow] ?? null) : null;
-  const start = mapping.firstDataRow ?? (mapping.hasHeader ? mapping.headerRow + 1 : 0);
-  const end = Math.max(start, records.length - mapping.footerRows);
-  return {
-    header,
-    body: records.slice(start, end),
-    above: records.slice(0, start).filter((r) => r !== header),
-    below: records.slice(end),
   };
 };
 

@@ -1,6 +1,5 @@
 import type { CsvDateFormat, CsvMapping, DecimalSeparator } from '../../../shared/transactions.ts';
-import { isBlank, readCsvRecords } from './csv-records.ts';
-import { tableOf } from './csv-sniff.ts';
+import { isBlank, readCsvRecords, tableOf } from './csv-records.ts';
 import {
   type CsvTableLayout,
   type ParsedStatement,
@@ -14,7 +13,7 @@ import { messageOf, parseDateIn, readAmount, toMinor } from './values.ts';
 // fields spanning lines, preamble lines above the header and summary lines below the data.
 // Each row is read through a column mapping the user confirms once per money account.
 
-// Records and the delimiter: csv-records.ts; the sniff and suggested mapping: csv-sniff.ts;
+// Records, the delimiter and the table a mapping reads: csv-records.ts; the sniff and suggested mapping: csv-sniff.ts;
 // here each row is read through the confirmed mapping.
 
 const cell = (fields: string[], index: number | null) => (index === null ? '' : (fields[index] ?? '').trim());
