@@ -95,3 +95,39 @@ test('CSV mapping step: preamble and summary shown, ambiguous dates chosen by th
   await wizard.getByRole('button', { name: 'Preview' }).click();
   await expect(wizard.getByTestId('preview-duplicates')).toHaveText('2');
 });
+
+test('a byte that is not text is named in the preview with its line, not changed silently', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signUpWithCompany(page, {
+    tag: 'csv-byte',
+    name: 'Remy Ledger',
+    company: 'Byte Bakers',
+    password: PASSWORD,
+  }).then(({ post }) =>
+    post(
+      '/wallet/accounts',
+      { kind: 'bank', name: 'Checking', currency: 'USD', openingDate: '2026-01-01' },
+      201,
+    ),
+  );
+  // UTF-8 throughout except one Latin-1 "é" (0xE9) on line 3.
+  const bytes = Buffer.concat([
+    Buffer.from('Date,Payee,Amount\n2026-11-02,Crème brûlée Café,-7.50\n2026-11-03,Jos', 'utf8'),
+    Buffer.from([0xe9]),
+    Buffer.from(' Muñoz,120.00\n', 'utf8'),
+  ]);
+  await page.goto('/transactions');
+  const wizard = await startStatementImport(page, {
+    name: 'export.csv',
+    mimeType: 'text/csv',
+    buffer: bytes,
+  });
+  await wizard.getByRole('button', { name: 'Preview' }).click();
+  await expect(wizard.getByTestId('preview-unreadable')).toHaveText(
+    '1 byte of the file could not be read as utf-8 and shows as “�” on line 3. Amounts and dates were read; check those descriptions, or export the file again from your bank.',
+  );
+  await wizard.getByTestId('preview-unreadable').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'e2e-artifacts/statement-csv-unreadable-byte.png' });
+});

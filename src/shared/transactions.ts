@@ -190,6 +190,11 @@ export const statementPreviewSchema = z.object({
   statements: z.array(statementPartSchema),
   /** The character set the file's bytes were read in (uploads), e.g. "utf-8", "windows-1252". */
   encoding: z.string().nullable(),
+  /**
+   * Bytes of an upload that were not text in its character set and show as U+FFFD ("�"), and
+   * the lines they are on (at most 20): the text of those lines is not exactly the file's.
+   */
+  unreadable: z.object({ bytes: z.number().int(), lines: z.array(z.number().int()) }).nullable(),
   currency: z.string().nullable(),
   accountNumber: z.string().nullable(),
   closingBalance: statedBalanceSchema.nullable(),

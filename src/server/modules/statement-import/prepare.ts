@@ -30,6 +30,8 @@ import {
 export type ImportInput = z.output<typeof statementImportInputSchema> & {
   /** The character set an uploaded file's bytes were read in (decode.ts). */
   encoding?: string | null;
+  /** Bytes of the upload replaced with U+FFFD, and their lines (decode.ts). */
+  unreadable?: { bytes: number; lines: number[] } | null;
 };
 
 export const refuse = (errors: StatementLineError[], total?: number) =>

@@ -18,6 +18,7 @@ import { companyRoutes } from '../../http/routes.ts';
 import { requirePermission } from '../../http/tenancy.ts';
 import { runIdempotentRequest } from '../../http/idempotency.ts';
 import { AppError, badRequest } from '../../../shared/errors.ts';
+import { normalizeLineEnds } from './csv-records.ts';
 import { decodeStatementBytes } from './decode.ts';
 import { authorizeFromProgress, notRunning, readProgress, startProgress } from './progress.ts';
 import { commitStatement, listImports, previewStatement, refuse, sniffStatement } from './service.ts';
@@ -29,8 +30,22 @@ const bodyLimit = MAX_STATEMENT_CHARS * 1.1;
 /** Largest statement file accepted as an upload (bytes). */
 export const MAX_STATEMENT_BYTES = 60 * 1024 * 1024;
 
-/** The character set each upload was read in, for the preview. */
-const encodings = new WeakMap<FastifyRequest, string>();
+/** The character set each upload was read in, and what of it was unreadable, for the preview. */
+const encodings = new WeakMap<
+  FastifyRequest,
+  { encoding: string; unreadable: { bytes: number; lines: number[] } | null }
+>();
+
+/** The lines (1-based, counted as in the parsers' messages; at most 20) of `text` holding U+FFFD. */
+const linesWithReplacements = (text: string) => {
+  const lines: number[] = [];
+  normalizeLineEnds(text)
+    .split('\n')
+    .forEach((line, i) => {
+      if (lines.length < 20 && line.includes('\ufffd')) lines.push(i + 1);
+    });
+  return lines;
+};
 
 const jsonField = (fields: Record<string, string>, name: string): unknown => {
   const value = fields[name];
@@ -83,7 +98,12 @@ const readUpload = async (request: FastifyRequest) => {
     if (error instanceof StatementParseError) throw refuse(error.errors);
     throw error;
   }
-  encodings.set(request, decoded.encoding);
+  encodings.set(request, {
+    encoding: decoded.encoding,
+    unreadable: decoded.replaced
+      ? { bytes: decoded.replaced, lines: linesWithReplacements(decoded.text) }
+      : null,
+  });
   request.body = {
     moneyAccountId: fields.moneyAccountId,
     fileName: fields.fileName || uploadedName || 'statement',
@@ -139,7 +159,11 @@ export const statementImportRoutes =
         preValidation: upload('record'),
       },
       (ctx, member, input, { request }) =>
-        previewStatement(ctx, member, { ...input, encoding: encodings.get(request) ?? null }),
+        previewStatement(ctx, member, {
+          ...input,
+          encoding: encodings.get(request)?.encoding ?? null,
+          unreadable: encodings.get(request)?.unreadable ?? null,
+        }),
     );
 
     route.post(

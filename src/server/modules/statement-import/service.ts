@@ -107,6 +107,7 @@ export const previewStatement = async (
       notices: p.notices,
     })),
     encoding: input.encoding ?? null,
+    unreadable: input.unreadable ?? null,
     currency: first.statement.currency,
     accountNumber: first.statement.accountNumber,
     closingBalance: first.statement.closingBalance,

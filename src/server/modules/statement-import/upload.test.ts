@@ -53,6 +53,7 @@ describe('statement upload (raw bytes)', () => {
     );
     expect(qfx.status).toBe(200);
     expect(qfx.body.encoding).toBe('windows-1252');
+    expect(qfx.body.unreadable).toBeNull();
     expect(qfx.body.rows.map((r: { payee: string }) => r.payee)).toEqual([
       'Café Müller – Bäckerei',
       'Société Générale Crédit',
@@ -75,6 +76,30 @@ describe('statement upload (raw bytes)', () => {
     expect(items.map((i) => i.description)).toContain('Brötchen für das Büro');
     expect(await balanceOf(eur.id)).toBe(-1240);
     await checkBooks();
+  });
+
+  it('says which lines hold bytes that were not text (shown as U+FFFD), rather than changing them silently', async () => {
+    const usd = await addAccount({ name: 'Checking (one bad byte)' });
+    const mapping = {
+      dateColumn: 0,
+      payeeColumn: 1,
+      descriptionColumn: 1,
+      amountColumn: 2,
+      dateFormat: 'YYYY-MM-DD',
+    };
+    const res = await upload(
+      '/statement-imports/preview',
+      { moneyAccountId: usd.id, mapping: JSON.stringify(mapping) },
+      { name: 'export.csv', bytes: fixtureBytes('utf8-one-bad-byte.csv') },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.encoding).toBe('utf-8');
+    expect(res.body.unreadable).toEqual({ bytes: 1, lines: [3] });
+    expect(res.body.rows.map((r: { payee: string }) => r.payee)).toEqual([
+      'Crème brûlée Café',
+      'Jos\ufffd Muñoz',
+    ]);
+    expect(res.body.rows.map((r: { amount: number }) => r.amount)).toEqual([-750, 12000]);
   });
 
   it('imports each statement of a multi-statement OFX into the account chosen for it', async () => {

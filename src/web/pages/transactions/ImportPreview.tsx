@@ -73,6 +73,20 @@ export const ImportPreview = ({
         Characters read as {preview.encoding}.
       </p>
     ) : null}
+    {preview.unreadable ? (
+      <p
+        className="text-sm text-amber-800 dark:text-amber-300"
+        role="status"
+        data-testid="preview-unreadable"
+      >
+        {preview.unreadable.bytes === 1 ? '1 byte' : `${preview.unreadable.bytes} bytes`} of the file could
+        not be read as {preview.encoding ?? 'text'} and {preview.unreadable.bytes === 1 ? 'shows' : 'show'} as
+        “�” on line
+        {preview.unreadable.lines.length === 1 ? '' : 's'} {preview.unreadable.lines.join(', ')}
+        {preview.unreadable.lines.length >= 20 ? ' and later' : ''}. Amounts and dates were read; check those
+        descriptions, or export the file again from your bank.
+      </p>
+    ) : null}
     {preview.csvLayout ? (
       <div className="text-xs text-slate-500 dark:text-slate-400" data-testid="preview-csv-layout">
         <p>
