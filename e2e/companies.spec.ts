@@ -38,6 +38,19 @@ test('create a company, switch between companies, invite a member', async ({ pag
   await page.getByRole('menuitem', { name: /Northwind Bakery/ }).click();
   await expect(page.getByRole('button', { name: /Company: Northwind Bakery/ })).toBeVisible();
 
+  // By keyboard from a fresh load (the menu's code arrives on first use): Enter opens it with
+  // the focus inside, arrows move, Escape closes it and gives the focus back to the button.
+  await page.reload();
+  await page.getByRole('button', { name: /Switch company/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menu')).toBeVisible();
+  await expect(page.getByRole('menuitem').first()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: /Second Shop/ })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toBeHidden();
+  await expect(page.getByRole('button', { name: /Switch company/ })).toBeFocused();
+
   // Settings: members and an invitation.
   await page.getByRole('link', { name: 'Settings' }).first().click();
   // Settings opens on the user's own profile; the company has its tab.

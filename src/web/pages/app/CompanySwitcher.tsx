@@ -1,75 +1,45 @@
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { Building2, Check, ChevronsUpDown, Plus } from 'lucide-react';
-import { useState } from 'react';
-import { Dialog } from '../../components/ui/Dialog.tsx';
+import { type ComponentType, useState } from 'react';
 import { useCompanies } from '../../lib/company.tsx';
-import { CreateCompanyForm } from '../onboarding/CreateCompany.tsx';
+import { SWITCHER_TRIGGER_CLASS, SwitcherFace, switcherLabel } from './CompanySwitcherFace.tsx';
 
-// The header's company switcher: the companies the person belongs to, and creating another.
+// The header's company switcher. Its face is drawn at once; the menu (Radix's dropdown, the
+// "New company" dialog and form: CompanySwitcherMenu.tsx) loads when the button is first
+// pointed at or focused, and a click before it has arrived opens the menu as soon as it does.
+
+type Menu = ComponentType<{ openAtOnce: boolean; byKeyboard: boolean }>;
+let loading: Promise<Menu> | null = null;
+const loadMenu = () => {
+  loading ??= import('./CompanySwitcherMenu.tsx').then((m) => m.default);
+  return loading;
+};
 
 export const CompanySwitcher = () => {
-  const { companies, current, switchTo, refresh } = useCompanies();
-  const [creating, setCreating] = useState(false);
+  const { current } = useCompanies();
+  const [menu, setMenu] = useState<{ Menu: Menu; byKeyboard: boolean } | null>(null);
   if (!current) return null;
+  if (menu) return <menu.Menu openAtOnce byKeyboard={menu.byKeyboard} />;
+  const open = (byKeyboard: boolean) => {
+    loadMenu().then(
+      (Menu) => setMenu((was) => was ?? { Menu, byKeyboard }),
+      () => {
+        loading = null; // a failed chunk load is tried again on the next use
+      },
+    );
+  };
   return (
-    <>
-      <DropdownMenu.Root>
-        <DropdownMenu.Trigger
-          className="inline-flex min-h-11 max-w-64 min-w-0 items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
-          aria-label={`Company: ${current.name}. Switch company`}
-        >
-          <Building2 className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
-          <span className="truncate">{current.name}</span>
-          <ChevronsUpDown className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content
-            align="start"
-            sideOffset={6}
-            className="z-50 min-w-64 rounded-xl border border-slate-200 bg-white p-1 shadow-xl dark:border-slate-700 dark:bg-slate-900"
-          >
-            <DropdownMenu.Label className="px-3 py-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">
-              Your companies
-            </DropdownMenu.Label>
-            {companies.map((c) => (
-              <DropdownMenu.Item
-                key={c.id}
-                onSelect={() => switchTo(c.id)}
-                className="flex min-h-11 cursor-pointer items-center justify-between gap-3 rounded-lg px-3 text-sm text-slate-800 outline-none data-[highlighted]:bg-slate-100 dark:text-slate-100 dark:data-[highlighted]:bg-slate-800"
-              >
-                <span className="truncate">{c.name}</span>
-                <span className="flex items-center gap-2 text-xs text-slate-500">
-                  {c.baseCurrency}
-                  {c.id === current.id ? (
-                    <Check className="h-4 w-4 text-brand-600" aria-label="current" />
-                  ) : null}
-                </span>
-              </DropdownMenu.Item>
-            ))}
-            <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
-            <DropdownMenu.Item
-              onSelect={() => setCreating(true)}
-              className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-3 text-sm font-medium text-brand-700 outline-none data-[highlighted]:bg-brand-50 dark:text-brand-300 dark:data-[highlighted]:bg-slate-800"
-            >
-              <Plus className="h-4 w-4" aria-hidden="true" /> New company
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
-      <Dialog
-        open={creating}
-        onOpenChange={setCreating}
-        title="New company"
-        description="Each company keeps its own books."
-      >
-        <CreateCompanyForm
-          onCreated={async (company) => {
-            await refresh();
-            switchTo(company.id);
-            setCreating(false);
-          }}
-        />
-      </Dialog>
-    </>
+    <button
+      type="button"
+      className={SWITCHER_TRIGGER_CLASS}
+      aria-label={switcherLabel(current.name)}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onPointerEnter={() => void loadMenu().catch(() => {})}
+      onFocus={() => void loadMenu().catch(() => {})}
+      // A click from Enter or Space has no pointer position (detail 0): the menu then opens
+      // with the focus on its first item, as Radix's own trigger does for the keyboard.
+      onClick={(event) => open(event.detail === 0)}
+    >
+      <SwitcherFace name={current.name} />
+    </button>
   );
 };
