@@ -69,6 +69,24 @@ export const cookieValue = (header: string | undefined, name: string): string | 
   return null;
 };
 
+const cookieTokens = new WeakMap<object, string | null>();
+
+/**
+ * The token of the request's session cookie when the server signed it, else null; checked once
+ * per request (the rate limiter's key and the session look-up both need it).
+ */
+export const signedCookieToken = (
+  request: { headers: { cookie?: string } },
+  settings: Pick<SessionCookieSettings, 'name' | 'secret'>,
+): string | null => {
+  const known = cookieTokens.get(request);
+  if (known !== undefined) return known;
+  const signed = cookieValue(request.headers.cookie, settings.name);
+  const token = signed === null ? null : verifiedToken(signed, settings.secret);
+  cookieTokens.set(request, token);
+  return token;
+};
+
 // better-call's signature: standard base64 of the 32-byte HMAC-SHA256, 43 characters and "=".
 const SIGNATURE = /^[A-Za-z0-9+/]{43}=$/;
 

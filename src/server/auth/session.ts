@@ -4,7 +4,7 @@ import { AppError, unauthorized } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import type { Role } from '../db/types.ts';
 import { getAuth } from './auth.ts';
-import { cookieValue, sessionCookieSettings, verifiedToken } from './session-cookie.ts';
+import { sessionCookieSettings, signedCookieToken } from './session-cookie.ts';
 
 // The signed-in user of a request, from the session cookie or a bearer token. A bearer token
 // that starts with `kontor_` is an API key (docs/api.md, decision 0038): it never opens a
@@ -91,8 +91,7 @@ const sessionFromDatabase = async (
   }
   if (!settings.databaseOnly) return undefined;
   if (!cookie.includes(settings.name)) return null;
-  const signed = cookieValue(cookie, settings.name);
-  const token = signed === null ? null : verifiedToken(signed, settings.secret);
+  const token = signedCookieToken(request, settings);
   // A malformed or wrongly signed cookie: Better Auth's own parsing decides (it answers null).
   if (token === null) return undefined;
   const organizationId = companyOf(request);

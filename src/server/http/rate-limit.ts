@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors.ts';
-import { cookieValue, sessionCookieSettings, verifiedToken } from '../auth/session-cookie.ts';
+import { sessionCookieSettings, signedCookieToken, verifiedToken } from '../auth/session-cookie.ts';
 import type { AppContext } from '../context.ts';
 import { type RateCounter, type RateHit, closeRateCounter, rateCounterOf } from '../db/rate-counter.ts';
 
@@ -36,12 +36,8 @@ export const signedSessionToken = async (
     // The limiter must never turn a request into a 500: count it against the address.
     return null;
   }
-  const { name, secret } = settings;
-  const fromCookie = cookieValue(cookie, name);
-  if (fromCookie) {
-    const token = verifiedToken(fromCookie, secret);
-    if (token) return token;
-  }
+  const fromCookie = signedCookieToken(request, settings);
+  if (fromCookie) return fromCookie;
   if (authorization?.toLowerCase().startsWith('bearer ')) {
     let bearer = authorization.slice(7).trim();
     try {
@@ -49,7 +45,7 @@ export const signedSessionToken = async (
     } catch {
       return null;
     }
-    return verifiedToken(bearer, secret);
+    return verifiedToken(bearer, settings.secret);
   }
   return null;
 };
