@@ -158,12 +158,14 @@ export const statementImportRoutes =
         response: statementPreviewSchema,
         preValidation: upload('record'),
       },
-      (ctx, member, input, { request }) =>
-        previewStatement(ctx, member, {
+      (ctx, member, input, { request }) => {
+        const read = encodings.get(request);
+        return previewStatement(ctx, member, {
           ...input,
-          encoding: encodings.get(request)?.encoding ?? null,
-          unreadable: encodings.get(request)?.unreadable ?? null,
-        }),
+          encoding: read?.encoding ?? null,
+          unreadable: read?.unreadable ?? null,
+        });
+      },
     );
 
     route.post(
