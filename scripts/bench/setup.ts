@@ -56,6 +56,27 @@ export const medianMs = async (fn: () => Promise<unknown>, runs = 5) => {
  * schema it can see); else PGlite, in memory or in a temp folder. `where` is its URL or folder.
  * `close` drops it, unless `keep` (then it says where it is).
  */
+/** A new, empty database `kontor_bench_<label>_<random>` on the server of `url`: its name, URL, and a drop. */
+export const createScratchDatabase = async (url: string, label: string) => {
+  const name = `kontor_bench_${label}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return {
+    name,
+    url: target.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+};
+
 export const openBenchDatabase = async (
   label: string,
   options: { pglite: 'memory' | 'folder'; keep?: boolean; postgresUrl?: string | null },
@@ -65,21 +86,10 @@ export const openBenchDatabase = async (
   let drop: () => Promise<void>;
   let where: string;
   if (url) {
-    const name = `kontor_bench_${label}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const target = new URL(url);
-    target.pathname = `/${name}`;
-    where = target.toString();
+    const scratch = await createScratchDatabase(url, label);
+    where = scratch.url;
     inner = await openDatabase({ kind: 'postgres', url: where, max: 4 });
-    drop = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name}`);
-      await c.end();
-    };
+    drop = scratch.drop;
   } else if (options.pglite === 'folder') {
     where = fs.mkdtempSync(path.join(os.tmpdir(), `kontor-bench-${label}-`));
     inner = await openDatabase({ kind: 'pglite', dataDir: where });

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { buildServer, isStale, serverIsStale } from '../build-server.mjs';
 import { buildWebApp, freePort, root } from '../build-web.ts';
+import { createScratchDatabase } from './setup.ts';
 
 // Start and idle memory of the compiled server (issue 20 §6; docs/performance.md "Start and
 // memory"): `npm start`'s command (node --expose-gc --enable-source-maps scripts/start.mjs,
@@ -161,12 +161,7 @@ const startOnce = async (
 const series = async (database: Run['database']) => {
   const runs: Run[] = [];
   if (database === 'postgres') {
-    const name = `kontor_bench_start_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const target = new URL(PG_URL);
-    target.pathname = `/${name}`;
+    const scratch = await createScratchDatabase(PG_URL, 'start');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kontor-bench-start-'));
     try {
       for (let i = 0; i <= RUNS; i += 1)
@@ -174,13 +169,12 @@ const series = async (database: Run['database']) => {
           await startOnce(
             database,
             i === 0 ? 'new' : 'migrated',
-            { DATABASE_URL: target.toString(), DATA_DIR: dataDir },
-            name,
+            { DATABASE_URL: scratch.url, DATA_DIR: dataDir },
+            scratch.name,
           ),
         );
     } finally {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await scratch.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   } else {
